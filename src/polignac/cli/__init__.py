@@ -1,0 +1,1 @@
+"""The command line interface (an interface layer: uses the core and the bots)."""

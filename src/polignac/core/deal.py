@@ -1,0 +1,988 @@
+"""One deal: dealing, the declaration round, trick play, Pollack calls, the score.
+
+A :class:`Deal` is immutable: :meth:`Deal.apply` returns a new deal and leaves
+the old one as it was (also when it raises).  Players are numbered ``0..n-1``
+in play order, counted within the deal; a :class:`~polignac.core.match.Match`
+maps them to its seats (tie-break deals have fewer players than the match).
+
+>>> from polignac.core.presets import get_rules
+>>> from polignac.core.cards import CardSet
+>>> import random
+>>> deal = Deal.shuffled(get_rules("polignac"), 4, dealer=0, rng=random.Random(1))
+>>> deal.to_act, deal.phase_name
+(1, 'declare')
+>>> deal = deal.apply_text("pass").apply_text("pass").apply_text("pass").apply_text("pass")
+>>> deal.phase_name
+'play'
+"""
+
+from __future__ import annotations
+
+import random as _random
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Final
+
+from .actions import (
+    ANNOUNCE_BASE,
+    ANNOUNCEMENTS,
+    CAPOT,
+    CLAIM,
+    CONTRACT_WORDS,
+    GENERAL,
+    GENERALE,
+    NUM_ACTIONS,
+    PASS,
+    Action,
+    action_name,
+    parse_action,
+)
+from .cards import (
+    CODES,
+    SUIT_LETTERS,
+    SUIT_MASKS,
+    Card,
+    Mask,
+    card_code,
+    cards_of,
+    make_card,
+    parse_card,
+)
+from .errors import GameOverError, IllegalActionError, NotYourTurnError, RulesError
+from .rules import Rules
+
+DECLARE: Final = 0
+PLAY: Final = 1
+DONE: Final = 2
+PHASE_NAMES: Final = ("declare", "play", "done")
+
+# Pollack announcements: the cards each needs (by rank over suits, or one suit's
+# Ten, Nine and Ace), how many of them, and their value.
+_T, _9, _A = 8, 7, 12
+_RANK_ALL: Final = {r: sum(1 << make_card(r, s) for s in range(4)) for r in (_T, _9, _A)}
+_ANN_NEED: Final[tuple[tuple[Mask, int, int], ...]] = (
+    (_RANK_ALL[_T], 3, 3),
+    (_RANK_ALL[_9], 3, 3),
+    (_RANK_ALL[_A], 3, 3),
+    (_RANK_ALL[_T], 4, 4),
+    (_RANK_ALL[_9], 4, 4),
+    (_RANK_ALL[_A], 4, 4),
+) + tuple(
+    ((1 << make_card(_T, s)) | (1 << make_card(_9, s)) | (1 << make_card(_A, s)), 3, 3)
+    for s in range(4)
+)
+# Which "slot" an announcement uses up for its announcer: a rank (as three or
+# four) or a suit's pollack.
+_ANN_SLOT: Final = (0, 1, 2, 0, 1, 2, 3, 4, 5, 6)
+ANNOUNCEMENT_VALUES: Final[dict[str, int]] = {
+    name: need[2] for name, need in zip(ANNOUNCEMENTS, _ANN_NEED)
+}
+
+
+@dataclass(frozen=True)
+class Trick:
+    """A finished trick: who led, the cards in play order, who won it."""
+
+    leader: int
+    cards: tuple[Card, ...]
+    winner: int
+
+    def to_dict(self) -> dict[str, object]:
+        """Return the trick as JSON-ready data."""
+        return {
+            "leader": self.leader,
+            "cards": [CODES[c] for c in self.cards],
+            "winner": self.winner,
+        }
+
+
+@dataclass(frozen=True)
+class ScoreLine:
+    """One reason in a deal's score: ``player`` scores ``points`` because of ``reason``.
+
+    ``reason`` is a stable word (``card``, ``tricks``, ``first-trick``,
+    ``last-trick``, ``all-three``, ``capot-made``, ``capot-failed``,
+    ``opponent-capot``, ``chelem``, ``opponent-chelem``, ``card-points``,
+    ``announce``, ``chips-stake``, ``chips-pool``, ``chips-sweep``,
+    ``chips-overload``); ``detail`` adds the card code, the announcement or
+    the count.
+    """
+
+    player: int
+    points: int
+    reason: str
+    detail: str = ""
+
+    def to_dict(self) -> dict[str, object]:
+        """Return the line as JSON-ready data."""
+        return {"player": self.player, "points": self.points, "reason": self.reason,
+                "detail": self.detail}
+
+
+@dataclass(frozen=True)
+class DealScore:
+    """A finished deal's score: one number per player and the lines that make it.
+
+    ``card_points`` are the card points each player took (Bassadewitz, Pollack,
+    by player).  ``redeal`` is true when Bassadewitz's pool stays and the same
+    dealer deals again.  For Pollack, ``scores`` gives each player its side's
+    score, and ``claim`` is ``(player, correct)`` when the deal ended by a claim.
+    """
+
+    scores: tuple[int, ...]
+    lines: tuple[ScoreLine, ...]
+    card_points: tuple[int, ...] = ()
+    redeal: bool = False
+    claim: tuple[int, bool] | None = None
+
+    def to_dict(self) -> dict[str, object]:
+        """Return the score as JSON-ready data."""
+        out: dict[str, object] = {
+            "scores": list(self.scores),
+            "lines": [line.to_dict() for line in self.lines],
+        }
+        if self.card_points:
+            out["card_points"] = list(self.card_points)
+        if self.redeal:
+            out["redeal"] = True
+        if self.claim is not None:
+            out["claim"] = {"player": self.claim[0], "correct": self.claim[1]}
+        return out
+
+
+class _Static:
+    """What does not change during a deal (shared by all its states)."""
+
+    __slots__ = (
+        "rules", "n", "dealer", "eldest", "hands", "turn_up", "trump", "strength",
+        "points", "total_tricks", "partie", "pool_in", "pollack", "contract_action",
+    )
+
+    def __init__(
+        self,
+        rules: Rules,
+        n: int,
+        dealer: int,
+        hands: tuple[Mask, ...],
+        turn_up: Card,
+        partie: tuple[int, int],
+        pool_in: bool,
+    ) -> None:
+        self.rules = rules
+        self.n = n
+        self.dealer = dealer
+        self.eldest = (dealer + 1) % n
+        self.hands = hands
+        self.turn_up = turn_up
+        self.trump = turn_up // 13 if turn_up >= 0 and rules.trumps == "turn-up" else -1
+        strength = rules.strength()
+        self.strength = tuple(strength[c % 13] for c in range(52))
+        self.points = rules.point_table()
+        self.total_tricks = hands[0].bit_count()
+        self.partie = partie
+        self.pool_in = pool_in
+        self.pollack = rules.announcements or rules.scoring == "pollack"
+        self.contract_action = {
+            "capot": CAPOT, "general": GENERAL, "general-bonus": GENERAL, "generale": GENERALE,
+        }.get(rules.declaration, -1)
+
+
+class _Calls:
+    """Pollack calls so far: announcements per player, their points per side, claim."""
+
+    __slots__ = ("made", "side_points", "side_won", "claim", "log")
+
+    def __init__(
+        self,
+        made: tuple[int, ...],
+        side_points: tuple[int, int],
+        side_won: int,
+        claim: tuple[int, bool] | None,
+        log: tuple[tuple[int, str], ...],
+    ) -> None:
+        self.made = made  # per player: bitmask of used slots (_ANN_SLOT)
+        self.side_points = side_points
+        self.side_won = side_won  # bit per side that has won a trick
+        self.claim = claim
+        self.log = log  # (player, announcement name) in order
+
+
+_NO_CALLS: Final = _Calls((0, 0, 0, 0), (0, 0), 0, None, ())
+
+
+class Deal:
+    """The state of one deal.  Immutable; see :meth:`apply`."""
+
+    __slots__ = (
+        "_s", "hands", "phase", "to_act", "trick", "leader", "taken", "tricks",
+        "past", "declarer", "history", "_calls",
+    )
+
+    _s: _Static
+    hands: tuple[Mask, ...]
+    phase: int
+    to_act: int
+    trick: tuple[Card, ...]
+    leader: int
+    taken: tuple[Mask, ...]
+    tricks: tuple[int, ...]
+    past: tuple[Trick, ...]
+    declarer: int
+    history: tuple[Action, ...]
+    _calls: _Calls
+
+    # ----------------------------------------------------------- construction
+
+    @classmethod
+    def from_hands(
+        cls,
+        rules: Rules,
+        hands: Sequence[Sequence[Card] | Mask],
+        dealer: int = 0,
+        turn_up: Card | None = None,
+        partie: tuple[int, int] = (0, 0),
+        pool_in: bool = True,
+    ) -> Deal:
+        """Start a deal from the players' hands (player 0 first, in play order).
+
+        ``partie`` is each Pollack side's score in the partie before this deal;
+        ``pool_in`` says whether the Bassadewitz dealer puts up the pool (false
+        on a redeal).
+
+        Raises:
+            RulesError: wrong number of hands or cards, a card dealt twice or
+                not in the pack, a missing or superfluous turn-up.
+        """
+        n = len(hands)
+        masks: list[Mask] = []
+        for h in hands:
+            if isinstance(h, int):
+                masks.append(h)
+            else:
+                m = 0
+                for c in h:
+                    m |= 1 << c
+                masks.append(m)
+        rules.check_player_count(n, allow_any=True)
+        if not 0 <= dealer < n:
+            raise RulesError(f"dealer {dealer} is not a player (0-{n - 1})")
+        pack = rules.pack_mask(n)
+        size = rules.hand_size(n)
+        seen = 0
+        for i, m in enumerate(masks):
+            if m.bit_count() != size:
+                raise RulesError(
+                    f"hand {i} has {m.bit_count()} cards; each player gets {size}"
+                )
+            if m & ~pack:
+                bad = " ".join(CODES[c] for c in cards_of(m & ~pack))
+                raise RulesError(f"hand {i} holds cards not in this pack: {bad}")
+            if m & seen:
+                bad = " ".join(CODES[c] for c in cards_of(m & seen))
+                raise RulesError(f"hand {i} repeats cards dealt to another hand: {bad}")
+            seen |= m
+        if rules.trumps == "turn-up":
+            if turn_up is None:
+                raise RulesError("this game turns up a trump card: turn_up is missing")
+            if not (pack >> turn_up & 1) or seen >> turn_up & 1:
+                raise RulesError(
+                    f"turn_up {CODES[turn_up]} must be the pack's card that no hand holds"
+                )
+        elif turn_up is not None:
+            raise RulesError("turn_up given, but this game has no trumps (trumps: none)")
+        static = _Static(rules, n, dealer, tuple(masks),
+                         -1 if turn_up is None else turn_up, partie, pool_in)
+        deal = object.__new__(cls)
+        deal._s = static
+        deal.hands = tuple(masks)
+        deal.phase = DECLARE if rules.has_declaration_round else PLAY
+        deal.to_act = static.eldest
+        deal.trick = ()
+        deal.leader = static.eldest
+        deal.taken = (0,) * n
+        deal.tricks = (0,) * n
+        deal.past = ()
+        deal.declarer = -1
+        deal.history = ()
+        deal._calls = _NO_CALLS
+        return deal
+
+    @classmethod
+    def from_pack(
+        cls,
+        rules: Rules,
+        pack_order: Sequence[Card],
+        n: int,
+        dealer: int = 0,
+        partie: tuple[int, int] = (0, 0),
+        pool_in: bool = True,
+    ) -> Deal:
+        """Deal ``pack_order`` (top card first) as the dealer would.
+
+        The dealer gives packets of ``rules.packets`` sizes (repeated; the last
+        cut to fit) to each player in turn, starting with eldest (the player
+        after the dealer); with a turn-up, the last card is turned up.
+
+        Raises:
+            RulesError: the pack is not exactly the cards in play for ``n``.
+        """
+        pack = rules.pack_mask(n)
+        order = list(pack_order)
+        if len(order) != pack.bit_count() or sum(1 << c for c in set(order)) != pack:
+            raise RulesError(
+                f"pack order must hold each of the {pack.bit_count()} cards in play once"
+            )
+        hands = deal_packets(rules, order, n, dealer)
+        turn_up = order[-1] if rules.trumps == "turn-up" else None
+        return cls.from_hands(rules, hands, dealer, turn_up, partie, pool_in)
+
+    @classmethod
+    def shuffled(
+        cls,
+        rules: Rules,
+        n: int,
+        dealer: int,
+        rng: _random.Random,
+        partie: tuple[int, int] = (0, 0),
+        pool_in: bool = True,
+    ) -> Deal:
+        """Shuffle the pack with ``rng`` (injected: seeded, or secrets.SystemRandom) and deal it.
+
+        Raises:
+            RulesError: ``n`` players cannot play these rules.
+        """
+        order = cards_of(rules.pack_mask(n))
+        rng.shuffle(order)
+        return cls.from_pack(rules, order, n, dealer, partie, pool_in)
+
+    # ------------------------------------------------------------- accessors
+
+    @property
+    def rules(self) -> Rules:
+        """The rules of this deal."""
+        return self._s.rules
+
+    @property
+    def num_players(self) -> int:
+        """Number of players in this deal."""
+        return self._s.n
+
+    @property
+    def dealer(self) -> int:
+        """The dealer (a player number of this deal)."""
+        return self._s.dealer
+
+    @property
+    def eldest(self) -> int:
+        """The player after the dealer, who acts first."""
+        return self._s.eldest
+
+    @property
+    def initial_hands(self) -> tuple[Mask, ...]:
+        """The hands as dealt."""
+        return self._s.hands
+
+    @property
+    def turn_up(self) -> Card | None:
+        """The turned-up trump card, or None."""
+        return None if self._s.turn_up < 0 else self._s.turn_up
+
+    @property
+    def trump(self) -> int | None:
+        """The trump suit, or None."""
+        return None if self._s.trump < 0 else self._s.trump
+
+    @property
+    def phase_name(self) -> str:
+        """``declare``, ``play`` or ``done``."""
+        return PHASE_NAMES[self.phase]
+
+    @property
+    def done(self) -> bool:
+        """True when the deal is over (every card played, or a Pollack claim)."""
+        return self.phase == DONE
+
+    @property
+    def contract(self) -> str | None:
+        """The declared contract word (``capot``, ``general``, ``generale``), or None."""
+        if self.declarer < 0:
+            return None
+        return CONTRACT_WORDS[self._s.contract_action]
+
+    @property
+    def partie(self) -> tuple[int, int]:
+        """Pollack: each side's partie score before this deal."""
+        return self._s.partie
+
+    @property
+    def pool_in(self) -> bool:
+        """Bassadewitz: whether the dealer puts up the pool in this deal."""
+        return self._s.pool_in
+
+    @property
+    def announcements(self) -> tuple[tuple[int, str], ...]:
+        """Pollack announcements so far: (player, name) in order."""
+        return self._calls.log
+
+    @property
+    def claim(self) -> tuple[int, bool] | None:
+        """Pollack: (claimant, correct) if the deal ended by a claim."""
+        return self._calls.claim
+
+    def side_of(self, player: int) -> int:
+        """Pollack: the side (0 or 1) of ``player``."""
+        return player & 1
+
+    def trick_winner_so_far(self) -> int | None:
+        """The player currently winning the trick in progress, or None."""
+        if not self.trick:
+            return None
+        return (self.leader + self._best_index(self.trick)) % self._s.n
+
+    # ---------------------------------------------------------- legal actions
+
+    def legal_card_mask(self) -> Mask:
+        """The cards the player to act may play (0 outside trick play)."""
+        if self.phase != PLAY:
+            return 0
+        hand = self.hands[self.to_act]
+        if self.trick:
+            follow = hand & SUIT_MASKS[self.trick[0] // 13]
+            if follow:
+                return follow
+        return hand
+
+    def legal_actions(self) -> list[Action]:
+        """Every legal action of the player to act, ascending (empty when done)."""
+        phase = self.phase
+        if phase == PLAY:
+            mask = self.legal_card_mask()
+            out = []
+            while mask:
+                low = mask & -mask
+                out.append(low.bit_length() - 1)
+                mask ^= low
+            if self._s.pollack:
+                out.extend(self._legal_calls())
+            return out
+        if phase == DECLARE:
+            return sorted((PASS, self._s.contract_action))
+        return []
+
+    def _legal_calls(self) -> list[Action]:
+        """Pollack announcements and claim open to the player to act."""
+        out = []
+        p = self.to_act
+        if self._may_announce(p):
+            made = self._calls.made[p]
+            hand = self.hands[p]
+            for i, (need, k, _value) in enumerate(_ANN_NEED):
+                if not made >> _ANN_SLOT[i] & 1 and (hand & need).bit_count() >= k:
+                    out.append(ANNOUNCE_BASE + i)
+        if not self.trick:
+            out.append(CLAIM)
+        return sorted(out)
+
+    def _may_announce(self, p: int) -> bool:
+        if not self.past and not self.trick and p == self._s.eldest:
+            return True
+        return bool(self._calls.side_won >> (p & 1) & 1)
+
+    # ----------------------------------------------------------------- apply
+
+    def apply(self, action: Action, player: int | None = None) -> Deal:
+        """Return the deal after ``action`` by the player to act.
+
+        ``player``, when given, must be the player to act.
+
+        Raises:
+            NotYourTurnError: ``player`` is not the player to act.
+            GameOverError: the deal is over.
+            IllegalActionError: the action breaks a rule; ``.rule`` names it.
+        """
+        if player is not None and player != self.to_act and self.phase != DONE:
+            raise NotYourTurnError(
+                f"not your turn: player {player} tried {_name(action)}, "
+                f"but player {self.to_act} is to act",
+                rule="not-your-turn", action=_name(action),
+            )
+        phase = self.phase
+        if phase == PLAY and 0 <= action < 52:
+            p = self.to_act
+            hand = self.hands[p]
+            bit = 1 << action
+            trick = self.trick
+            if not hand & bit:
+                raise self._card_error(action)
+            if trick:
+                led = SUIT_MASKS[trick[0] // 13]
+                if not bit & led and hand & led:
+                    raise IllegalActionError(
+                        f"must follow suit: {CODES[action]} does not follow "
+                        f"{SUIT_LETTERS[trick[0] // 13]} (led by {CODES[trick[0]]}), "
+                        f"and player {p} holds "
+                        + " ".join(CODES[c] for c in cards_of(hand & led)),
+                        rule="must-follow-suit", action=CODES[action],
+                    )
+            return self._play(action)
+        if phase == DONE:
+            raise GameOverError(
+                f"the deal is over: {_name(action)} cannot be played",
+                rule="deal-over", action=_name(action),
+            )
+        return self._call(action)
+
+    def apply_text(self, text: str, player: int | None = None) -> Deal:
+        """Like :meth:`apply`, reading the action from its record text.
+
+        Raises:
+            IllegalActionError: unknown text, or an illegal action.
+        """
+        return self.apply(parse_action(text), player)
+
+    def _card_error(self, card: Card) -> IllegalActionError:
+        p = self.to_act
+        owner = next((i for i, h in enumerate(self.hands) if h >> card & 1), None)
+        if owner is not None:
+            where = f"it is in player {owner}'s hand"
+        elif self._s.turn_up == card:
+            where = "it is the turned-up trump card"
+        elif any(t >> card & 1 for t in self.taken) or card in self.trick:
+            where = "it has already been played"
+        else:
+            where = "it is not in this pack"
+        return IllegalActionError(
+            f"card not in hand: player {p} does not hold {CODES[card]} ({where})",
+            rule="card-not-in-hand", action=CODES[card],
+        )
+
+    def _play(self, card: Card) -> Deal:
+        s = self._s
+        p = self.to_act
+        new = object.__new__(Deal)
+        new._s = s
+        hands = list(self.hands)
+        hands[p] ^= 1 << card
+        new.hands = tuple(hands)
+        new.declarer = self.declarer
+        new.history = self.history + (card,)
+        new._calls = self._calls
+        trick = self.trick + (card,)
+        if len(trick) < s.n:
+            new.phase = PLAY
+            new.to_act = (p + 1) % s.n
+            new.trick = trick
+            new.leader = self.leader
+            new.taken = self.taken
+            new.tricks = self.tricks
+            new.past = self.past
+            return new
+        winner = (self.leader + self._best_index(trick)) % s.n
+        mask = 0
+        for c in trick:
+            mask |= 1 << c
+        taken = list(self.taken)
+        taken[winner] |= mask
+        tricks = list(self.tricks)
+        tricks[winner] += 1
+        new.taken = tuple(taken)
+        new.tricks = tuple(tricks)
+        new.past = self.past + (Trick(self.leader, trick, winner),)
+        new.trick = ()
+        new.leader = winner
+        new.to_act = winner
+        if s.pollack:
+            calls = self._calls
+            side_bit = 1 << (winner & 1)
+            if not calls.side_won & side_bit:
+                new._calls = _Calls(calls.made, calls.side_points,
+                                    calls.side_won | side_bit, calls.claim, calls.log)
+        new.phase = DONE if not hands[winner] else PLAY
+        return new
+
+    def _best_index(self, trick: tuple[Card, ...]) -> int:
+        strength = self._s.strength
+        trump = self._s.trump
+        best = 0
+        best_card = trick[0]
+        best_suit = best_card // 13
+        for i in range(1, len(trick)):
+            c = trick[i]
+            suit = c // 13
+            if suit == best_suit:
+                if strength[c] > strength[best_card]:
+                    best, best_card = i, c
+            elif suit == trump:
+                best, best_card, best_suit = i, c, suit
+        return best
+
+    def _call(self, action: Action) -> Deal:
+        s = self._s
+        p = self.to_act
+        name = _name(action)
+        if not 52 <= action < NUM_ACTIONS:
+            raise IllegalActionError(f"no such action: {name}", rule="unknown-action",
+                                     action=name)
+        if action in (PASS, CAPOT, GENERAL, GENERALE):
+            if not s.rules.has_declaration_round:
+                raise IllegalActionError(
+                    f"{name} does not belong to this game: preset "
+                    f"{s.rules.preset!r} has no declaration round",
+                    rule="not-in-this-game", action=name,
+                )
+            if self.phase != DECLARE:
+                raise IllegalActionError(
+                    f"declaration at the wrong time: {name} is only allowed before "
+                    "the first card",
+                    rule="declaration-out-of-time", action=name,
+                )
+            if action != PASS and action != s.contract_action:
+                raise IllegalActionError(
+                    f"{name} is not this game's contract: preset {s.rules.preset!r} "
+                    f"offers {CONTRACT_WORDS[s.contract_action]}",
+                    rule="wrong-contract", action=name,
+                )
+            new = self._copy()
+            new.history = self.history + (action,)
+            if action == PASS:
+                nxt = (p + 1) % s.n
+                if nxt == s.eldest:
+                    new.phase = PLAY
+                new.to_act = nxt
+            else:
+                new.declarer = p
+                new.phase = PLAY
+                first = p if action == GENERALE else s.eldest
+                new.to_act = first
+                new.leader = first
+            return new
+        # Pollack calls
+        if not s.pollack:
+            raise IllegalActionError(
+                f"{name} does not belong to this game: announcements and claims "
+                "are Pollack's",
+                rule="not-in-this-game", action=name,
+            )
+        if self.phase != PLAY:  # pragma: no cover - Pollack has no declaration round
+            raise IllegalActionError(f"{name} is not allowed now", rule="call-out-of-time")
+        calls = self._calls
+        if action == CLAIM:
+            if self.trick:
+                raise IllegalActionError(
+                    f"claim not on lead: player {p} may claim only when about to "
+                    "lead a trick", rule="claim-not-on-lead", action=name,
+                )
+            side = p & 1
+            total = s.partie[side] + calls.side_points[side] + self._side_card_points(side) \
+                // s.rules.point_divisor
+            correct = total >= s.rules.partie_target
+            new = self._copy()
+            new.history = self.history + (action,)
+            new._calls = _Calls(calls.made, calls.side_points, calls.side_won,
+                                (p, correct), calls.log)
+            new.phase = DONE
+            return new
+        i = action - ANNOUNCE_BASE
+        ann = ANNOUNCEMENTS[i]
+        if not self._may_announce(p):
+            raise IllegalActionError(
+                f"announcement not allowed yet: player {p} may announce only after "
+                "its side has won a trick (forehand also before the first lead)",
+                rule="announcement-too-early", action=name,
+            )
+        need, k, value = _ANN_NEED[i]
+        if calls.made[p] >> _ANN_SLOT[i] & 1:
+            what = "that suit's pollack" if i >= 6 else "that rank"
+            raise IllegalActionError(
+                f"announcement repeated: player {p} has already announced {what} "
+                "this deal", rule="announcement-repeated", action=name,
+            )
+        if (self.hands[p] & need).bit_count() < k:
+            raise IllegalActionError(
+                f"false announcement: player {p} does not hold {ann} in hand",
+                rule="false-announcement", action=name,
+            )
+        made = list(calls.made)
+        made[p] |= 1 << _ANN_SLOT[i]
+        sp = list(calls.side_points)
+        sp[p & 1] += value
+        new = self._copy()
+        new.history = self.history + (action,)
+        new._calls = _Calls(tuple(made), (sp[0], sp[1]), calls.side_won, calls.claim,
+                            calls.log + ((p, ann),))
+        return new
+
+    def _copy(self) -> Deal:
+        new = object.__new__(Deal)
+        for slot in Deal.__slots__:
+            object.__setattr__(new, slot, getattr(self, slot))
+        return new
+
+    def _side_card_points(self, side: int) -> int:
+        pts = self._s.points
+        total = 0
+        for p in range(side, self._s.n, 2):
+            m = self.taken[p]
+            while m:
+                low = m & -m
+                total += pts[low.bit_length() - 1]
+                m ^= low
+        return total
+
+    # ------------------------------------------------------------------ score
+
+    def card_points(self, player: int) -> int:
+        """The card points in ``player``'s tricks (plus trick points where counted)."""
+        pts = self._s.points
+        total = 0
+        m = self.taken[player]
+        while m:
+            low = m & -m
+            total += pts[low.bit_length() - 1]
+            m ^= low
+        return total
+
+    def score(self) -> DealScore:
+        """The score of the finished deal, with its reasons.
+
+        Raises:
+            IllegalActionError: the deal is not finished (rule ``deal-not-over``).
+        """
+        if self.phase != DONE:
+            raise IllegalActionError("the deal is not over yet", rule="deal-not-over")
+        scoring = self._s.rules.scoring
+        if scoring == "chips":
+            return self._score_chips()
+        if scoring == "pollack":
+            return self._score_pollack()
+        return self._score_tricks()
+
+    def _base_lines(self, player: int) -> list[ScoreLine]:
+        s = self._s
+        r = s.rules
+        lines = []
+        for c in cards_of(self.taken[player]):
+            if s.points[c]:
+                lines.append(ScoreLine(player, s.points[c], "card", CODES[c]))
+        if r.trick_points and self.tricks[player]:
+            lines.append(ScoreLine(player, r.trick_points * self.tricks[player], "tricks",
+                                   str(self.tricks[player])))
+        if r.first_trick_points and self.past[0].winner == player:
+            lines.append(ScoreLine(player, r.first_trick_points, "first-trick"))
+        if r.last_trick_points and self.past[-1].winner == player:
+            lines.append(ScoreLine(player, r.last_trick_points, "last-trick"))
+        if r.all_three_points is not None and self.past[0].winner == player:
+            pc = r.point_cards() & self._pack_in_play()
+            if (self.past[0].winner == player == self.past[-1].winner
+                    and self.taken[player] & pc == pc):
+                lines = [ScoreLine(player, r.all_three_points, "all-three",
+                                   "first trick, last trick and every point card")]
+        return lines
+
+    def _pack_in_play(self) -> Mask:
+        m = 0
+        for h in self._s.hands:
+            m |= h
+        return m
+
+    def _score_tricks(self) -> DealScore:
+        s = self._s
+        r = s.rules
+        n = s.n
+        v = r.contract_points
+        per = [self._base_lines(p) for p in range(n)]
+        slam = next((p for p in range(n) if self.tricks[p] == s.total_tricks), -1)
+        d = self.declarer
+        if d >= 0:
+            word = CONTRACT_WORDS[s.contract_action]
+            if slam == d:
+                mine = -v if r.declaration == "general-bonus" else 0
+                per = [[ScoreLine(p, v, "opponent-" + word, f"player {d}")] for p in range(n)]
+                per[d] = [ScoreLine(d, mine, word + "-made")]
+            elif r.declaration == "generale":
+                per[d] = [ScoreLine(d, v, word + "-failed", "own cards do not count")]
+            else:
+                per[d].append(ScoreLine(d, v, word + "-failed"))
+        elif r.declaration == "chelem" and slam >= 0:
+            per = [[ScoreLine(p, v, "opponent-chelem", f"player {slam}")] for p in range(n)]
+            per[slam] = [ScoreLine(slam, 0, "chelem")]
+        lines = tuple(line for group in per for line in group)
+        scores = tuple(sum(line.points for line in group) for group in per)
+        return DealScore(scores, lines)
+
+    def _score_chips(self) -> DealScore:
+        s = self._s
+        r = s.rules
+        n = s.n
+        cps = tuple(self.card_points(p) + r.trick_points * self.tricks[p] for p in range(n))
+        lines: list[ScoreLine] = []
+        chips = [0] * n
+        if s.pool_in:
+            chips[s.dealer] -= r.pool
+            lines.append(ScoreLine(s.dealer, -r.pool, "chips-stake", "puts up the pool"))
+        sweeper = next((p for p in range(n) if self.tricks[p] == s.total_tricks), -1)
+        overload = [p for p in range(n) if p != sweeper and cps[p] >= r.overload_points]
+        redeal = False
+        if sweeper >= 0:
+            redeal = True
+            for p in range(n):
+                if p != sweeper:
+                    chips[p] -= r.sweep_chips
+                    chips[sweeper] += r.sweep_chips
+                    lines.append(ScoreLine(p, -r.sweep_chips, "chips-sweep",
+                                           f"pays player {sweeper}, who won every trick"))
+            lines.append(ScoreLine(sweeper, r.sweep_chips * (n - 1), "chips-sweep",
+                                   "won every trick"))
+        elif overload:
+            redeal = True
+            for q in overload:
+                for p in range(n):
+                    if p != q:
+                        chips[p] += r.overload_chips
+                        chips[q] -= r.overload_chips
+                lines.append(ScoreLine(q, -r.overload_chips * (n - 1), "chips-overload",
+                                       f"{cps[q]} card points"))
+                for p in range(n):
+                    if p != q:
+                        lines.append(ScoreLine(p, r.overload_chips, "chips-overload",
+                                               f"paid by player {q}"))
+        elif len(set(cps)) == 1:
+            redeal = True
+        else:
+            eldest = s.eldest
+            order = sorted(
+                range(n),
+                key=lambda p: (cps[p], 1 if self.tricks[p] else 0, (p - eldest) % n),
+            )
+            for place, p in enumerate(order[: len(r.pool_shares)]):
+                share = r.pool_shares[place]
+                chips[p] += share
+                lines.append(ScoreLine(p, share, "chips-pool",
+                                       f"place {place + 1} with {cps[p]} card points"))
+        return DealScore(tuple(chips), tuple(lines), card_points=cps, redeal=redeal)
+
+    def _score_pollack(self) -> DealScore:
+        s = self._s
+        r = s.rules
+        calls = self._calls
+        lines: list[ScoreLine] = []
+        side_cards = [self._side_card_points(0), self._side_card_points(1)]
+        if calls.claim is None and self.past:
+            last = self.past[-1].winner & 1
+            side_cards[last] += r.last_trick_points
+            lines.append(ScoreLine(self.past[-1].winner, r.last_trick_points, "last-trick",
+                                   "card points, before the division"))
+        side = [side_cards[i] // r.point_divisor for i in (0, 1)]
+        for i in (0, 1):
+            lines.append(ScoreLine(i, side[i], "card-points",
+                                   f"side {i}: {side_cards[i]} card points / {r.point_divisor}"))
+        for p, ann in calls.log:
+            lines.append(ScoreLine(p, ANNOUNCEMENT_VALUES[ann], "announce", ann))
+            side[p & 1] += ANNOUNCEMENT_VALUES[ann]
+        scores = tuple(side[p & 1] for p in range(s.n))
+        cps = tuple(self.card_points(p) for p in range(s.n))
+        return DealScore(scores, tuple(lines), card_points=cps, claim=calls.claim)
+
+    def side_total(self, side: int) -> int:
+        """Pollack: a side's partie score counted now (earlier deals, this deal's
+        announcements and a third of its card points so far, rounded down)."""
+        s = self._s
+        return (s.partie[side] + self._calls.side_points[side]
+                + self._side_card_points(side) // s.rules.point_divisor)
+
+    # ------------------------------------------------------------------ views
+
+    def view(self, player: int | None) -> dict[str, object]:
+        """What ``player`` may see, as JSON-ready data (None: a spectator).
+
+        A player sees its own hand, every action taken (all are public), the
+        tricks and their winners, the cards each player has taken, the
+        turn-up, the announcements and, when the deal is over, the score.  It
+        never sees another player's unplayed cards.
+        """
+        s = self._s
+        out: dict[str, object] = {
+            "players": s.n,
+            "dealer": s.dealer,
+            "phase": PHASE_NAMES[self.phase],
+            "to_act": None if self.phase == DONE else self.to_act,
+            "hand": None if player is None else [CODES[c] for c in cards_of(self.hands[player])],
+            "hand_sizes": [h.bit_count() for h in self.hands],
+            "turn_up": None if s.turn_up < 0 else CODES[s.turn_up],
+            "trump": None if s.trump < 0 else SUIT_LETTERS[s.trump],
+            "actions": [action_name(a) for a in self.history],
+            "tricks": [t.to_dict() for t in self.past],
+            "trick": {"leader": self.leader, "cards": [CODES[c] for c in self.trick]},
+            "tricks_won": list(self.tricks),
+            "taken": [[CODES[c] for c in cards_of(t)] for t in self.taken],
+            "declarer": None if self.declarer < 0 else self.declarer,
+            "contract": self.contract,
+        }
+        if s.pollack:
+            out["announcements"] = [{"player": p, "announcement": a} for p, a in self._calls.log]
+            out["side_totals"] = [self.side_total(0), self.side_total(1)]
+        if player is not None and player == self.to_act and self.phase != DONE:
+            out["legal"] = [action_name(a) for a in self.legal_actions()]
+        if self.phase == DONE:
+            out["score"] = self.score().to_dict()
+        return out
+
+    # --------------------------------------------------------------- equality
+
+    def key(self) -> tuple[object, ...]:
+        """A value that identifies the state (equal keys: equal states)."""
+        return (self._s.hands, self._s.dealer, self._s.turn_up, self._s.partie,
+                self._s.pool_in, self.history)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Deal) and other._s.rules == self._s.rules \
+            and other.key() == self.key()
+
+    def __hash__(self) -> int:
+        return hash(self.key())
+
+    def __repr__(self) -> str:
+        return (f"<Deal {self._s.rules.preset} players={self._s.n} "
+                f"phase={PHASE_NAMES[self.phase]} actions={len(self.history)}>")
+
+
+def _name(action: Action) -> str:
+    if 0 <= action < NUM_ACTIONS:
+        return action_name(action)
+    return f"action #{action}"
+
+
+def deal_packets(rules: Rules, order: Sequence[Card], n: int, dealer: int) -> list[list[Card]]:
+    """Split a pack order into hands as the dealer deals it (see :meth:`Deal.from_pack`)."""
+    size = rules.hand_size(n)
+    hands: list[list[Card]] = [[] for _ in range(n)]
+    pos = 0
+    given = 0
+    k = 0
+    while given < size:
+        packet = min(rules.packets[k % len(rules.packets)], size - given)
+        for j in range(n):
+            p = (dealer + 1 + j) % n
+            hands[p].extend(order[pos: pos + packet])
+            pos += packet
+        given += packet
+        k += 1
+    return hands
+
+
+def parse_hand(codes: Sequence[str]) -> Mask:
+    """Read a hand from card codes.
+
+    Raises:
+        CardParseError: a code is not a card.
+    """
+    m = 0
+    for code in codes:
+        m |= 1 << parse_card(code)
+    return m
+
+
+__all__ = [
+    "DECLARE", "PLAY", "DONE", "Deal", "DealScore", "ScoreLine", "Trick",
+    "ANNOUNCEMENT_VALUES", "deal_packets", "parse_hand", "card_code",
+]

@@ -1,0 +1,53 @@
+"""One exception hierarchy for the whole project, rooted in :class:`ValueError`.
+
+Every error names what was wrong and where: the bad token, the parameter and
+its allowed values, or the action and the rule it breaks.
+"""
+
+from __future__ import annotations
+
+
+class PolignacError(ValueError):
+    """Base class of every error raised by polignac."""
+
+
+class CardParseError(PolignacError):
+    """A card or card list could not be read (names the bad token)."""
+
+
+class RulesError(PolignacError):
+    """An unknown preset or parameter, or an invalid combination of rule values."""
+
+
+class IllegalActionError(PolignacError):
+    """An action that the rules do not allow in this state.
+
+    ``rule`` is a short, stable identifier of the rule broken (for example
+    ``"must-follow-suit"``); the message says it in words.  The state on which
+    the action was tried is unchanged.
+    """
+
+    def __init__(self, message: str, rule: str, action: str | None = None) -> None:
+        super().__init__(message)
+        self.rule = rule
+        self.action = action
+
+
+class NotYourTurnError(IllegalActionError):
+    """A seat tried to act while another seat is to act."""
+
+
+class GameOverError(IllegalActionError):
+    """An action was tried on a finished deal or match."""
+
+
+class RecordError(PolignacError):
+    """A game record is malformed or does not replay.
+
+    ``deal`` and ``action`` are 1-based positions in the record when known.
+    """
+
+    def __init__(self, message: str, deal: int | None = None, action: int | None = None) -> None:
+        super().__init__(message)
+        self.deal = deal
+        self.action = action

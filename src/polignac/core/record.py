@@ -1,0 +1,200 @@
+"""Game records (``polignac-record/1``): write a match, replay one, summarise it.
+
+The format is documented in ``docs/record-format.md``.  Everything here is
+pure: records are dicts (parsed JSON); reading and writing files is the
+caller's business.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from .actions import action_name, parse_action
+from .cards import CODES, cards_of
+from .errors import CardParseError, IllegalActionError, PolignacError, RecordError, RulesError
+from .match import Match
+from .presets import get_rules
+
+FORMAT = "polignac-record/1"
+
+
+def to_record(match: Match) -> dict[str, Any]:
+    """Return the record of ``match`` (finished or not), JSON-ready.
+
+    Every deal carries its dealer, seats, hands as dealt, turn-up and actions;
+    a deal in progress is included with the actions so far.
+    """
+    base = get_rules(match.rules.preset)
+    deals = []
+    entries = [(r.dealer, r.seats, r.deal) for r in match.results]
+    if match.current is not None:
+        entries.append((match.current_dealer, match.current_seats, match.current))
+    for dealer, seats, deal in entries:
+        deals.append({
+            "dealer": dealer,
+            "seats": list(seats),
+            "hands": [[CODES[c] for c in cards_of(h)] for h in deal.initial_hands],
+            "turn_up": None if deal.turn_up is None else CODES[deal.turn_up],
+            "actions": [action_name(a) for a in deal.history],
+        })
+    return {
+        "format": FORMAT,
+        "preset": match.rules.preset,
+        "rules": match.rules.overrides_from(base),
+        "players": list(match.names),
+        "first_dealer": match.first_dealer,
+        "deals": deals,
+    }
+
+
+def replay(record: Mapping[str, Any]) -> Match:
+    """Replay a record and return the match it reaches.
+
+    Raises:
+        RecordError: the record is malformed, or an action is illegal; the
+            message names the deal number, the action number, the action and
+            the rule broken (``.deal`` and ``.action`` are 1-based).
+    """
+    if not isinstance(record, Mapping):
+        raise RecordError("a record must be a JSON object")
+    fmt = record.get("format", FORMAT)
+    if fmt != FORMAT:
+        raise RecordError(f"format {fmt!r} is not {FORMAT!r}")
+    preset = _field(record, "preset", str)
+    overrides = record.get("rules") or {}
+    if not isinstance(overrides, Mapping):
+        raise RecordError("rules must be an object of parameter overrides")
+    players = _field(record, "players", list)
+    if not all(isinstance(p, str) for p in players):
+        raise RecordError("players must be a list of names")
+    first_dealer = record.get("first_dealer", 0)
+    if not isinstance(first_dealer, int) or isinstance(first_dealer, bool):
+        raise RecordError("first_dealer must be a seat number")
+    deals = record.get("deals", [])
+    if not isinstance(deals, list):
+        raise RecordError("deals must be a list")
+    try:
+        rules = get_rules(preset, overrides)
+        match = Match.new(rules, len(players), first_dealer, players)
+    except RulesError as exc:
+        raise RecordError(f"record rules: {exc}") from exc
+    for d, entry in enumerate(deals, start=1):
+        match = _replay_deal(match, entry, d)
+    return match
+
+
+def _replay_deal(match: Match, entry: Any, d: int) -> Match:
+    where = f"deal {d}"
+    if not isinstance(entry, Mapping):
+        raise RecordError(f"{where}: must be an object", deal=d)
+    if match.finished:
+        raise RecordError(f"{where}: the match was already over after deal {d - 1}", deal=d)
+    dealer, seats = match.next_deal()
+    if "dealer" in entry and entry["dealer"] != dealer:
+        raise RecordError(f"{where}: dealer is {entry['dealer']!r}, but seat {dealer} deals",
+                          deal=d)
+    if "seats" in entry and entry["seats"] is not None and list(entry["seats"]) != list(seats):
+        raise RecordError(
+            f"{where}: seats are {entry['seats']!r}, but seats {list(seats)} play", deal=d)
+    hands = entry.get("hands")
+    if not isinstance(hands, list) or len(hands) != len(seats):
+        raise RecordError(f"{where}: hands must be a list of {len(seats)} hands", deal=d)
+    try:
+        parsed = [[_card(c) for c in hand] for hand in hands]
+        turn_up = entry.get("turn_up")
+        up = None if turn_up is None else _card(turn_up)
+        match = match.start_deal(parsed, up)
+    except (RulesError, CardParseError, TypeError) as exc:
+        raise RecordError(f"{where}: {exc}", deal=d) from exc
+    actions = entry.get("actions", [])
+    if not isinstance(actions, list):
+        raise RecordError(f"{where}: actions must be a list", deal=d)
+    for a, text in enumerate(actions, start=1):
+        try:
+            if not isinstance(text, str):
+                raise IllegalActionError(f"an action must be text, not {text!r}",
+                                         rule="unknown-action")
+            if match.current is None:
+                raise IllegalActionError("the deal is already over", rule="deal-over")
+            match = match.apply(parse_action(text))
+        except IllegalActionError as exc:
+            raise RecordError(
+                f"deal {d}, action {a} ({text!r}): {exc} [rule: {exc.rule}]",
+                deal=d, action=a,
+            ) from exc
+    return match
+
+
+def _card(text: Any) -> int:
+    if not isinstance(text, str):
+        raise CardParseError(f"a card must be text, not {text!r}")
+    from .cards import parse_card
+
+    return parse_card(text)
+
+
+def _field(record: Mapping[str, Any], name: str, kind: type) -> Any:
+    if name not in record:
+        raise RecordError(f"record has no {name!r}")
+    value = record[name]
+    if not isinstance(value, kind):
+        raise RecordError(f"{name} must be a {kind.__name__}, not {value!r}")
+    return value
+
+
+def summary(match: Match) -> dict[str, Any]:
+    """The replay summary printed by ``polignac replay --json``.
+
+    ``deals[i].scores`` has one number per seat; ``totals`` sums the deals
+    that count (tie-break deals do not; Pollack: the partie in progress);
+    ``winners``/``losers`` are seat lists, empty while not finished.
+    """
+    deals = []
+    for r in match.results:
+        entry: dict[str, Any] = {
+            "number": r.number,
+            "dealer": r.dealer,
+            "seats": list(r.seats),
+            "scores": list(r.scores),
+            "reasons": [
+                {**line.to_dict(), "seat": r.seats[line.player]}
+                if match.rules.match_end != "parties" else line.to_dict()
+                for line in r.score.lines
+            ],
+        }
+        if r.tiebreak:
+            entry["tiebreak"] = True
+        if r.score.redeal:
+            entry["redeal"] = True
+        if r.score.card_points:
+            entry["card_points"] = [0] * match.num_players
+            for i, seat in enumerate(r.seats):
+                entry["card_points"][seat] = r.score.card_points[i]
+        if r.score.claim is not None:
+            entry["claim"] = {"seat": r.seats[r.score.claim[0]], "correct": r.score.claim[1]}
+        if r.partie_winner is not None:
+            entry["partie_winner"] = [s for s in range(match.num_players)
+                                      if s & 1 == r.partie_winner]
+        deals.append(entry)
+    out: dict[str, Any] = {
+        "preset": match.rules.preset,
+        "players": list(match.names),
+        "deals": deals,
+        "totals": list(match.totals),
+        "finished": match.finished,
+        "winners": list(match.winners),
+        "losers": list(match.losers),
+    }
+    if match.rules.match_end == "parties":
+        out["parties"] = [
+            [s for s in range(match.num_players) if s & 1 == side]
+            for side in match.parties_won
+        ]
+    if match.current is not None:
+        out["in_progress"] = {"deal": match.deal_number,
+                              "actions": len(match.current.history)}
+    return out
+
+
+__all__ = ["FORMAT", "to_record", "replay", "summary", "PolignacError"]

@@ -1,0 +1,510 @@
+"""Rules as data: every rule parameter of RULES.md section 2 as a named field.
+
+A :class:`Rules` value is a complete rule set (a preset, possibly with house
+rules).  Presets live in :mod:`polignac.core.presets`; :func:`Rules.with_overrides`
+changes any parameter and validates the result, naming the parameter and its
+allowed values when something is wrong.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, Final
+
+from .cards import (
+    CODES,
+    FULL_PACK,
+    PIQUET_PACK,
+    RANK_LETTERS,
+    Mask,
+    make_card,
+)
+from .errors import RulesError
+
+GAMES: Final = ("polignac", "slobberhannes", "knaves", "bassadewitz", "pollack")
+SCORINGS: Final = ("penalty", "points", "chips", "pollack")
+REMOVALS: Final = ("none", "black-sevens-unless-4", "red-sevens-fr", "lowest-cards")
+DIRECTIONS: Final = ("clockwise", "counter-clockwise")
+TRUMPS: Final = ("none", "turn-up")
+SUITS: Final = ("french", "german")
+DECLARATIONS: Final = ("none", "capot", "general", "general-bonus", "chelem", "generale")
+ANNOUNCED_CONTRACTS: Final = ("capot", "general", "general-bonus", "generale")
+MATCH_ENDS: Final = (
+    "threshold-loser",
+    "threshold-lowest-wins",
+    "fixed-deals",
+    "first-to-target",
+    "chips",
+    "parties",
+)
+THRESHOLD_ENDS: Final = ("threshold-loser", "threshold-lowest-wins", "first-to-target")
+
+# The order in which polignac-party strips low cards: 2s first, in suits C, S, D, H.
+_PARTY_STRIP_SUITS: Final = (0, 3, 1, 2)
+
+
+@dataclass(frozen=True)
+class Rules:
+    """A complete rule set.  Field docs say what each parameter means.
+
+    Construct through :func:`polignac.core.presets.get_rules` or
+    :meth:`with_overrides`; both validate.  Direct construction does not.
+    """
+
+    preset: str = "polignac"
+    """Name of the preset these rules start from (informational)."""
+    game: str = "polignac"
+    """The game family: polignac, slobberhannes, knaves, bassadewitz, pollack."""
+    players: tuple[int, ...] = (3, 4, 5, 6)
+    """Allowed player counts."""
+    default_players: int = 4
+    """The player count used when none is given."""
+    pack: int = 32
+    """32 (piquet pack, 7 to Ace) or 52 cards."""
+    removals: str = "black-sevens-unless-4"
+    """Which cards are removed so the pack divides: none; black-sevens-unless-4
+    (7C 7S unless exactly 4 play); red-sevens-fr (7D 7H for 3, 5, 6 players,
+    all sevens for 7, none for 4 or 8); lowest-cards (strip 2s, then 3s, ... in
+    suit order C S D H until the pack divides)."""
+    rank_order: str = "KQJAT987"
+    """Ranks from highest to lowest for winning tricks."""
+    direction: str = "clockwise"
+    """Direction of dealing and play (seats are always numbered in play order)."""
+    packets: tuple[int, ...] = (2, 3, 3)
+    """Packet sizes the dealer gives each player, repeated as needed; a packet
+    that would overfill a hand is cut to what remains."""
+    trumps: str = "none"
+    """none, or turn-up: the last card of the pack is turned up, belongs to
+    nobody, and its suit is trumps."""
+    suits: str = "french"
+    """french or german: which pictures and names the pack shows."""
+    scoring: str = "penalty"
+    """penalty (lower is better), points (higher is better), chips
+    (Bassadewitz settlement) or pollack (partnership points)."""
+    card_points: Mapping[str, int] = field(
+        default_factory=lambda: {"JS": 2, "J": 1}
+    )
+    """Points a card scores for the player who takes it, keyed by card code
+    ('JS') or rank letter ('J' = every Jack); a card code overrides its rank."""
+    trick_points: int = 0
+    """Points per trick taken."""
+    first_trick_points: int = 0
+    """Points for taking the first trick."""
+    last_trick_points: int = 0
+    """Points for taking the last trick."""
+    all_three_points: int | None = None
+    """If set, a player who takes the first trick, the last trick and every
+    point card scores this instead of the sum (Slobberhannes: 4)."""
+    declaration: str = "capot"
+    """The contract a player may declare before the first card: none, capot,
+    general, general-bonus, generale; or chelem (automatic, not declared)."""
+    contract_points: int = 5
+    """The value of a contract or slam (each opponent's penalty on success,
+    the declarer's on failure; general-bonus gives the declarer minus this)."""
+    match_end: str = "threshold-loser"
+    """threshold-loser, threshold-lowest-wins, fixed-deals, first-to-target,
+    chips or parties (RULES.md section 5)."""
+    threshold: int | None = 20
+    """The total that ends the match (a penalty threshold, or Knaves' target)."""
+    deals: int | None = None
+    """Number of deals for fixed-deals and chips matches; None means twice the
+    number of players."""
+    pool: int = 12
+    """Bassadewitz: chips the dealer puts in the pool."""
+    pool_shares: tuple[int, ...] = (5, 4, 3)
+    """Bassadewitz: chips from the pool to the fewest, second and third fewest card points."""
+    sweep_chips: int = 4
+    """Bassadewitz: chips each other player pays one who wins every trick."""
+    overload_points: int = 100
+    """Bassadewitz: card points at or above which a player (without every trick) pays."""
+    overload_chips: int = 4
+    """Bassadewitz: chips such a player pays each other player."""
+    partnerships: bool = False
+    """Partners sit opposite (seats 0 and 2 against 1 and 3)."""
+    announcements: bool = False
+    """Pollack announcements (three/four Tens, Nines, Aces; pollacks)."""
+    point_divisor: int = 1
+    """A side's card points are divided by this, fraction discarded (Pollack: 3)."""
+    partie_target: int = 21
+    """Pollack: the score that wins a partie."""
+    parties: int = 6
+    """Pollack: parties in a game."""
+
+    # ------------------------------------------------------------------ derived
+
+    def removed_cards(self, num_players: int) -> Mask:
+        """Return the mask of cards removed from the full pack for ``num_players``."""
+        if self.removals == "none":
+            return 0
+        if self.removals == "black-sevens-unless-4":
+            return 0 if num_players == 4 else _mask("7C 7S")
+        if self.removals == "red-sevens-fr":
+            if num_players in (3, 5, 6):
+                return _mask("7D 7H")
+            if num_players == 7:
+                return _mask("7C 7D 7H 7S")
+            return 0
+        # lowest-cards: strip until the (trump-adjusted) pack divides evenly.
+        base = self._base_pack()
+        size = base.bit_count() - (1 if self.trumps == "turn-up" else 0)
+        removed = 0
+        order = [
+            make_card(rank, suit)
+            for rank in range(13)
+            for suit in _PARTY_STRIP_SUITS
+            if base >> make_card(rank, suit) & 1
+        ]
+        i = 0
+        while num_players > 0 and size % num_players and i < len(order):
+            removed |= 1 << order[i]
+            size -= 1
+            i += 1
+        return removed
+
+    def _base_pack(self) -> Mask:
+        return PIQUET_PACK if self.pack == 32 else FULL_PACK
+
+    def pack_mask(self, num_players: int) -> Mask:
+        """Return the cards in play for ``num_players``."""
+        return self._base_pack() & ~self.removed_cards(num_players)
+
+    def hand_size(self, num_players: int) -> int:
+        """Return the number of cards each player holds."""
+        size = self.pack_mask(num_players).bit_count()
+        if self.trumps == "turn-up":
+            size -= 1
+        return size // num_players
+
+    def strength(self) -> tuple[int, ...]:
+        """Return, per rank (0-12), its trick-taking strength (higher wins)."""
+        table = [-1] * 13
+        for i, letter in enumerate(reversed(self.rank_order)):
+            table[RANK_LETTERS.index(letter)] = i
+        return tuple(table)
+
+    def point_table(self) -> tuple[int, ...]:
+        """Return, per card (0-51), the points it scores for its taker."""
+        table = [0] * 52
+        for key, value in self.card_points.items():
+            if len(key) == 1:
+                r = RANK_LETTERS.index(key)
+                for suit in range(4):
+                    table[make_card(r, suit)] = value
+        for key, value in self.card_points.items():
+            if len(key) == 2:
+                table[CODES.index(key)] = value
+        return tuple(table)
+
+    def point_cards(self) -> Mask:
+        """Return the mask of cards that score anything when taken."""
+        table = self.point_table()
+        return sum(1 << c for c in range(52) if table[c])
+
+    def num_deals(self, num_players: int) -> int:
+        """Return the number of deals of a fixed-deals or chips match."""
+        return self.deals if self.deals is not None else 2 * num_players
+
+    @property
+    def has_declaration_round(self) -> bool:
+        """True when players may declare a contract before the first card."""
+        return self.declaration in ANNOUNCED_CONTRACTS
+
+    @property
+    def german(self) -> bool:
+        """True when the pack shows German suits."""
+        return self.suits == "german"
+
+    # ------------------------------------------------------------- overrides
+
+    def with_overrides(self, overrides: Mapping[str, Any]) -> Rules:
+        """Return these rules with some parameters changed, validated.
+
+        Values may be given as their Python type or as text (from a command
+        line): ``{"threshold": "10", "card_points": "JS:2,J:1"}``.
+
+        Raises:
+            RulesError: an unknown parameter, a value of the wrong kind, or an
+                invalid combination; the message names the parameter.
+        """
+        changes: dict[str, Any] = {}
+        for name, value in overrides.items():
+            if name not in PARAMETERS or name == "preset":
+                raise RulesError(
+                    f"unknown rule parameter {name!r}; parameters are: "
+                    + ", ".join(p for p in PARAMETERS if p != "preset")
+                )
+            changes[name] = _coerce(name, value)
+        rules = dataclasses.replace(self, **changes)
+        rules.validate()
+        return rules
+
+    def overrides_from(self, base: Rules) -> dict[str, Any]:
+        """Return the parameters (JSON-ready) on which these rules differ from ``base``."""
+        out: dict[str, Any] = {}
+        for name in PARAMETERS:
+            if name == "preset":
+                continue
+            mine, theirs = getattr(self, name), getattr(base, name)
+            if mine != theirs:
+                out[name] = _jsonable(mine)
+        return out
+
+    def to_dict(self) -> dict[str, Any]:
+        """Return every parameter, JSON-ready."""
+        return {name: _jsonable(getattr(self, name)) for name in PARAMETERS}
+
+    # ------------------------------------------------------------ validation
+
+    def validate(self) -> None:
+        """Check every parameter and their combination.
+
+        Raises:
+            RulesError: names the parameter, the bad value and the allowed values.
+        """
+        _choice("game", self.game, GAMES)
+        _choice("scoring", self.scoring, SCORINGS)
+        _choice("removals", self.removals, REMOVALS)
+        _choice("direction", self.direction, DIRECTIONS)
+        _choice("trumps", self.trumps, TRUMPS)
+        _choice("suits", self.suits, SUITS)
+        _choice("declaration", self.declaration, DECLARATIONS)
+        _choice("match_end", self.match_end, MATCH_ENDS)
+        if self.pack not in (32, 52):
+            raise RulesError(f"pack must be 32 or 52, not {self.pack!r}")
+        ranks = "AKQJT987" if self.pack == 32 else "AKQJT98765432"
+        if sorted(self.rank_order) != sorted(ranks):
+            raise RulesError(
+                f"rank_order {self.rank_order!r} must list each rank of the "
+                f"{self.pack}-card pack once ({ranks}), highest first"
+            )
+        if not self.players or any(not 2 <= n <= 13 for n in self.players):
+            raise RulesError(
+                f"players {list(self.players)} must be counts from 2 to 13"
+            )
+        if self.default_players not in self.players:
+            raise RulesError(
+                f"default_players {self.default_players} is not one of the "
+                f"allowed player counts {_counts(self.players)}"
+            )
+        if not self.packets or any(p < 1 for p in self.packets):
+            raise RulesError(f"packets {list(self.packets)} must be positive packet sizes")
+        base = self._base_pack()
+        for key, value in self.card_points.items():
+            ok = (len(key) == 1 and key in ranks) or (
+                key in CODES and base >> CODES.index(key) & 1
+            )
+            if not ok:
+                raise RulesError(
+                    f"card_points key {key!r} is not a card code or rank letter "
+                    f"of the {self.pack}-card pack"
+                )
+            if not isinstance(value, int) or isinstance(value, bool):
+                raise RulesError(f"card_points[{key!r}] must be a whole number, not {value!r}")
+        for n in self.players:
+            self.check_player_count(n, allow_any=True)
+        if self.match_end in THRESHOLD_ENDS and (self.threshold is None or self.threshold <= 0):
+            raise RulesError(
+                f"threshold must be a whole number of at least 1 for match_end "
+                f"{self.match_end!r}, not {self.threshold!r}"
+            )
+        if self.deals is not None and self.deals <= 0:
+            raise RulesError(f"deals must be at least 1 (or unset), not {self.deals}")
+        if self.contract_points < 0:
+            raise RulesError(f"contract_points must be 0 or more, not {self.contract_points}")
+        if self.declaration != "none" and self.scoring != "penalty":
+            raise RulesError(
+                f"declaration {self.declaration!r} needs scoring 'penalty' "
+                f"(allowed with scoring {self.scoring!r}: 'none')"
+            )
+        wants = {
+            "chips": ("chips",),
+            "pollack": ("parties",),
+            "points": ("first-to-target", "fixed-deals"),
+            "penalty": ("threshold-loser", "threshold-lowest-wins", "fixed-deals"),
+        }[self.scoring]
+        if self.match_end not in wants:
+            raise RulesError(
+                f"match_end {self.match_end!r} does not fit scoring {self.scoring!r}; "
+                f"allowed: {', '.join(wants)}"
+            )
+        if self.scoring == "chips":
+            if len(self.pool_shares) < 1 or sum(self.pool_shares) != self.pool:
+                raise RulesError(
+                    f"pool_shares {list(self.pool_shares)} must add up to pool ({self.pool})"
+                )
+            if any(len(self.pool_shares) >= n for n in self.players):
+                raise RulesError(
+                    f"pool_shares {list(self.pool_shares)} must pay fewer players than play"
+                )
+        if self.scoring == "pollack" or self.partnerships:
+            if tuple(self.players) != (4,):
+                raise RulesError(
+                    f"partnership games need players [4], not {list(self.players)}"
+                )
+            if self.point_divisor < 1:
+                raise RulesError(f"point_divisor must be at least 1, not {self.point_divisor}")
+            if self.partie_target < 1 or self.parties < 1:
+                raise RulesError("partie_target and parties must be at least 1")
+        if self.scoring == "pollack" and not self.partnerships:
+            raise RulesError("scoring 'pollack' needs partnerships true")
+        if self.announcements and self.scoring != "pollack":
+            raise RulesError("announcements need scoring 'pollack' (allowed: false)")
+
+    def check_player_count(self, num_players: int, allow_any: bool = False) -> None:
+        """Check that ``num_players`` may play (``allow_any``: skip the preset's list).
+
+        Raises:
+            RulesError: the count is not allowed, or the pack does not divide.
+        """
+        if not allow_any and num_players not in self.players:
+            raise RulesError(
+                f"players: {num_players} may not play preset {self.preset!r}; "
+                f"allowed player counts: {_counts(self.players)}"
+            )
+        if num_players < 2:
+            raise RulesError(f"players: at least 2 must play, not {num_players}")
+        size = self.pack_mask(num_players).bit_count()
+        if self.trumps == "turn-up":
+            size -= 1
+        if size <= 0 or size % num_players:
+            extra = " plus one turn-up card" if self.trumps == "turn-up" else ""
+            raise RulesError(
+                f"pack: {size} cards{extra} (pack {self.pack}, removals "
+                f"{self.removals!r}) do not divide among {num_players} players; "
+                f"choose other removals or another player count"
+            )
+
+
+PARAMETERS: Final[tuple[str, ...]] = tuple(f.name for f in dataclasses.fields(Rules))
+"""Every rule parameter name, in documentation order."""
+
+_FIELD_TYPES: Final = {f.name: str(f.type) for f in dataclasses.fields(Rules)}
+
+
+def parameter_docs() -> dict[str, str]:
+    """Return each parameter's one-paragraph description, from the source docs."""
+    import inspect
+    import re
+
+    source = inspect.getsource(Rules)
+    docs: dict[str, str] = {}
+    for match in re.finditer(
+        r"^    (\w+): [^\n]*\n(?:[^\n]*\n)*?    \"\"\"(.*?)\"\"\"", source, re.M | re.S
+    ):
+        name, doc = match.group(1), match.group(2)
+        if name in PARAMETERS and name not in docs:
+            docs[name] = " ".join(doc.split())
+    return docs
+
+
+def _mask(codes: str) -> Mask:
+    return sum(1 << CODES.index(c) for c in codes.split())
+
+
+def _counts(players: tuple[int, ...]) -> str:
+    return ", ".join(str(n) for n in players)
+
+
+def _choice(name: str, value: object, allowed: tuple[str, ...]) -> None:
+    if value not in allowed:
+        raise RulesError(f"{name} {value!r} is not allowed; allowed values: {', '.join(allowed)}")
+
+
+def _jsonable(value: Any) -> Any:
+    if isinstance(value, tuple):
+        return list(value)
+    if isinstance(value, Mapping):
+        return dict(value)
+    return value
+
+
+def _coerce(name: str, value: Any) -> Any:
+    """Turn an override value (Python or text) into the field's type.
+
+    Raises:
+        RulesError: the value cannot be read as the parameter's kind.
+    """
+    kind = _FIELD_TYPES[name]
+    try:
+        if kind == "int":
+            return _to_int(value)
+        if kind == "int | None":
+            if value is None or (isinstance(value, str) and value.lower() in ("none", "null", "")):
+                return None
+            return _to_int(value)
+        if kind == "bool":
+            if isinstance(value, bool):
+                return value
+            if isinstance(value, str) and value.lower() in ("true", "yes", "1", "on"):
+                return True
+            if isinstance(value, str) and value.lower() in ("false", "no", "0", "off"):
+                return False
+            raise ValueError
+        if kind == "str":
+            if not isinstance(value, str):
+                raise ValueError
+            return value
+        if kind == "tuple[int, ...]":
+            if isinstance(value, str):
+                text = value.strip()
+                if text.startswith("["):
+                    value = json.loads(text)
+                elif "-" in text and name == "players" and "," not in text:
+                    lo, hi = (int(x) for x in text.split("-"))
+                    return tuple(range(lo, hi + 1))
+                else:
+                    value = [x for x in text.replace("-", ",").split(",") if x.strip()]
+            if isinstance(value, int) and not isinstance(value, bool):
+                return (value,)
+            return tuple(_to_int(x) for x in value)
+        if kind == "Mapping[str, int]":
+            if isinstance(value, str):
+                text = value.strip()
+                if text.startswith("{"):
+                    value = json.loads(text)
+                else:
+                    value = {}
+                    for part in text.split(","):
+                        if part.strip():
+                            key, _, num = part.partition(":")
+                            value[key.strip()] = num
+            if not isinstance(value, Mapping):
+                raise ValueError
+            return {_card_key(str(k)): _to_int(v) for k, v in value.items()}
+    except (ValueError, TypeError) as exc:
+        raise RulesError(
+            f"parameter {name}: cannot read {value!r} as {_KIND_WORDS.get(kind, kind)}"
+        ) from exc
+    raise RulesError(f"parameter {name}: unsupported kind {kind}")  # pragma: no cover
+
+
+_KIND_WORDS: Final = {
+    "int": "a whole number",
+    "int | None": "a whole number or none",
+    "bool": "true or false",
+    "str": "a word",
+    "tuple[int, ...]": "a list of whole numbers (for example 3-6 or 3,2,3)",
+    "Mapping[str, int]": "card or rank points (for example JS:2,J:1)",
+}
+
+
+def _to_int(value: Any) -> int:
+    if isinstance(value, bool):
+        raise ValueError("bool is not a number")
+    if isinstance(value, int):
+        return value
+    if isinstance(value, str):
+        return int(value.strip())
+    raise ValueError(f"not a number: {value!r}")
+
+
+def _card_key(key: str) -> str:
+    key = key.strip().upper()
+    if key == "10":
+        return "T"
+    if key.startswith("10"):
+        key = "T" + key[2:]
+    return key
