@@ -75,7 +75,7 @@ _ANN_NEED: Final[tuple[tuple[Mask, int, int], ...]] = (
 # four) or a suit's pollack.
 _ANN_SLOT: Final = (0, 1, 2, 0, 1, 2, 3, 4, 5, 6)
 ANNOUNCEMENT_VALUES: Final[dict[str, int]] = {
-    name: need[2] for name, need in zip(ANNOUNCEMENTS, _ANN_NEED)
+    name: need[2] for name, need in zip(ANNOUNCEMENTS, _ANN_NEED, strict=True)
 }
 
 
@@ -154,8 +154,20 @@ class _Static:
     """What does not change during a deal (shared by all its states)."""
 
     __slots__ = (
-        "rules", "n", "dealer", "eldest", "hands", "turn_up", "trump", "strength",
-        "points", "total_tricks", "partie", "pool_in", "pollack", "contract_action",
+        "contract_action",
+        "dealer",
+        "eldest",
+        "hands",
+        "n",
+        "partie",
+        "points",
+        "pollack",
+        "pool_in",
+        "rules",
+        "strength",
+        "total_tricks",
+        "trump",
+        "turn_up",
     )
 
     def __init__(
@@ -190,7 +202,7 @@ class _Static:
 class _Calls:
     """Pollack calls so far: announcements per player, their points per side, claim."""
 
-    __slots__ = ("made", "side_points", "side_won", "claim", "log")
+    __slots__ = ("claim", "log", "made", "side_points", "side_won")
 
     def __init__(
         self,
@@ -214,8 +226,18 @@ class Deal:
     """The state of one deal.  Immutable; see :meth:`apply`."""
 
     __slots__ = (
-        "_s", "hands", "phase", "to_act", "trick", "leader", "taken", "tricks",
-        "past", "declarer", "history", "_calls",
+        "_calls",
+        "_s",
+        "declarer",
+        "hands",
+        "history",
+        "leader",
+        "past",
+        "phase",
+        "taken",
+        "to_act",
+        "trick",
+        "tricks",
     )
 
     _s: _Static
@@ -983,6 +1005,15 @@ def parse_hand(codes: Sequence[str]) -> Mask:
 
 
 __all__ = [
-    "DECLARE", "PLAY", "DONE", "Deal", "DealScore", "ScoreLine", "Trick",
-    "ANNOUNCEMENT_VALUES", "deal_packets", "parse_hand", "card_code",
+    "ANNOUNCEMENT_VALUES",
+    "DECLARE",
+    "DONE",
+    "PLAY",
+    "Deal",
+    "DealScore",
+    "ScoreLine",
+    "Trick",
+    "card_code",
+    "deal_packets",
+    "parse_hand",
 ]

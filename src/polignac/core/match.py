@@ -196,7 +196,7 @@ class Match:
         Raises:
             GameOverError, IllegalActionError: as :meth:`start_deal`.
         """
-        dealer, seats = self._check_can_deal()
+        _dealer, seats = self._check_can_deal()
         order = cards_of(self.rules.pack_mask(len(seats)))
         rng.shuffle(order)
         return self.deal_from_pack(order)
@@ -280,7 +280,7 @@ class Match:
             return base._after_tiebreak(result)
         if rules.match_end == "parties":
             return base._after_pollack_deal(result)
-        totals = tuple(t + s for t, s in zip(self.totals, scores))
+        totals = tuple(t + s for t, s in zip(self.totals, scores, strict=True))
         m = _replace(base, results=self.results + (result,), totals=totals)
         end = rules.match_end
         if end == "chips":

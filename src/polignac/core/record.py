@@ -197,4 +197,4 @@ def summary(match: Match) -> dict[str, Any]:
     return out
 
 
-__all__ = ["FORMAT", "to_record", "replay", "summary", "PolignacError"]
+__all__ = ["FORMAT", "PolignacError", "replay", "summary", "to_record"]
