@@ -57,7 +57,8 @@ __all__ = [
     "SUIT_MASKS", "Action", "Card", "CardParseError", "CardSet", "Deal", "DealResult",
     "DealScore", "GameOverError", "IllegalActionError", "Mask", "Match", "NotYourTurnError",
     "PolignacError", "RecordError", "Rules", "RulesError", "ScoreLine", "Trick", "action_name",
-    "card_code", "card_name", "describe_rules", "card_symbol", "cards_of", "get_rules", "is_announcement",
+    "card_code", "card_name", "card_symbol", "cards_of", "describe_rules", "get_rules",
+    "is_announcement",
     "is_card", "mask_of", "parameter_docs", "parse_action", "parse_card", "parse_cards",
     "preset_names", "rank_of", "replay", "suit_of", "summary", "to_record",
 ]
