@@ -1,14 +1,213 @@
-"""Entry point of the ``polignac`` command."""
+"""Entry point of the ``polignac`` command: parse the arguments, run a subcommand.
+
+Every error is one line on stderr (``polignac: ...``) and a non-zero exit
+status: 2 for bad usage or an unreadable file, 1 for a record that does not
+replay, 130 after Ctrl-C.
+"""
 
 from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Sequence
+from typing import NoReturn, TextIO
+
+from ..core import PRESETS, PolignacError, Rules, describe_rules, parameter_docs
+from .common import CliError, load_rules
+
+PROG = "polignac"
 
 
-def main(argv: list[str] | None = None) -> int:
-    """Run the command line; return the exit status."""
-    parser = argparse.ArgumentParser(prog="polignac")
-    parser.parse_args(argv)
-    parser.print_help(sys.stdout)
-    return 0
+class _Parser(argparse.ArgumentParser):
+    """An argument parser whose errors are one line (raised as :class:`CliError`)."""
+
+    def error(self, message: str) -> NoReturn:
+        raise CliError(f"{self.prog}: {message} (see {self.prog} --help)")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser of every subcommand."""
+    parser = _Parser(prog=PROG, description="Polignac and its family of trick-avoidance "
+                     "card games: rules, terminal play and game records.")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+
+    sub.add_parser("presets", help="list the presets (rule sets) by name")
+
+    p = sub.add_parser("rules", help="print a preset's complete rules in words",
+                       description="Print a preset's rules, with house rules applied.")
+    p.add_argument("preset", metavar="PRESET", help="a preset name (see polignac presets)")
+    p.add_argument("--players", type=int, metavar="N", help="describe the pack for N only")
+    p.add_argument("--params", action="store_true",
+                   help="list every rule parameter with its value and meaning instead")
+    _add_rule_options(p)
+
+    p = sub.add_parser("play", help="play a match in the terminal against random players",
+                       description="Play a match: you at one seat, random legal players "
+                       "at the others. Type help during the match for the commands.")
+    p.add_argument("--preset", default="polignac", metavar="P", help="default: polignac")
+    p.add_argument("--players", type=int, metavar="N", help="default: the preset's default")
+    p.add_argument("--seat", type=int, default=0, metavar="S", help="your seat, from 0")
+    p.add_argument("--seed", type=int, metavar="S", help="seed the shuffles (replayable)")
+    p.add_argument("--out", metavar="FILE", help="write the game record to FILE")
+    _add_rule_options(p)
+
+    p = sub.add_parser("play-random", help="play a whole match with random legal actions",
+                       description="Play a match with random legal actions from "
+                       "random.Random(SEED) (the first dealer too) and write its record.")
+    p.add_argument("--preset", default="polignac", metavar="P", help="default: polignac")
+    p.add_argument("--players", type=int, metavar="N", help="default: the preset's default")
+    p.add_argument("--seed", type=int, default=0, metavar="S", help="default: 0")
+    p.add_argument("--out", metavar="FILE", help="write the record here (default: stdout)")
+    _add_rule_options(p)
+
+    p = sub.add_parser("replay", help="replay a game record and print its scores",
+                       description="Replay a game record (polignac-record/1) and print "
+                       "the scores of each deal, the totals, winners and losers.")
+    p.add_argument("file", nargs="?", metavar="FILE", help="a record (JSON)")
+    p.add_argument("--example", action="store_true", help="replay the bundled example record")
+    p.add_argument("--json", action="store_true", help="print the summary as one JSON object")
+    return parser
+
+
+def _add_rule_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--rule", action="append", metavar="NAME=VALUE",
+                   help="a house rule, for example --rule threshold=10 (repeatable)")
+    p.add_argument("--rules-file", metavar="F.json",
+                   help='house rules from a JSON object, for example {"threshold": 10}')
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line with ``argv`` (default: ``sys.argv[1:]``); return the exit status."""
+    out = sys.stdout
+    try:
+        return _run(list(sys.argv[1:] if argv is None else argv), out)
+    except CliError as exc:
+        _error(str(exc))
+        return exc.status
+    except PolignacError as exc:
+        _error(str(exc))
+        return 1
+    except KeyboardInterrupt:
+        _error("interrupted")
+        return 130
+    except BrokenPipeError:
+        return 0
+    except SystemExit as exc:  # argparse after --help
+        return exc.code if isinstance(exc.code, int) else 0
+
+
+def _error(message: str) -> None:
+    text = message if message.startswith(PROG) else f"{PROG}: {message}"
+    print(text, file=sys.stderr)
+
+
+def _run(argv: list[str], out: TextIO) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.command is None:
+        parser.print_help(out)
+        return 0
+    if args.command == "presets":
+        _presets(out)
+        return 0
+    if args.command == "rules":
+        rules = load_rules(args.preset, args.rule, args.rules_file)
+        if args.params:
+            _params(rules, out)
+            return 0
+        try:
+            out.write(describe_rules(rules, args.players))
+        except PolignacError as exc:
+            raise CliError(str(exc)) from None
+        return 0
+    if args.command == "play":
+        from .play import run_play
+
+        rules = load_rules(args.preset, args.rule, args.rules_file)
+        return run_play(rules, args.players, args.seat, args.seed, args.out, out=out)
+    if args.command == "play-random":
+        from .records import run_play_random
+
+        rules = load_rules(args.preset, args.rule, args.rules_file)
+        return run_play_random(rules, args.players, args.seed, args.out, out)
+    from .records import run_replay
+
+    if args.file is None and not args.example:
+        raise CliError("replay: give a record FILE, or --example for the bundled one")
+    if args.file is not None and args.example:
+        raise CliError("replay: give a record FILE or --example, not both")
+    return run_replay(args.file, args.json, out)
+
+
+def preset_summary(rules: Rules) -> str:
+    """One line: what scores, the rank order, the contract, how the match ends."""
+    if rules.scoring == "pollack":
+        what = f"partnerships, card points / {rules.point_divisor}, announcements"
+    elif rules.scoring == "chips":
+        pts = ", ".join(f"{k} {v}" for k, v in rules.card_points.items())
+        trick = f", trick +{rules.trick_points}" if rules.trick_points else ""
+        what = f"card points ({pts}{trick}) settled in chips"
+    else:
+        parts = [f"{k} {v}" for k, v in rules.card_points.items()]
+        if rules.trick_points:
+            parts.insert(0, f"trick {rules.trick_points:+d}")
+        if rules.first_trick_points:
+            parts.append(f"first trick {rules.first_trick_points}")
+        if rules.last_trick_points:
+            parts.append(f"last trick {rules.last_trick_points}")
+        what = ", ".join(parts)
+    extras = []
+    if rules.trumps == "turn-up":
+        extras.append("trumps turned up")
+    if rules.declaration != "none":
+        extras.append(rules.declaration)
+    end = {
+        "threshold-loser": f"highest loses at {rules.threshold}",
+        "threshold-lowest-wins": f"lowest wins at {rules.threshold}",
+        "fixed-deals": "fixed deals, lowest wins",
+        "first-to-target": f"first to {rules.threshold} wins",
+        "chips": "fixed deals, most chips wins",
+        "parties": f"best of {rules.parties} parties",
+    }[rules.match_end]
+    order = rules.rank_order
+    return "; ".join([what, order, *extras, end])
+
+
+def _presets(out: TextIO) -> None:
+    rows = [(name, r.game, _players(r), preset_summary(r)) for name, r in PRESETS.items()]
+    heads = ("preset", "game", "players", "summary (scores; rank order; contract; match end)")
+    widths = [max(len(h), *(len(row[i]) for row in rows)) for i, h in enumerate(heads[:3])]
+    for row in (heads, *rows):
+        cells = [c.ljust(w) for c, w in zip(row[:3], widths, strict=True)]
+        print("  ".join([*cells, row[3]]).rstrip(), file=out)
+    print("\nDetails: polignac rules PRESET. House rules: --rule NAME=VALUE "
+          "(polignac rules PRESET --params lists them).", file=out)
+
+
+def _players(rules: Rules) -> str:
+    p = rules.players
+    if len(p) > 1 and list(p) == list(range(p[0], p[-1] + 1)):
+        return f"{p[0]}-{p[-1]}"
+    return ",".join(map(str, p))
+
+
+def _params(rules: Rules, out: TextIO) -> None:
+    docs = parameter_docs()
+    values = rules.to_dict()
+    print(f"Rule parameters of preset {rules.preset!r} (change one with "
+          "--rule NAME=VALUE):", file=out)
+    for name, value in values.items():
+        if name == "preset":
+            continue
+        print(f"\n{name} = {_value_text(value)}", file=out)
+        print(f"    {docs.get(name, '')}", file=out)
+
+
+def _value_text(value: object) -> str:
+    if isinstance(value, dict):
+        return ",".join(f"{k}:{v}" for k, v in value.items()) or "(none)"
+    if isinstance(value, list):
+        return ",".join(map(str, value))
+    if value is None:
+        return "none"
+    return str(value).lower() if isinstance(value, bool) else str(value)

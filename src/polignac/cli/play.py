@@ -1,0 +1,236 @@
+"""``polignac play``: a match in the terminal, the human at one seat."""
+
+from __future__ import annotations
+
+import random
+import secrets
+import sys
+from collections.abc import Callable
+from typing import TextIO
+
+from ..core import (
+    ANNOUNCEMENTS,
+    Action,
+    IllegalActionError,
+    Match,
+    Rules,
+    action_name,
+    is_card,
+    parse_action,
+    to_record,
+)
+from . import render
+from .common import CliError, write_json
+from .players import Player, random_player
+
+HELP = """\
+Type a card (JS, 10h, J♠, js), a number from the list of legal moves, or a word:
+  pass / capot / general / generale   in the declaration round
+  claim, announce three-tens, pollack-S ...   in Pollack
+  show   the table again        rules   the rules of this preset
+  help   this text              quit    leave the match (the record is kept with --out)"""
+
+
+class Quit(Exception):
+    """The human left the match (quit, end of input or Ctrl-C); ``status`` is the exit status."""
+
+    def __init__(self, message: str, status: int = 0) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+def run_play(
+    rules: Rules,
+    players: int | None,
+    seat: int,
+    seed: int | None,
+    out_path: str | None,
+    ask: Callable[[str], str] = input,
+    out: TextIO | None = None,
+) -> int:
+    """Play a match with the human at ``seat``; return the exit status.
+
+    Raises:
+        CliError: a bad player count or seat.
+    """
+    stream = out if out is not None else sys.stdout
+    n = rules.default_players if players is None else players
+    try:
+        rules.check_player_count(n)
+    except ValueError as exc:
+        raise CliError(str(exc)) from None
+    if not 0 <= seat < n:
+        raise CliError(f"--seat {seat}: seats are 0 to {n - 1}")
+    if seed is None:
+        seed = secrets.randbelow(10**6)
+    deal_rng = random.Random(seed)
+    names = ["You" if s == seat else f"Random {s}" for s in range(n)]
+    match = Match.new(rules, n, deal_rng.randrange(n), names)
+    bots: dict[int, Player] = {
+        s: random_player(random.Random(f"{seed}/{s}")) for s in range(n) if s != seat}
+    print(f"Polignac: preset {rules.preset}, {n} players, you are seat {seat}. "
+          f"Seed {seed} (--seed {seed} deals the same cards again). Type help for help.",
+          file=stream)
+    status = 0
+    try:
+        match = _loop(match, seat, bots, deal_rng, ask, stream)
+    except Quit as why:
+        print(f"\n{why} The match is abandoned.", file=stream)
+        status = why.status
+    if out_path is not None:
+        write_json(out_path, to_record(match))
+        print(f"Record written to {out_path}.", file=stream)
+    return status
+
+
+def _loop(match: Match, seat: int, bots: dict[int, Player], rng: random.Random,
+          ask: Callable[[str], str], out: TextIO) -> Match:
+    while not match.finished:
+        if match.needs_deal:
+            match = match.deal_random(rng)
+            dealer = match.current_dealer
+            tb = " (tie-break)" if match.tied else ""
+            print(f"\n=== Deal {match.deal_number}{tb}: {render.seat_label(match, dealer)} "
+                  "deals ===", file=out)
+            if match.current is not None and match.current.turn_up is not None:
+                print(f"Turn-up: {render.card_text(match.current.turn_up)} (trumps)", file=out)
+            if seat not in match.current_seats:
+                print("You sit out this tie-break deal.", file=out)
+        to_act = match.to_act()
+        if to_act is None:  # pragma: no cover - a deal always has someone to act
+            break
+        if to_act == seat:
+            action = _ask_human(match, seat, ask, out)
+        else:
+            action = bots[to_act](match, to_act)
+            _say(match, to_act, action, out)
+        match = _apply_and_report(match, action, to_act, out)
+    for line in render.result_lines(match):
+        print(line, file=out)
+    return match
+
+
+def _say(match: Match, seat: int, action: Action, out: TextIO) -> None:
+    who = match.names[seat]
+    if is_card(action):
+        print(f"{who} plays {render.action_text(action)}", file=out)
+    else:
+        print(f"{who}: {action_name(action)}", file=out)
+
+
+def _apply_and_report(match: Match, action: Action, seat: int, out: TextIO) -> Match:
+    before = match.current
+    new = match.apply(action, seat)
+    deal = new.current
+    if before is not None and deal is not None and len(deal.past) > len(before.past):
+        trick = deal.past[-1]
+        print(f"  -> {match.names[new.current_seats[trick.winner]]} takes the trick "
+              f"({' '.join(render.card_text(c) for c in trick.cards)})", file=out)
+    if deal is None and len(new.results) > len(match.results):
+        result = new.results[-1]
+        last = result.deal.past[-1] if result.deal.past else None
+        if last is not None and len(last.cards) == result.deal.num_players and \
+                not result.score.claim:
+            print(f"  -> {new.names[result.seats[last.winner]]} takes the last trick "
+                  f"({' '.join(render.card_text(c) for c in last.cards)})", file=out)
+        print(f"Deal {result.number} score:", file=out)
+        for line in render.deal_score_lines(new, result):
+            print(line, file=out)
+        print(render.totals_line(new), file=out)
+    return new
+
+
+def _show(match: Match, seat: int, out: TextIO) -> None:
+    deal = match.current
+    if deal is None:  # pragma: no cover
+        return
+    player = match.current_seats.index(seat)
+    rules = match.rules
+    where = "declaration round" if deal.phase_name == "declare" else \
+        f"trick {len(deal.past) + 1}"
+    print(f"\n--- Deal {match.deal_number}, {where}: your turn ---", file=out)
+    if deal.turn_up is not None:
+        print(f"Trumps: {render.card_text(deal.turn_up)[-1]} "
+              f"(turn-up {render.card_text(deal.turn_up)})", file=out)
+    if deal.contract is not None:
+        print(f"{match.names[match.current_seats[deal.declarer]]} declared "
+              f"{deal.contract}.", file=out)
+    if deal.trick:
+        plays = []
+        for i, card in enumerate(deal.trick):
+            who = match.names[match.current_seats[(deal.leader + i) % deal.num_players]]
+            plays.append(f"{who} {render.card_text(card)}")
+        print("Trick so far: " + ", ".join(plays), file=out)
+    elif deal.phase_name == "play":
+        print("You lead.", file=out)
+    if rules.match_end == "parties":
+        print(f"Side totals now: yours {deal.side_total(player & 1)}, theirs "
+              f"{deal.side_total(1 - (player & 1))} (a partie is {rules.partie_target})",
+              file=out)
+    print(f"Your hand: {render.hand_text(deal.hands[player], rules)}", file=out)
+    legal = _legal_sorted(match)
+    print("Legal: " + "  ".join(f"{i}) {render.action_text(a)}"
+                                for i, a in enumerate(legal, start=1)), file=out)
+    if deal.phase_name == "declare":
+        word = action_name(next(a for a in legal if not is_card(a) and action_name(a) != "pass"))
+        print(f"Declare {word} (you must then take every trick) or pass.", file=out)
+
+
+def _legal_sorted(match: Match) -> list[Action]:
+    legal = match.legal_actions()
+    cards = render.sort_cards([a for a in legal if is_card(a)], match.rules)
+    return cards + [a for a in legal if not is_card(a)]
+
+
+def _ask_human(match: Match, seat: int, ask: Callable[[str], str], out: TextIO) -> Action:
+    _show(match, seat, out)
+    while True:
+        try:
+            text = ask("> ").strip()
+        except EOFError:
+            raise Quit("End of input.") from None
+        except KeyboardInterrupt:
+            raise Quit("Interrupted.", 130) from None
+        low = text.lower()
+        if not low:
+            continue
+        if low in ("quit", "q", "exit"):
+            raise Quit("You left.")
+        if low in ("help", "?", "h"):
+            print(HELP, file=out)
+            continue
+        if low in ("show", "s", "table"):
+            _show(match, seat, out)
+            continue
+        if low == "rules":
+            from ..core import describe_rules
+
+            print(describe_rules(match.rules, match.num_players), file=out)
+            continue
+        try:
+            action = _read_action(text, _legal_sorted(match))
+            match.apply(action, seat)
+        except IllegalActionError as exc:
+            print(f"Not allowed: {exc} [rule: {exc.rule}]. Type help for help.", file=out)
+            continue
+        return action
+
+
+def _read_action(text: str, legal: list[Action]) -> Action:
+    """Read the human's move: a number from the list, a card, a call.
+
+    Raises:
+        IllegalActionError: the number is not in the list, or the text is no action.
+    """
+    if text.isdigit():
+        k = int(text)
+        if 1 <= k <= len(legal):
+            return legal[k - 1]
+        raise IllegalActionError(f"{k} is not in the list of legal moves (1-{len(legal)})",
+                                 rule="not-in-list", action=text)
+    words = text.replace(" ", ":", 1) if text.lower().startswith("announce ") else text
+    low = words.lower()
+    for name in ANNOUNCEMENTS:
+        if low in (name.lower(), "announce:" + name.lower()):
+            return parse_action("announce:" + name)
+    return parse_action(words)
