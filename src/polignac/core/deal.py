@@ -96,6 +96,27 @@ class Trick:
         }
 
 
+def _make_trick(leader: int, cards: tuple[Card, ...], winner: int) -> Trick:
+    """Build a :class:`Trick` without the frozen dataclass ``__init__`` (hot path)."""
+    trick = _new(Trick)
+    fields = trick.__dict__
+    fields["leader"] = leader
+    fields["cards"] = cards
+    fields["winner"] = winner
+    return trick
+
+
+_new = object.__new__
+
+# Cards of a one-suit mask, ascending (filled lazily; at most 4 x 8192 entries).
+_SUIT_CARDS: dict[Mask, tuple[Card, ...]] = {}
+
+
+def _suit_cards(mask: Mask) -> tuple[Card, ...]:
+    cards = _SUIT_CARDS[mask] = tuple(cards_of(mask))
+    return cards
+
+
 @dataclass(frozen=True)
 class ScoreLine:
     """One reason in a deal's score: ``player`` scores ``points`` because of ``reason``.
@@ -159,6 +180,7 @@ class _Static:
         "eldest",
         "hands",
         "n",
+        "nxt",
         "partie",
         "points",
         "pollack",
@@ -182,6 +204,7 @@ class _Static:
     ) -> None:
         self.rules = rules
         self.n = n
+        self.nxt = tuple((p + 1) % n for p in range(n))
         self.dealer = dealer
         self.eldest = (dealer + 1) % n
         self.hands = hands
@@ -225,33 +248,28 @@ _NO_CALLS: Final = _Calls((0, 0, 0, 0), (0, 0), 0, None, ())
 class Deal:
     """The state of one deal.  Immutable; see :meth:`apply`."""
 
+    # The state is kept small, so that a card play sets few slots: the cards
+    # still in the hands as one mask (a player's hand is its dealt hand & _rem;
+    # hands have equal sizes, so _rem == 0 ends the deal), and what changes
+    # only when a trick ends (or at a declaration or a Pollack call) in _k.
     __slots__ = (
-        "_calls",
+        "_k",
+        "_rem",
         "_s",
-        "declarer",
-        "hands",
         "history",
-        "leader",
-        "past",
         "phase",
-        "taken",
         "to_act",
         "trick",
-        "tricks",
     )
 
     _s: _Static
-    hands: tuple[Mask, ...]
+    _rem: Mask
+    _k: tuple[tuple[Mask, ...], tuple[int, ...], tuple[Trick, ...], int, _Calls]
+    """(taken, tricks, past, declarer, calls)"""
     phase: int
     to_act: int
     trick: tuple[Card, ...]
-    leader: int
-    taken: tuple[Mask, ...]
-    tricks: tuple[int, ...]
-    past: tuple[Trick, ...]
-    declarer: int
     history: tuple[Action, ...]
-    _calls: _Calls
 
     # ----------------------------------------------------------- construction
 
@@ -316,17 +334,12 @@ class Deal:
                          -1 if turn_up is None else turn_up, partie, pool_in)
         deal = object.__new__(cls)
         deal._s = static
-        deal.hands = tuple(masks)
+        deal._rem = seen
         deal.phase = DECLARE if rules.has_declaration_round else PLAY
         deal.to_act = static.eldest
         deal.trick = ()
-        deal.leader = static.eldest
-        deal.taken = (0,) * n
-        deal.tricks = (0,) * n
-        deal.past = ()
-        deal.declarer = -1
+        deal._k = ((0,) * n, (0,) * n, (), -1, _NO_CALLS)
         deal.history = ()
-        deal._calls = _NO_CALLS
         return deal
 
     @classmethod
@@ -378,6 +391,43 @@ class Deal:
         return cls.from_pack(rules, order, n, dealer, partie, pool_in)
 
     # ------------------------------------------------------------- accessors
+
+    @property
+    def hands(self) -> tuple[Mask, ...]:
+        """Each player's cards in hand now."""
+        rem = self._rem
+        return tuple([h & rem for h in self._s.hands])
+
+    @property
+    def leader(self) -> int:
+        """The player who leads (led) the trick in progress (eldest while declaring)."""
+        if self.phase == DECLARE:
+            return self._s.eldest
+        return (self.to_act - len(self.trick)) % self._s.n
+
+    @property
+    def taken(self) -> tuple[Mask, ...]:
+        """The cards in each player's tricks."""
+        return self._k[0]
+
+    @property
+    def tricks(self) -> tuple[int, ...]:
+        """How many tricks each player has won."""
+        return self._k[1]
+
+    @property
+    def past(self) -> tuple[Trick, ...]:
+        """The finished tricks, in order."""
+        return self._k[2]
+
+    @property
+    def declarer(self) -> int:
+        """The player who declared a contract, or -1."""
+        return self._k[3]
+
+    @property
+    def _calls(self) -> _Calls:
+        return self._k[4]
 
     @property
     def rules(self) -> Rules:
@@ -467,7 +517,7 @@ class Deal:
         """The cards the player to act may play (0 outside trick play)."""
         if self.phase != PLAY:
             return 0
-        hand = self.hands[self.to_act]
+        hand = self._s.hands[self.to_act] & self._rem
         if self.trick:
             follow = hand & SUIT_MASKS[self.trick[0] // 13]
             if follow:
@@ -478,13 +528,19 @@ class Deal:
         """Every legal action of the player to act, ascending (empty when done)."""
         phase = self.phase
         if phase == PLAY:
-            mask = self.legal_card_mask()
-            out = []
-            while mask:
-                low = mask & -mask
-                out.append(low.bit_length() - 1)
-                mask ^= low
-            if self._s.pollack:
+            s = self._s
+            hand = s.hands[self.to_act] & self._rem
+            trick = self.trick
+            follow = hand & SUIT_MASKS[trick[0] // 13] if trick else 0
+            if follow:
+                out = list(_SUIT_CARDS.get(follow) or _suit_cards(follow))
+            else:
+                out = []
+                for suit_mask in SUIT_MASKS:
+                    m = hand & suit_mask
+                    if m:
+                        out += _SUIT_CARDS.get(m) or _suit_cards(m)
+            if s.pollack:
                 out.extend(self._legal_calls())
             return out
         if phase == DECLARE:
@@ -506,7 +562,7 @@ class Deal:
         return sorted(out)
 
     def _may_announce(self, p: int) -> bool:
-        if not self.past and not self.trick and p == self._s.eldest:
+        if not self._k[2] and not self.trick and p == self._s.eldest:
             return True
         return bool(self._calls.side_won >> (p & 1) & 1)
 
@@ -531,7 +587,7 @@ class Deal:
         phase = self.phase
         if phase == PLAY and 0 <= action < 52:
             p = self.to_act
-            hand = self.hands[p]
+            hand = self._s.hands[p] & self._rem
             bit = 1 << action
             trick = self.trick
             if not hand & bit:
@@ -581,45 +637,37 @@ class Deal:
     def _play(self, card: Card) -> Deal:
         s = self._s
         p = self.to_act
-        new = object.__new__(Deal)
+        new = _new(Deal)
         new._s = s
-        hands = list(self.hands)
-        hands[p] ^= 1 << card
-        new.hands = tuple(hands)
-        new.declarer = self.declarer
+        rem = new._rem = self._rem ^ 1 << card
         new.history = self.history + (card,)
-        new._calls = self._calls
         trick = self.trick + (card,)
         if len(trick) < s.n:
             new.phase = PLAY
-            new.to_act = (p + 1) % s.n
+            new.to_act = s.nxt[p]
             new.trick = trick
-            new.leader = self.leader
-            new.taken = self.taken
-            new.tricks = self.tricks
-            new.past = self.past
+            new._k = self._k
             return new
-        winner = (self.leader + self._best_index(trick)) % s.n
+        leader = s.nxt[p]  # the trick is full: its leader comes after p
+        winner = (leader + self._best_index(trick)) % s.n
         mask = 0
         for c in trick:
             mask |= 1 << c
-        taken = list(self.taken)
+        taken_, tricks_, past, declarer, calls = self._k
+        taken = list(taken_)
         taken[winner] |= mask
-        tricks = list(self.tricks)
+        tricks = list(tricks_)
         tricks[winner] += 1
-        new.taken = tuple(taken)
-        new.tricks = tuple(tricks)
-        new.past = self.past + (Trick(self.leader, trick, winner),)
-        new.trick = ()
-        new.leader = winner
-        new.to_act = winner
         if s.pollack:
-            calls = self._calls
             side_bit = 1 << (winner & 1)
             if not calls.side_won & side_bit:
-                new._calls = _Calls(calls.made, calls.side_points,
-                                    calls.side_won | side_bit, calls.claim, calls.log)
-        new.phase = DONE if not hands[winner] else PLAY
+                calls = _Calls(calls.made, calls.side_points,
+                               calls.side_won | side_bit, calls.claim, calls.log)
+        new._k = (tuple(taken), tuple(tricks), past + (_make_trick(leader, trick, winner),),
+                  declarer, calls)
+        new.trick = ()
+        new.to_act = winner
+        new.phase = PLAY if rem else DONE
         return new
 
     def _best_index(self, trick: tuple[Card, ...]) -> int:
@@ -642,6 +690,13 @@ class Deal:
         s = self._s
         p = self.to_act
         name = _name(action)
+        if 0 <= action < 52:  # a card during the declaration round
+            word = CONTRACT_WORDS[s.contract_action]
+            raise IllegalActionError(
+                f"declaration round first: player {p} must pass or declare {word} "
+                f"before any card is played, not play {name}",
+                rule="declaration-round", action=name,
+            )
         if not 52 <= action < NUM_ACTIONS:
             raise IllegalActionError(f"no such action: {name}", rule="unknown-action",
                                      action=name)
@@ -672,11 +727,10 @@ class Deal:
                     new.phase = PLAY
                 new.to_act = nxt
             else:
-                new.declarer = p
+                k = self._k
+                new._k = (k[0], k[1], k[2], p, k[4])
                 new.phase = PLAY
-                first = p if action == GENERALE else s.eldest
-                new.to_act = first
-                new.leader = first
+                new.to_act = p if action == GENERALE else s.eldest
             return new
         # Pollack calls
         if not s.pollack:
@@ -700,8 +754,8 @@ class Deal:
             correct = total >= s.rules.partie_target
             new = self._copy()
             new.history = self.history + (action,)
-            new._calls = _Calls(calls.made, calls.side_points, calls.side_won,
-                                (p, correct), calls.log)
+            new._set_calls(_Calls(calls.made, calls.side_points, calls.side_won,
+                                  (p, correct), calls.log))
             new.phase = DONE
             return new
         i = action - ANNOUNCE_BASE
@@ -730,8 +784,8 @@ class Deal:
         sp[p & 1] += value
         new = self._copy()
         new.history = self.history + (action,)
-        new._calls = _Calls(tuple(made), (sp[0], sp[1]), calls.side_won, calls.claim,
-                            calls.log + ((p, ann),))
+        new._set_calls(_Calls(tuple(made), (sp[0], sp[1]), calls.side_won, calls.claim,
+                              calls.log + ((p, ann),)))
         return new
 
     def _copy(self) -> Deal:
@@ -739,6 +793,11 @@ class Deal:
         for slot in Deal.__slots__:
             object.__setattr__(new, slot, getattr(self, slot))
         return new
+
+    def _set_calls(self, calls: _Calls) -> None:
+        """Replace the calls of a deal being built (only on a fresh copy)."""
+        k = self._k
+        self._k = (k[0], k[1], k[2], k[3], calls)
 
     def _side_card_points(self, side: int) -> int:
         pts = self._s.points
