@@ -45,10 +45,15 @@ def run_play(
     seat: int,
     seed: int | None,
     out_path: str | None,
-    ask: Callable[[str], str] = input,
+    ask: Callable[[str], str] | None = None,
     out: TextIO | None = None,
 ) -> int:
     """Play a match with the human at ``seat``; return the exit status.
+
+    ``ask`` reads one line of input (default: :func:`input`); ``out`` gets the
+    text (default: stdout).  Quitting, end of input and Ctrl-C end the match
+    cleanly (status 0, or 130 after Ctrl-C); with ``out_path`` the record is
+    written either way.
 
     Raises:
         CliError: a bad player count or seat.
@@ -72,22 +77,26 @@ def run_play(
           f"Seed {seed} (--seed {seed} deals the same cards again). Type help for help.",
           file=stream)
     status = 0
+    progress = [match]
     try:
-        match = _loop(match, seat, bots, deal_rng, ask, stream)
+        _loop(progress, seat, bots, deal_rng, ask if ask is not None else input, stream)
     except Quit as why:
         print(f"\n{why} The match is abandoned.", file=stream)
         status = why.status
     if out_path is not None:
-        write_json(out_path, to_record(match))
+        write_json(out_path, to_record(progress[0]))
         print(f"Record written to {out_path}.", file=stream)
     return status
 
 
-def _loop(match: Match, seat: int, bots: dict[int, Player], rng: random.Random,
-          ask: Callable[[str], str], out: TextIO) -> Match:
+def _loop(progress: list[Match], seat: int, bots: dict[int, Player], rng: random.Random,
+          ask: Callable[[str], str], out: TextIO) -> None:
+    """Play to the end; ``progress[0]`` is always the latest match state."""
+    match = progress[0]
     while not match.finished:
         if match.needs_deal:
             match = match.deal_random(rng)
+            progress[0] = match
             dealer = match.current_dealer
             tb = " (tie-break)" if match.tied else ""
             print(f"\n=== Deal {match.deal_number}{tb}: {render.seat_label(match, dealer)} "
@@ -105,9 +114,9 @@ def _loop(match: Match, seat: int, bots: dict[int, Player], rng: random.Random,
             action = bots[to_act](match, to_act)
             _say(match, to_act, action, out)
         match = _apply_and_report(match, action, to_act, out)
+        progress[0] = match
     for line in render.result_lines(match):
         print(line, file=out)
-    return match
 
 
 def _say(match: Match, seat: int, action: Action, out: TextIO) -> None:
@@ -124,20 +133,24 @@ def _apply_and_report(match: Match, action: Action, seat: int, out: TextIO) -> M
     deal = new.current
     if before is not None and deal is not None and len(deal.past) > len(before.past):
         trick = deal.past[-1]
-        print(f"  -> {match.names[new.current_seats[trick.winner]]} takes the trick "
+        print(f"  -> {_takes(match.names[new.current_seats[trick.winner]])} the trick "
               f"({' '.join(render.card_text(c) for c in trick.cards)})", file=out)
     if deal is None and len(new.results) > len(match.results):
         result = new.results[-1]
         last = result.deal.past[-1] if result.deal.past else None
         if last is not None and len(last.cards) == result.deal.num_players and \
                 not result.score.claim:
-            print(f"  -> {new.names[result.seats[last.winner]]} takes the last trick "
+            print(f"  -> {_takes(new.names[result.seats[last.winner]])} the last trick "
                   f"({' '.join(render.card_text(c) for c in last.cards)})", file=out)
         print(f"Deal {result.number} score:", file=out)
         for line in render.deal_score_lines(new, result):
             print(line, file=out)
         print(render.totals_line(new), file=out)
     return new
+
+
+def _takes(name: str) -> str:
+    return "You take" if name == "You" else f"{name} takes"
 
 
 def _show(match: Match, seat: int, out: TextIO) -> None:
@@ -211,7 +224,11 @@ def _ask_human(match: Match, seat: int, ask: Callable[[str], str], out: TextIO) 
             action = _read_action(text, _legal_sorted(match))
             match.apply(action, seat)
         except IllegalActionError as exc:
-            print(f"Not allowed: {exc} [rule: {exc.rule}]. Type help for help.", file=out)
+            if exc.rule == "unknown-action":
+                print(f"Not understood: {text!r}. Type a card (JS, 10h, J♠), a number "
+                      "from the list of legal moves, or help.", file=out)
+            else:
+                print(f"Not allowed: {exc} [rule: {exc.rule}]", file=out)
             continue
         return action
 

@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..core import (
+    CODES,
     Action,
     DealResult,
     Mask,
@@ -67,8 +68,7 @@ def deal_score_lines(match: Match, result: DealResult) -> list[str]:
             who = "side " + _side_text(match, line.player)
         else:
             who = match.names[result.seats[line.player]]
-        detail = f" {line.detail}" if line.detail else ""
-        lines.append(f"  {who}: {line.points:+d} {line.reason}{detail}")
+        lines.append(f"  {who}: {line.points:+d} {_reason(line.reason, line.detail)}")
     if not lines:
         lines.append("  nobody scores")
     if result.score.redeal:
@@ -80,6 +80,16 @@ def deal_score_lines(match: Match, result: DealResult) -> list[str]:
         lines.append("  deal: " + ", ".join(
             f"{match.names[s]} {result.scores[s]:+d}" for s in result.seats))
     return lines
+
+
+def _reason(reason: str, detail: str) -> str:
+    """A score line's reason in words: ``took J♣``, ``capot failed``."""
+    if reason == "card" and detail in CODES:
+        return f"took {card_text(CODES.index(detail))}"
+    if reason == "tricks":
+        return f"{detail} tricks"
+    words = reason.replace("-", " ")
+    return f"{words} ({detail})" if detail else words
 
 
 def _side_text(match: Match, side: int) -> str:
