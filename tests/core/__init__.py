@@ -1,0 +1,1 @@
+"""Tests of the rules core (a package, so that test module names stay unique)."""
