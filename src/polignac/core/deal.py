@@ -727,8 +727,8 @@ class Deal:
                     new.phase = PLAY
                 new.to_act = nxt
             else:
-                k = self._k
-                new._k = (k[0], k[1], k[2], p, k[4])
+                kept = self._k
+                new._k = (kept[0], kept[1], kept[2], p, kept[4])
                 new.phase = PLAY
                 new.to_act = p if action == GENERALE else s.eldest
             return new
