@@ -1,0 +1,41 @@
+"""Server settings, with the defaults of ``polignac serve``."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+MAX_FRAME: int = 64 * 1024
+"""Largest WebSocket frame accepted, in bytes."""
+
+
+@dataclass(frozen=True)
+class ServerConfig:
+    """Everything the app needs to know about where it runs.
+
+    ``database_url`` wins over ``data_dir`` (SQLite at ``data_dir/polignac.db``).
+    ``allowed_origins`` are accepted besides the page's own origin; a
+    WebSocket or POST with any other ``Origin`` header is refused.
+    """
+
+    data_dir: Path = Path("polignac-data")
+    database_url: str | None = None
+    allowed_origins: tuple[str, ...] = ()
+    bot_delay: float = 0.7
+    """Seconds a bot waits before acting, so that humans can follow."""
+    deal_delay: float = 2.5
+    """Seconds between the end of a deal and the next deal."""
+    secure_cookies: bool = False
+    """Set the Secure flag on seat cookies (behind HTTPS)."""
+    rate_per_second: float = 10.0
+    rate_burst: int = 30
+    max_frame: int = MAX_FRAME
+    max_missed_events: int = 200
+    """A client further behind than this gets a full state instead of the events."""
+    bot_levels: tuple[str, ...] = field(default=("random", "easy", "medium"))
+
+    def url(self) -> str:
+        """The SQLAlchemy URL of the database."""
+        if self.database_url:
+            return self.database_url
+        return f"sqlite:///{(self.data_dir / 'polignac.db').resolve()}"

@@ -1,0 +1,197 @@
+"""Storage: the schema, the engine (SQLite or PostgreSQL) and the migrations.
+
+Every accepted event is committed before anyone hears of it; the event log is
+append-only and numbered per table, so that a table is rebuilt at start by
+replaying its events through the rules core.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import (
+    Column,
+    Engine,
+    Float,
+    ForeignKey,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    Text,
+    create_engine,
+    event,
+    insert,
+    select,
+    update,
+)
+
+metadata = MetaData()
+
+tables_t = Table(
+    "tables", metadata,
+    Column("id", String(32), primary_key=True),
+    Column("preset", String(64), nullable=False),
+    Column("overrides", Text, nullable=False, default="{}"),
+    Column("num_players", Integer, nullable=False),
+    Column("first_dealer", Integer, nullable=False),
+    Column("created_at", Float, nullable=False),
+)
+
+seats_t = Table(
+    "seats", metadata,
+    Column("table_id", String(32), ForeignKey("tables.id"), primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("kind", String(8), nullable=False),  # "bot" or "human"
+    Column("bot_level", String(64), nullable=True),
+    Column("name", String(64), nullable=False),
+    Column("token_hash", String(64), nullable=True),
+    Column("invite_hash", String(64), nullable=True),
+)
+
+events_t = Table(
+    "events", metadata,
+    Column("table_id", String(32), ForeignKey("tables.id"), primary_key=True),
+    Column("seq", Integer, primary_key=True),
+    Column("kind", String(8), nullable=False),  # "deal" or "act"
+    Column("action", Text, nullable=False),
+    Column("seat", Integer, nullable=True),
+    Column("data", Text, nullable=True),
+    Column("created_at", Float, nullable=False),
+)
+
+
+@dataclass
+class SeatRow:
+    """One seat of a stored table."""
+
+    seat: int
+    kind: str
+    bot_level: str | None
+    name: str
+    token_hash: str | None
+    invite_hash: str | None
+
+
+@dataclass
+class EventRow:
+    """One stored event."""
+
+    seq: int
+    kind: str
+    action: str
+    seat: int | None
+    data: dict[str, Any] | None
+
+
+@dataclass
+class TableRow:
+    """A stored table with its seats and events."""
+
+    id: str
+    preset: str
+    overrides: dict[str, Any]
+    num_players: int
+    first_dealer: int
+    seats: list[SeatRow]
+    events: list[EventRow]
+
+
+def make_engine(url: str) -> Engine:
+    """Create the engine; SQLite gets WAL and synchronous=FULL on every connection.
+
+    Raises:
+        sqlalchemy.exc.ArgumentError: the URL is not a database URL.
+    """
+    if url.startswith("sqlite"):
+        path = url.split("///", 1)[-1]
+        if path and path != ":memory:":
+            Path(path).parent.mkdir(parents=True, exist_ok=True)
+        engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30})
+
+        @event.listens_for(engine, "connect")
+        def _pragmas(dbapi_conn: Any, _record: Any) -> None:
+            cur = dbapi_conn.cursor()
+            cur.execute("PRAGMA journal_mode=WAL")
+            cur.execute("PRAGMA synchronous=FULL")
+            cur.execute("PRAGMA foreign_keys=ON")
+            cur.close()
+
+        return engine
+    return create_engine(url, pool_pre_ping=True)
+
+
+def migrate(engine: Engine) -> None:
+    """Bring the schema up to date with the migrations shipped in this package.
+
+    Raises:
+        alembic.util.CommandError, sqlalchemy.exc.SQLAlchemyError: the
+            migration failed (the database is left as the failed step found it).
+    """
+    from alembic import command
+    from alembic.config import Config
+
+    cfg = Config()
+    cfg.set_main_option("script_location", str(Path(__file__).parent / "migrations"))
+    with engine.begin() as conn:
+        cfg.attributes["connection"] = conn
+        command.upgrade(cfg, "head")
+
+
+class Store:
+    """Reads and writes tables, seats and events.  Blocking: call from a thread."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+
+    def create_table(self, row: TableRow) -> None:
+        """Insert a new table with its seats (no events yet)."""
+        with self.engine.begin() as conn:
+            conn.execute(insert(tables_t).values(
+                id=row.id, preset=row.preset, overrides=json.dumps(row.overrides),
+                num_players=row.num_players, first_dealer=row.first_dealer,
+                created_at=time.time()))
+            conn.execute(insert(seats_t), [
+                {"table_id": row.id, "seat": s.seat, "kind": s.kind, "bot_level": s.bot_level,
+                 "name": s.name, "token_hash": s.token_hash, "invite_hash": s.invite_hash}
+                for s in row.seats
+            ])
+
+    def append_event(self, table_id: str, ev: EventRow) -> None:
+        """Append one event and commit it.
+
+        Raises:
+            sqlalchemy.exc.IntegrityError: that sequence number is taken.
+        """
+        with self.engine.begin() as conn:
+            conn.execute(insert(events_t).values(
+                table_id=table_id, seq=ev.seq, kind=ev.kind, action=ev.action, seat=ev.seat,
+                data=None if ev.data is None else json.dumps(ev.data), created_at=time.time()))
+
+    def claim_seat(self, table_id: str, seat: int, token_hash: str) -> None:
+        """Give a seat its token (the invite is used up)."""
+        with self.engine.begin() as conn:
+            conn.execute(update(seats_t)
+                         .where(seats_t.c.table_id == table_id, seats_t.c.seat == seat)
+                         .values(token_hash=token_hash, invite_hash=None))
+
+    def load_all(self) -> list[TableRow]:
+        """Every table with its seats and events, in creation and sequence order."""
+        out: dict[str, TableRow] = {}
+        with self.engine.connect() as conn:
+            for r in conn.execute(select(tables_t).order_by(tables_t.c.created_at)):
+                out[r.id] = TableRow(r.id, r.preset, json.loads(r.overrides), r.num_players,
+                                     r.first_dealer, [], [])
+            for r in conn.execute(select(seats_t).order_by(seats_t.c.table_id, seats_t.c.seat)):
+                out[r.table_id].seats.append(SeatRow(r.seat, r.kind, r.bot_level, r.name,
+                                                     r.token_hash, r.invite_hash))
+            for r in conn.execute(select(events_t).order_by(events_t.c.table_id,
+                                                            events_t.c.seq)):
+                out[r.table_id].events.append(EventRow(
+                    r.seq, r.kind, r.action, r.seat,
+                    None if r.data is None else json.loads(r.data)))
+        return list(out.values())

@@ -1,0 +1,313 @@
+"""One serialized owner per table: the match, its numbered events, its connections.
+
+Every change to a table goes through its :class:`GameTable` under its lock:
+an action is checked by the rules core, committed to the event log, applied in
+memory and only then announced, numbered, to every connection, each of which
+receives only what its seat may see.  Bots and the dealer act from a driver
+task per table.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import random
+import secrets
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..bots.registry import make_bot
+from ..bots.runner import choose_action
+from ..core import (
+    CODES,
+    IllegalActionError,
+    Match,
+    action_name,
+    cards_of,
+    get_rules,
+    parse_action,
+    parse_card,
+    summary,
+)
+from ..core.deal import Deal
+from .config import ServerConfig
+from .db import EventRow, SeatRow, Store, TableRow
+
+log = logging.getLogger("polignac.server")
+
+
+class ProtocolError(ValueError):
+    """A request the table refuses; ``rule`` is a stable word, the state is unchanged."""
+
+    def __init__(self, message: str, rule: str) -> None:
+        super().__init__(message)
+        self.rule = rule
+
+
+@dataclass(eq=False)
+class Subscriber:
+    """One WebSocket connection to a table, for one seat; frames go through ``queue``."""
+
+    seat: int
+    queue: asyncio.Queue[dict[str, Any] | None] = field(default_factory=asyncio.Queue)
+
+
+def replay_events(rules_preset: str, overrides: dict[str, Any], n: int, first_dealer: int,
+                  names: list[str], events: list[EventRow]) -> Match:
+    """Rebuild a match from its stored events.
+
+    Raises:
+        PolignacError: an event does not replay (the log is corrupt).
+    """
+    match = Match.new(get_rules(rules_preset, overrides), n, first_dealer, names)
+    for ev in events:
+        match = _apply_event(match, ev)
+    return match
+
+
+def _apply_event(match: Match, ev: EventRow) -> Match:
+    if ev.kind == "deal":
+        assert ev.data is not None  # written by GameTable.deal
+        hands = [[parse_card(c) for c in hand] for hand in ev.data["hands"]]
+        up = ev.data.get("turn_up")
+        return match.start_deal(hands, None if up is None else parse_card(up))
+    return match.apply(parse_action(ev.action), ev.seat)
+
+
+def _safe_message(exc: IllegalActionError) -> str:
+    """The error's message, without what the core says about other players' hands."""
+    if exc.rule == "card-not-in-hand":  # the core's message says who holds the card
+        return f"card not in hand: you do not hold {exc.action}"
+    return str(exc)
+
+
+def _finished_deal(match: Match) -> Deal | None:
+    return match.results[-1].deal if match.results else None
+
+
+class GameTable:
+    """The owner of one table.  Use its coroutines from the event loop only."""
+
+    def __init__(self, row: TableRow, store: Store, config: ServerConfig) -> None:
+        """Rebuild the table from its stored row.
+
+        Raises:
+            PolignacError: the stored events do not replay.
+        """
+        self.id = row.id
+        self.preset = row.preset
+        self.overrides = row.overrides
+        self.seats: list[SeatRow] = row.seats
+        self.store = store
+        self.config = config
+        names = [s.name for s in self.seats]
+        self.match = replay_events(row.preset, row.overrides, row.num_players,
+                                   row.first_dealer, names, row.events)
+        self.events: list[EventRow] = list(row.events)
+        self.public: list[dict[str, Any]] = []
+        m = Match.new(self.match.rules, row.num_players, row.first_dealer, names)
+        for ev in self.events:
+            after = _apply_event(m, ev)
+            self.public.append(self._public(m, after, ev))
+            m = after
+        self.lock = asyncio.Lock()
+        self.subscribers: set[Subscriber] = set()
+        self.driver: asyncio.Task[None] | None = None
+        self.bot_rng = random.Random(secrets.randbits(64))
+        self.bots = {s.seat: make_bot(s.bot_level or "random")
+                     for s in self.seats if s.kind == "bot"}
+
+    # ----------------------------------------------------------------- views
+
+    @property
+    def seq(self) -> int:
+        """Number of the last event (0: none yet)."""
+        return len(self.events)
+
+    def info(self) -> dict[str, Any]:
+        """Public facts about the table (no secrets)."""
+        return {
+            "id": self.id,
+            "preset": self.preset,
+            "overrides": self.overrides,
+            "suits": self.match.rules.suits,
+            "seats": [
+                {"seat": s.seat, "name": s.name, "kind": s.kind, "level": s.bot_level,
+                 "open": s.kind == "human" and s.token_hash is None}
+                for s in self.seats
+            ],
+        }
+
+    def state_frame(self, seat: int) -> dict[str, Any]:
+        """The full state for ``seat``."""
+        return {"type": "state", "seq": self.seq, "you": seat, "table": self.info(),
+                "view": self.match.view(seat), "summary": summary(self.match)}
+
+    def event_frame(self, index: int, seat: int, with_view: bool) -> dict[str, Any]:
+        """Event number ``index + 1`` as ``seat`` may see it."""
+        public = dict(self.public[index])
+        if public["kind"] == "deal":
+            hands = public.pop("hands")
+            seats = public["seats"]
+            public["hand"] = hands[seats.index(seat)] if seat in seats else None
+        frame: dict[str, Any] = {"type": "event", "seq": index + 1, "event": public}
+        if with_view:
+            frame["view"] = self.match.view(seat)
+            if public.get("deal_over"):
+                frame["summary"] = summary(self.match)
+        return frame
+
+    def catch_up(self, seat: int, last_seq: int) -> list[dict[str, Any]]:
+        """What a client that saw event ``last_seq`` needs: the missed events or a state."""
+        missed = self.seq - last_seq
+        if last_seq <= 0 or missed < 0 or missed > self.config.max_missed_events:
+            return [self.state_frame(seat)]
+        if missed == 0:
+            return []
+        return [self.event_frame(i, seat, with_view=i == self.seq - 1)
+                for i in range(last_seq, self.seq)]
+
+    def _public(self, before: Match, after: Match, ev: EventRow) -> dict[str, Any]:
+        """Everything about ``ev`` that is public, plus the hands (removed per seat)."""
+        if ev.kind == "deal":
+            assert ev.data is not None
+            return {"kind": "deal", "dealer": ev.data["dealer"], "seats": ev.data["seats"],
+                    "hands": ev.data["hands"], "turn_up": ev.data.get("turn_up")}
+        out: dict[str, Any] = {"kind": "act", "seat": ev.seat, "action": ev.action}
+        old = before.current
+        new = after.current if after.current is not None else _finished_deal(after)
+        if old is not None and new is not None and len(new.past) > len(old.past):
+            t = new.past[-1]
+            seats = before.current_seats
+            out["trick"] = {"leader": seats[t.leader], "winner": seats[t.winner],
+                            "cards": [CODES[c] for c in t.cards]}
+        if after.current is None:
+            out["deal_over"] = True
+            out["scores"] = list(after.results[-1].scores)
+            if after.finished:
+                out["match_over"] = True
+        return out
+
+    # ---------------------------------------------------------------- acting
+
+    async def act(self, seat: int, text: str, seq: int | None) -> None:
+        """Apply ``seat``'s action, commit it, announce it.
+
+        Raises:
+            ProtocolError: stale ``seq``, or the action is unknown or illegal
+                (``rule`` says which rule); nothing changed.
+        """
+        async with self.lock:
+            if seq is not None and seq != self.seq:
+                raise ProtocolError(f"stale state: you saw event {seq}, the table is at "
+                                    f"{self.seq}", "stale-seq")
+            try:
+                action = parse_action(text)
+                after = self.match.apply(action, seat)
+            except IllegalActionError as exc:
+                raise ProtocolError(_safe_message(exc), exc.rule) from None
+            await self._commit(EventRow(self.seq + 1, "act", action_name(action), seat, None),
+                               after)
+        self.wake()
+
+    async def deal(self) -> None:
+        """Deal the next hands with a cryptographically secure shuffle, if one is due."""
+        async with self.lock:
+            if not self.match.needs_deal:
+                return
+            after = self.match.deal_random(secrets.SystemRandom())
+            d = after.current
+            assert d is not None
+            data = {
+                "dealer": after.current_dealer,
+                "seats": list(after.current_seats),
+                "hands": [[CODES[c] for c in cards_of(h)] for h in d.initial_hands],
+                "turn_up": None if d.turn_up is None else CODES[d.turn_up],
+            }
+            await self._commit(EventRow(self.seq + 1, "deal", "deal", None, data), after)
+
+    async def _commit(self, ev: EventRow, after: Match) -> None:
+        await asyncio.to_thread(self.store.append_event, self.id, ev)
+        before = self.match
+        self.match = after
+        self.events.append(ev)
+        self.public.append(self._public(before, after, ev))
+        for sub in list(self.subscribers):
+            self._send(sub, self.event_frame(len(self.events) - 1, sub.seat, with_view=True))
+
+    def _send(self, sub: Subscriber, frame: dict[str, Any] | None) -> None:
+        if sub.queue.qsize() > 500:  # a client that does not read: drop it
+            self.subscribers.discard(sub)
+            sub.queue.put_nowait(None)
+            return
+        sub.queue.put_nowait(frame)
+
+    def subscribe(self, seat: int, queue: asyncio.Queue[dict[str, Any] | None]) -> Subscriber:
+        """Register a connection for ``seat`` whose frames go to ``queue``."""
+        sub = Subscriber(seat, queue)
+        self.subscribers.add(sub)
+        return sub
+
+    def unsubscribe(self, sub: Subscriber) -> None:
+        """Forget a connection."""
+        self.subscribers.discard(sub)
+
+    # ---------------------------------------------------------------- driver
+
+    def _due(self) -> str | None:
+        m = self.match
+        if m.finished:
+            return None
+        if m.needs_deal:
+            return "deal"
+        seat = m.to_act()
+        if seat is not None and seat in self.bots:
+            return "bot"
+        return None
+
+    def wake(self) -> None:
+        """Start the driver if a bot or the dealer has something to do."""
+        if self._due() and (self.driver is None or self.driver.done()):
+            self.driver = asyncio.get_running_loop().create_task(self._drive())
+
+    async def _drive(self) -> None:
+        try:
+            while (due := self._due()) is not None:
+                if due == "deal":
+                    first = not self.match.results
+                    await asyncio.sleep(0 if first else self.config.deal_delay)
+                    await self.deal()
+                    continue
+                await asyncio.sleep(self.config.bot_delay)
+                await self._bot_turn()
+        except asyncio.CancelledError:
+            raise
+        except Exception:  # a driver must never die silently
+            log.exception("table %s: driver failed", self.id)
+
+    async def _bot_turn(self) -> None:
+        match, seq = self.match, self.seq
+        seat = match.to_act()
+        if seat is None or seat not in self.bots:
+            return
+        action = await asyncio.to_thread(choose_action, self.bots[seat], match, self.bot_rng)
+        async with self.lock:
+            if self.seq != seq:
+                return
+            after = self.match.apply(action, seat)
+            await self._commit(EventRow(self.seq + 1, "act", action_name(action), seat, None),
+                               after)
+
+    async def stop(self) -> None:
+        """Cancel the driver and close every connection."""
+        if self.driver is not None:
+            self.driver.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self.driver
+        for sub in list(self.subscribers):
+            sub.queue.put_nowait(None)
+
+
+TableFactory = Callable[[TableRow], GameTable]

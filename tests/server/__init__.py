@@ -1,0 +1,1 @@
+"""Tests of the web app (polignac.server)."""

@@ -1,0 +1,54 @@
+"""Helpers for driving a table over the WebSocket in tests."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from starlette.testclient import TestClient, WebSocketTestSession
+
+
+def play_now(client: TestClient, **body: Any) -> str:
+    """Create a table with ``/api/play-now``; return its URL."""
+    r = client.post("/api/play-now", json=body)
+    assert r.status_code == 200, r.text
+    url: str = r.json()["url"]
+    return url
+
+
+def hello(ws: WebSocketTestSession, last_seq: int = 0) -> dict[str, Any]:
+    """Send hello and return the state frame."""
+    ws.send_json({"type": "hello", "last_seq": last_seq})
+    frame: dict[str, Any] = ws.receive_json()
+    assert frame["type"] == "state", frame
+    return frame
+
+
+def play_until(ws: WebSocketTestSession, first: dict[str, Any], rng: random.Random,
+               stop: Any, frames: list[dict[str, Any]] | None = None,
+               limit: int = 20000) -> tuple[int, dict[str, Any]]:
+    """Play random legal actions until ``stop(view)``; return the last seq and view."""
+    seq, view = first["seq"], first["view"]
+    for _ in range(limit):
+        if stop(view):
+            return seq, view
+        deal = view.get("deal")
+        if deal and deal.get("legal"):
+            ws.send_json({"type": "act", "action": rng.choice(deal["legal"]), "seq": seq})
+        frame = ws.receive_json()
+        if frames is not None:
+            frames.append(frame)
+        assert frame["type"] == "event", frame
+        assert frame["seq"] == seq + 1
+        seq = frame["seq"]
+        if "view" in frame:
+            view = frame["view"]
+    raise AssertionError("the match did not stop")
+
+
+def next_non_event(ws: WebSocketTestSession) -> dict[str, Any]:
+    """The next frame that is not an event (bots may be playing meanwhile)."""
+    while True:
+        frame: dict[str, Any] = ws.receive_json()
+        if frame["type"] != "event":
+            return frame
