@@ -10,6 +10,7 @@ from typing import TextIO
 
 from ..core import (
     ANNOUNCEMENTS,
+    CLAIM,
     Action,
     IllegalActionError,
     Match,
@@ -177,9 +178,14 @@ def _show(match: Match, seat: int, out: TextIO) -> None:
     elif deal.phase_name == "play":
         print("You lead.", file=out)
     if rules.match_end == "parties":
-        print(f"Side totals now: yours {deal.side_total(player & 1)}, theirs "
+        partner = match.names[match.current_seats[(player + 2) % deal.num_players]]
+        mine = deal.side_total(player & 1)
+        print(f"Side totals now: yours (with {partner}) {mine}, theirs "
               f"{deal.side_total(1 - (player & 1))} (a partie is {rules.partie_target})",
               file=out)
+        if mine < rules.partie_target and CLAIM in deal.legal_actions():
+            print(f"(your side has {mine} of {rules.partie_target}: a claim now would "
+                  "be wrong and lose the partie)", file=out)
     print(f"Your hand: {render.hand_text(deal.hands[player], rules)}", file=out)
     legal = _legal_sorted(match)
     print("Legal: " + "  ".join(f"{i}) {render.action_text(a)}"
