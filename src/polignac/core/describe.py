@@ -5,8 +5,8 @@ choice of ours that the sources leave open with ``(interpretation)``, as
 RULES.md asks.
 
 >>> from polignac.core.presets import get_rules
->>> text = describe_rules(get_rules("polignac"))
->>> "Jack of spades (JS, \"Polignac\"): 2 points" in text
+>>> text = " ".join(describe_rules(get_rules("polignac")).split())
+>>> 'Jack of spades (JS, "Polignac"): 2 points' in text
 True
 >>> "threshold 10" in describe_rules(get_rules("polignac", {"threshold": 10}))
 True
