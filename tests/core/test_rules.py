@@ -1,0 +1,153 @@
+"""Rule parameters: overrides, validation, removals and derived tables (RULES.md 2)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from polignac.core import PARAMETERS, PRESETS, RulesError, get_rules, parameter_docs
+from polignac.core.cards import CardSet
+
+
+def removed(preset: str, n: int) -> str:
+    return str(CardSet(get_rules(preset).removed_cards(n)))
+
+
+@pytest.mark.parametrize(
+    ("preset", "n", "cards", "hand"),
+    [
+        ("polignac", 3, "7C 7S", 10), ("polignac", 4, "", 8), ("polignac", 5, "7C 7S", 6),
+        ("polignac", 6, "7C 7S", 5),
+        ("polignac-rounds", 4, "", 8), ("polignac-rounds", 5, "7C 7S", 6),
+        ("polignac-rounds", 6, "7C 7S", 5),
+        ("polignac-fr", 3, "7D 7H", 10), ("polignac-fr", 4, "", 8),
+        ("polignac-fr", 5, "7D 7H", 6), ("polignac-fr", 6, "7D 7H", 5),
+        ("polignac-fr", 7, "7C 7D 7H 7S", 4), ("polignac-fr", 8, "", 4),
+        ("polignac-party", 3, "2C", 17), ("polignac-party", 4, "", 13),
+        ("polignac-party", 5, "2C 2S", 10), ("polignac-party", 6, "2C 2D 2H 2S", 8),
+        ("polignac-party", 7, "2C 2D 2S", 7), ("polignac-party", 8, "2C 2D 2H 2S", 6),
+        ("polignac-party", 9, "2C 3C 2D 3D 2H 2S 3S", 5), ("polignac-party", 10, "2C 2S", 5),
+        ("slobberhannes", 3, "7C 7S", 10), ("slobberhannes", 4, "", 8),
+        ("knaves", 3, "", 17), ("bassadewitz", 4, "", 8), ("pollack", 4, "", 8),
+    ],
+)
+def test_removals_per_player_count(preset: str, n: int, cards: str, hand: int) -> None:
+    assert removed(preset, n) == cards
+    assert get_rules(preset).hand_size(n) == hand
+
+
+def test_tiebreak_counts_use_the_removal_rule() -> None:
+    # RULES.md 5: tie-break deals apply the removals to that many players, even two.
+    rules = get_rules("polignac-threshold")
+    assert removed("polignac-threshold", 2) == "7C 7S"
+    assert rules.hand_size(2) == 15
+    rules.check_player_count(2, allow_any=True)
+
+
+def test_strength_follows_rank_order() -> None:
+    s = get_rules("polignac").strength()
+    # K Q J A T 9 8 7: ranks 11 > 10 > 9 > 12 > 8 > 7 > 6 > 5
+    assert s[11] > s[10] > s[9] > s[12] > s[8] > s[7] > s[6] > s[5]
+    p = get_rules("pollack").strength()
+    assert p[8] > p[7] > p[12] > p[11] > p[10] > p[9] > p[6] > p[5]
+
+
+def test_point_table_card_code_beats_rank() -> None:
+    table = get_rules("polignac").point_table()
+    assert [table[c] for c in (9, 22, 35, 48)] == [1, 1, 1, 2]
+    assert sum(table) == 5
+
+
+# ------------------------------------------------------------------ overrides
+
+
+def test_text_overrides_are_read() -> None:
+    r = get_rules("polignac", {"threshold": "10", "players": "3-5", "packets": "3-2-3",
+                               "card_points": "JS:2,10h:1", "direction": "counter-clockwise"})
+    assert r.threshold == 10
+    assert r.players == (3, 4, 5)
+    assert r.packets == (3, 2, 3)
+    assert dict(r.card_points) == {"JS": 2, "TH": 1}
+    assert r.direction == "counter-clockwise"
+    assert get_rules("polignac-rounds", {"deals": "none"}).deals is None
+    assert get_rules("polignac-rounds", {"deals": 12}).num_deals(4) == 12
+    assert get_rules("polignac-rounds").num_deals(5) == 10
+    assert get_rules("pollack", {"partnerships": "yes"}).partnerships is True
+    assert get_rules("polignac", {"players": "[3, 4]"}).players == (3, 4)
+    assert get_rules("polignac", {"card_points": '{"J": 1}'}).card_points == {"J": 1}
+
+
+@pytest.mark.parametrize(
+    ("overrides", "named"),
+    [
+        ({"colour": "red"}, "colour"),
+        ({"preset": "knaves"}, "preset"),
+        ({"threshold": 0}, "threshold"),
+        ({"threshold": "-3"}, "threshold"),
+        ({"threshold": "ten"}, "threshold"),
+        ({"threshold": None}, "threshold"),
+        ({"players": "x"}, "players"),
+        ({"players": "1-6"}, "players"),
+        ({"removals": "none"}, "pack"),          # 32 cards do not divide among 3, 5, 6
+        ({"players": "3-7"}, "7 players"),
+        ({"pack": 40}, "pack"),
+        ({"rank_order": "AKQJT98"}, "rank_order"),
+        ({"direction": "up"}, "direction"),
+        ({"declaration": "slam"}, "declaration"),
+        ({"match_end": "never"}, "match_end"),
+        ({"card_points": "XS:2"}, "card_points"),
+        ({"card_points": "JS:two"}, "card_points"),
+        ({"packets": "0"}, "packets"),
+        ({"deals": 0}, "deals"),
+        ({"partnerships": "maybe"}, "partnerships"),
+        ({"default_players": 7}, "default_players"),
+        ({"scoring": "chips"}, "declaration"),
+    ],
+)
+def test_bad_overrides_name_the_parameter(overrides: dict[str, object], named: str) -> None:
+    with pytest.raises(RulesError) as info:
+        get_rules("polignac", overrides)
+    assert named in str(info.value)
+
+
+def test_unknown_parameter_lists_the_parameters() -> None:
+    with pytest.raises(RulesError) as info:
+        get_rules("polignac", {"thresold": 10})
+    assert "'thresold'" in str(info.value) and "threshold" in str(info.value)
+
+
+def test_unknown_preset_lists_presets() -> None:
+    with pytest.raises(RulesError) as info:
+        get_rules("whist")
+    assert "'whist'" in str(info.value) and "polignac-fr" in str(info.value)
+
+
+def test_player_count_not_allowed_is_named() -> None:
+    with pytest.raises(RulesError) as info:
+        get_rules("knaves").check_player_count(4)
+    assert "players" in str(info.value) and "4" in str(info.value)
+    with pytest.raises(RulesError, match="players"):
+        get_rules("pollack", {"players": "3-4"})
+
+
+def test_overrides_do_not_touch_the_preset() -> None:
+    before = PRESETS["polignac"]
+    after = get_rules("polignac", {"threshold": 10})
+    assert PRESETS["polignac"] is before and before.threshold == 20
+    assert after.overrides_from(before) == {"threshold": 10}
+    assert get_rules("polignac", after.overrides_from(before)) == after
+
+
+def test_to_dict_is_json_and_complete() -> None:
+    for rules in PRESETS.values():
+        data = json.loads(json.dumps(rules.to_dict()))
+        assert set(data) == set(PARAMETERS)
+        assert get_rules(rules.preset, rules.overrides_from(PRESETS["polignac"])
+                         if rules.preset == "polignac" else {}) == rules
+
+
+def test_every_parameter_is_documented() -> None:
+    docs = parameter_docs()
+    assert set(docs) == set(PARAMETERS)
+    assert all(docs.values())
