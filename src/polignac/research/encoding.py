@@ -1,0 +1,282 @@
+"""Tensors, returns and bounds shared by the OpenSpiel game and the PettingZoo environment.
+
+Everything here reads the public core API only (a :class:`~polignac.core.deal.Deal`
+and its :class:`~polignac.core.rules.Rules`); nothing here changes a deal.
+
+Observation tensor (``observation_size(n)`` floats; player blocks are
+*relative* to the viewer: block ``i`` is player ``(viewer + i) % n``, so block
+0 is always the viewer):
+
+==============  =========  ==================================================
+piece           size       meaning
+==============  =========  ==================================================
+``phase``       3          one-hot: declaration round, trick play, over
+``hand``        52         the viewer's cards still in hand
+``turn_up``     52         the turned-up trump card (Knaves), else zeros
+``trick``       n x 52     card played to the trick in progress by each player
+``taken``       n x 52     cards each player has taken in tricks
+``leader``      n          one-hot: who leads the trick in progress
+``dealer``      n          one-hot: the dealer
+``declarer``    n          one-hot: who declared a contract (zeros: nobody)
+``voids``       n x 4      player has shown out of suit C D H S
+``announced``   n x 10     Pollack announcements made (actions 57-66)
+``tricks_won``  n          tricks won / tricks per deal
+==============  =========  ==================================================
+
+Information-state tensor (``infostate_size(rules, n)`` floats; perfect recall):
+
+==============  =========  ==================================================
+``player``      n          one-hot: the viewer (absolute player number)
+``dealt``       52         the viewer's hand as dealt (so far, while dealing)
+``turn_up``     52         the turned-up trump card (Knaves)
+``actions``     L x 67     one-hot of the k-th player action of the deal
+==============  =========  ==================================================
+
+``L = max_game_length(rules, n)``.  Cards are ``suit * 13 + rank`` (suits C D H S,
+rank 0 = Two .. 12 = Ace), actions as in :mod:`polignac.core.actions`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Final
+
+import numpy as np
+import numpy.typing as npt
+
+from ..core.actions import ANNOUNCEMENTS, NUM_ACTIONS
+from ..core.cards import Mask
+from ..core.deal import DECLARE, DONE, PLAY, Deal
+from ..core.rules import Rules
+
+FloatArray = npt.NDArray[np.float32]
+
+#: The most announcement points one Pollack side can make in a deal (two
+#: partners holding, between them, the 12 Tens, Nines and Aces; computed by
+#: enumerating every split: e.g. pollack-C + pollack-D + three-tens +
+#: three-nines for one partner, pollack-H for the other).
+POLLACK_SIDE_ANNOUNCE_MAX: Final = 15
+#: Announcement slots per player (three ranks and four suits' pollacks).
+_SLOTS_PER_PLAYER: Final = 7
+
+OBS_PIECES: Final = ("phase", "hand", "turn_up", "trick", "taken", "leader", "dealer",
+                     "declarer", "voids", "announced", "tricks_won")
+
+
+def observation_shapes(n: int) -> list[tuple[str, tuple[int, ...]]]:
+    """The observation pieces and their shapes for ``n`` players, in tensor order."""
+    return [
+        ("phase", (3,)), ("hand", (52,)), ("turn_up", (52,)), ("trick", (n, 52)),
+        ("taken", (n, 52)), ("leader", (n,)), ("dealer", (n,)), ("declarer", (n,)),
+        ("voids", (n, 4)), ("announced", (n, len(ANNOUNCEMENTS))), ("tricks_won", (n,)),
+    ]
+
+
+def infostate_shapes(rules: Rules, n: int) -> list[tuple[str, tuple[int, ...]]]:
+    """The information-state pieces and their shapes, in tensor order."""
+    return [("player", (n,)), ("dealt", (52,)), ("turn_up", (52,)),
+            ("actions", (max_game_length(rules, n), NUM_ACTIONS))]
+
+
+def _size(shapes: Sequence[tuple[str, tuple[int, ...]]]) -> int:
+    return sum(int(np.prod(shape)) for _, shape in shapes)
+
+
+def observation_size(n: int) -> int:
+    """Length of the flat observation tensor for ``n`` players (107 + 122 n)."""
+    return _size(observation_shapes(n))
+
+
+def infostate_size(rules: Rules, n: int) -> int:
+    """Length of the flat information-state tensor."""
+    return _size(infostate_shapes(rules, n))
+
+
+def views(tensor: FloatArray, shapes: Sequence[tuple[str, tuple[int, ...]]]
+          ) -> dict[str, FloatArray]:
+    """Named, reshaped views into a flat tensor (they share its memory)."""
+    out: dict[str, FloatArray] = {}
+    i = 0
+    for name, shape in shapes:
+        size = int(np.prod(shape))
+        out[name] = tensor[i:i + size].reshape(shape)
+        i += size
+    return out
+
+
+def max_game_length(rules: Rules, n: int) -> int:
+    """The most player actions a deal can have: every card, a declaration round,
+    and for Pollack every announcement slot of every player plus one claim."""
+    length = rules.hand_size(n) * n
+    if rules.has_declaration_round:
+        length += n
+    if rules.announcements or rules.scoring == "pollack":
+        length += _SLOTS_PER_PLAYER * n + 1
+    return length
+
+
+# ------------------------------------------------------------------- encoding
+
+
+def _set_mask(row: FloatArray, mask: Mask) -> None:
+    while mask:
+        low = mask & -mask
+        row[low.bit_length() - 1] = 1.0
+        mask ^= low
+
+
+def known_voids(deal: Deal) -> list[int]:
+    """Per player, a 4-bit mask of the suits the player has shown out of
+    (played another suit to a trick led in that suit)."""
+    n = deal.num_players
+    voids = [0] * n
+    tricks = [(t.leader, t.cards) for t in deal.past]
+    if deal.trick:
+        tricks.append((deal.leader, deal.trick))
+    for leader, cards in tricks:
+        led = cards[0] // 13
+        for i in range(1, len(cards)):
+            if cards[i] // 13 != led:
+                voids[(leader + i) % n] |= 1 << led
+    return voids
+
+
+def encode_observation(deal: Deal, viewer: int, out: FloatArray) -> None:
+    """Fill ``out`` (zeroed here) with ``viewer``'s observation of ``deal``."""
+    n = deal.num_players
+    out.fill(0.0)
+    v = views(out, observation_shapes(n))
+    v["phase"][{DECLARE: 0, PLAY: 1, DONE: 2}[deal.phase]] = 1.0
+    _set_mask(v["hand"], deal.hands[viewer])
+    if deal.turn_up is not None:
+        v["turn_up"][deal.turn_up] = 1.0
+    leader = deal.leader
+    for i, card in enumerate(deal.trick):
+        v["trick"][((leader + i) - viewer) % n, card] = 1.0
+    for p in range(n):
+        r = (p - viewer) % n
+        _set_mask(v["taken"][r], deal.taken[p])
+    v["leader"][(leader - viewer) % n] = 1.0
+    v["dealer"][(deal.dealer - viewer) % n] = 1.0
+    if deal.declarer >= 0:
+        v["declarer"][(deal.declarer - viewer) % n] = 1.0
+    for p, mask in enumerate(known_voids(deal)):
+        for s in range(4):
+            if mask >> s & 1:
+                v["voids"][(p - viewer) % n, s] = 1.0
+    for p, name in deal.announcements:
+        v["announced"][(p - viewer) % n, ANNOUNCEMENTS.index(name)] = 1.0
+    total = max(1, deal.initial_hands[0].bit_count())
+    for p in range(n):
+        v["tricks_won"][(p - viewer) % n] = deal.tricks[p] / total
+
+
+def encode_partial_observation(n: int, hand: Mask, turn_up: int, out: FloatArray) -> None:
+    """The observation while the cards are still being dealt (OpenSpiel chance phase)."""
+    out.fill(0.0)
+    v = views(out, observation_shapes(n))
+    _set_mask(v["hand"], hand)
+    if turn_up >= 0:
+        v["turn_up"][turn_up] = 1.0
+
+
+def encode_infostate(rules: Rules, n: int, viewer: int, dealt: Mask, turn_up: int,
+                     actions: Sequence[int], out: FloatArray) -> None:
+    """Fill ``out`` with the perfect-recall information state (see the module doc)."""
+    out.fill(0.0)
+    v = views(out, infostate_shapes(rules, n))
+    v["player"][viewer] = 1.0
+    _set_mask(v["dealt"], dealt)
+    if turn_up >= 0:
+        v["turn_up"][turn_up] = 1.0
+    table = v["actions"]
+    for k, a in enumerate(actions):
+        table[k, a] = 1.0
+
+
+# -------------------------------------------------------------------- returns
+
+
+def utility_bounds(rules: Rules, n: int, pool_in: bool = True) -> tuple[float, float]:
+    """The lowest and highest return a player can get from one deal (sound bounds;
+    exact for the penalty presets, Bassadewitz and Pollack)."""
+    pts = rules.point_table()
+    pack = rules.pack_mask(n)
+    in_play = [c for c in range(52) if pack >> c & 1]
+    tricks = rules.hand_size(n)
+    if rules.scoring == "pollack":
+        cards = sum(max(0, pts[c]) for c in in_play) + max(0, rules.last_trick_points)
+        bound = cards // max(1, rules.point_divisor) + POLLACK_SIDE_ANNOUNCE_MAX
+        return -float(bound), float(bound)
+    if rules.scoring == "chips":
+        stake = rules.pool if pool_in else 0
+        pay = max(rules.overload_chips * (n - 1), rules.sweep_chips)
+        gain = max(rules.sweep_chips * (n - 1), max(rules.pool_shares, default=0),
+                   rules.overload_chips)
+        # the dealer who sweeps gains the sweep after its stake, others at most `gain`
+        return -float(stake + pay), float(gain)
+    pos = sum(max(0, pts[c]) for c in in_play)
+    neg = sum(min(0, pts[c]) for c in in_play)
+    tp = rules.trick_points
+    hi = pos + max(0, tp) * tricks + max(0, rules.first_trick_points) \
+        + max(0, rules.last_trick_points)
+    lo = neg + min(0, tp) * tricks + min(0, rules.first_trick_points) \
+        + min(0, rules.last_trick_points)
+    if rules.all_three_points is not None:
+        hi = max(hi, rules.all_three_points)
+        lo = min(lo, rules.all_three_points)
+    v = rules.contract_points
+    if rules.has_declaration_round:
+        hi = max(hi + v, v) if rules.declaration != "generale" else max(hi, v)
+        lo = min(lo, 0, -v if rules.declaration == "general-bonus" else 0)
+    elif rules.declaration == "chelem":
+        hi = max(hi, v)
+        lo = min(lo, 0)
+    lo, hi = min(lo, 0), max(hi, 0)
+    if rules.scoring == "points":
+        return float(lo), float(hi)
+    return 0.0 - hi, 0.0 - lo  # penalties count against the player
+
+
+def deal_returns(deal: Deal) -> list[float]:
+    """Each player's return for the finished ``deal``.
+
+    Penalty games: minus the penalty.  Points games (Knaves): the points.
+    Bassadewitz: the chip change.  Pollack: the player's side's deal score
+    minus the other side's; a deal ended by a claim is worth the bound
+    (``utility_bounds``) to the claimant's side when correct, minus the bound
+    when wrong, and the opposite to the other side.
+    """
+    rules = deal.rules
+    n = deal.num_players
+    score = deal.score()
+    if rules.scoring == "pollack":
+        if score.claim is not None:
+            claimant, correct = score.claim
+            bound = utility_bounds(rules, n)[1]
+            sign = 1.0 if correct else -1.0
+            return [sign * bound if p % 2 == claimant % 2 else -sign * bound
+                    for p in range(n)]
+        side = (score.scores[0], score.scores[1])
+        return [float(side[p % 2] - side[1 - p % 2]) for p in range(n)]
+    if rules.scoring in ("points", "chips"):
+        return [float(s) for s in score.scores]
+    return [0.0 - s for s in score.scores]
+
+
+__all__ = [
+    "OBS_PIECES",
+    "POLLACK_SIDE_ANNOUNCE_MAX",
+    "deal_returns",
+    "encode_infostate",
+    "encode_observation",
+    "encode_partial_observation",
+    "infostate_shapes",
+    "infostate_size",
+    "known_voids",
+    "max_game_length",
+    "observation_shapes",
+    "observation_size",
+    "utility_bounds",
+    "views",
+]

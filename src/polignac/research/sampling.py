@@ -1,0 +1,167 @@
+"""Deal the cards a player cannot see afresh, consistently with what it has seen.
+
+Used by :meth:`PolignacState.resample_from_infostate` (OpenSpiel's ISMCTS) and by
+the ISMCTS seat adapter.  A sample keeps the viewer's hand and the turn-up,
+gives every played card to whoever played it, gives no player a card of a suit
+it has shown out of, and keeps Pollack announcements true; it is checked by
+replaying every action of the deal on the sampled hands (a sample that does
+not replay is drawn again).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from ..core.actions import ANNOUNCEMENTS
+from ..core.cards import SUIT_MASKS, Mask, cards_of, make_card
+from ..core.deal import Deal
+from ..core.errors import PolignacError
+from ..core.rules import Rules
+
+_T, _9, _A = 8, 7, 12
+_FORCED: dict[str, Mask] = {
+    "four-tens": sum(1 << make_card(_T, s) for s in range(4)),
+    "four-nines": sum(1 << make_card(_9, s) for s in range(4)),
+    "four-aces": sum(1 << make_card(_A, s) for s in range(4)),
+}
+for _s, _letter in enumerate("CDHS"):
+    _FORCED[f"pollack-{_letter}"] = sum(1 << make_card(r, _s) for r in (_T, _9, _A))
+assert set(_FORCED) <= set(ANNOUNCEMENTS)
+
+
+class SamplingError(PolignacError):
+    """No deal consistent with the viewer's information was found."""
+
+
+@dataclass(frozen=True)
+class Knowledge:
+    """What one player knows of a deal: enough to deal the hidden cards afresh."""
+
+    rules: Rules
+    num_players: int
+    dealer: int
+    viewer: int
+    dealt: Mask
+    """The viewer's hand as dealt."""
+    turn_up: int | None
+    tricks: tuple[tuple[int, tuple[int, ...]], ...]
+    """Every trick so far, finished or not: (leader, cards in play order)."""
+    hand_sizes: tuple[int, ...]
+    """Cards each player still holds."""
+    announcements: tuple[tuple[int, str], ...]
+    history: tuple[int, ...]
+
+    @classmethod
+    def of_deal(cls, deal: Deal, viewer: int) -> Knowledge:
+        """``viewer``'s knowledge of ``deal``."""
+        tricks = tuple((t.leader, t.cards) for t in deal.past)
+        if deal.trick:
+            tricks += ((deal.leader, deal.trick),)
+        return cls(deal.rules, deal.num_players, deal.dealer, viewer,
+                   deal.initial_hands[viewer], deal.turn_up, tricks,
+                   tuple(h.bit_count() for h in deal.hands), deal.announcements,
+                   deal.history)
+
+    def played_by(self) -> list[Mask]:
+        """Cards each player has played."""
+        out = [0] * self.num_players
+        for leader, cards in self.tricks:
+            for i, c in enumerate(cards):
+                out[(leader + i) % self.num_players] |= 1 << c
+        return out
+
+    def voids(self) -> list[int]:
+        """Per player, a 4-bit mask of the suits it has shown out of."""
+        out = [0] * self.num_players
+        for leader, cards in self.tricks:
+            led = cards[0] // 13
+            for i in range(1, len(cards)):
+                if cards[i] // 13 != led:
+                    out[(leader + i) % self.num_players] |= 1 << led
+        return out
+
+
+def replay(k: Knowledge, hands: Sequence[Mask]) -> Deal:
+    """Deal ``hands`` (as dealt) and replay ``k.history``.
+
+    Raises:
+        PolignacError: the hands are not consistent with the history.
+    """
+    deal = Deal.from_hands(k.rules, list(hands), k.dealer, k.turn_up)
+    for a in k.history:
+        deal = deal.apply(a)
+    return deal
+
+
+def sample_hands(k: Knowledge, rng: random.Random, attempts: int = 500) -> list[Mask]:
+    """Hands as dealt, the viewer's as it was, the others' hidden cards drawn afresh.
+
+    Raises:
+        SamplingError: no consistent deal found in ``attempts`` draws.
+    """
+    n = k.num_players
+    played = k.played_by()
+    voids = k.voids()
+    all_played = 0
+    for m in played:
+        all_played |= m
+    pack = k.rules.pack_mask(n)
+    unknown = pack & ~k.dealt & ~all_played
+    if k.turn_up is not None:
+        unknown &= ~(1 << k.turn_up)
+    # what each other player must still hold (true announcements) and may hold (voids)
+    forced = [0] * n
+    for p, name in k.announcements:
+        if p != k.viewer and name in _FORCED:
+            forced[p] |= _FORCED[name] & ~played[p]
+    allowed = [0] * n
+    for p in range(n):
+        if p == k.viewer:
+            continue
+        m = unknown
+        for s in range(4):
+            if voids[p] >> s & 1:
+                m &= ~SUIT_MASKS[s]
+        allowed[p] = m | (forced[p] & unknown)
+    others = [p for p in range(n) if p != k.viewer]
+    for _ in range(attempts):
+        hands = [0] * n
+        need = [0] * n
+        for p in others:
+            hands[p] = played[p] | (forced[p] & unknown)
+            need[p] = k.hand_sizes[p] - (forced[p] & unknown).bit_count()
+        free = cards_of(unknown & ~_union(forced))
+        rng.shuffle(free)
+        free.sort(key=lambda c: sum(1 for p in others if allowed[p] >> c & 1))
+        ok = True
+        for c in free:
+            cands = [p for p in others if need[p] > 0 and allowed[p] >> c & 1]
+            if not cands:
+                ok = False
+                break
+            weights = [need[p] for p in cands]
+            p = rng.choices(cands, weights)[0]
+            hands[p] |= 1 << c
+            need[p] -= 1
+        if not ok or any(need[p] for p in others):
+            continue
+        hands[k.viewer] = k.dealt
+        try:
+            replay(k, hands)
+        except PolignacError:
+            continue
+        return hands
+    raise SamplingError(f"no deal consistent with player {k.viewer}'s view found "
+                        f"in {attempts} draws")
+
+
+def _union(masks: Sequence[Mask]) -> Mask:
+    out = 0
+    for m in masks:
+        out |= m
+    return out
+
+
+__all__ = ["Knowledge", "SamplingError", "replay", "sample_hands"]
