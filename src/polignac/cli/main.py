@@ -66,6 +66,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("file", nargs="?", metavar="FILE", help="a record (JSON)")
     p.add_argument("--example", action="store_true", help="replay the bundled example record")
     p.add_argument("--json", action="store_true", help="print the summary as one JSON object")
+    try:  # the bots layer's command; the rest of the CLI works without it
+        from .tournament import register as register_tournament
+    except ImportError:  # pragma: no cover
+        pass
+    else:
+        register_tournament(sub)
     return parser
 
 
@@ -125,6 +131,9 @@ def _run(argv: list[str], out: TextIO) -> int:
 
         rules = load_rules(args.preset, args.rule, args.rules_file)
         return run_play(rules, args.players, args.seat, args.seed, args.out, out=out)
+    if args.command == "tournament":
+        status: int = args.run(args)
+        return status
     if args.command == "play-random":
         from .records import run_play_random
 
