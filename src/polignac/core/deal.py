@@ -108,13 +108,16 @@ def _make_trick(leader: int, cards: tuple[Card, ...], winner: int) -> Trick:
 
 _new = object.__new__
 
-# Cards of a one-suit mask, ascending (filled lazily; at most 4 x 8192 entries).
-_SUIT_CARDS: dict[Mask, tuple[Card, ...]] = {}
+class _CardsOfSuit(dict[Mask, tuple[Card, ...]]):
+    """The cards of a one-suit mask, ascending; filled on first use (at most 4 x 8192)."""
+
+    def __missing__(self, mask: Mask) -> tuple[Card, ...]:
+        cards = self[mask] = tuple(cards_of(mask))
+        return cards
 
 
-def _suit_cards(mask: Mask) -> tuple[Card, ...]:
-    cards = _SUIT_CARDS[mask] = tuple(cards_of(mask))
-    return cards
+_SUIT_CARDS: Final = _CardsOfSuit()
+_S0, _S1, _S2, _S3 = SUIT_MASKS
 
 
 @dataclass(frozen=True)
@@ -532,14 +535,12 @@ class Deal:
             hand = s.hands[self.to_act] & self._rem
             trick = self.trick
             follow = hand & SUIT_MASKS[trick[0] // 13] if trick else 0
+            cards = _SUIT_CARDS
             if follow:
-                out = list(_SUIT_CARDS.get(follow) or _suit_cards(follow))
+                out = list(cards[follow])
             else:
-                out = []
-                for suit_mask in SUIT_MASKS:
-                    m = hand & suit_mask
-                    if m:
-                        out += _SUIT_CARDS.get(m) or _suit_cards(m)
+                out = [*cards[hand & _S0], *cards[hand & _S1], *cards[hand & _S2],
+                       *cards[hand & _S3]]
             if s.pollack:
                 out.extend(self._legal_calls())
             return out
@@ -586,8 +587,10 @@ class Deal:
             )
         phase = self.phase
         if phase == PLAY and 0 <= action < 52:
+            s = self._s
             p = self.to_act
-            hand = self._s.hands[p] & self._rem
+            rem = self._rem
+            hand = s.hands[p] & rem
             bit = 1 << action
             trick = self.trick
             if not hand & bit:
@@ -602,7 +605,21 @@ class Deal:
                         + " ".join(CODES[c] for c in cards_of(hand & led)),
                         rule="must-follow-suit", action=CODES[action],
                     )
-            return self._play(action)
+                trick = trick + (action,)
+                if len(trick) == s.n:
+                    return self._play(action)
+            else:
+                trick = (action,)  # n >= 2: a lead never ends the trick
+            # The same as _play, inlined for the common case (the trick goes on).
+            new = _new(Deal)
+            new._s = s
+            new._rem = rem ^ bit
+            new.history = self.history + (action,)
+            new.phase = PLAY
+            new.to_act = s.nxt[p]
+            new.trick = trick
+            new._k = self._k
+            return new
         if phase == DONE:
             raise GameOverError(
                 f"the deal is over: {_name(action)} cannot be played",
