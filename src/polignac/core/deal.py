@@ -639,7 +639,8 @@ class Deal:
         p = self.to_act
         owner = next((i for i, h in enumerate(self.hands) if h >> card & 1), None)
         if owner is not None:
-            where = f"it is in player {owner}'s hand"
+            # never say whose: another player's unplayed cards are hidden information
+            where = "it is in another player's hand"
         elif self._s.turn_up == card:
             where = "it is the turned-up trump card"
         elif any(t >> card & 1 for t in self.taken) or card in self.trick:
