@@ -67,6 +67,8 @@ def build_deal(spec: dict[str, Any]) -> dict[str, Any]:
     for i, cards in enumerate(spec.get("rest", [[]] * n)):
         hands[i].extend(cards if isinstance(cards, list) else cards.split())
     actions.extend(spec.get("post", []))
+    if "actions" in spec:  # negative records: the exact (illegal) action list
+        actions = list(spec["actions"])
     sizes = {len(h) for h in hands}
     if len(sizes) != 1 and not spec.get("unequal_ok"):
         raise ValueError(f"hands of unequal sizes: {[len(h) for h in hands]}")
