@@ -103,3 +103,27 @@ def test_hand_is_sorted_by_suit_in_rank_order() -> None:
     hand = mask_of(parse_cards("AS JS KS 7H TC 8D"))
     assert hand_text(hand, get_rules("polignac")) == "♠ K J A   ♥ 7   ♣ 10   ♦ 8"
     assert hand_text(hand, get_rules("slobberhannes")) == "♠ A K J   ♥ 7   ♣ 10   ♦ 8"
+
+
+@pytest.mark.parametrize("level", ["random", "easy", "medium"])
+def test_opponent_levels_play_a_whole_match(
+    level: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
+) -> None:
+    feed(monkeypatch, "1\n" * 400)
+    path = tmp_path / "game.json"
+    status = main(["play", "--seed", "5", "--opponents", level, "--rule", "threshold=6",
+                   "--out", str(path)])
+    out = capsys.readouterr().out
+    assert status == 0 and "Match over" in out
+    match = replay(json.loads(path.read_text()))
+    assert match.finished and match.names[1] == f"{level.capitalize()} 1"
+
+
+@pytest.mark.parametrize("level", ["genius", "oracle"])
+def test_unknown_or_cheating_opponents_are_refused(
+    level: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    feed(monkeypatch, "")
+    assert main(["play", "--opponents", level]) == 2
+    assert f"--opponents {level}" in capsys.readouterr().err

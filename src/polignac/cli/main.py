@@ -41,14 +41,17 @@ def build_parser() -> argparse.ArgumentParser:
                    help="list every rule parameter with its value and meaning instead")
     _add_rule_options(p)
 
-    p = sub.add_parser("play", help="play a match in the terminal against random players",
-                       description="Play a match: you at one seat, random legal players "
-                       "at the others. Type help during the match for the commands.")
+    p = sub.add_parser("play", help="play a match in the terminal against bots",
+                       description="Play a match: you at one seat, bots at the others "
+                       "(--opponents: random, easy, medium, hard, expert). Type help during "
+                       "the match for the commands.")
     p.add_argument("--preset", default="polignac", metavar="P", help="default: polignac")
     p.add_argument("--players", type=int, metavar="N", help="default: the preset's default")
     p.add_argument("--seat", type=int, default=0, metavar="S", help="your seat, from 0")
     p.add_argument("--seed", type=int, metavar="S", help="seed the shuffles (replayable)")
     p.add_argument("--out", metavar="FILE", help="write the game record to FILE")
+    p.add_argument("--opponents", default="medium", metavar="LEVEL",
+                   help="bot level of the other seats (default: medium)")
     _add_rule_options(p)
 
     p = sub.add_parser("play-random", help="play a whole match with random legal actions",
@@ -130,7 +133,8 @@ def _run(argv: list[str], out: TextIO) -> int:
         from .play import run_play
 
         rules = load_rules(args.preset, args.rule, args.rules_file)
-        return run_play(rules, args.players, args.seat, args.seed, args.out, out=out)
+        return run_play(rules, args.players, args.seat, args.seed, args.out, out=out,
+                        opponents=args.opponents)
     if args.command == "tournament":
         status: int = args.run(args)
         return status

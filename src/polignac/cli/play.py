@@ -22,7 +22,7 @@ from ..core import (
 )
 from . import render
 from .common import CliError, write_json
-from .players import Player, random_player
+from .players import Player, from_bot, random_player
 
 HELP = """\
 Type a card (JS, 10h, J♠, js), a number from the list of legal moves, or a word:
@@ -48,8 +48,12 @@ def run_play(
     out_path: str | None,
     ask: Callable[[str], str] | None = None,
     out: TextIO | None = None,
+    opponents: str = "medium",
 ) -> int:
     """Play a match with the human at ``seat``; return the exit status.
+
+    ``opponents`` is a bot level (``random``, ``easy``, ``medium``, ...) that
+    plays every other seat, each with its own seeded generator.
 
     ``ask`` reads one line of input (default: :func:`input`); ``out`` gets the
     text (default: stdout).  Quitting, end of input and Ctrl-C end the match
@@ -57,7 +61,7 @@ def run_play(
     written either way.
 
     Raises:
-        CliError: a bad player count or seat.
+        CliError: a bad player count, seat or opponent level.
     """
     stream = out if out is not None else sys.stdout
     n = rules.default_players if players is None else players
@@ -70,10 +74,10 @@ def run_play(
     if seed is None:
         seed = secrets.randbelow(10**6)
     deal_rng = random.Random(seed)
-    names = ["You" if s == seat else f"Random {s}" for s in range(n)]
+    bots = _opponents(opponents, n, seat, seed)
+    label = opponents.split(":")[0].capitalize()
+    names = ["You" if s == seat else f"{label} {s}" for s in range(n)]
     match = Match.new(rules, n, deal_rng.randrange(n), names)
-    bots: dict[int, Player] = {
-        s: random_player(random.Random(f"{seed}/{s}")) for s in range(n) if s != seat}
     print(f"Polignac: preset {rules.preset}, {n} players, you are seat {seat}. "
           f"Seed {seed} (--seed {seed} deals the same cards again). Type help for help.",
           file=stream)
@@ -88,6 +92,26 @@ def run_play(
         write_json(out_path, to_record(progress[0]))
         print(f"Record written to {out_path}.", file=stream)
     return status
+
+
+def _opponents(level: str, n: int, seat: int, seed: int) -> dict[int, Player]:
+    """One player per other seat, of bot ``level``, seeded from ``seed`` and the seat.
+
+    Raises:
+        CliError: ``level`` is not a known bot level.
+    """
+    if level.split(":")[0] == "oracle":
+        raise CliError("--opponents oracle: the oracle sees every hand; it is for "
+                       "evaluating bots, not for play", status=2)
+    if level == "random":
+        return {s: random_player(random.Random(f"{seed}/{s}")) for s in range(n) if s != seat}
+    from ..bots.registry import make_bot
+
+    try:
+        return {s: from_bot(make_bot(level), random.Random(f"{seed}/{s}"))
+                for s in range(n) if s != seat}
+    except (ValueError, ImportError) as exc:
+        raise CliError(f"--opponents {level}: {exc}", status=2) from None
 
 
 def _loop(progress: list[Match], seat: int, bots: dict[int, Player], rng: random.Random,
