@@ -496,3 +496,11 @@ def leaked_cards(view: Any, hidden: set[int]) -> set[str]:
 
 def rules_of(preset: str) -> Rules:
     return PRESETS[preset]
+
+
+def play_to_end(match: Match, rng: random.Random) -> Match:
+    """The final state of a random match."""
+    last = match
+    for last in play_match(match, rng):  # noqa: B007 - keep the last state
+        pass
+    return last

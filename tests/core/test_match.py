@@ -1,0 +1,179 @@
+"""Matches: dealer rotation, tie-breaks, redeals, Pollack parties and every match end."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from polignac.core import (
+    CAPOT,
+    PASS,
+    GameOverError,
+    IllegalActionError,
+    Match,
+    NotYourTurnError,
+    RulesError,
+    get_rules,
+)
+
+from .reference import cards, play_to_end
+from .test_deal import BASSA_HANDS, SLAM, SPLIT
+
+
+def hands(spec: list[str]) -> list[list[int]]:
+    return [cards(h) for h in spec]
+
+
+def finish_deal(m: Match, calls: tuple[int, ...] = ()) -> Match:
+    for a in calls:
+        m = m.apply(a)
+    while m.current is not None:
+        m = m.apply(min(m.legal_actions()))
+    return m
+
+
+def test_new_match_checks_its_arguments() -> None:
+    with pytest.raises(RulesError, match="players"):
+        Match.new(get_rules("knaves"), 4)
+    with pytest.raises(RulesError, match="first_dealer"):
+        Match.new(get_rules("polignac"), 4, first_dealer=4)
+    with pytest.raises(RulesError, match="names"):
+        Match.new(get_rules("polignac"), 4, names=["a", "b"])
+    with pytest.raises(RulesError, match="multiple of 4"):
+        Match.new(get_rules("bassadewitz", {"deals": 6}), 4)
+    m = Match.new(get_rules("polignac"))
+    assert m.num_players == 4 and m.needs_deal and m.totals == (0, 0, 0, 0)
+
+
+def test_actions_out_of_place() -> None:
+    m = Match.new(get_rules("polignac"), 4, first_dealer=1)
+    with pytest.raises(IllegalActionError) as info:
+        m.apply(PASS)
+    assert info.value.rule == "no-deal"
+    m = m.start_deal(hands(SLAM))
+    assert m.to_act() == 2
+    with pytest.raises(NotYourTurnError) as turn:
+        m.apply(PASS, seat=0)
+    assert turn.value.rule == "not-your-turn"
+    assert m.apply(PASS, seat=2).to_act() == 3
+    with pytest.raises(IllegalActionError) as info:
+        m.start_deal(hands(SLAM))
+    assert info.value.rule == "deal-in-progress"
+
+
+def test_dealer_rotates_in_play_order() -> None:
+    m = Match.new(get_rules("polignac"), 4, first_dealer=2)
+    dealers = []
+    for _ in range(5):
+        m = finish_deal(m.start_deal(hands(SPLIT)))
+        dealers.append(m.results[-1].dealer)
+    assert dealers == [2, 3, 0, 1, 2]
+    assert m.totals == (10, 10, 15, 15) or sum(m.totals) == 25
+
+
+def test_threshold_loser_ties_at_the_top_all_lose() -> None:
+    m = Match.new(get_rules("polignac", {"threshold": 5}), 4, first_dealer=0)
+    m = finish_deal(m.start_deal(hands(SLAM)), (CAPOT,))  # capot made: 5 0 5 5
+    assert m.finished and m.totals == (5, 0, 5, 5)
+    assert m.losers == (0, 2, 3) and m.winners == (1,)
+    with pytest.raises(GameOverError) as info:
+        m.apply(PASS)
+    assert info.value.rule == "match-over"
+    with pytest.raises(GameOverError):
+        m.deal_random(random.Random(1))
+
+
+def test_threshold_lowest_wins_plays_tie_breaks() -> None:
+    rules = get_rules("polignac-threshold", {"threshold": 3})
+    m = Match.new(rules, 4, first_dealer=0)
+    m = finish_deal(m.start_deal(hands(SPLIT)), (PASS,) * 4)  # 0 2 3 0
+    assert not m.finished and m.tied == (0, 3) and m.totals == (0, 2, 3, 0)
+    # the tie-break dealer is the first tied seat after the previous dealer (0)
+    assert m.next_deal() == (3, (0, 3))
+    rng = random.Random(3)
+    dealers = [0]
+    while not m.finished:
+        dealer, seats = m.next_deal()
+        assert seats == m.tied
+        assert dealer == next(s for k in range(1, 5) if (s := (dealers[-1] + k) % 4) in seats)
+        m = m.deal_random(rng)
+        assert m.current is not None and m.current.num_players == len(seats)
+        assert m.current.rules.hand_size(2) == 15
+        m = finish_deal(m)
+        dealers.append(dealer)
+        assert m.results[-1].tiebreak
+    assert m.totals == (0, 2, 3, 0), "tie-break penalties are not added"
+    last = m.results[-1]
+    assert m.winners in ((0,), (3,))
+    w = m.winners[0]
+    assert last.scores[w] < last.scores[3 - w]
+    assert set(m.losers) == {0, 1, 2, 3} - {w}
+
+
+def test_fixed_deals_lowest_total_wins() -> None:
+    m = Match.new(get_rules("polignac-rounds", {"deals": 2}), 4, first_dealer=0)
+    m = finish_deal(m.start_deal(hands(SPLIT)), (PASS,) * 4)  # 0 2 3 0
+    assert not m.finished
+    m = finish_deal(m.start_deal(hands(SPLIT)), (PASS,) * 4)  # dealer 1: still 0 2 3 0
+    assert m.finished and m.counted_deals == 2
+    low = min(m.totals)
+    assert m.winners == tuple(s for s in range(4) if m.totals[s] == low)
+    assert set(m.losers) == set(range(4)) - set(m.winners)
+
+
+def test_bassadewitz_redeal_keeps_the_dealer_and_the_pool() -> None:
+    m = Match.new(get_rules("bassadewitz", {"deals": 4}), 4, first_dealer=0)
+    m = finish_deal(m.start_deal(hands(SLAM)))  # player 1 sweeps: redeal
+    assert m.pool_waiting and m.totals == (-16, 12, -4, -4)
+    assert m.next_deal()[0] == 0, "the same dealer deals again"
+    m = m.start_deal(hands(BASSA_HANDS))
+    assert m.current is not None and not m.current.pool_in
+    m = finish_deal(m)
+    assert not m.pool_waiting and m.counted_deals == 1 and len(m.results) == 2
+    assert sum(m.totals) == 0
+    assert m.next_deal()[0] == 1
+    rng = random.Random(2)
+    m = play_to_end(m, rng)
+    assert m.finished and m.counted_deals == 4
+    assert sum(m.totals) + (12 if m.pool_waiting else 0) == 0
+    top = max(m.totals)
+    assert m.winners == tuple(s for s in range(4) if m.totals[s] == top)
+
+
+def test_knaves_first_to_target() -> None:
+    m = Match.new(get_rules("knaves"), 3, first_dealer=0)
+    m = play_to_end(m, random.Random(4))
+    assert max(m.totals) >= 20
+    assert all(max(r.scores) >= 0 for r in m.results)
+    assert m.winners == tuple(s for s in range(3) if m.totals[s] == max(m.totals))
+
+
+def test_pollack_six_parties_and_draws() -> None:
+    draws = 0
+    for seed in range(12):
+        m = Match.new(get_rules("pollack", {"partie_target": 5}), 4, first_dealer=seed % 4)
+        m = play_to_end(m, random.Random(seed))
+        assert m.finished and len(m.parties_won) == 6
+        won = [m.parties_won.count(0), m.parties_won.count(1)]
+        if won[0] == won[1]:
+            draws += 1
+            assert m.winners == () and m.losers == (), "3-3 is a draw"
+        else:
+            side = 0 if won[0] > won[1] else 1
+            assert m.winners == (side, side + 2) and m.losers == (1 - side, 3 - side)
+        assert sum(1 for r in m.results if r.partie_winner is not None) == 6
+    assert draws, "some seed gives a 3-3 draw"
+
+
+def test_view_of_a_seat_out_of_a_tie_break() -> None:
+    rules = get_rules("polignac-threshold", {"threshold": 3})
+    m = Match.new(rules, 4, first_dealer=0)
+    m = finish_deal(m.start_deal(hands(SPLIT)), (PASS,) * 4)
+    m = m.deal_random(random.Random(1))
+    view = m.view(1)
+    assert view["deal_seats"] == [0, 3] and view["deal"]["hand"] is None
+    assert view["tied"] == [0, 3]
+    assert m.view(3)["deal"]["hand"] is not None
+    with pytest.raises(NotYourTurnError):
+        m.apply(PASS, seat=1)
