@@ -394,3 +394,13 @@ def test_every_preset_and_count_is_covered() -> None:
     assert {p for p, _n in ALL_GAMES} == set(PRESETS)
     assert len(ALL_GAMES) == sum(len(r.players) for r in PRESETS.values())
     assert set(PRESETS) == set(CARD_VALUES)
+
+
+def test_the_leak_scanner_finds_a_planted_card() -> None:
+    deal = Deal.shuffled(PRESETS["polignac"], 4, 0, random.Random(0))
+    hidden = set(bits(deal.hands[2]))
+    planted = _code(min(hidden))
+    assert not leaked_cards(deal.view(1), hidden)
+    assert leaked_cards({"note": f"player 2 holds {planted}."}, hidden) == {planted}
+    assert leaked_cards({planted.lower(): 1}, hidden) == {planted}
+    assert leaked_cards({"mask": deal.hands[2]}, hidden)
