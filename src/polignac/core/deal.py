@@ -174,6 +174,69 @@ class DealScore:
         return out
 
 
+class _Tables:
+    """What a deal needs from its rules and player count, worked out once (see _tables)."""
+
+    __slots__ = (
+        "contract_action",
+        "deal_to",
+        "first_phase",
+        "n",
+        "nxt",
+        "pack_order",
+        "points",
+        "pollack",
+        "rules",
+        "strength",
+        "turn_up_game",
+    )
+
+    def __init__(self, rules: Rules, n: int) -> None:
+        rules.check_player_count(n, allow_any=True)
+        self.rules = rules
+        self.n = n
+        self.nxt = tuple((p + 1) % n for p in range(n))
+        strength = rules.strength()
+        self.strength = tuple(strength[c % 13] for c in range(52))
+        self.points = rules.point_table()
+        self.pollack = rules.announcements or rules.scoring == "pollack"
+        self.contract_action = {
+            "capot": CAPOT, "general": GENERAL, "general-bonus": GENERAL, "generale": GENERALE,
+        }.get(rules.declaration, -1)
+        self.first_phase = DECLARE if rules.has_declaration_round else PLAY
+        self.turn_up_game = rules.trumps == "turn-up"
+        self.pack_order = tuple(cards_of(rules.pack_mask(n)))
+        # Per dealer: the player who gets each card of the pack order (as deal_packets).
+        positions = list(range(n * rules.hand_size(n)))
+        by_position = []
+        for dealer in range(n):
+            owner = [0] * len(positions)
+            for p, hand in enumerate(deal_packets(rules, positions, n, dealer)):
+                for pos in hand:
+                    owner[pos] = p
+            by_position.append(tuple(owner))
+        self.deal_to = tuple(by_position)
+
+
+# Tables by (id(rules), n); each entry holds its rules, so an id is not reused
+# while its entry lives.  Rules are frozen: the tables never go stale.
+_TABLES: dict[tuple[int, int], _Tables] = {}
+
+
+def _tables(rules: Rules, n: int) -> _Tables | None:
+    """The tables of ``rules`` for ``n`` players, or None if they may not play."""
+    tables = _TABLES.get((id(rules), n))
+    if tables is None or tables.rules is not rules:
+        try:
+            tables = _Tables(rules, n)
+        except (RulesError, ArithmeticError, ValueError):
+            return None
+        if len(_TABLES) >= 256:
+            _TABLES.clear()
+        _TABLES[id(rules), n] = tables
+    return tables
+
+
 class _Static:
     """What does not change during a deal (shared by all its states)."""
 
@@ -197,32 +260,29 @@ class _Static:
 
     def __init__(
         self,
-        rules: Rules,
-        n: int,
+        tables: _Tables,
         dealer: int,
         hands: tuple[Mask, ...],
         turn_up: Card,
         partie: tuple[int, int],
         pool_in: bool,
     ) -> None:
-        self.rules = rules
+        n = tables.n
+        self.rules = tables.rules
         self.n = n
-        self.nxt = tuple((p + 1) % n for p in range(n))
+        self.nxt = tables.nxt
         self.dealer = dealer
-        self.eldest = (dealer + 1) % n
+        self.eldest = tables.nxt[dealer]
         self.hands = hands
         self.turn_up = turn_up
-        self.trump = turn_up // 13 if turn_up >= 0 and rules.trumps == "turn-up" else -1
-        strength = rules.strength()
-        self.strength = tuple(strength[c % 13] for c in range(52))
-        self.points = rules.point_table()
+        self.trump = turn_up // 13 if turn_up >= 0 and tables.turn_up_game else -1
+        self.strength = tables.strength
+        self.points = tables.points
         self.total_tricks = hands[0].bit_count()
         self.partie = partie
         self.pool_in = pool_in
-        self.pollack = rules.announcements or rules.scoring == "pollack"
-        self.contract_action = {
-            "capot": CAPOT, "general": GENERAL, "general-bonus": GENERAL, "generale": GENERALE,
-        }.get(rules.declaration, -1)
+        self.pollack = tables.pollack
+        self.contract_action = tables.contract_action
 
 
 class _Calls:
@@ -333,12 +393,32 @@ class Deal:
                 )
         elif turn_up is not None:
             raise RulesError("turn_up given, but this game has no trumps (trumps: none)")
-        static = _Static(rules, n, dealer, tuple(masks),
-                         -1 if turn_up is None else turn_up, partie, pool_in)
-        deal = object.__new__(cls)
+        tables = _tables(rules, n)
+        if tables is None:  # pragma: no cover - check_player_count has passed
+            raise RulesError(f"{n} players cannot play these rules")
+        return cls._start(tables, tuple(masks), dealer,
+                          -1 if turn_up is None else turn_up, partie, pool_in)
+
+    @classmethod
+    def _start(
+        cls,
+        tables: _Tables,
+        hands: tuple[Mask, ...],
+        dealer: int,
+        turn_up: Card,
+        partie: tuple[int, int],
+        pool_in: bool,
+    ) -> Deal:
+        """The first state of a deal from checked hands."""
+        static = _Static(tables, dealer, hands, turn_up, partie, pool_in)
+        n = tables.n
+        rem = 0
+        for h in hands:
+            rem |= h
+        deal = _new(cls)
         deal._s = static
-        deal._rem = seen
-        deal.phase = DECLARE if rules.has_declaration_round else PLAY
+        deal._rem = rem
+        deal.phase = tables.first_phase
         deal.to_act = static.eldest
         deal.trick = ()
         deal._k = ((0,) * n, (0,) * n, (), -1, _NO_CALLS)
@@ -389,9 +469,20 @@ class Deal:
         Raises:
             RulesError: ``n`` players cannot play these rules.
         """
-        order = cards_of(rules.pack_mask(n))
+        tables = _tables(rules, n)
+        if tables is None or not 0 <= dealer < n:  # the checked path raises the error
+            order = cards_of(rules.pack_mask(n))
+            rng.shuffle(order)
+            return cls.from_pack(rules, order, n, dealer, partie, pool_in)
+        # The same as from_pack, without checking what is right by construction.
+        order = list(tables.pack_order)
         rng.shuffle(order)
-        return cls.from_pack(rules, order, n, dealer, partie, pool_in)
+        masks = [0] * n
+        # deal_to is one shorter than the order with a turn-up: it stays out.
+        for card, p in zip(order, tables.deal_to[dealer], strict=False):
+            masks[p] |= 1 << card
+        turn_up = order[-1] if tables.turn_up_game else -1
+        return cls._start(tables, tuple(masks), dealer, turn_up, partie, pool_in)
 
     # ------------------------------------------------------------- accessors
 
