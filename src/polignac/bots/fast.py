@@ -1,0 +1,666 @@
+# mypy: disable-error-code="no-any-return"
+"""The solver's compact kernel: ints, bitmasks and flat int64 arrays, compiled by numba.
+
+Everything here is written in the subset of Python that numba compiles, and
+runs unchanged as plain Python: :func:`pure_kernel` loads a second copy of
+this module with compilation switched off, which is the reference path the
+tests compare the compiled kernel against (and the fallback when numba is
+not installed).
+
+State of a position (all ``int64`` numpy arrays, mutated by push/pop):
+
+``hands[p]``
+    player ``p``'s cards as a 52-bit mask.
+``trick[st[S_TB] + i]``
+    the cards of the trick in progress, in play order (each trick has its own
+    ``n`` slots, so finished tricks stay intact while the search backs up).
+``st``
+    scalars, indexed by the ``S_*`` constants: leader, cards in the trick,
+    tricks finished, the sweep state (the player who has won every trick so
+    far; -1 before the first trick, -2 once two players have won one), whether
+    the first trick went to the mover, whether anyone else took a point card,
+    the last trick's winner, the incremental Zobrist key, a node counter, and
+    from ``S_CPS`` the card points (``S_CPS + p``) and tricks (``S_NTR + p``)
+    of each player (used by the chips games).
+
+Static data of a solve: ``g`` (the ``G_*`` parameters), ``strength[c]``,
+``upts[c]`` (what card ``c`` is worth to the mover when the mover, or in
+Pollack the mover's side, takes it: minus its penalty, or plus its points),
+``pts[c]`` (raw card points, for the chips games), ``order[s, i]`` (suit ``s``'s
+cards from weakest to strongest, -1 padded), ``zob`` (Zobrist numbers).
+
+The value a search returns is the mover's *future* result: the final deal
+result minus what the mover has already banked in the additive part, so
+that the transposition table can share positions reached with different
+histories.  Parts of the result that are not additive (a slam, Slobberhannes'
+all three, Bassadewitz chips) are computed at the leaves from the summary in
+``st``, and that summary is part of the table key whenever it matters.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+import types
+from typing import Any
+
+import numpy as np
+
+_PURE: bool = bool(globals().get("_PURE", False))
+
+if not _PURE:
+    try:
+        import numba
+
+        def _jit(f: Any) -> Any:
+            return numba.njit(cache=True, nogil=True)(f)
+
+        def _jit_nocache(f: Any) -> Any:
+            # numba cannot reload a cached self-recursive function (it crashes),
+            # so the search and its callers compile once per process.
+            return numba.njit(cache=False, nogil=True)(f)
+
+        HAVE_NUMBA = True
+    except ImportError:  # pragma: no cover - numba is in the `bots` extra
+        HAVE_NUMBA = False
+
+        def _jit(f: Any) -> Any:
+            return f
+
+        _jit_nocache = _jit
+else:
+    HAVE_NUMBA = False
+
+    def _jit(f: Any) -> Any:
+        return f
+
+    _jit_nocache = _jit
+
+
+# -------------------------------------------------------------- parameters
+G_N = 0  # players
+G_ME = 1  # the mover whose result is searched
+G_SIDE = 2  # 1: partnerships (Pollack), players p and p+2 are one side
+G_TRUMP = 3  # trump suit or -1
+G_MODE = 4  # 0 additive, 1 chips
+G_SLAM = 5  # 1: who takes every trick matters (contract or chelem)
+G_DECL = 6  # declarer or -1
+G_DTYPE = 7  # 0 none, 1 capot/general, 2 general-bonus, 3 generale, 4 chelem
+G_V = 8  # contract points
+G_TOTAL_U = 9  # the mover's additive result if it took every card and trick
+G_FIRST = 10  # value to the mover of taking the first trick
+G_LAST = 11  # value to the mover of taking the last trick
+G_TRICK = 12  # value to the mover of taking any trick
+G_ALL3 = 13  # 1: Slobberhannes' all-three rule applies
+G_ALL3_ADJ = 14  # result change when the mover takes all three
+G_TOTAL_TRICKS = 15
+G_POOL_IN = 16
+G_DEALER = 17
+G_ELDEST = 18
+G_POOL = 19
+G_SWEEP_CHIPS = 20
+G_OVER_PTS = 21
+G_OVER_CHIPS = 22
+G_NSHARES = 23
+G_SHARE0 = 24  # up to 4 pool shares
+G_TRICK_PTS = 28  # raw points per trick (chips games' card points)
+G_NONCE = 29  # per-solve salt of the table keys
+G_SIZE = 32
+
+# ------------------------------------------------------------------ state
+S_LEADER = 0
+S_TL = 1  # cards in the trick in progress
+S_DONE = 2  # tricks finished
+S_SWEEP = 3
+S_FWME = 4  # first trick taken by the mover's side (1), by another (0), not yet (-1)
+S_OTHERPT = 5  # someone other than the mover took a point card
+S_LASTW = 6
+S_KEY = 7
+S_NODES = 8
+S_TB = 9  # where the trick in progress starts in ``trick`` (one slot run per trick)
+S_CPS = 16
+S_NTR = 32
+S_SIZE = 48
+
+INF = 1 << 40
+TRICK_SIZE = 256  # trick slots: 17 tricks of up to 15 cards
+TT_BITS = 20
+
+# Zobrist table layout: (player, card) numbers, then the summary's numbers.
+Z_LEADER = 16 * 52
+Z_SWEEP = Z_LEADER + 16
+Z_FW = Z_SWEEP + 20
+Z_OP = Z_FW + 4
+Z_NTR = Z_OP + 2
+Z_CPS = Z_NTR + 16
+Z_SIZE = Z_CPS + 16 * 256
+
+
+@_jit
+def _mine(g: Any, p: int) -> bool:
+    me = g[G_ME]
+    if g[G_SIDE] == 1:
+        return (p & 1) == (me & 1)
+    return p == me
+
+
+@_jit
+def trick_winner(g: Any, strength: Any, trick: Any, base: int, leader: int) -> int:
+    """Return the player who wins the full trick ``trick[base:base + n]`` led by ``leader``."""
+    n = g[G_N]
+    trump = g[G_TRUMP]
+    best = 0
+    bc = trick[base]
+    bs = bc // 13
+    for i in range(1, n):
+        c = trick[base + i]
+        s = c // 13
+        if s == bs:
+            if strength[c] > strength[bc]:
+                best = i
+                bc = c
+        elif s == trump:
+            best = i
+            bc = c
+            bs = s
+    return (leader + best) % n
+
+
+@_jit
+def legal_mask(g: Any, hands: Any, trick: Any, st: Any) -> int:
+    """Return the cards the player to act may play."""
+    n = g[G_N]
+    p = (st[S_LEADER] + st[S_TL]) % n
+    h = hands[p]
+    if st[S_TL] > 0:
+        f = h & (np.int64(0x1FFF) << np.int64(13 * (trick[st[S_TB]] // 13)))
+        if f != 0:
+            return f
+    return h
+
+
+@_jit
+def play_card(g: Any, strength: Any, upts: Any, pts: Any, zob: Any,
+              hands: Any, trick: Any, st: Any, c: int) -> int:
+    """Play card ``c`` for the player to act; return the mover's additive gain.
+
+    When the card completes a trick the trick is resolved (winner, card
+    points, summary).  No legality check: callers pass legal cards.
+    """
+    n = g[G_N]
+    tl = st[S_TL]
+    p = (st[S_LEADER] + tl) % n
+    hands[p] ^= np.int64(1) << np.int64(c)
+    st[S_KEY] ^= zob[p * 52 + c]
+    tb = st[S_TB]
+    trick[tb + tl] = c
+    tl += 1
+    if tl < n:
+        st[S_TL] = tl
+        return 0
+    w = trick_winner(g, strength, trick, tb, st[S_LEADER])
+    done = st[S_DONE]
+    gain = 0
+    raw = 0
+    for i in range(n):
+        raw += pts[trick[tb + i]]
+    if _mine(g, w):
+        for i in range(n):
+            gain += upts[trick[tb + i]]
+        gain += g[G_TRICK]
+        if done == 0:
+            gain += g[G_FIRST]
+        if done + 1 == g[G_TOTAL_TRICKS]:
+            gain += g[G_LAST]
+    elif raw != 0 or g[G_MODE] == 0:
+        for i in range(n):
+            if pts[trick[tb + i]] != 0:
+                st[S_OTHERPT] = 1
+    if done == 0:
+        st[S_SWEEP] = w
+        st[S_FWME] = 1 if w == g[G_ME] else 0
+    elif st[S_SWEEP] != w:
+        st[S_SWEEP] = -2
+    st[S_CPS + w] += raw + g[G_TRICK_PTS]
+    st[S_NTR + w] += 1
+    st[S_LASTW] = w
+    st[S_LEADER] = w
+    st[S_TL] = 0
+    st[S_TB] = tb + n
+    st[S_DONE] = done + 1
+    return gain
+
+
+@_jit
+def leaf_value(g: Any, st: Any) -> int:
+    """Return the non-additive part of the mover's result of a finished deal."""
+    me = g[G_ME]
+    n = g[G_N]
+    if g[G_MODE] == 1:
+        chips = 0
+        if g[G_POOL_IN] == 1 and me == g[G_DEALER]:
+            chips -= g[G_POOL]
+        sw = st[S_SWEEP]
+        if sw >= 0:
+            if sw == me:
+                return chips + g[G_SWEEP_CHIPS] * (n - 1)
+            return chips - g[G_SWEEP_CHIPS]
+        over = False
+        for q in range(n):
+            if st[S_CPS + q] >= g[G_OVER_PTS]:
+                over = True
+                if q == me:
+                    chips -= g[G_OVER_CHIPS] * (n - 1)
+                else:
+                    chips += g[G_OVER_CHIPS]
+        if over:
+            return chips
+        same = True
+        for q in range(1, n):
+            if st[S_CPS + q] != st[S_CPS]:
+                same = False
+        if same:
+            return chips
+        mc = st[S_CPS + me]
+        mt = 1 if st[S_NTR + me] > 0 else 0
+        md = (me - g[G_ELDEST]) % n
+        place = 0
+        for q in range(n):
+            if q == me:
+                continue
+            qc = st[S_CPS + q]
+            qt = 1 if st[S_NTR + q] > 0 else 0
+            qd = (q - g[G_ELDEST]) % n
+            if qc < mc or (qc == mc and (qt < mt or (qt == mt and qd < md))):
+                place += 1
+        if place < g[G_NSHARES]:
+            chips += g[G_SHARE0 + place]
+        return chips
+    adj = 0
+    if g[G_SLAM] == 1:
+        sw = st[S_SWEEP]
+        dt = g[G_DTYPE]
+        d = g[G_DECL]
+        v = g[G_V]
+        if dt == 4:
+            if sw >= 0:
+                adj = -g[G_TOTAL_U] if sw == me else -v
+        elif dt == 3:
+            if me == d:
+                adj = 0 if sw == d else -v
+            elif sw == d:
+                adj = -v
+        elif d >= 0:
+            if sw == d:
+                adj = -g[G_TOTAL_U] + (v if dt == 2 else 0) if me == d else -v
+            elif me == d:
+                adj = -v
+    if g[G_ALL3] == 1 and st[S_FWME] == 1 and st[S_LASTW] == me and st[S_OTHERPT] == 0:
+        adj += g[G_ALL3_ADJ]
+    return adj
+
+
+@_jit
+def _summary_key(g: Any, zob: Any, st: Any) -> int:
+    k = st[S_KEY] ^ g[G_NONCE] ^ zob[Z_LEADER + st[S_LEADER]]
+    if g[G_SLAM] == 1 or g[G_MODE] == 1:
+        k ^= zob[Z_SWEEP + st[S_SWEEP] + 2]
+    if g[G_ALL3] == 1:
+        k ^= zob[Z_FW + st[S_FWME] + 1] ^ zob[Z_OP + st[S_OTHERPT]]
+    if g[G_MODE] == 1:
+        for q in range(g[G_N]):
+            if st[S_NTR + q] > 0:
+                k ^= zob[Z_NTR + q]
+            k ^= zob[Z_CPS + q * 256 + (st[S_CPS + q] & 255)]
+    return k
+
+
+@_jit
+def _bounds(g: Any, upts: Any, hands: Any, trick: Any, st: Any) -> tuple[int, int]:
+    """Return (low, high) bounds on the mover's future result, or (-INF, INF)."""
+    if g[G_MODE] == 1:
+        return -INF, INF
+    adj = 0
+    if g[G_SLAM] == 1:
+        if st[S_SWEEP] != -2:
+            return -INF, INF
+        d = g[G_DECL]
+        if g[G_ME] == d and g[G_DTYPE] != 4:
+            adj = -g[G_V]
+    if g[G_ALL3] == 1 and st[S_OTHERPT] == 0 and st[S_FWME] != 0:
+        return -INF, INF
+    n = g[G_N]
+    lo = 0
+    hi = 0
+    for p in range(n):
+        h = hands[p]
+        c = 0
+        while h != 0:
+            if h & 1:
+                u = upts[c]
+                if u < 0:
+                    lo += u
+                else:
+                    hi += u
+            h >>= 1
+            c += 1
+    for i in range(st[S_TL]):
+        u = upts[trick[st[S_TB] + i]]
+        if u < 0:
+            lo += u
+        else:
+            hi += u
+    left = g[G_TOTAL_TRICKS] - st[S_DONE]
+    for b in (g[G_TRICK] * left, g[G_FIRST] if st[S_DONE] == 0 else 0, g[G_LAST]):
+        if b < 0:
+            lo += b
+        else:
+            hi += b
+    return lo + adj, hi + adj
+
+
+@_jit_nocache
+def search(g: Any, strength: Any, upts: Any, pts: Any, order: Any, zob: Any,
+           hands: Any, trick: Any, st: Any, tt_key: Any, tt_lo: Any, tt_hi: Any,
+           tt_move: Any, alpha: int, beta: int) -> int:
+    """Alpha-beta value of the position (the mover's future result, fail-soft)."""
+    st[S_NODES] += 1
+    n = g[G_N]
+    tl = st[S_TL]
+    lo, hi = _bounds(g, upts, hands, trick, st)
+    if lo >= beta or lo == hi:
+        return lo
+    if hi <= alpha:
+        return hi
+    slot = -1
+    key = np.int64(0)
+    best_move = -1
+    if tl == 0:
+        key = _summary_key(g, zob, st)
+        slot = key & ((1 << TT_BITS) - 1)
+        if tt_key[slot] == key:
+            tlo = tt_lo[slot]
+            thi = tt_hi[slot]
+            if tlo >= beta or tlo == thi:
+                return tlo
+            if thi <= alpha:
+                return thi
+            if tlo > alpha:
+                alpha = tlo
+            if thi < beta:
+                beta = thi
+            best_move = tt_move[slot]
+        if lo > alpha:
+            alpha = lo
+        if hi < beta:
+            beta = hi
+    a0 = alpha
+    b0 = beta
+    p = (st[S_LEADER] + tl) % n
+    maxing = _mine(g, p)
+    legal = legal_mask(g, hands, trick, st)
+    # Candidate cards, equivalent ones merged: scan each suit weakest first;
+    # a card is skipped when the previous card of the run is ours, of the
+    # same value, and no live card (another hand's or in the trick) lies between.
+    live = np.int64(0)
+    for q in range(n):
+        if q != p:
+            live |= hands[q]
+    tb = st[S_TB]
+    for i in range(tl):
+        live |= np.int64(1) << np.int64(trick[tb + i])
+    cands = np.empty(16, np.int64)
+    nc = 0
+    for s in range(4):
+        sm = np.int64(0x1FFF) << np.int64(13 * s)
+        if legal & sm == 0:
+            continue
+        prev = -1
+        for i in range(13):
+            c = order[s, i]
+            if c < 0:
+                break
+            bit = np.int64(1) << np.int64(c)
+            if legal & bit:
+                if prev >= 0 and upts[prev] == upts[c] and pts[prev] == pts[c]:
+                    prev = c
+                    cands[nc - 1] = c  # keep the stronger representative
+                    continue
+                cands[nc] = c
+                nc += 1
+                prev = c
+            elif live & bit:
+                prev = -1
+    # Move ordering: the table's move first; then, following, cards that do
+    # not take the lead over the current winner, strongest first.
+    keys = np.empty(16, np.int64)
+    wc = -1
+    if tl > 0:
+        wcard = trick[tb]
+        for i in range(1, tl):
+            c = trick[tb + i]
+            if c // 13 == wcard // 13:
+                if strength[c] > strength[wcard]:
+                    wcard = c
+            elif c // 13 == g[G_TRUMP]:
+                wcard = c
+        wc = wcard
+    for i in range(nc):
+        c = cands[i]
+        k = 0
+        if c == best_move:
+            k = -1000
+        elif wc >= 0:
+            beats = False
+            if c // 13 == wc // 13:
+                beats = strength[c] > strength[wc]
+            elif c // 13 == g[G_TRUMP]:
+                beats = True
+            k = (100 if beats else 0) - strength[c] - (20 if beats and maxing else 0)
+            if beats and not maxing:
+                k = 50 - strength[c]
+        else:
+            k = strength[c]
+        keys[i] = k
+    for i in range(1, nc):  # insertion sort, nc is small
+        kc = keys[i]
+        cc = cands[i]
+        j = i - 1
+        while j >= 0 and keys[j] > kc:
+            keys[j + 1] = keys[j]
+            cands[j + 1] = cands[j]
+            j -= 1
+        keys[j + 1] = kc
+        cands[j + 1] = cc
+    best = -INF if maxing else INF
+    bm = -1
+    for i in range(nc):
+        c = cands[i]
+        leader = st[S_LEADER]
+        sweep = st[S_SWEEP]
+        fwme = st[S_FWME]
+        otherpt = st[S_OTHERPT]
+        lastw = st[S_LASTW]
+        gain = play_card(g, strength, upts, pts, zob, hands, trick, st, c)
+        if st[S_TL] == 0:
+            if st[S_DONE] == g[G_TOTAL_TRICKS]:
+                v = gain + leaf_value(g, st)
+            else:
+                v = gain + search(g, strength, upts, pts, order, zob, hands, trick, st,
+                                  tt_key, tt_lo, tt_hi, tt_move, alpha - gain, beta - gain)
+            # undo the trick
+            wnr = st[S_LEADER]
+            st[S_TB] = tb
+            raw = 0
+            for j in range(n):
+                raw += pts[trick[tb + j]]
+            st[S_CPS + wnr] -= raw + g[G_TRICK_PTS]
+            st[S_NTR + wnr] -= 1
+            st[S_DONE] -= 1
+            st[S_TL] = n
+            st[S_LEADER] = leader
+            st[S_SWEEP] = sweep
+            st[S_FWME] = fwme
+            st[S_OTHERPT] = otherpt
+            st[S_LASTW] = lastw
+        else:
+            v = search(g, strength, upts, pts, order, zob, hands, trick, st,
+                       tt_key, tt_lo, tt_hi, tt_move, alpha, beta)
+        st[S_TL] -= 1
+        hands[p] ^= np.int64(1) << np.int64(c)
+        st[S_KEY] ^= zob[p * 52 + c]
+        if maxing:
+            if v > best:
+                best = v
+                bm = c
+            if best > alpha:
+                alpha = best
+        else:
+            if v < best:
+                best = v
+                bm = c
+            if best < beta:
+                beta = best
+        if alpha >= beta:
+            break
+    if slot >= 0:
+        if tt_key[slot] != key:
+            tt_key[slot] = key
+            tt_lo[slot] = -INF
+            tt_hi[slot] = INF
+        if best <= a0:
+            if best < tt_hi[slot]:
+                tt_hi[slot] = best
+        elif best >= b0:
+            if best > tt_lo[slot]:
+                tt_lo[slot] = best
+        else:
+            tt_lo[slot] = best
+            tt_hi[slot] = best
+        tt_move[slot] = bm
+    return best
+
+
+@_jit_nocache
+def card_values(g: Any, strength: Any, upts: Any, pts: Any, order: Any, zob: Any,
+                hands: Any, trick: Any, st: Any, tt_key: Any, tt_lo: Any, tt_hi: Any,
+                tt_move: Any, out: Any) -> None:
+    """Write into ``out[c]`` the exact future value of each legal card ``c``.
+
+    Cards that are not legal get ``-INF``.  Equivalent cards get the same value
+    (each is searched; the table makes the repeats cheap).
+    """
+    for c in range(52):
+        out[c] = -INF
+    legal = legal_mask(g, hands, trick, st)
+    n = g[G_N]
+    p = (st[S_LEADER] + st[S_TL]) % n
+    for c in range(52):
+        if (legal >> np.int64(c)) & 1 == 0:
+            continue
+        leader = st[S_LEADER]
+        sweep = st[S_SWEEP]
+        fwme = st[S_FWME]
+        otherpt = st[S_OTHERPT]
+        lastw = st[S_LASTW]
+        ntr = st[S_NTR:S_NTR + 16].copy()
+        cps = st[S_CPS:S_CPS + 16].copy()
+        done = st[S_DONE]
+        tb = st[S_TB]
+        gain = play_card(g, strength, upts, pts, zob, hands, trick, st, c)
+        if st[S_TL] == 0 and st[S_DONE] == g[G_TOTAL_TRICKS]:
+            v = gain + leaf_value(g, st)
+        else:
+            v = gain + search(g, strength, upts, pts, order, zob, hands, trick, st,
+                              tt_key, tt_lo, tt_hi, tt_move, -INF, INF)
+        if st[S_TL] == 0:
+            st[S_TL] = n
+        st[S_TL] -= 1
+        st[S_LEADER] = leader
+        st[S_SWEEP] = sweep
+        st[S_FWME] = fwme
+        st[S_OTHERPT] = otherpt
+        st[S_LASTW] = lastw
+        st[S_DONE] = done
+        st[S_TB] = tb
+        st[S_NTR:S_NTR + 16] = ntr
+        st[S_CPS:S_CPS + 16] = cps
+        hands[p] ^= np.int64(1) << np.int64(c)
+        st[S_KEY] ^= zob[p * 52 + c]
+        out[c] = v
+
+
+@_jit_nocache
+def root_value(g: Any, strength: Any, upts: Any, pts: Any, order: Any, zob: Any,
+               hands: Any, trick: Any, st: Any, tt_key: Any, tt_lo: Any, tt_hi: Any,
+               tt_move: Any) -> int:
+    """Return the exact future value of the position (best play by the mover)."""
+    return search(g, strength, upts, pts, order, zob, hands, trick, st,
+                  tt_key, tt_lo, tt_hi, tt_move, -INF, INF)
+
+
+@_jit
+def random_playouts(g: Any, strength: Any, upts: Any, pts: Any, zob: Any,
+                    hands0: Any, count: int, seed: int) -> int:
+    """Play ``count`` random deals from ``hands0`` (eldest leads); return the cards played.
+
+    A uniformly random legal card at each turn (an xorshift generator seeded
+    with ``seed``), tricks resolved with :func:`play_card`.
+    """
+    n = g[G_N]
+    hands = hands0.copy()
+    trick = np.zeros(TRICK_SIZE, np.int64)
+    st = np.zeros(S_SIZE, np.int64)
+    x = np.uint64(seed * 2 + 1)
+    played = 0
+    total = g[G_TOTAL_TRICKS] * n
+    for _ in range(count):
+        for q in range(n):
+            hands[q] = hands0[q]
+        st[:] = 0
+        st[S_LEADER] = g[G_ELDEST]
+        st[S_SWEEP] = -1
+        st[S_FWME] = -1
+        st[S_LASTW] = -1
+        for _k in range(total):
+            legal = legal_mask(g, hands, trick, st)
+            cnt = 0
+            m = legal
+            while m != 0:
+                m &= m - 1
+                cnt += 1
+            x ^= x << np.uint64(13)
+            x ^= x >> np.uint64(7)
+            x ^= x << np.uint64(17)
+            k = np.int64(x % np.uint64(cnt))
+            m = legal
+            for _j in range(k):
+                m &= m - 1
+            low = m & -m
+            c = 0
+            while low > 1:
+                low >>= 1
+                c += 1
+            play_card(g, strength, upts, pts, zob, hands, trick, st, c)
+            played += 1
+    return played
+
+
+def pure_kernel() -> types.ModuleType:
+    """Return this module loaded again with compilation off: the plain-Python path.
+
+    Raises:
+        ImportError: the module file cannot be loaded.
+    """
+    name = __name__ + "_pure"
+    mod = sys.modules.get(name)
+    if mod is not None:
+        return mod
+    spec = importlib.util.spec_from_file_location(name, __file__)
+    if spec is None or spec.loader is None:  # pragma: no cover
+        raise ImportError(f"cannot load {__file__}")
+    mod = importlib.util.module_from_spec(spec)
+    mod.__dict__["_PURE"] = True
+    sys.modules[name] = mod
+    spec.loader.exec_module(mod)
+    return mod

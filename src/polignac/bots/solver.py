@@ -1,0 +1,358 @@
+"""Exact open-hand solver for every game of the family.
+
+Given a position with every hand known (the trick in progress, who is to
+act, the cards taken so far, the declarer), :func:`solve` returns the value
+of each legal card for the player to move, and :func:`value` the value of
+the position.
+
+The model (documented choices):
+
+* The **mover** (the player to act at the root) maximises its own final
+  result of the deal in the game's unit: minus its penalty in the penalty
+  games (Polignac family, Slobberhannes family), its points in Knaves, its
+  chip change in Bassadewitz (settled at the leaves from the final card
+  points and tricks, RULES.md 3.4, the dealer's stake included).
+* **Paranoid**: every other player minimises the mover's result.  In Pollack
+  the two sides are opponents: the mover's partner maximises with it, and the
+  result is the side's raw card points including the last trick's 3 (zero-sum;
+  the division by three and announcements are outside the card play).  Pollack
+  claims are not searched (the bots decide them).
+* Contracts and slams as RULES.md section 4: capot/general (declarer 0 or,
+  general-bonus, -5 on success, +5 and its Jacks on failure, opponents +5 on
+  success), générale (the declarer's own Jacks never count), the automatic
+  chelem of ``polignac-fr``; Slobberhannes' all-three rule.  The all-three
+  rule assumes no per-trick points (true of every preset that has it).
+
+The search itself lives in :mod:`polignac.bots.fast` (alpha-beta with a
+transposition table at trick boundaries, equivalent cards merged, move
+ordering, early bounds), compiled by numba when it is installed; pass
+``pure=True`` to run the same code as plain Python.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from types import ModuleType
+from typing import Any
+
+import numpy as np
+
+from ..core.cards import Card, Mask
+from ..core.deal import Deal
+from ..core.rules import Rules
+from . import fast
+
+_DTYPES = {"capot": 1, "general": 1, "general-bonus": 2, "generale": 3, "chelem": 4}
+
+
+@dataclass(frozen=True)
+class Position:
+    """A trick-play position with every hand known (the solver's input).
+
+    ``winners`` are the winners of the finished tricks, in order; ``taken``
+    the cards each player took in them.  Players are numbered as in the deal.
+    """
+
+    rules: Rules
+    hands: tuple[Mask, ...]
+    trick: tuple[Card, ...]
+    leader: int
+    winners: tuple[int, ...]
+    taken: tuple[Mask, ...]
+    declarer: int = -1
+    dealer: int = 0
+    pool_in: bool = True
+    turn_up: int = -1
+
+    @property
+    def num_players(self) -> int:
+        """Number of players."""
+        return len(self.hands)
+
+    @property
+    def to_act(self) -> int:
+        """The player to act."""
+        return (self.leader + len(self.trick)) % len(self.hands)
+
+    @classmethod
+    def from_deal(cls, deal: Deal) -> Position:
+        """The position of ``deal`` (which must be in trick play).
+
+        Raises:
+            ValueError: the deal is not in trick play.
+        """
+        if deal.phase_name != "play":
+            raise ValueError(f"the deal is in phase {deal.phase_name!r}, not trick play")
+        return cls(
+            rules=deal.rules,
+            hands=tuple(deal.hands),
+            trick=tuple(deal.trick),
+            leader=deal.leader,
+            winners=tuple(t.winner for t in deal.past),
+            taken=tuple(deal.taken),
+            declarer=deal.declarer,
+            dealer=deal.dealer,
+            pool_in=deal.pool_in,
+            turn_up=-1 if deal.turn_up is None else deal.turn_up,
+        )
+
+    def legal_cards(self) -> list[Card]:
+        """The cards the player to act may play, ascending."""
+        hand = self.hands[self.to_act]
+        if self.trick:
+            follow = hand & (0x1FFF << (13 * (self.trick[0] // 13)))
+            if follow:
+                hand = follow
+        return [c for c in range(52) if hand >> c & 1]
+
+
+@dataclass
+class Solver:
+    """A reusable solver: holds the transposition table (about 20 MB).
+
+    ``pure`` runs the kernel as plain Python (slow; the reference path).
+    """
+
+    pure: bool = False
+    nodes: int = 0
+    _k: ModuleType = field(init=False, repr=False)
+    _tt: tuple[Any, Any, Any, Any] = field(init=False, repr=False)
+    _zob: Any = field(init=False, repr=False)
+    _rng: random.Random = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        self._k = fast.pure_kernel() if self.pure or not fast.HAVE_NUMBA else fast
+        size = 1 << fast.TT_BITS
+        self._tt = (
+            np.zeros(size, np.int64),
+            np.zeros(size, np.int64),
+            np.zeros(size, np.int64),
+            np.zeros(size, np.int64),
+        )
+        zr = np.random.default_rng(20240601)
+        self._zob = zr.integers(-(1 << 62), 1 << 62, size=fast.Z_SIZE, dtype=np.int64)
+        self._rng = random.Random(7)
+
+    def solve(self, pos: Position) -> dict[Card, int]:
+        """Return each legal card's exact value for the player to act.
+
+        The value is the mover's final deal result under the model of this
+        module (higher is better), assuming best play by everyone afterwards.
+
+        Raises:
+            ValueError: the position is finished or malformed.
+        """
+        args, banked = self._setup(pos)
+        out = np.zeros(52, np.int64)
+        self._k.card_values(*args, out)
+        self.nodes += int(args[8][fast.S_NODES])
+        return {c: int(out[c]) + banked for c in pos.legal_cards()}
+
+    def value(self, pos: Position) -> int:
+        """Return the exact value of the position for the player to act.
+
+        Raises:
+            ValueError: the position is finished or malformed.
+        """
+        args, banked = self._setup(pos)
+        v = int(self._k.root_value(*args))
+        self.nodes += int(args[8][fast.S_NODES])
+        return v + banked
+
+    # ------------------------------------------------------------ set-up
+
+    def _setup(self, pos: Position) -> tuple[tuple[Any, ...], int]:
+        """Build the kernel's arrays for ``pos``; return them and the banked result.
+
+        Raises:
+            ValueError: the position is finished or malformed.
+        """
+        arrays = build(pos, self._rng.getrandbits(62))
+        g, strength, upts, pts, order, hands, trick, st, banked = arrays
+        if not any(pos.hands):
+            raise ValueError("the position is finished: no cards left to play")
+        args = (g, strength, upts, pts, order, self._zob, hands, trick, st, *self._tt)
+        # the incremental Zobrist key of the hands
+        key = 0
+        for p, h in enumerate(pos.hands):
+            for c in range(52):
+                if h >> c & 1:
+                    key ^= int(self._zob[p * 52 + c])
+        st[fast.S_KEY] = key
+        return args, banked
+
+
+def build(pos: Position, nonce: int = 0) -> tuple[Any, ...]:
+    """Return the kernel arrays of ``pos`` and the mover's banked additive result.
+
+    Returns ``(g, strength, upts, pts, order, hands, trick, st, banked)``; the
+    Zobrist key ``st[S_KEY]`` is left 0.
+
+    Raises:
+        ValueError: more than 16 players or a trick longer than the table.
+    """
+    r = pos.rules
+    n = pos.num_players
+    if n > 16 or len(pos.trick) >= n:
+        raise ValueError("malformed position: at most 16 players and a partial trick")
+    me = pos.to_act
+    side = 1 if r.scoring == "pollack" else 0
+    mode = 1 if r.scoring == "chips" else 0
+    sign = -1 if r.scoring == "penalty" else 1
+    points = r.point_table()
+    strength_rank = r.strength()
+    in_play = 0
+    for h in pos.hands:
+        in_play |= h
+    for t in pos.taken:
+        in_play |= t
+    for c in pos.trick:
+        in_play |= 1 << c
+    g = np.zeros(fast.G_SIZE, np.int64)
+    dtype = 0
+    if pos.declarer >= 0 or r.declaration == "chelem":
+        dtype = _DTYPES.get(r.declaration, 0)
+    generale_me = dtype == 3 and pos.declarer == me
+    upts = np.zeros(52, np.int64)
+    pts = np.zeros(52, np.int64)
+    for c in range(52):
+        if in_play >> c & 1:
+            pts[c] = points[c]
+            if mode == 0 and not generale_me:
+                upts[c] = sign * points[c]
+    strength = np.array([strength_rank[c % 13] for c in range(52)], np.int64)
+    order = np.full((4, 13), -1, np.int64)
+    for s in range(4):
+        cards = sorted((c for c in range(13 * s, 13 * s + 13) if in_play >> c & 1),
+                       key=lambda c: strength[c])
+        for i, c in enumerate(cards):
+            order[s, i] = c
+    total_tricks = in_play.bit_count() // n
+    eldest = (pos.dealer + 1) % n
+    tp = 0 if mode == 1 or generale_me else sign * r.trick_points
+    first = 0 if mode == 1 or generale_me else sign * r.first_trick_points
+    last = 0 if mode == 1 or generale_me else sign * r.last_trick_points
+    g[fast.G_N] = n
+    g[fast.G_ME] = me
+    g[fast.G_SIDE] = side
+    g[fast.G_TRUMP] = pos.turn_up // 13 if r.trumps == "turn-up" and pos.turn_up >= 0 else -1
+    g[fast.G_MODE] = mode
+    g[fast.G_SLAM] = 1 if dtype else 0
+    g[fast.G_DECL] = pos.declarer
+    g[fast.G_DTYPE] = dtype
+    g[fast.G_V] = r.contract_points
+    g[fast.G_TOTAL_U] = int(upts.sum()) + tp * total_tricks + first + last
+    g[fast.G_FIRST] = first
+    g[fast.G_LAST] = last
+    g[fast.G_TRICK] = tp
+    if r.all_three_points is not None and mode == 0:
+        g[fast.G_ALL3] = 1
+        pc = sum(points[c] for c in range(52) if in_play >> c & 1)
+        g[fast.G_ALL3_ADJ] = sign * r.all_three_points - (pc * sign + first + last)
+    g[fast.G_TOTAL_TRICKS] = total_tricks
+    g[fast.G_POOL_IN] = 1 if pos.pool_in else 0
+    g[fast.G_DEALER] = pos.dealer
+    g[fast.G_ELDEST] = eldest
+    g[fast.G_POOL] = r.pool
+    g[fast.G_SWEEP_CHIPS] = r.sweep_chips
+    g[fast.G_OVER_PTS] = r.overload_points
+    g[fast.G_OVER_CHIPS] = r.overload_chips
+    g[fast.G_NSHARES] = min(len(r.pool_shares), 4)
+    for i, share in enumerate(r.pool_shares[:4]):
+        g[fast.G_SHARE0 + i] = share
+    g[fast.G_TRICK_PTS] = r.trick_points if mode == 1 else 0
+    g[fast.G_NONCE] = nonce
+    hands = np.zeros(16, np.int64)
+    for p, h in enumerate(pos.hands):
+        hands[p] = h
+    trick = np.zeros(fast.TRICK_SIZE, np.int64)
+    for i, c in enumerate(pos.trick):
+        trick[i] = c
+    st = np.zeros(fast.S_SIZE, np.int64)
+    st[fast.S_LEADER] = pos.leader
+    st[fast.S_TL] = len(pos.trick)
+    st[fast.S_DONE] = len(pos.winners)
+    st[fast.S_SWEEP] = -1
+    st[fast.S_FWME] = -1
+    st[fast.S_LASTW] = -1
+    banked = 0
+    mine = [(p & 1) == (me & 1) if side else p == me for p in range(n)]
+    for i, w in enumerate(pos.winners):
+        if i == 0:
+            st[fast.S_SWEEP] = w
+            st[fast.S_FWME] = 1 if w == me else 0
+        elif st[fast.S_SWEEP] != w:
+            st[fast.S_SWEEP] = -2
+        st[fast.S_NTR + w] += 1
+        st[fast.S_LASTW] = w
+        if mine[w]:
+            banked += tp + (first if i == 0 else 0) + (last if i == total_tricks - 1 else 0)
+    for p in range(n):
+        t = pos.taken[p]
+        cp = sum(points[c] for c in range(52) if t >> c & 1)
+        st[fast.S_CPS + p] = cp + (r.trick_points * int(st[fast.S_NTR + p]) if mode else 0)
+        if mine[p]:
+            banked += sum(int(upts[c]) for c in range(52) if t >> c & 1)
+        elif cp or any(points[c] for c in range(52) if t >> c & 1):
+            st[fast.S_OTHERPT] = 1
+    return g, strength, upts, pts, order, hands, trick, st, banked
+
+
+_DEFAULT: dict[bool, Solver] = {}
+
+
+def default_solver(pure: bool = False) -> Solver:
+    """Return the shared solver of this process (one table per path)."""
+    s = _DEFAULT.get(pure)
+    if s is None:
+        s = _DEFAULT[pure] = Solver(pure=pure)
+    return s
+
+
+def solve(pos: Position | Deal, pure: bool = False) -> dict[Card, int]:
+    """Each legal card's exact value for the player to act (see :class:`Solver`).
+
+    Raises:
+        ValueError: the position is finished or not in trick play.
+    """
+    if isinstance(pos, Deal):
+        pos = Position.from_deal(pos)
+    return default_solver(pure).solve(pos)
+
+
+def value(pos: Position | Deal, pure: bool = False) -> int:
+    """The exact value of the position for the player to act.
+
+    Raises:
+        ValueError: the position is finished or not in trick play.
+    """
+    if isinstance(pos, Deal):
+        pos = Position.from_deal(pos)
+    return default_solver(pure).value(pos)
+
+
+def final_result(deal: Deal, player: int) -> int:
+    """The result of a finished ``deal`` for ``player`` under the solver's model.
+
+    Minus the penalty, the points, the chips, or (Pollack) the side's raw
+    card points including the last trick.
+
+    Raises:
+        IllegalActionError: the deal is not finished.
+    """
+    r = deal.rules
+    if r.scoring == "pollack":
+        pts = sum(deal.card_points(p) for p in range(deal.num_players) if p & 1 == player & 1)
+        if deal.past and deal.past[-1].winner & 1 == player & 1:
+            pts += r.last_trick_points
+        return pts
+    score = deal.score().scores[player]
+    return -score if r.scoring == "penalty" else score
+
+
+def hands_with(pos: Position, hands: Sequence[Mask]) -> Position:
+    """``pos`` with other hands (for determinized search)."""
+    return Position(pos.rules, tuple(hands), pos.trick, pos.leader, pos.winners, pos.taken,
+                    pos.declarer, pos.dealer, pos.pool_in, pos.turn_up)

@@ -1,0 +1,106 @@
+"""The open-hand solver against brute force over the core, and the kernel against the core."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+from polignac.bots import fast
+from polignac.bots.solver import Position, Solver, build, final_result
+from polignac.core import Deal, get_rules
+
+FAMILIES = [
+    ("polignac", 4, None),
+    ("polignac", 3, "capot"),
+    ("polignac-threshold-general", 4, "general"),
+    ("polignac-fr", 4, None),
+    ("polignac-fr-generale", 4, "generale"),
+    ("polignac-party", 5, None),
+    ("slobberhannes", 4, None),
+    ("knaves", 3, None),
+    ("bassadewitz", 4, None),
+    ("bassadewitz-points", 4, None),
+    ("pollack", 4, None),
+]
+
+
+def start(preset: str, n: int, contract: str | None, rng: random.Random) -> Deal:
+    """A shuffled deal in trick play (a random declarer makes ``contract``)."""
+    rules = get_rules(preset)
+    deal = Deal.shuffled(rules, n, dealer=rng.randrange(n), rng=rng)
+    if deal.phase_name == "declare":
+        who = rng.randrange(n) if contract else -1
+        while deal.phase_name == "declare":
+            deal = deal.apply_text(contract if deal.to_act == who else "pass")
+    return deal
+
+
+def advance(deal: Deal, cards_left: int, rng: random.Random) -> Deal:
+    """Play cards until the player to act has ``cards_left`` cards (some mid-trick).
+
+    Half the time one player is helped to win every trick (slams matter).
+    """
+    hero = rng.randrange(deal.num_players) if rng.random() < 0.5 else -1
+    target = deal.num_players * cards_left + rng.randrange(deal.num_players)
+    while sum(h.bit_count() for h in deal.hands) > target:
+        legal = [a for a in deal.legal_actions() if a < 52]
+        if hero >= 0:
+            strength = deal.rules.strength()
+            legal.sort(key=lambda c: strength[c % 13])
+            card = legal[-1] if deal.to_act == hero else legal[0]
+        else:
+            card = rng.choice(legal)
+        deal = deal.apply(card)
+    return deal
+
+
+def brute(deal: Deal, me: int) -> int:
+    """Plain paranoid minimax over the core (the mover's or its side's result)."""
+    if deal.done:
+        return final_result(deal, me)
+    legal = [a for a in deal.legal_actions() if a < 52]
+    p = deal.to_act
+    mine = (p & 1) == (me & 1) if deal.rules.scoring == "pollack" else p == me
+    vals = [brute(deal.apply(c), me) for c in legal]
+    return max(vals) if mine else min(vals)
+
+
+@pytest.mark.parametrize(("preset", "n", "contract"), FAMILIES)
+def test_solver_matches_brute_force(preset: str, n: int, contract: str | None) -> None:
+    rng = random.Random(sum(map(ord, preset)) + n)
+    compiled = Solver()
+    pure = Solver(pure=True)
+    for trial in range(8):
+        left = 2 + trial % 2 if n <= 4 else 2
+        deal = advance(start(preset, n, contract, rng), left, rng)
+        me = deal.to_act
+        want = {c: brute(deal.apply(c), me) for c in deal.legal_actions() if c < 52}
+        pos = Position.from_deal(deal)
+        assert compiled.solve(pos) == want, (preset, deal.history)
+        assert compiled.value(pos) == max(want.values())
+        if trial < 2:
+            assert pure.solve(pos) == want
+
+
+@pytest.mark.parametrize(("preset", "n", "contract"), FAMILIES)
+def test_kernel_matches_core_on_random_games(preset: str, n: int, contract: str | None) -> None:
+    """Random games through the compact kernel and the core side by side."""
+    rng = random.Random(7 + n)
+    for _ in range(5):
+        deal = start(preset, n, contract, rng)
+        pos = Position.from_deal(deal)
+        g, strength, upts, pts, _order, hands, trick, st, _banked = build(pos)
+        zob = np.zeros(fast.Z_SIZE, np.int64)
+        gain = 0
+        while not deal.done:
+            assert int(fast.legal_mask(g, hands, trick, st)) == deal.legal_card_mask()
+            card = rng.choice([a for a in deal.legal_actions() if a < 52])
+            gain += int(fast.play_card(g, strength, upts, pts, zob, hands, trick, st, card))
+            deal = deal.apply(card)
+            assert [int(h) for h in hands[:n]] == list(deal.hands)
+            assert int(st[fast.S_LEADER]) == deal.leader
+            assert int(st[fast.S_TL]) == len(deal.trick)
+        me = pos.to_act
+        assert gain + int(fast.leaf_value(g, st)) == final_result(deal, me)
