@@ -151,3 +151,11 @@ def test_every_parameter_is_documented() -> None:
     docs = parameter_docs()
     assert set(docs) == set(PARAMETERS)
     assert all(docs.values())
+
+
+def test_overriding_players_moves_the_default_count_into_the_allowed_ones() -> None:
+    from polignac.core import get_rules
+
+    assert get_rules("polignac", {"players": "5-6"}).default_players == 5
+    assert get_rules("polignac", {"players": "3"}).default_players == 3
+    assert get_rules("polignac", {"players": "3-6"}).default_players == 4

@@ -237,6 +237,11 @@ class Rules:
                     + ", ".join(p for p in PARAMETERS if p != "preset")
                 )
             changes[name] = _coerce(name, value)
+        players = changes.get("players")
+        if (players is not None and "default_players" not in changes
+                and self.default_players not in players and players):
+            # The preset's default count is no longer allowed: take the nearest allowed one.
+            changes["default_players"] = min(players, key=lambda n: (abs(n - 4), n))
         rules = dataclasses.replace(self, **changes)
         rules.validate()
         return rules
