@@ -38,6 +38,8 @@ rank 0 = Two .. 12 = Ace), actions as in :mod:`polignac.core.actions`.
 
 from __future__ import annotations
 
+import functools
+import math
 from collections.abc import Sequence
 from typing import Final
 
@@ -63,25 +65,27 @@ OBS_PIECES: Final = ("phase", "hand", "turn_up", "trick", "taken", "leader", "de
                      "declarer", "voids", "announced", "tricks_won")
 
 
-def observation_shapes(n: int) -> list[tuple[str, tuple[int, ...]]]:
+@functools.cache
+def observation_shapes(n: int) -> tuple[tuple[str, tuple[int, ...]], ...]:
     """The observation pieces and their shapes for ``n`` players, in tensor order."""
-    return [
+    return (
         ("phase", (3,)), ("hand", (52,)), ("turn_up", (52,)), ("trick", (n, 52)),
         ("taken", (n, 52)), ("leader", (n,)), ("dealer", (n,)), ("declarer", (n,)),
         ("voids", (n, 4)), ("announced", (n, len(ANNOUNCEMENTS))), ("tricks_won", (n,)),
-    ]
+    )
 
 
-def infostate_shapes(rules: Rules, n: int) -> list[tuple[str, tuple[int, ...]]]:
+def infostate_shapes(rules: Rules, n: int) -> tuple[tuple[str, tuple[int, ...]], ...]:
     """The information-state pieces and their shapes, in tensor order."""
-    return [("player", (n,)), ("dealt", (52,)), ("turn_up", (52,)),
-            ("actions", (max_game_length(rules, n), NUM_ACTIONS))]
+    return (("player", (n,)), ("dealt", (52,)), ("turn_up", (52,)),
+            ("actions", (max_game_length(rules, n), NUM_ACTIONS)))
 
 
 def _size(shapes: Sequence[tuple[str, tuple[int, ...]]]) -> int:
-    return sum(int(np.prod(shape)) for _, shape in shapes)
+    return sum(math.prod(shape) for _, shape in shapes)
 
 
+@functools.cache
 def observation_size(n: int) -> int:
     """Length of the flat observation tensor for ``n`` players (107 + 122 n)."""
     return _size(observation_shapes(n))
@@ -95,13 +99,19 @@ def infostate_size(rules: Rules, n: int) -> int:
 def views(tensor: FloatArray, shapes: Sequence[tuple[str, tuple[int, ...]]]
           ) -> dict[str, FloatArray]:
     """Named, reshaped views into a flat tensor (they share its memory)."""
-    out: dict[str, FloatArray] = {}
+    return {name: tensor[i:j].reshape(shape) for name, i, j, shape in _offsets(tuple(shapes))}
+
+
+@functools.cache
+def _offsets(shapes: tuple[tuple[str, tuple[int, ...]], ...]
+             ) -> tuple[tuple[str, int, int, tuple[int, ...]], ...]:
+    out = []
     i = 0
     for name, shape in shapes:
-        size = int(np.prod(shape))
-        out[name] = tensor[i:i + size].reshape(shape)
+        size = math.prod(shape)
+        out.append((name, i, i + size, shape))
         i += size
-    return out
+    return tuple(out)
 
 
 def max_game_length(rules: Rules, n: int) -> int:

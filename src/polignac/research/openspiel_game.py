@@ -28,6 +28,7 @@ player in turn from eldest.  Player actions are the core's action ints
 from __future__ import annotations
 
 import json
+import math
 import random
 from collections.abc import Callable, Mapping
 from typing import Any, Final
@@ -333,7 +334,7 @@ class PolignacObserver:
         self.perfect_recall = perfect_recall
         shapes = (infostate_shapes(self._g.rules, self._g.n) if perfect_recall
                   else observation_shapes(self._g.n))
-        self.tensor = np.zeros(sum(int(np.prod(s)) for _, s in shapes), np.float32)
+        self.tensor = np.zeros(sum(math.prod(s) for _, s in shapes), np.float32)
         self.dict = views(self.tensor, shapes)
 
     def set_from(self, state: PolignacState, player: int) -> None:
