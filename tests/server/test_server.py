@@ -44,7 +44,7 @@ def test_play_now_creates_a_table_with_a_seat_cookie(client: TestClient) -> None
 def test_a_whole_match_against_bots(client: TestClient) -> None:
     url = play_now(client)
     with client.websocket_connect(url + "/ws") as ws:
-        seq, view = play_until(ws, hello(ws), random.Random(1), lambda v: v["finished"])
+        _seq, view = play_until(ws, hello(ws), random.Random(1), lambda v: v["finished"])
         assert view["winners"] and view["losers"]
         assert max(view["totals"]) >= 20
     record = client.get(url + "/record.json").json()
@@ -62,7 +62,8 @@ def test_illegal_action_gets_an_error_and_changes_nothing(client: TestClient) ->
         deal = view["deal"]
         wrong = [c for c in deal["hand"] if c not in deal["legal"]]
         not_mine = next(c for c in ("JS", "QS", "KS", "AS", "7C") if c not in deal["hand"])
-        for action, rule in ([not_mine, "card-not-in-hand"], ["capot", None], ["XX", "unknown-action"]):
+        tries = [(not_mine, "card-not-in-hand"), ("capot", None), ("XX", "unknown-action")]
+        for action, rule in tries:
             ws.send_json({"type": "act", "action": action, "seq": seq})
             err = ws.receive_json()
             assert err["type"] == "error" and err["seq"] == seq
@@ -141,21 +142,20 @@ def test_bad_tokens_and_foreign_origin_are_refused(client: TestClient) -> None:
     assert good
     with client.websocket_connect(url + "/ws", headers={"origin": "http://testserver"}) as ws:
         hello(ws)
-    with pytest.raises(WebSocketDisconnect) as exc:
-        with client.websocket_connect(url + "/ws", headers={"origin": "https://evil.example"}):
-            pass
+    evil = {"origin": "https://evil.example"}
+    with pytest.raises(WebSocketDisconnect) as exc, \
+            client.websocket_connect(url + "/ws", headers=evil):
+        pass
     assert exc.value.code == 4403
     assert client.post("/api/play-now", headers={"origin": "https://evil.example"}
                        ).status_code == 403
     for bad in ("0." + "A" * 43, "1." + good.split(".", 1)[1], "garbage", "99." + "x" * 43, ""):
         client.cookies.set(f"polignac_{table_id}", bad)
-        with pytest.raises(WebSocketDisconnect) as exc:
-            with client.websocket_connect(url + "/ws"):
-                pass
-        assert exc.value.code == 4401
-    with pytest.raises(WebSocketDisconnect) as exc:
-        with client.websocket_connect("/tables/nope/ws"):
+        with pytest.raises(WebSocketDisconnect) as exc, client.websocket_connect(url + "/ws"):
             pass
+        assert exc.value.code == 4401
+    with pytest.raises(WebSocketDisconnect) as exc, client.websocket_connect("/tables/nope/ws"):
+        pass
     assert exc.value.code == 4404
 
 
@@ -206,7 +206,7 @@ def test_restart_rebuilds_identical_state(config: ServerConfig) -> None:
     with TestClient(create_app(config)) as client:
         url = play_now(client)
         with client.websocket_connect(url + "/ws") as ws:
-            seq, view = play_until(ws, hello(ws), random.Random(3),
+            seq, _view = play_until(ws, hello(ws), random.Random(3),
                                    lambda v: len(v["deals"]) >= 1 and bool(
                                        v.get("deal", {}).get("legal")))
             before = hello(ws, 0)
