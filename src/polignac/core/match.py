@@ -243,8 +243,12 @@ class Match:
                 f"not your turn: seat {seat} tried {exc.action}, but seat {to_act} is to act",
                 rule="not-your-turn", action=exc.action,
             ) from None
-        if not deal.done:
-            return _replace(self, current=deal)
+        if not deal.done:  # the hot path: only the deal changes
+            new = object.__new__(Match)
+            fields = new.__dict__
+            fields.update(self.__dict__)
+            fields["current"] = deal
+            return new
         return self._finish_deal(deal)
 
     def apply_text(self, text: str, seat: int | None = None) -> Match:
@@ -411,6 +415,10 @@ class Match:
 
 
 def _replace(match: Match, **changes: Any) -> Match:
-    import dataclasses
-
-    return dataclasses.replace(match, **changes)
+    """A copy of ``match`` with some fields changed (a cheap dataclasses.replace:
+    the fields are already valid, so no __init__ or __post_init__ runs)."""
+    new = object.__new__(Match)
+    fields = new.__dict__
+    fields.update(match.__dict__)
+    fields.update(changes)
+    return new
