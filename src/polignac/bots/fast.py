@@ -105,6 +105,7 @@ G_NSHARES = 23
 G_SHARE0 = 24  # up to 4 pool shares
 G_TRICK_PTS = 28  # raw points per trick (chips games' card points)
 G_NONCE = 29  # per-solve salt of the table keys
+G_RANGE = 30  # a bound on the absolute value of any result
 G_SIZE = 32
 
 # ------------------------------------------------------------------ state
@@ -133,7 +134,9 @@ Z_FW = Z_SWEEP + 20
 Z_OP = Z_FW + 4
 Z_NTR = Z_OP + 2
 Z_CPS = Z_NTR + 16
-Z_SIZE = Z_CPS + 16 * 256
+Z_REL = Z_CPS + 16 * 256  # (suit, place among the suit's live cards, owner)
+Z_PV = Z_REL + 52 * 16  # (suit, place, card points mod 16)
+Z_SIZE = Z_PV + 52 * 16
 
 
 @_jit
@@ -301,8 +304,36 @@ def leaf_value(g: Any, st: Any) -> int:
 
 
 @_jit
-def _summary_key(g: Any, zob: Any, st: Any) -> int:
-    k = st[S_KEY] ^ g[G_NONCE] ^ zob[Z_LEADER + st[S_LEADER]]
+def _summary_key(g: Any, zob: Any, order: Any, pts: Any, hands: Any, st: Any) -> int:
+    """Table key at a trick boundary: the hands up to relabelling of ranks.
+
+    Each suit's cards still in hands are listed by strength and only their
+    owners and point values enter the key: positions that differ only in
+    which cards are gone are the same game.
+    """
+    n = g[G_N]
+    live = np.int64(0)
+    for q in range(n):
+        live |= hands[q]
+    k = g[G_NONCE] ^ zob[Z_LEADER + st[S_LEADER]]
+    for s in range(4):
+        i = 0
+        for j in range(13):
+            c = order[s, j]
+            if c < 0:
+                break
+            bit = np.int64(1) << np.int64(c)
+            if live & bit == 0:
+                continue
+            owner = 0
+            for q in range(n):
+                if hands[q] & bit:
+                    owner = q
+            slot = s * 13 + i
+            k ^= zob[Z_REL + slot * 16 + owner]
+            if pts[c] != 0:
+                k ^= zob[Z_PV + slot * 16 + (pts[c] & 15)]
+            i += 1
     if g[G_SLAM] == 1 or g[G_MODE] == 1:
         k ^= zob[Z_SWEEP + st[S_SWEEP] + 2]
     if g[G_ALL3] == 1:
@@ -376,7 +407,7 @@ def search(g: Any, strength: Any, upts: Any, pts: Any, order: Any, zob: Any,
     key = np.int64(0)
     best_move = -1
     if tl == 0:
-        key = _summary_key(g, zob, st)
+        key = _summary_key(g, zob, order, pts, hands, st)
         slot = key & ((1 << TT_BITS) - 1)
         if tt_key[slot] == key:
             tlo = tt_lo[slot]
@@ -542,6 +573,26 @@ def search(g: Any, strength: Any, upts: Any, pts: Any, order: Any, zob: Any,
 
 
 @_jit_nocache
+def _mtd(g: Any, strength: Any, upts: Any, pts: Any, order: Any, zob: Any,
+         hands: Any, trick: Any, st: Any, tt_key: Any, tt_lo: Any, tt_hi: Any,
+         tt_move: Any) -> int:
+    """Exact value by null-window searches (bisection on the value, table reused)."""
+    lo, hi = _bounds(g, upts, hands, trick, st)
+    if lo <= -INF or hi >= INF:
+        lo = -g[G_RANGE]
+        hi = g[G_RANGE]
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        v = search(g, strength, upts, pts, order, zob, hands, trick, st,
+                   tt_key, tt_lo, tt_hi, tt_move, mid - 1, mid)
+        if v >= mid:
+            lo = v
+        else:
+            hi = v
+    return lo
+
+
+@_jit_nocache
 def card_values(g: Any, strength: Any, upts: Any, pts: Any, order: Any, zob: Any,
                 hands: Any, trick: Any, st: Any, tt_key: Any, tt_lo: Any, tt_hi: Any,
                 tt_move: Any, out: Any) -> None:
@@ -571,8 +622,8 @@ def card_values(g: Any, strength: Any, upts: Any, pts: Any, order: Any, zob: Any
         if st[S_TL] == 0 and st[S_DONE] == g[G_TOTAL_TRICKS]:
             v = gain + leaf_value(g, st)
         else:
-            v = gain + search(g, strength, upts, pts, order, zob, hands, trick, st,
-                              tt_key, tt_lo, tt_hi, tt_move, -INF, INF)
+            v = gain + _mtd(g, strength, upts, pts, order, zob, hands, trick, st,
+                            tt_key, tt_lo, tt_hi, tt_move)
         if st[S_TL] == 0:
             st[S_TL] = n
         st[S_TL] -= 1
@@ -595,8 +646,8 @@ def root_value(g: Any, strength: Any, upts: Any, pts: Any, order: Any, zob: Any,
                hands: Any, trick: Any, st: Any, tt_key: Any, tt_lo: Any, tt_hi: Any,
                tt_move: Any) -> int:
     """Return the exact future value of the position (best play by the mover)."""
-    return search(g, strength, upts, pts, order, zob, hands, trick, st,
-                  tt_key, tt_lo, tt_hi, tt_move, -INF, INF)
+    return _mtd(g, strength, upts, pts, order, zob, hands, trick, st,
+                tt_key, tt_lo, tt_hi, tt_move)
 
 
 @_jit

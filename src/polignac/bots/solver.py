@@ -264,6 +264,10 @@ def build(pos: Position, nonce: int = 0) -> tuple[Any, ...]:
         g[fast.G_SHARE0 + i] = share
     g[fast.G_TRICK_PTS] = r.trick_points if mode == 1 else 0
     g[fast.G_NONCE] = nonce
+    g[fast.G_RANGE] = (int(np.abs(upts).sum()) + abs(tp) * total_tricks + abs(first) + abs(last)
+                       + 2 * r.contract_points + abs(int(g[fast.G_TOTAL_U]))
+                       + abs(int(g[fast.G_ALL3_ADJ])) + r.pool
+                       + n * (r.sweep_chips + n * r.overload_chips) + 1)
     hands = np.zeros(16, np.int64)
     for p, h in enumerate(pos.hands):
         hands[p] = h
