@@ -150,26 +150,26 @@ class Solver:
         self.nodes += int(args[8][fast.S_NODES])
         return {c: int(out[c]) + banked for c in pos.legal_cards()}
 
-    def value(self, pos: Position) -> int:
-        """Return the exact value of the position for the player to act.
+    def value(self, pos: Position, player: int | None = None) -> int:
+        """Return the exact value of the position for ``player`` (default: the player to act).
 
         Raises:
             ValueError: the position is finished or malformed.
         """
-        args, banked = self._setup(pos)
+        args, banked = self._setup(pos, player)
         v = int(self._k.root_value(*args))
         self.nodes += int(args[8][fast.S_NODES])
         return v + banked
 
     # ------------------------------------------------------------ set-up
 
-    def _setup(self, pos: Position) -> tuple[tuple[Any, ...], int]:
+    def _setup(self, pos: Position, player: int | None = None) -> tuple[tuple[Any, ...], int]:
         """Build the kernel's arrays for ``pos``; return them and the banked result.
 
         Raises:
             ValueError: the position is finished or malformed.
         """
-        arrays = build(pos, self._rng.getrandbits(62))
+        arrays = build(pos, self._rng.getrandbits(62), player)
         g, strength, upts, pts, order, hands, trick, st, banked = arrays
         if not any(pos.hands):
             raise ValueError("the position is finished: no cards left to play")
@@ -184,7 +184,7 @@ class Solver:
         return args, banked
 
 
-def build(pos: Position, nonce: int = 0) -> tuple[Any, ...]:
+def build(pos: Position, nonce: int = 0, player: int | None = None) -> tuple[Any, ...]:
     """Return the kernel arrays of ``pos`` and the mover's banked additive result.
 
     Returns ``(g, strength, upts, pts, order, hands, trick, st, banked)``; the
@@ -197,7 +197,7 @@ def build(pos: Position, nonce: int = 0) -> tuple[Any, ...]:
     n = pos.num_players
     if n > 16 or len(pos.trick) >= n:
         raise ValueError("malformed position: at most 16 players and a partial trick")
-    me = pos.to_act
+    me = pos.to_act if player is None else player
     side = 1 if r.scoring == "pollack" else 0
     mode = 1 if r.scoring == "chips" else 0
     sign = -1 if r.scoring == "penalty" else 1

@@ -1,0 +1,128 @@
+"""Inference about hidden hands: sampling consistent deals and a simple play model.
+
+:func:`sample_hands` deals the unseen cards to the other players consistently
+with what the seat has seen (hand sizes, revealed voids, the Knaves turn-up
+is already out of the unseen cards).  :func:`play_log_likelihood` scores a
+sampled deal by how likely the other players' earlier plays were under a
+softmax over a simple heuristic (avoid winning tricks that hold points in the
+penalty games, take them in the point games).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+
+from ..core.cards import Mask
+from .base import SeatView
+
+
+def voids(view: SeatView) -> list[int]:
+    """Per player, a mask of the suits (bit per suit) it has shown it lacks."""
+    out = [0] * view.num_players
+    n = view.num_players
+    tricks = [(t.leader, t.cards) for t in view.tricks] + [(view.leader, view.trick)]
+    for leader, cards in tricks:
+        if not cards:
+            continue
+        led = cards[0] // 13
+        for i in range(1, len(cards)):
+            if cards[i] // 13 != led:
+                out[(leader + i) % n] |= 1 << led
+    return out
+
+
+def sample_hands(view: SeatView, rng: random.Random, tries: int = 50) -> tuple[Mask, ...]:
+    """Deal the unseen cards to the other players, respecting hand sizes and voids.
+
+    Falls back to ignoring voids if no consistent deal is found in ``tries``
+    attempts (the voids are then still respected where possible).
+    """
+    n = view.num_players
+    me = view.player
+    unseen = [c for c in range(52) if view.unseen >> c & 1]
+    void = voids(view)
+    for attempt in range(tries + 1):
+        strict = attempt < tries
+        rng.shuffle(unseen)
+        # most constrained cards first: suits that many players lack
+        unseen.sort(key=lambda c: -sum(1 for q in range(n) if void[q] >> (c // 13) & 1))
+        room = list(view.hand_sizes)
+        room[me] = 0
+        hands = [0] * n
+        ok = True
+        for c in unseen:
+            who = [q for q in range(n) if room[q] > 0 and not void[q] >> (c // 13) & 1]
+            if not who:
+                if strict:
+                    ok = False
+                    break
+                who = [q for q in range(n) if room[q] > 0]
+            q = who[rng.randrange(len(who))]
+            hands[q] |= 1 << c
+            room[q] -= 1
+        if ok:
+            hands[me] = view.hand
+            return tuple(hands)
+    raise AssertionError("unreachable: the last attempt ignores voids")  # pragma: no cover
+
+
+def _heuristic(view: SeatView, hand: Mask, trick: tuple[int, ...], card: int,
+               strength: tuple[int, ...], points: tuple[int, ...]) -> float:
+    """A simple preference score for playing ``card`` (higher: more likely)."""
+    sign = -1.0 if view.rules.scoring == "penalty" else 1.0
+    if not trick:
+        return -0.3 * strength[card % 13] if sign < 0 else 0.1 * strength[card % 13]
+    led = trick[0] // 13
+    best = trick[0]
+    for c in trick[1:]:
+        if c // 13 == best // 13 and strength[c % 13] > strength[best % 13]:
+            best = c
+        elif view.trump is not None and c // 13 == view.trump and best // 13 != view.trump:
+            best = c
+    beats = (card // 13 == best // 13 and strength[card % 13] > strength[best % 13]) or (
+        view.trump is not None and card // 13 == view.trump and best // 13 != view.trump)
+    at_stake = sum(points[c] for c in trick) + points[card]
+    score = 0.0
+    if beats:
+        score += sign * (1.0 + abs(at_stake))
+    elif card // 13 != led:
+        score += -sign * abs(points[card])  # discard point cards on others
+    return score
+
+
+def play_log_likelihood(view: SeatView, hands: tuple[Mask, ...], beta: float = 1.5) -> float:
+    """Log-probability of the other players' earlier plays given sampled ``hands``.
+
+    Each play is scored with a softmax (inverse temperature ``beta``) over the
+    heuristic values of the legal cards the player had at that moment (its
+    sampled hand plus the cards it played later).
+    """
+    n = view.num_players
+    strength = view.rules.strength()
+    points = view.rules.point_table()
+    held = list(hands)
+    tricks = [(t.leader, t.cards) for t in view.tricks] + [(view.leader, view.trick)]
+    plays: list[tuple[int, tuple[int, ...], int]] = []
+    for leader, cards in tricks:
+        for i, c in enumerate(cards):
+            plays.append(((leader + i) % n, cards[:i], c))
+    total = 0.0
+    for p, before, c in reversed(plays):  # rebuild each hand by adding back the cards
+        held[p] |= 1 << c
+        if p == view.player:
+            continue
+        hand = held[p]
+        legal = hand
+        if before:
+            follow = hand & (0x1FFF << (13 * (before[0] // 13)))
+            if follow:
+                legal = follow
+        options = [x for x in range(52) if legal >> x & 1]
+        if len(options) < 2:
+            continue
+        scores = [beta * _heuristic(view, hand, before, x, strength, points) for x in options]
+        top = max(scores)
+        z = sum(math.exp(s - top) for s in scores)
+        total += beta * _heuristic(view, hand, before, c, strength, points) - top - math.log(z)
+    return total
