@@ -76,9 +76,9 @@ def _heuristic(view: SeatView, hand: Mask, trick: tuple[int, ...], card: int,
     led = trick[0] // 13
     best = trick[0]
     for c in trick[1:]:
-        if c // 13 == best // 13 and strength[c % 13] > strength[best % 13]:
-            best = c
-        elif view.trump is not None and c // 13 == view.trump and best // 13 != view.trump:
+        higher = c // 13 == best // 13 and strength[c % 13] > strength[best % 13]
+        trumps = view.trump is not None and c // 13 == view.trump and best // 13 != view.trump
+        if higher or trumps:
             best = c
     beats = (card // 13 == best // 13 and strength[card % 13] > strength[best % 13]) or (
         view.trump is not None and card // 13 == view.trump and best // 13 != view.trump)
