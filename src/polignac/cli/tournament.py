@@ -60,6 +60,13 @@ def run(args: argparse.Namespace) -> int:
         CliError: bad preset, rule, bot spec, counts, or a plot without matplotlib.
     """
     specs = tuple(iter_specs(args.bots))
+    if any(spec.startswith("openspiel-") for spec in specs):
+        # Outside bots live in the research layer, above the bots: load them here.
+        try:
+            import polignac.research.ismcts  # noqa: F401  (registers openspiel-ismcts)
+        except ImportError as exc:
+            raise CliError(f"--bots {args.bots}: OpenSpiel bots need the research extra "
+                           f"(pip install polignac[research]): {exc}") from None
     players = args.players if args.players is not None else len(specs)
     config = TournamentConfig(
         preset=args.preset, bots=specs, deals=args.deals, seed=args.seed, players=players,
