@@ -133,6 +133,7 @@ class GameTable:
             "preset": self.preset,
             "overrides": self.overrides,
             "suits": self.match.rules.suits,
+            "rank_order": self.match.rules.rank_order,
             "seats": [
                 {"seat": s.seat, "name": s.name, "kind": s.kind, "level": s.bot_level,
                  "open": s.kind == "human" and s.token_hash is None}
@@ -181,8 +182,10 @@ class GameTable:
         if old is not None and new is not None and len(new.past) > len(old.past):
             t = new.past[-1]
             seats = before.current_seats
+            n = len(seats)
             out["trick"] = {"leader": seats[t.leader], "winner": seats[t.winner],
-                            "cards": [CODES[c] for c in t.cards]}
+                            "cards": [CODES[c] for c in t.cards],
+                            "seats": [seats[(t.leader + i) % n] for i in range(len(t.cards))]}
         if after.current is None:
             out["deal_over"] = True
             out["scores"] = list(after.results[-1].scores)

@@ -1,0 +1,1 @@
+"""Browser tests: Chromium driven by Playwright against a live server."""
