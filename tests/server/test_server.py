@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import random
 import re
+from pathlib import Path
 
 import pytest
 from starlette.testclient import TestClient
@@ -221,3 +222,16 @@ def test_restart_rebuilds_identical_state(config: ServerConfig) -> None:
             assert [f["seq"] for f in missed] == [seq - 2, seq - 1, seq]
             assert missed[-1]["view"] == before["view"]
         assert client.get(url + "/record.json").json() == record
+
+
+def test_sqlite_connections_use_wal_and_full_sync(tmp_path: Path) -> None:
+    from polignac.server.db import make_engine, migrate
+
+    engine = make_engine(f"sqlite:///{tmp_path / 'x.db'}")
+    migrate(engine)
+    migrate(engine)  # idempotent
+    with engine.connect() as conn:
+        assert conn.exec_driver_sql("PRAGMA journal_mode").scalar() == "wal"
+        assert conn.exec_driver_sql("PRAGMA synchronous").scalar() == 2  # FULL
+        assert conn.exec_driver_sql("SELECT version_num FROM alembic_version").scalar() == "0001"
+    engine.dispose()

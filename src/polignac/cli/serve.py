@@ -1,0 +1,63 @@
+"""``polignac serve``: run the web app on uvicorn.
+
+The lead wires :func:`register` into ``polignac.cli.main``.
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from .common import CliError
+
+
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add the ``serve`` command to ``subparsers``."""
+    p = subparsers.add_parser("serve", help="run the web app (lobby and tables)",
+                              description="Run the web app. Open the printed URL in a browser.")
+    p.add_argument("--host", default="127.0.0.1",
+                   help="address to listen on (default 127.0.0.1: this machine only)")
+    p.add_argument("--port", type=int, default=8000, help="port (default 8000)")
+    p.add_argument("--data", default="polignac-data", metavar="DIR",
+                   help="folder of the SQLite database (default ./polignac-data)")
+    p.add_argument("--database-url", default=None, metavar="URL",
+                   help="a database URL instead, e.g. postgresql+psycopg://user@host/polignac")
+    p.add_argument("--allow-origin", action="append", default=[], metavar="ORIGIN",
+                   help="another origin allowed to open WebSockets (repeatable)")
+    p.set_defaults(func=run_serve)
+
+
+def build_config(args: argparse.Namespace) -> object:
+    """The :class:`~polignac.server.ServerConfig` for these arguments.
+
+    Raises:
+        CliError: the server extra is not installed, or the port is out of range.
+    """
+    try:
+        from ..server import ServerConfig
+    except ImportError as exc:
+        raise CliError(f"the web app needs the server extra: pip install 'polignac[server]' "
+                       f"({exc.name} is missing)") from None
+    if not 0 < args.port < 65536:
+        raise CliError(f"--port {args.port}: choose a port from 1 to 65535")
+    return ServerConfig(data_dir=Path(args.data), database_url=args.database_url,
+                        allowed_origins=tuple(args.allow_origin))
+
+
+def run_serve(args: argparse.Namespace) -> int:
+    """Print the URL and serve until interrupted.
+
+    Raises:
+        CliError: as :func:`build_config`.
+    """
+    config = build_config(args)
+    import uvicorn
+
+    from ..server import create_app
+    from ..server.config import MAX_FRAME
+
+    host = f"[{args.host}]" if ":" in args.host else args.host
+    print(f"polignac: serving on http://{host}:{args.port}/", flush=True)
+    uvicorn.run(create_app(config), host=args.host, port=args.port,  # type: ignore[arg-type]
+                ws_max_size=MAX_FRAME, log_level="info")
+    return 0

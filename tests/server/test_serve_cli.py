@@ -1,0 +1,54 @@
+"""``polignac serve`` arguments, through a small parser of our own."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+import pytest
+
+from polignac.cli.common import CliError
+from polignac.cli.serve import build_config, register
+from polignac.server import ServerConfig
+
+
+def _parse(argv: list[str]) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(prog="polignac")
+    register(parser.add_subparsers(dest="command"))
+    return parser.parse_args(argv)
+
+
+def test_defaults() -> None:
+    args = _parse(["serve"])
+    assert (args.host, args.port, args.data, args.database_url) == (
+        "127.0.0.1", 8000, "polignac-data", None)
+    config = build_config(args)
+    assert isinstance(config, ServerConfig)
+    assert config.url().endswith("polignac-data/polignac.db")
+
+
+def test_options(tmp_path: Path) -> None:
+    args = _parse(["serve", "--port", "9001", "--data", str(tmp_path),
+                   "--database-url", "postgresql+psycopg://u@localhost/p",
+                   "--allow-origin", "https://cards.example"])
+    config = build_config(args)
+    assert isinstance(config, ServerConfig)
+    assert config.url() == "postgresql+psycopg://u@localhost/p"
+    assert config.allowed_origins == ("https://cards.example",)
+
+
+def test_bad_port() -> None:
+    with pytest.raises(CliError):
+        build_config(_parse(["serve", "--port", "70000"]))
+
+
+def test_run_serve_prints_the_url(monkeypatch: pytest.MonkeyPatch,
+                                  capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    import uvicorn
+
+    seen = {}
+    monkeypatch.setattr(uvicorn, "run", lambda app, **kw: seen.update(kw))
+    args = _parse(["serve", "--port", "8123", "--data", str(tmp_path)])
+    assert args.func(args) == 0
+    assert "http://127.0.0.1:8123/" in capsys.readouterr().out
+    assert seen["host"] == "127.0.0.1" and seen["ws_max_size"] == 64 * 1024
