@@ -77,6 +77,31 @@ _ANN_SLOT: Final = (0, 1, 2, 0, 1, 2, 3, 4, 5, 6)
 ANNOUNCEMENT_VALUES: Final[dict[str, int]] = {
     name: need[2] for name, need in zip(ANNOUNCEMENTS, _ANN_NEED, strict=True)
 }
+# Every card an announcement looks at (the Tens, Nines and Aces).
+_ANN_CARDS: Final = _RANK_ALL[_T] | _RANK_ALL[_9] | _RANK_ALL[_A]
+
+
+class _OpenAnnouncements(dict[int, tuple[Action, ...]]):
+    """The announcements a player may still make, ascending, by ``key``.
+
+    ``key`` is ``(hand & _ANN_CARDS) | made << 52``: the Tens, Nines and Aces
+    in hand and the slots already used (see _Calls.made).  Those decide it, so
+    one dict lookup replaces checking the ten announcements at every action
+    (at most 2**12 x 2**7 keys; in practice a few thousand).
+    """
+
+    def __missing__(self, key: int) -> tuple[Action, ...]:
+        hand = key & _ANN_CARDS
+        made = key >> 52
+        calls = self[key] = tuple(
+            ANNOUNCE_BASE + i
+            for i, (need, k, _value) in enumerate(_ANN_NEED)
+            if not made >> _ANN_SLOT[i] & 1 and (hand & need).bit_count() >= k
+        )
+        return calls
+
+
+_OPEN_ANNOUNCEMENTS: Final = _OpenAnnouncements()
 
 
 @dataclass(frozen=True)
@@ -633,25 +658,19 @@ class Deal:
                 out = [*cards[hand & _S0], *cards[hand & _S1], *cards[hand & _S2],
                        *cards[hand & _S3]]
             if s.pollack:
-                out.extend(self._legal_calls())
+                # Pollack calls, in action order: the claim (on lead), then the
+                # announcements still open (a cached tuple, see _OpenAnnouncements).
+                if not trick:
+                    out.append(CLAIM)
+                p = self.to_act
+                calls = self._k[4]
+                if calls.side_won >> (p & 1) & 1 or (
+                        p == s.eldest and not trick and not self._k[2]):  # _may_announce
+                    out.extend(_OPEN_ANNOUNCEMENTS[(hand & _ANN_CARDS) | calls.made[p] << 52])
             return out
         if phase == DECLARE:
             return sorted((PASS, self._s.contract_action))
         return []
-
-    def _legal_calls(self) -> list[Action]:
-        """Pollack announcements and claim open to the player to act."""
-        out = []
-        p = self.to_act
-        if self._may_announce(p):
-            made = self._calls.made[p]
-            hand = self.hands[p]
-            for i, (need, k, _value) in enumerate(_ANN_NEED):
-                if not made >> _ANN_SLOT[i] & 1 and (hand & need).bit_count() >= k:
-                    out.append(ANNOUNCE_BASE + i)
-        if not self.trick:
-            out.append(CLAIM)
-        return sorted(out)
 
     def _may_announce(self, p: int) -> bool:
         if not self._k[2] and not self.trick and p == self._s.eldest:
