@@ -177,3 +177,25 @@ def test_view_of_a_seat_out_of_a_tie_break() -> None:
     assert m.view(3)["deal"]["hand"] is not None
     with pytest.raises(NotYourTurnError):
         m.apply(PASS, seat=1)
+
+
+def test_view_between_deals_shows_the_finished_deal_but_no_hidden_card() -> None:
+    import json
+    import random
+
+    from polignac.core import CODES, Match, cards_of, get_rules
+
+    rng = random.Random(4)
+    m = Match.new(get_rules("pollack")).deal_random(rng)
+    hands = m.current.initial_hands if m.current else ()
+    m = m.apply_text("claim")  # forehand claims at once: the deal ends with full hands
+    assert m.current is None
+    for seat in range(4):
+        view = m.view(seat)
+        last = view["last_deal"]
+        assert last["phase"] == "done" and "score" in last
+        assert last["hand"] == [CODES[c] for c in cards_of(hands[seat])]
+        text = json.dumps({k: v for k, v in last.items() if k != "hand"})
+        others = [CODES[c] for p, h in enumerate(hands) if p != seat for c in cards_of(h)]
+        assert not any(f'"{code}"' in text for code in others)
+    assert m.view(None)["last_deal"]["hand"] is None

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .actions import Action, parse_action
-from .cards import Card, Mask, cards_of
+from .cards import CODES, Card, Mask, cards_of
 from .deal import Deal, DealScore
 from .errors import GameOverError, IllegalActionError, NotYourTurnError, RulesError
 from .rules import Rules
@@ -383,7 +383,9 @@ class Match:
         """What ``seat`` may see (None: a spectator), JSON-ready.
 
         Seat numbers in the ``deal`` part are the deal's players; ``deal_seats``
-        maps them to match seats.
+        maps them to match seats.  Between deals, ``last_deal`` shows the deal
+        just finished (tricks, takings, score; ``hand`` is the viewer's hand as
+        dealt), with ``last_deal_seats``.
         """
         out: dict[str, Any] = {
             "preset": self.rules.preset,
@@ -411,6 +413,16 @@ class Match:
             out["deal"] = self.current.view(player)
             out["deal_seats"] = list(self.current_seats)
             out["dealer"] = self.current_dealer
+        elif self.results:
+            # Between deals (and after the match) the finished deal stays on view:
+            # its tricks, takings and score, and the viewer's own hand as dealt.
+            last = self.results[-1]
+            player = last.seats.index(seat) if seat is not None and seat in last.seats else None
+            done = last.deal.view(player)
+            done["hand"] = None if player is None else [
+                CODES[c] for c in cards_of(last.deal.initial_hands[player])]
+            out["last_deal"] = done
+            out["last_deal_seats"] = list(last.seats)
         return out
 
 
