@@ -75,6 +75,9 @@ def build_parser() -> argparse.ArgumentParser:
         pass
     else:
         register_tournament(sub)
+    from .serve import register as register_serve  # imports the server only when run
+
+    register_serve(sub)
     return parser
 
 
@@ -138,6 +141,9 @@ def _run(argv: list[str], out: TextIO) -> int:
     if args.command == "tournament":
         status: int = args.run(args)
         return status
+    if args.command == "serve":
+        served: int = args.func(args)
+        return served
     if args.command == "play-random":
         from .records import run_play_random
 
