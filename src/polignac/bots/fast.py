@@ -19,7 +19,8 @@ State of a position (all ``int64`` numpy arrays, mutated by push/pop):
     tricks finished, the sweep state (the player who has won every trick so
     far; -1 before the first trick, -2 once two players have won one), whether
     the first trick went to the mover, whether anyone else took a point card,
-    the last trick's winner, the incremental Zobrist key, a node counter, and
+    the last trick's winner, the incremental Zobrist key, a node counter, the
+    sums of the negative and of the positive ``upts`` still out, and
     from ``S_CPS`` the card points (``S_CPS + p``) and tricks (``S_NTR + p``)
     of each player (used by the chips games).
 
@@ -42,6 +43,7 @@ from __future__ import annotations
 import importlib.util
 import sys
 import types
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -55,10 +57,11 @@ if not _PURE:
         def _jit(f: Any) -> Any:
             return numba.njit(cache=True, nogil=True)(f)
 
-        def _jit_nocache(f: Any) -> Any:
-            # numba cannot reload a cached self-recursive function (it crashes),
-            # so the search and its callers compile once per process.
-            return numba.njit(cache=False, nogil=True)(f)
+        def _jit_sig(sig: str) -> Callable[[Any], Any]:
+            # A self-recursive function is cached safely only when compiled
+            # eagerly for an explicit signature (numba issue #6061: a lazily
+            # typed one crashes when reloaded from the cache).
+            return numba.njit(sig, cache=True, nogil=True)
 
         HAVE_NUMBA = True
     except ImportError:  # pragma: no cover - numba is in the `bots` extra
@@ -67,14 +70,16 @@ if not _PURE:
         def _jit(f: Any) -> Any:
             return f
 
-        _jit_nocache = _jit
+        def _jit_sig(sig: str) -> Callable[[Any], Any]:
+            return _jit
 else:
     HAVE_NUMBA = False
 
     def _jit(f: Any) -> Any:
         return f
 
-    _jit_nocache = _jit
+    def _jit_sig(sig: str) -> Callable[[Any], Any]:
+        return _jit
 
 
 # -------------------------------------------------------------- parameters
@@ -119,12 +124,15 @@ S_LASTW = 6
 S_KEY = 7
 S_NODES = 8
 S_TB = 9  # where the trick in progress starts in ``trick`` (one slot run per trick)
+S_NEGL = 10  # sum of the negative ``upts`` of the cards not yet in a finished trick
+S_POSL = 11  # sum of the positive ``upts`` of the cards not yet in a finished trick
 S_CPS = 16
 S_NTR = 32
 S_SIZE = 48
 
 INF = 1 << 40
 TRICK_SIZE = 256  # trick slots: 17 tricks of up to 15 cards
+WORK_SIZE = 32 * TRICK_SIZE  # the search's scratch space (32 slots per ply)
 TT_BITS = 20
 
 # Zobrist table layout: (player, card) numbers, then the summary's numbers.
@@ -205,8 +213,18 @@ def play_card(g: Any, strength: Any, upts: Any, pts: Any, zob: Any,
     done = st[S_DONE]
     gain = 0
     raw = 0
+    neg = 0
+    pos = 0
     for i in range(n):
-        raw += pts[trick[tb + i]]
+        c = trick[tb + i]
+        raw += pts[c]
+        u = upts[c]
+        if u < 0:
+            neg += u
+        else:
+            pos += u
+    st[S_NEGL] -= neg
+    st[S_POSL] -= pos
     if _mine(g, w):
         for i in range(n):
             gain += upts[trick[tb + i]]
@@ -347,8 +365,38 @@ def _summary_key(g: Any, zob: Any, order: Any, pts: Any, hands: Any, st: Any) ->
 
 
 @_jit
-def _bounds(g: Any, upts: Any, hands: Any, trick: Any, st: Any) -> tuple[int, int]:
-    """Return (low, high) bounds on the mover's future result, or (-INF, INF)."""
+def low_index(m: int) -> int:
+    """Return the index of the lowest set bit of ``m`` (``m`` != 0)."""
+    b = m & -m
+    i = 0
+    if b & 0xFFFFFFFF == 0:
+        b >>= 32
+        i += 32
+    if b & 0xFFFF == 0:
+        b >>= 16
+        i += 16
+    if b & 0xFF == 0:
+        b >>= 8
+        i += 8
+    if b & 0xF == 0:
+        b >>= 4
+        i += 4
+    if b & 0x3 == 0:
+        b >>= 2
+        i += 2
+    if b & 0x1 == 0:
+        i += 1
+    return i
+
+
+@_jit
+def _bounds(g: Any, st: Any) -> tuple[int, int]:
+    """Return (low, high) bounds on the mover's future result, or (-INF, INF).
+
+    The additive part is bounded by the card values still out (kept up to date
+    in ``st[S_NEGL]`` and ``st[S_POSL]`` by :func:`play_card`) and the trick
+    bonuses still to come.
+    """
     if g[G_MODE] == 1:
         return -INF, INF
     adj = 0
@@ -360,45 +408,102 @@ def _bounds(g: Any, upts: Any, hands: Any, trick: Any, st: Any) -> tuple[int, in
             adj = -g[G_V]
     if g[G_ALL3] == 1 and st[S_OTHERPT] == 0 and st[S_FWME] != 0:
         return -INF, INF
-    n = g[G_N]
-    lo = 0
-    hi = 0
-    for p in range(n):
-        h = hands[p]
-        c = 0
-        while h != 0:
-            if h & 1:
-                u = upts[c]
-                if u < 0:
-                    lo += u
-                else:
-                    hi += u
-            h >>= 1
-            c += 1
-    for i in range(st[S_TL]):
-        u = upts[trick[st[S_TB] + i]]
-        if u < 0:
-            lo += u
-        else:
-            hi += u
-    left = g[G_TOTAL_TRICKS] - st[S_DONE]
-    for b in (g[G_TRICK] * left, g[G_FIRST] if st[S_DONE] == 0 else 0, g[G_LAST]):
+    lo = st[S_NEGL]
+    hi = st[S_POSL]
+    b = g[G_TRICK] * (g[G_TOTAL_TRICKS] - st[S_DONE])
+    if b < 0:
+        lo += b
+    else:
+        hi += b
+    if st[S_DONE] == 0:
+        b = g[G_FIRST]
         if b < 0:
             lo += b
         else:
             hi += b
+    b = g[G_LAST]
+    if b < 0:
+        lo += b
+    else:
+        hi += b
     return lo + adj, hi + adj
 
 
-@_jit_nocache
+@_jit
+def _undo_trick(g: Any, upts: Any, pts: Any, trick: Any, st: Any, tb: int, leader: int,
+                sweep: int, fwme: int, otherpt: int, lastw: int) -> None:
+    """Undo the summary of the trick just completed at ``trick[tb:tb + n]`` (not the hands)."""
+    n = g[G_N]
+    wnr = st[S_LEADER]
+    raw = 0
+    neg = 0
+    pos = 0
+    for j in range(n):
+        c = trick[tb + j]
+        raw += pts[c]
+        u = upts[c]
+        if u < 0:
+            neg += u
+        else:
+            pos += u
+    st[S_NEGL] += neg
+    st[S_POSL] += pos
+    st[S_TB] = tb
+    st[S_CPS + wnr] -= raw + g[G_TRICK_PTS]
+    st[S_NTR + wnr] -= 1
+    st[S_DONE] -= 1
+    st[S_TL] = n
+    st[S_LEADER] = leader
+    st[S_SWEEP] = sweep
+    st[S_FWME] = fwme
+    st[S_OTHERPT] = otherpt
+    st[S_LASTW] = lastw
+
+
+@_jit
+def _last_trick(g: Any, strength: Any, upts: Any, pts: Any, zob: Any,
+                hands: Any, trick: Any, st: Any) -> int:
+    """Future value when every hand holds one card at a trick boundary (forced play)."""
+    n = g[G_N]
+    leader = st[S_LEADER]
+    sweep = st[S_SWEEP]
+    fwme = st[S_FWME]
+    otherpt = st[S_OTHERPT]
+    lastw = st[S_LASTW]
+    tb = st[S_TB]
+    gain = 0
+    for i in range(n):
+        q = (leader + i) % n
+        gain = play_card(g, strength, upts, pts, zob, hands, trick, st, low_index(hands[q]))
+    v = gain + leaf_value(g, st)
+    _undo_trick(g, upts, pts, trick, st, tb, leader, sweep, fwme, otherpt, lastw)
+    for i in range(n):
+        c = trick[tb + i]
+        q = (leader + i) % n
+        hands[q] |= np.int64(1) << np.int64(c)
+        st[S_KEY] ^= zob[q * 52 + c]
+    st[S_TL] = 0
+    return v
+
+
+SEARCH_SIG = ("int64(int64[::1], int64[::1], int64[::1], int64[::1], int64[:, ::1], "
+              "int64[::1], int64[::1], int64[::1], int64[::1], int64[::1], int64[::1], "
+              "int64[::1], int64[::1], int64[::1], int64, int64)")
+
+
+@_jit_sig(SEARCH_SIG)
 def search(g: Any, strength: Any, upts: Any, pts: Any, order: Any, zob: Any,
            hands: Any, trick: Any, st: Any, tt_key: Any, tt_lo: Any, tt_hi: Any,
-           tt_move: Any, alpha: int, beta: int) -> int:
-    """Alpha-beta value of the position (the mover's future result, fail-soft)."""
+           tt_move: Any, work: Any, alpha: int, beta: int) -> int:
+    """Alpha-beta value of the position (the mover's future result, fail-soft).
+
+    ``work`` is scratch space for the candidate lists, 32 slots per ply
+    (indexed by the ply's trick slot, so no allocation happens in the search).
+    """
     st[S_NODES] += 1
     n = g[G_N]
     tl = st[S_TL]
-    lo, hi = _bounds(g, upts, hands, trick, st)
+    lo, hi = _bounds(g, st)
     if lo >= beta or lo == hi:
         return lo
     if hi <= alpha:
@@ -407,6 +512,8 @@ def search(g: Any, strength: Any, upts: Any, pts: Any, order: Any, zob: Any,
     key = np.int64(0)
     best_move = -1
     if tl == 0:
+        if st[S_DONE] + 1 == g[G_TOTAL_TRICKS]:
+            return _last_trick(g, strength, upts, pts, zob, hands, trick, st)
         key = _summary_key(g, zob, order, pts, hands, st)
         slot = key & ((1 << TT_BITS) - 1)
         if tt_key[slot] == key:
@@ -430,6 +537,8 @@ def search(g: Any, strength: Any, upts: Any, pts: Any, order: Any, zob: Any,
     p = (st[S_LEADER] + tl) % n
     maxing = _mine(g, p)
     legal = legal_mask(g, hands, trick, st)
+    tb = st[S_TB]
+    base = (tb + tl) * 32
     # Candidate cards, equivalent ones merged: scan each suit weakest first;
     # a card is skipped when the previous card of the run is ours, of the
     # same value, and no live card (another hand's or in the trick) lies between.
@@ -437,10 +546,8 @@ def search(g: Any, strength: Any, upts: Any, pts: Any, order: Any, zob: Any,
     for q in range(n):
         if q != p:
             live |= hands[q]
-    tb = st[S_TB]
     for i in range(tl):
         live |= np.int64(1) << np.int64(trick[tb + i])
-    cands = np.empty(16, np.int64)
     nc = 0
     for s in range(4):
         sm = np.int64(0x1FFF) << np.int64(13 * s)
@@ -455,58 +562,77 @@ def search(g: Any, strength: Any, upts: Any, pts: Any, order: Any, zob: Any,
             if legal & bit:
                 if prev >= 0 and upts[prev] == upts[c] and pts[prev] == pts[c]:
                     prev = c
-                    cands[nc - 1] = c  # keep the stronger representative
+                    work[base + nc - 1] = c  # keep the stronger representative
                     continue
-                cands[nc] = c
+                work[base + nc] = c
                 nc += 1
                 prev = c
             elif live & bit:
                 prev = -1
-    # Move ordering: the table's move first; then, following, cards that do
-    # not take the lead over the current winner, strongest first.
-    keys = np.empty(16, np.int64)
+    # Move ordering: the table's move first.  Following: the mover ducks
+    # (strongest card that does not take the lead first) and discards the
+    # cards that hurt it onto others' tricks; the others feed the mover's
+    # winning tricks with those cards.  Leading: weakest first.
+    kb = base + 16
     wc = -1
+    mwin = False
     if tl > 0:
         wcard = trick[tb]
+        wi = 0
         for i in range(1, tl):
             c = trick[tb + i]
             if c // 13 == wcard // 13:
                 if strength[c] > strength[wcard]:
                     wcard = c
+                    wi = i
             elif c // 13 == g[G_TRUMP]:
                 wcard = c
+                wi = i
         wc = wcard
+        mwin = _mine(g, (st[S_LEADER] + wi) % n)
+    led = trick[tb] // 13
     for i in range(nc):
-        c = cands[i]
+        c = work[base + i]
         k = 0
         if c == best_move:
-            k = -1000
+            k = -100000
         elif wc >= 0:
             beats = False
             if c // 13 == wc // 13:
                 beats = strength[c] > strength[wc]
             elif c // 13 == g[G_TRUMP]:
                 beats = True
-            k = (100 if beats else 0) - strength[c] - (20 if beats and maxing else 0)
-            if beats and not maxing:
+            if c // 13 != led and not beats:
+                # a discard
+                if maxing == mwin:
+                    k = -1000 - 20 * upts[c] - strength[c]
+                else:
+                    k = -1000 + 20 * upts[c] - strength[c]
+            elif maxing:
+                k = 80 - strength[c] if beats else -strength[c]
+            elif beats:
                 k = 50 - strength[c]
+            elif mwin:
+                k = -500 + 20 * upts[c] - strength[c]
+            else:
+                k = -strength[c]
         else:
             k = strength[c]
-        keys[i] = k
+        work[kb + i] = k
     for i in range(1, nc):  # insertion sort, nc is small
-        kc = keys[i]
-        cc = cands[i]
+        kc = work[kb + i]
+        cc = work[base + i]
         j = i - 1
-        while j >= 0 and keys[j] > kc:
-            keys[j + 1] = keys[j]
-            cands[j + 1] = cands[j]
+        while j >= 0 and work[kb + j] > kc:
+            work[kb + j + 1] = work[kb + j]
+            work[base + j + 1] = work[base + j]
             j -= 1
-        keys[j + 1] = kc
-        cands[j + 1] = cc
+        work[kb + j + 1] = kc
+        work[base + j + 1] = cc
     best = -INF if maxing else INF
     bm = -1
     for i in range(nc):
-        c = cands[i]
+        c = work[base + i]
         leader = st[S_LEADER]
         sweep = st[S_SWEEP]
         fwme = st[S_FWME]
@@ -518,25 +644,11 @@ def search(g: Any, strength: Any, upts: Any, pts: Any, order: Any, zob: Any,
                 v = gain + leaf_value(g, st)
             else:
                 v = gain + search(g, strength, upts, pts, order, zob, hands, trick, st,
-                                  tt_key, tt_lo, tt_hi, tt_move, alpha - gain, beta - gain)
-            # undo the trick
-            wnr = st[S_LEADER]
-            st[S_TB] = tb
-            raw = 0
-            for j in range(n):
-                raw += pts[trick[tb + j]]
-            st[S_CPS + wnr] -= raw + g[G_TRICK_PTS]
-            st[S_NTR + wnr] -= 1
-            st[S_DONE] -= 1
-            st[S_TL] = n
-            st[S_LEADER] = leader
-            st[S_SWEEP] = sweep
-            st[S_FWME] = fwme
-            st[S_OTHERPT] = otherpt
-            st[S_LASTW] = lastw
+                                  tt_key, tt_lo, tt_hi, tt_move, work, alpha - gain, beta - gain)
+            _undo_trick(g, upts, pts, trick, st, tb, leader, sweep, fwme, otherpt, lastw)
         else:
             v = search(g, strength, upts, pts, order, zob, hands, trick, st,
-                       tt_key, tt_lo, tt_hi, tt_move, alpha, beta)
+                       tt_key, tt_lo, tt_hi, tt_move, work, alpha, beta)
         st[S_TL] -= 1
         hands[p] ^= np.int64(1) << np.int64(c)
         st[S_KEY] ^= zob[p * 52 + c]
@@ -572,19 +684,19 @@ def search(g: Any, strength: Any, upts: Any, pts: Any, order: Any, zob: Any,
     return best
 
 
-@_jit_nocache
+@_jit
 def _mtd(g: Any, strength: Any, upts: Any, pts: Any, order: Any, zob: Any,
          hands: Any, trick: Any, st: Any, tt_key: Any, tt_lo: Any, tt_hi: Any,
-         tt_move: Any) -> int:
+         tt_move: Any, work: Any) -> int:
     """Exact value by null-window searches (bisection on the value, table reused)."""
-    lo, hi = _bounds(g, upts, hands, trick, st)
+    lo, hi = _bounds(g, st)
     if lo <= -INF or hi >= INF:
         lo = -g[G_RANGE]
         hi = g[G_RANGE]
     while lo < hi:
         mid = (lo + hi + 1) // 2
         v = search(g, strength, upts, pts, order, zob, hands, trick, st,
-                   tt_key, tt_lo, tt_hi, tt_move, mid - 1, mid)
+                   tt_key, tt_lo, tt_hi, tt_move, work, mid - 1, mid)
         if v >= mid:
             lo = v
         else:
@@ -592,10 +704,10 @@ def _mtd(g: Any, strength: Any, upts: Any, pts: Any, order: Any, zob: Any,
     return lo
 
 
-@_jit_nocache
+@_jit
 def card_values(g: Any, strength: Any, upts: Any, pts: Any, order: Any, zob: Any,
                 hands: Any, trick: Any, st: Any, tt_key: Any, tt_lo: Any, tt_hi: Any,
-                tt_move: Any, out: Any) -> None:
+                tt_move: Any, work: Any, out: Any) -> None:
     """Write into ``out[c]`` the exact future value of each legal card ``c``.
 
     Cards that are not legal get ``-INF``.  Equivalent cards get the same value
@@ -606,48 +718,30 @@ def card_values(g: Any, strength: Any, upts: Any, pts: Any, order: Any, zob: Any
     legal = legal_mask(g, hands, trick, st)
     n = g[G_N]
     p = (st[S_LEADER] + st[S_TL]) % n
+    saved = st.copy()
     for c in range(52):
         if (legal >> np.int64(c)) & 1 == 0:
             continue
-        leader = st[S_LEADER]
-        sweep = st[S_SWEEP]
-        fwme = st[S_FWME]
-        otherpt = st[S_OTHERPT]
-        lastw = st[S_LASTW]
-        ntr = st[S_NTR:S_NTR + 16].copy()
-        cps = st[S_CPS:S_CPS + 16].copy()
-        done = st[S_DONE]
-        tb = st[S_TB]
         gain = play_card(g, strength, upts, pts, zob, hands, trick, st, c)
         if st[S_TL] == 0 and st[S_DONE] == g[G_TOTAL_TRICKS]:
             v = gain + leaf_value(g, st)
         else:
             v = gain + _mtd(g, strength, upts, pts, order, zob, hands, trick, st,
-                            tt_key, tt_lo, tt_hi, tt_move)
-        if st[S_TL] == 0:
-            st[S_TL] = n
-        st[S_TL] -= 1
-        st[S_LEADER] = leader
-        st[S_SWEEP] = sweep
-        st[S_FWME] = fwme
-        st[S_OTHERPT] = otherpt
-        st[S_LASTW] = lastw
-        st[S_DONE] = done
-        st[S_TB] = tb
-        st[S_NTR:S_NTR + 16] = ntr
-        st[S_CPS:S_CPS + 16] = cps
+                            tt_key, tt_lo, tt_hi, tt_move, work)
+        nodes = st[S_NODES]
+        st[:] = saved
+        st[S_NODES] = nodes
         hands[p] ^= np.int64(1) << np.int64(c)
-        st[S_KEY] ^= zob[p * 52 + c]
         out[c] = v
 
 
-@_jit_nocache
+@_jit
 def root_value(g: Any, strength: Any, upts: Any, pts: Any, order: Any, zob: Any,
                hands: Any, trick: Any, st: Any, tt_key: Any, tt_lo: Any, tt_hi: Any,
-               tt_move: Any) -> int:
+               tt_move: Any, work: Any) -> int:
     """Return the exact future value of the position (best play by the mover)."""
     return _mtd(g, strength, upts, pts, order, zob, hands, trick, st,
-                tt_key, tt_lo, tt_hi, tt_move)
+                tt_key, tt_lo, tt_hi, tt_move, work)
 
 
 @_jit

@@ -118,7 +118,7 @@ class Solver:
     pure: bool = False
     nodes: int = 0
     _k: ModuleType = field(init=False, repr=False)
-    _tt: tuple[Any, Any, Any, Any] = field(init=False, repr=False)
+    _tt: tuple[Any, Any, Any, Any, Any] = field(init=False, repr=False)
     _zob: Any = field(init=False, repr=False)
     _rng: random.Random = field(init=False, repr=False)
 
@@ -130,6 +130,7 @@ class Solver:
             np.zeros(size, np.int64),
             np.zeros(size, np.int64),
             np.zeros(size, np.int64),
+            np.zeros(fast.WORK_SIZE, np.int64),
         )
         zr = np.random.default_rng(20240601)
         self._zob = zr.integers(-(1 << 62), 1 << 62, size=fast.Z_SIZE, dtype=np.int64)
@@ -281,6 +282,13 @@ def build(pos: Position, nonce: int = 0, player: int | None = None) -> tuple[Any
     st[fast.S_SWEEP] = -1
     st[fast.S_FWME] = -1
     st[fast.S_LASTW] = -1
+    out = 0
+    for h in pos.hands:
+        out |= h
+    for c in pos.trick:
+        out |= 1 << c
+    st[fast.S_NEGL] = sum(int(upts[c]) for c in range(52) if out >> c & 1 and upts[c] < 0)
+    st[fast.S_POSL] = sum(int(upts[c]) for c in range(52) if out >> c & 1 and upts[c] > 0)
     banked = 0
     mine = [(p & 1) == (me & 1) if side else p == me for p in range(n)]
     for i, w in enumerate(pos.winners):
