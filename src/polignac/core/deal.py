@@ -19,8 +19,9 @@ maps them to its seats (tie-break deals have fewer players than the match).
 from __future__ import annotations
 
 import random as _random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from operator import itemgetter
 from typing import Final
 
 from .actions import (
@@ -199,15 +200,56 @@ class DealScore:
         return out
 
 
+# Shuffling as random.Random.shuffle does, without its per-card method calls.
+# CPython's shuffle swaps x[i] with x[randbelow(i + 1)] for i from the end
+# down to 1, and randbelow(m) draws getrandbits(m.bit_length()) until the draw
+# is below m.  _fast_shuffle makes the same getrandbits calls in the same order
+# (the (i, i + 1, bit length) steps come from a table), so it gives the same
+# order and leaves the generator in the same state.  It is used only for
+# plain random.Random objects (a subclass or SystemRandom may draw
+# differently) and only if the check at import time found it to agree with
+# this Python's rng.shuffle; otherwise Deal.shuffled calls rng.shuffle.
+_SHUFFLE_STEPS: Final = tuple(
+    tuple((i, i + 1, (i + 1).bit_length()) for i in range(m - 1, 0, -1)) for m in range(54)
+)
+
+
+def _fast_shuffle(rng: _random.Random, x: list[int]) -> None:
+    getrandbits = rng.getrandbits
+    for i, m, k in _SHUFFLE_STEPS[len(x)]:
+        j = getrandbits(k)
+        while j >= m:
+            j = getrandbits(k)
+        x[i], x[j] = x[j], x[i]
+
+
+def _fast_shuffle_agrees() -> bool:
+    """True if _fast_shuffle gives what rng.shuffle gives, rng state included."""
+    for seed in (1, 2, 3, 4):
+        a, b = _random.Random(seed), _random.Random(seed)
+        x, y = list(range(53 - seed)), list(range(53 - seed))
+        a.shuffle(x)
+        _fast_shuffle(b, y)
+        if x != y or a.getrandbits(64) != b.getrandbits(64):
+            return False  # pragma: no cover - another Python's shuffle
+    return True
+
+
+_FAST_SHUFFLE: Final = _fast_shuffle_agrees()
+_Random: Final = _random.Random
+
+
 class _Tables:
     """What a deal needs from its rules and player count, worked out once (see _tables)."""
 
     __slots__ = (
         "contract_action",
+        "deal_hands",
         "deal_to",
         "first_phase",
         "n",
         "nxt",
+        "pack_bits",
         "pack_order",
         "points",
         "pollack",
@@ -241,6 +283,21 @@ class _Tables:
                     owner[pos] = p
             by_position.append(tuple(owner))
         self.deal_to = tuple(by_position)
+        # The pack as one-card masks (1 << card), shuffled instead of the cards:
+        # the shuffle depends only on the length, so the order is the same.
+        self.pack_bits = [1 << c for c in self.pack_order]
+        # Per dealer: per player, a getter of the positions of its cards in the
+        # pack order; the sum of the one-card masks it returns is the hand (the
+        # cards are distinct, so + is |).  One C-level call per player instead
+        # of a Python loop over the pack.  None if a hand has fewer than 2
+        # cards (itemgetter of one position returns the item, not a tuple).
+        hands_by_dealer: list[tuple[Callable[[list[int]], tuple[int, ...]], ...]] = []
+        for owners in by_position:
+            spots = [[pos for pos, q in enumerate(owners) if q == p] for p in range(n)]
+            if min(len(spot) for spot in spots) < 2:
+                break
+            hands_by_dealer.append(tuple(itemgetter(*spot) for spot in spots))
+        self.deal_hands = tuple(hands_by_dealer) if len(hands_by_dealer) == n else None
 
 
 # Tables by (id(rules), n); each entry holds its rules, so an id is not reused
@@ -500,6 +557,17 @@ class Deal:
             rng.shuffle(order)
             return cls.from_pack(rules, order, n, dealer, partie, pool_in)
         # The same as from_pack, without checking what is right by construction.
+        getters = tables.deal_hands
+        if getters is not None:
+            bits = tables.pack_bits.copy()  # one-card masks, in pack order
+            if _FAST_SHUFFLE and type(rng) is _Random:
+                _fast_shuffle(rng, bits)  # the same order and rng use as rng.shuffle
+            else:
+                rng.shuffle(bits)
+            hands = tuple([sum(get(bits)) for get in getters[dealer]])
+            # With a turn-up the last card of the pack is turned up (no getter has it).
+            turn_up = bits[-1].bit_length() - 1 if tables.turn_up_game else -1
+            return cls._start(tables, hands, dealer, turn_up, partie, pool_in)
         order = list(tables.pack_order)
         rng.shuffle(order)
         masks = [0] * n
