@@ -143,6 +143,32 @@ class _CardsOfSuit(dict[Mask, tuple[Card, ...]]):
 
 
 _SUIT_CARDS: Final = _CardsOfSuit()
+_FILLED_SUITS: set[Mask] = set()
+
+
+def _fill_suit_cards(pack: Mask) -> None:
+    """Fill _SUIT_CARDS for every set of cards of one suit of ``pack``, once per suit mask.
+
+    Filling on first use costs a cards_of call per new set, and with 13-card
+    suits (Knaves) new sets keep turning up for thousands of deals; filling
+    them all when a pack is first dealt (2**8 sets a suit for 32 cards, 2**13
+    for 52: a few ms once) keeps that out of play.  Each set is built from
+    the set without its highest card, so it costs one tuple concatenation.
+    """
+    for suit_mask in SUIT_MASKS:
+        full = pack & suit_mask
+        if full in _FILLED_SUITS:
+            continue
+        # Subsets of full in increasing order of value: a subset's highest
+        # card is its highest bit, and the rest is a smaller subset, already there.
+        table = _SUIT_CARDS
+        sub = full & -full  # the subsets after the empty one
+        table[0] = ()
+        while sub:
+            high = 1 << (sub.bit_length() - 1)
+            table[sub] = table[sub ^ high] + (sub.bit_length() - 1,)
+            sub = (sub - full) & full  # the next subset of full (0 after the last)
+        _FILLED_SUITS.add(full)
 _S0, _S1, _S2, _S3 = SUIT_MASKS
 
 
@@ -273,6 +299,7 @@ class _Tables:
         self.first_phase = DECLARE if rules.has_declaration_round else PLAY
         self.turn_up_game = rules.trumps == "turn-up"
         self.pack_order = tuple(cards_of(rules.pack_mask(n)))
+        _fill_suit_cards(rules.pack_mask(n))
         # Per dealer: the player who gets each card of the pack order (as deal_packets).
         positions = list(range(n * rules.hand_size(n)))
         by_position = []
