@@ -50,3 +50,16 @@ def test_declaration_round_and_reproducible() -> None:
     assert all(ExpertBot(samples=4).act(view, random.Random(9)) == first for _ in range(3))
     assert all(HardBot(samples=4).act(view, random.Random(9))
                == HardBot(samples=4).act(view, random.Random(9)) for _ in range(2))
+
+
+def test_node_budget_defaults_reproducible() -> None:
+    """Default settings (node budget) early in a deal: legal and reproducible."""
+    rng = random.Random(21)
+    deal = Deal.shuffled(get_rules("polignac"), 4, dealer=0, rng=rng)
+    for _ in range(5):
+        deal = deal.apply(deal.legal_actions()[0])
+    view = SeatView.of(deal, deal.to_act)
+    first = HardBot().act(view, random.Random(3))
+    assert first in view.legal
+    assert all(HardBot().act(view, random.Random(3)) == first for _ in range(2))
+    assert HardBot(nodes=1).act(view, random.Random(3)) in view.legal  # medium's card

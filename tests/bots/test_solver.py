@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import random
+import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -104,3 +106,39 @@ def test_kernel_matches_core_on_random_games(preset: str, n: int, contract: str 
             assert int(st[fast.S_TL]) == len(deal.trick)
         me = pos.to_act
         assert gain + int(fast.leaf_value(g, st)) == final_result(deal, me)
+
+
+def test_node_budget_is_reproducible() -> None:
+    """A node budget gives the same answer whatever was solved before."""
+    rng = random.Random(3)
+    solver = Solver()
+    deal = advance(start("polignac", 4, None, rng), 5, rng)
+    pos = Position.from_deal(deal)
+    full = solver.solve(pos)
+    used = solver.last_nodes
+    assert used > 10
+    for _ in range(3):  # other solves in between must not change the count
+        solver.solve(Position.from_deal(advance(start("polignac", 4, None, rng), 4, rng)))
+        assert solver.solve_within(pos, used) == full
+        assert solver.last_nodes == used
+    assert solver.solve_within(pos, used - 1) is None
+    assert solver.solve_within(pos, 0) == full
+
+
+def test_compiled_kernel_reloads_from_cache() -> None:
+    """The recursive search is cached by numba and reloads safely in a new process."""
+    if not fast.HAVE_NUMBA:
+        pytest.skip("numba is not installed")
+    code = (
+        "import random\n"
+        "from polignac.bots.solver import Position, Solver\n"
+        "from polignac.core import Deal, get_rules\n"
+        "d = Deal.shuffled(get_rules('polignac'), 4, dealer=0, rng=random.Random(2))\n"
+        "for _ in range(20):\n"
+        "    d = d.apply(d.legal_actions()[0])\n"
+        "print(Solver().value(Position.from_deal(d)))\n"
+    )
+    outs = [subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                           timeout=120, check=False) for _ in range(2)]
+    assert [o.returncode for o in outs] == [0, 0], outs[-1].stderr
+    assert outs[0].stdout == outs[1].stdout

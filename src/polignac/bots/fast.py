@@ -126,6 +126,8 @@ S_NODES = 8
 S_TB = 9  # where the trick in progress starts in ``trick`` (one slot run per trick)
 S_NEGL = 10  # sum of the negative ``upts`` of the cards not yet in a finished trick
 S_POSL = 11  # sum of the positive ``upts`` of the cards not yet in a finished trick
+S_LIMIT = 12  # node budget of the solve (0: none)
+S_ABORT = 13  # set to 1 when the budget ran out: the results are then meaningless
 S_CPS = 16
 S_NTR = 32
 S_SIZE = 48
@@ -325,6 +327,10 @@ def leaf_value(g: Any, st: Any) -> int:
 def _summary_key(g: Any, zob: Any, order: Any, pts: Any, hands: Any, st: Any) -> int:
     """Table key at a trick boundary: the hands up to relabelling of ranks.
 
+    The key does not include the solve's salt ``g[G_NONCE]``: the search
+    picks the table slot from this key and stores it salted, so which slots
+    a solve uses (and so its node count) does not depend on earlier solves.
+
     Each suit's cards still in hands are listed by strength and only their
     owners and point values enter the key: positions that differ only in
     which cards are gone are the same game.
@@ -333,7 +339,7 @@ def _summary_key(g: Any, zob: Any, order: Any, pts: Any, hands: Any, st: Any) ->
     live = np.int64(0)
     for q in range(n):
         live |= hands[q]
-    k = g[G_NONCE] ^ zob[Z_LEADER + st[S_LEADER]]
+    k = zob[Z_LEADER + st[S_LEADER]]
     for s in range(4):
         i = 0
         for j in range(13):
@@ -501,6 +507,9 @@ def search(g: Any, strength: Any, upts: Any, pts: Any, order: Any, zob: Any,
     (indexed by the ply's trick slot, so no allocation happens in the search).
     """
     st[S_NODES] += 1
+    if st[S_LIMIT] > 0 and st[S_NODES] > st[S_LIMIT]:
+        st[S_ABORT] = 1
+        return 0
     n = g[G_N]
     tl = st[S_TL]
     lo, hi = _bounds(g, st)
@@ -516,6 +525,7 @@ def search(g: Any, strength: Any, upts: Any, pts: Any, order: Any, zob: Any,
             return _last_trick(g, strength, upts, pts, zob, hands, trick, st)
         key = _summary_key(g, zob, order, pts, hands, st)
         slot = key & ((1 << TT_BITS) - 1)
+        key ^= g[G_NONCE]
         if tt_key[slot] == key:
             tlo = tt_lo[slot]
             thi = tt_hi[slot]
@@ -649,6 +659,8 @@ def search(g: Any, strength: Any, upts: Any, pts: Any, order: Any, zob: Any,
         else:
             v = search(g, strength, upts, pts, order, zob, hands, trick, st,
                        tt_key, tt_lo, tt_hi, tt_move, work, alpha, beta)
+        if st[S_ABORT] != 0:
+            return 0
         st[S_TL] -= 1
         hands[p] ^= np.int64(1) << np.int64(c)
         st[S_KEY] ^= zob[p * 52 + c]
@@ -697,6 +709,8 @@ def _mtd(g: Any, strength: Any, upts: Any, pts: Any, order: Any, zob: Any,
         mid = (lo + hi + 1) // 2
         v = search(g, strength, upts, pts, order, zob, hands, trick, st,
                    tt_key, tt_lo, tt_hi, tt_move, work, mid - 1, mid)
+        if st[S_ABORT] != 0:
+            return 0
         if v >= mid:
             lo = v
         else:
@@ -711,7 +725,9 @@ def card_values(g: Any, strength: Any, upts: Any, pts: Any, order: Any, zob: Any
     """Write into ``out[c]`` the exact future value of each legal card ``c``.
 
     Cards that are not legal get ``-INF``.  Equivalent cards get the same value
-    (each is searched; the table makes the repeats cheap).
+    (each is searched; the table makes the repeats cheap).  When the node
+    budget ``st[S_LIMIT]`` runs out, ``st[S_ABORT]`` is set and ``out`` is
+    meaningless.
     """
     for c in range(52):
         out[c] = -INF
@@ -729,8 +745,12 @@ def card_values(g: Any, strength: Any, upts: Any, pts: Any, order: Any, zob: Any
             v = gain + _mtd(g, strength, upts, pts, order, zob, hands, trick, st,
                             tt_key, tt_lo, tt_hi, tt_move, work)
         nodes = st[S_NODES]
+        abort = st[S_ABORT]
         st[:] = saved
         st[S_NODES] = nodes
+        if abort != 0:
+            st[S_ABORT] = 1
+            return
         hands[p] ^= np.int64(1) << np.int64(c)
         out[c] = v
 

@@ -23,6 +23,7 @@ from ..core.cards import Mask
 from ..core.deal import Deal
 from .base import SeatView
 from .inference import play_log_likelihood, sample_hands
+from .simple import MediumBot
 from .solver import Position, Solver, default_solver
 
 
@@ -63,20 +64,28 @@ def _could_sweep(view: SeatView) -> bool:
 class HardBot:
     """Determinized search.
 
-    Options: ``samples`` (deals sampled per decision, default 12),
-    ``time`` (seconds; when set, stop sampling once it is spent after at
-    least one sample: faster but no longer reproducible; default None),
-    ``declare_samples`` (deals sampled to decide a contract, default 4).
+    Options: ``samples`` (at most this many deals sampled per card decision,
+    default 12), ``nodes`` (search-node budget per card decision, shared by
+    the samples, default 150,000; 0: none): sampling stops at the first
+    sample whose solve does not fit in what is left of the budget, and when
+    not even the first fits (early in the deal) the bot plays ``medium``'s
+    card.  A node count, unlike a time, is reproducible: the choice depends
+    only on the view and the rng seed.  ``time`` (seconds; when set, also stop
+    sampling once it is spent after at least one sample: no longer
+    reproducible; default None), ``declare_samples`` (deals sampled to decide
+    a contract, default 4).
     """
 
     name = "hard"
 
     def __init__(self, samples: int = 12, time: float | None = None,
-                 declare_samples: int = 4, **_: object) -> None:
+                 declare_samples: int = 4, nodes: int = 150_000, **_: object) -> None:
         self.samples = int(samples)
         self.time = None if time is None else float(time)
         self.declare_samples = int(declare_samples)
+        self.nodes = int(nodes)
         self.solver: Solver = default_solver()
+        self.fallback = MediumBot()
 
     # ------------------------------------------------------------ decisions
 
@@ -124,12 +133,22 @@ class HardBot:
         start = time.perf_counter()
         totals = dict.fromkeys(cards, 0.0)
         samples: list[tuple[float, dict[int, int]]] = []
-        for i in range(self.samples):
+        left = self.nodes
+        for _ in range(self.samples):
             hands = sample_hands(view, rng)
-            values = self.solver.solve(_position(view, hands))
-            samples.append((self._weight(view, hands), values))
-            if self.time is not None and i >= 0 and time.perf_counter() - start > self.time:
+            values = self.solver.solve_within(_position(view, hands), left)
+            if values is None:
                 break
+            samples.append((self._weight(view, hands), values))
+            if self.nodes > 0:
+                left -= self.solver.last_nodes
+                if left <= 0:
+                    break
+            if self.time is not None and time.perf_counter() - start > self.time:
+                break
+        if not samples:
+            action = self.fallback.act(view, rng)
+            return action if action in cards else cards[0]
         top = max(w for w, _ in samples)
         for w, values in samples:
             weight = math.exp(w - top)
@@ -152,8 +171,10 @@ class ExpertBot(HardBot):
     name = "expert"
 
     def __init__(self, samples: int = 16, time: float | None = None,
-                 declare_samples: int = 4, beta: float = 1.5, **_: object) -> None:
-        super().__init__(samples=samples, time=time, declare_samples=declare_samples)
+                 declare_samples: int = 4, beta: float = 1.5, nodes: int = 200_000,
+                 **_: object) -> None:
+        super().__init__(samples=samples, time=time, declare_samples=declare_samples,
+                         nodes=nodes)
         self.beta = float(beta)
 
     def _weight(self, view: SeatView, hands: tuple[Mask, ...]) -> float:

@@ -113,10 +113,13 @@ class Solver:
     """A reusable solver: holds the transposition table (about 20 MB).
 
     ``pure`` runs the kernel as plain Python (slow; the reference path).
+    ``nodes`` counts the search nodes of every solve, ``last_nodes`` those of
+    the last one.
     """
 
     pure: bool = False
     nodes: int = 0
+    last_nodes: int = 0
     _k: ModuleType = field(init=False, repr=False)
     _tt: tuple[Any, Any, Any, Any, Any] = field(init=False, repr=False)
     _zob: Any = field(init=False, repr=False)
@@ -145,10 +148,29 @@ class Solver:
         Raises:
             ValueError: the position is finished or malformed.
         """
+        values = self.solve_within(pos, 0)
+        assert values is not None
+        return values
+
+    def solve_within(self, pos: Position, nodes: int) -> dict[Card, int] | None:
+        """:meth:`solve` within a budget of ``nodes`` search nodes (0: none).
+
+        Returns None when the budget runs out first.  Whether it does depends
+        only on the position (not on earlier solves), so a budget is
+        reproducible, unlike a time limit.
+
+        Raises:
+            ValueError: the position is finished or malformed.
+        """
         args, banked = self._setup(pos)
+        st = args[8]
+        st[fast.S_LIMIT] = max(0, nodes)
         out = np.zeros(52, np.int64)
         self._k.card_values(*args, out)
-        self.nodes += int(args[8][fast.S_NODES])
+        self.nodes += int(st[fast.S_NODES])
+        self.last_nodes = int(st[fast.S_NODES])
+        if st[fast.S_ABORT]:
+            return None
         return {c: int(out[c]) + banked for c in pos.legal_cards()}
 
     def value(self, pos: Position, player: int | None = None) -> int:
