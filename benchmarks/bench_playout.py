@@ -40,13 +40,14 @@ def main(argv: list[str] | None = None) -> int:
         deal = deal.apply_text("pass")
     g, strength, upts, pts, _o, hands, _t, _st, _b = build(Position.from_deal(deal))
     zob = np.zeros(fast.Z_SIZE, np.int64)
-    fast.random_playouts(g, strength, upts, pts, zob, hands, 10, 1)  # compile
+    taken = np.zeros(16, np.int64)
+    fast.random_playouts(g, strength, upts, pts, zob, hands, 10, 1, taken)  # compile
     t = time.perf_counter()
-    cards = fast.random_playouts(g, strength, upts, pts, zob, hands, args.deals, 2)
+    cards = fast.random_playouts(g, strength, upts, pts, zob, hands, args.deals, 2, taken)
     ns = 1e9 * (time.perf_counter() - t) / cards
     pure = fast.pure_kernel()
     t = time.perf_counter()
-    pcards = pure.random_playouts(g, strength, upts, pts, zob, hands, args.slow_deals, 2)
+    pcards = pure.random_playouts(g, strength, upts, pts, zob, hands, args.slow_deals, 2, taken)
     pns = 1e9 * (time.perf_counter() - t) / pcards
     rng = random.Random(3)
     t = time.perf_counter()

@@ -142,3 +142,20 @@ def test_compiled_kernel_reloads_from_cache() -> None:
                            timeout=120, check=False) for _ in range(2)]
     assert [o.returncode for o in outs] == [0, 0], outs[-1].stderr
     assert outs[0].stdout == outs[1].stdout
+
+
+@pytest.mark.parametrize(("preset", "n"), [("polignac", 4), ("knaves", 3), ("polignac-party", 5)])
+def test_random_playouts_compiled_matches_pure(preset: str, n: int) -> None:
+    """The playout loop: compiled and plain paths agree, and every point is taken once."""
+    rng = random.Random(n)
+    deal = start(preset, n, None, rng)
+    g, strength, upts, pts, _o, hands, _t, _st, _b = build(Position.from_deal(deal))
+    zob = np.zeros(fast.Z_SIZE, np.int64)
+    outs = []
+    for k in (fast, fast.pure_kernel()):
+        taken = np.zeros(16, np.int64)
+        cards = k.random_playouts(g, strength, upts, pts, zob, hands, 30, 5, taken)
+        outs.append((int(cards), [int(t) for t in taken]))
+    assert outs[0] == outs[1]
+    assert outs[0][0] == 30 * sum(h.bit_count() for h in deal.hands)
+    assert sum(outs[0][1]) == 30 * int(pts.sum())

@@ -765,50 +765,80 @@ def root_value(g: Any, strength: Any, upts: Any, pts: Any, order: Any, zob: Any,
 
 
 @_jit
+def popcount(m: int) -> int:
+    """Return the number of set bits of ``m`` (0 <= m < 2**62)."""
+    v = m - ((m >> 1) & 0x5555555555555555)
+    v = (v & 0x3333333333333333) + ((v >> 2) & 0x3333333333333333)
+    v = (v + (v >> 4)) & 0x0F0F0F0F0F0F0F0F
+    v = v + (v >> 8)
+    v = v + (v >> 16)
+    v = v + (v >> 32)
+    return v & 0x7F
+
+
+@_jit
 def random_playouts(g: Any, strength: Any, upts: Any, pts: Any, zob: Any,
-                    hands0: Any, count: int, seed: int) -> int:
+                    hands0: Any, count: int, seed: int, taken: Any) -> int:
     """Play ``count`` random deals from ``hands0`` (eldest leads); return the cards played.
 
     A uniformly random legal card at each turn (an xorshift generator seeded
-    with ``seed``), tricks resolved with :func:`play_card`.
+    with ``seed``, scaled by multiply-shift), tricks resolved as in
+    :func:`play_card`; ``taken[p]`` accumulates the card points player ``p``
+    took over all the deals.  The loop keeps its state in locals and bitmasks
+    (no per-card calls or Python objects).
     """
     n = g[G_N]
+    trump = g[G_TRUMP]
     hands = hands0.copy()
-    trick = np.zeros(TRICK_SIZE, np.int64)
-    st = np.zeros(S_SIZE, np.int64)
     x = np.uint64(seed * 2 + 1)
-    played = 0
-    total = g[G_TOTAL_TRICKS] * n
+    tricks = g[G_TOTAL_TRICKS]
     for _ in range(count):
         for q in range(n):
             hands[q] = hands0[q]
-        st[:] = 0
-        st[S_LEADER] = g[G_ELDEST]
-        st[S_SWEEP] = -1
-        st[S_FWME] = -1
-        st[S_LASTW] = -1
-        for _k in range(total):
-            legal = legal_mask(g, hands, trick, st)
-            cnt = 0
-            m = legal
-            while m != 0:
-                m &= m - 1
-                cnt += 1
-            x ^= x << np.uint64(13)
-            x ^= x >> np.uint64(7)
-            x ^= x << np.uint64(17)
-            k = np.int64(x % np.uint64(cnt))
-            m = legal
-            for _j in range(k):
-                m &= m - 1
-            low = m & -m
-            c = 0
-            while low > 1:
-                low >>= 1
-                c += 1
-            play_card(g, strength, upts, pts, zob, hands, trick, st, c)
-            played += 1
-    return played
+        leader = g[G_ELDEST]
+        for _t in range(tricks):
+            p = leader
+            w = leader
+            led = 0
+            bs = 0
+            bst = 0
+            raw = 0
+            for i in range(n):
+                h = hands[p]
+                if i > 0:
+                    f = h & (np.int64(0x1FFF) << np.int64(13 * led))
+                    if f != 0:
+                        h = f
+                cnt = popcount(h)
+                x ^= x << np.uint64(13)
+                x ^= x >> np.uint64(7)
+                x ^= x << np.uint64(17)
+                k = np.int64(((x >> np.uint64(32)) * np.uint64(cnt)) >> np.uint64(32))
+                for _j in range(k):
+                    h &= h - 1
+                low = h & -h
+                hands[p] ^= low
+                c = low_index(low)
+                s = c // 13
+                raw += pts[c]
+                if i == 0:
+                    led = s
+                    bs = s
+                    bst = strength[c]
+                elif s == bs:
+                    if strength[c] > bst:
+                        bst = strength[c]
+                        w = p
+                elif s == trump:
+                    bs = s
+                    bst = strength[c]
+                    w = p
+                p += 1
+                if p == n:
+                    p = 0
+            taken[w] += raw
+            leader = w
+    return count * tricks * n
 
 
 def pure_kernel() -> types.ModuleType:
