@@ -76,7 +76,8 @@ def main(argv: list[str]) -> int:
         for bench in sorted((ROOT / "benchmarks").glob("bench_*.py")):
             status |= run(PY, bench, *rest, check=False)
         return status
-    ensure_system_packages({"/usr/bin/chromium": "chromium"})  # tests/browser
+    ensure_system_packages({"/usr/bin/chromium": "chromium",  # tests/browser
+                            "/usr/lib/postgresql": "postgresql"})  # tests/server (postgres)
     status = run(PY, "-m", "ruff", "check", "src", "tests", "benchmarks", "dev.py", check=False)
     status |= run(PY, "-m", "mypy", check=False)
     status |= run(PY, "-m", "pytest", *rest, check=False)

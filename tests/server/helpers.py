@@ -38,6 +38,10 @@ def play_until(ws: WebSocketTestSession, first: dict[str, Any], rng: random.Rand
         frame = ws.receive_json()
         if frames is not None:
             frames.append(frame)
+        while frame["type"] in ("presence", "rematch"):
+            frame = ws.receive_json()
+            if frames is not None:
+                frames.append(frame)
         assert frame["type"] == "event", frame
         assert frame["seq"] == seq + 1
         seq = frame["seq"]
@@ -47,8 +51,17 @@ def play_until(ws: WebSocketTestSession, first: dict[str, Any], rng: random.Rand
 
 
 def next_non_event(ws: WebSocketTestSession) -> dict[str, Any]:
-    """The next frame that is not an event (bots may be playing meanwhile)."""
+    """The next frame that is neither an event nor presence (bots may be playing)."""
     while True:
         frame: dict[str, Any] = ws.receive_json()
-        if frame["type"] != "event":
+        if frame["type"] not in ("event", "presence"):
             return frame
+
+
+def next_of(ws: WebSocketTestSession, kind: str, limit: int = 5000) -> dict[str, Any]:
+    """The next frame of type ``kind``, skipping others (at most ``limit`` frames)."""
+    for _ in range(limit):
+        frame: dict[str, Any] = ws.receive_json()
+        if frame["type"] == kind:
+            return frame
+    raise AssertionError(f"no {kind} frame")

@@ -9,7 +9,10 @@ Routes::
     GET  /api/presets            presets, bot levels, house rules for the lobby
     POST /api/play-now           you and three bots, preset polignac
     POST /api/tables             create a table from a JSON description
-    WS   /tables/{id}/ws         the table protocol (docs/server.md)
+    GET  /api/tables             every table for the lobby: preset, status, who is seated
+    POST /tables/{id}/seats/{seat}/take  take a bot's seat between deals
+    POST /tables/{id}/rematch    a new table with the same settings and seats
+    WS   /tables/{id}/ws         the table protocol (docs/server.md); no seat cookie: spectator
 """
 
 from __future__ import annotations
@@ -36,6 +39,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from ..bots.registry import make_bot
 from ..core import PRESETS, PolignacError, get_rules, to_record
 from ..core.rules import DECLARATIONS
+from . import replay_routes
 from .config import ServerConfig
 from .db import SeatRow, Store, TableRow, make_engine, migrate
 from .security import (
@@ -104,6 +108,8 @@ class Hub:
                 continue
             self.tables[row.id] = table
             table.wake()
+            for s in table.seats:  # nobody is connected yet: the grace period starts now
+                table.start_grace(s.seat)
 
     async def stop(self) -> None:
         """Stop every table's driver and close the database."""
@@ -154,22 +160,91 @@ class Hub:
                 raise ApiError(f"seat {i}: kind must be you, bot or open", "bad-seats")
         row = TableRow(secrets.token_urlsafe(9), preset, rules.overrides_from(PRESETS[preset]),
                        n, secrets.randbelow(n), rows, [])
+        return await self.open_table(row), creator, invites
+
+    async def open_table(self, row: TableRow) -> GameTable:
+        """Store a new table, deal its first hands and start its driver.
+
+        Raises:
+            sqlalchemy.exc.SQLAlchemyError: the table cannot be stored.
+        """
+        assert self.store is not None
         await asyncio.to_thread(self.store.create_table, row)
         table = GameTable(row, self.store, self.config)
         self.tables[row.id] = table
         await table.deal()
         table.wake()
-        return table, creator, invites
+        return table
+
+    async def rematch(self, old: GameTable) -> tuple[GameTable, dict[int, str]]:
+        """The rematch of ``old`` (created on first call): same preset, rules, seats.
+
+        People's seats are reserved for them: the seat's invite is the old seat
+        token (exchanged by :meth:`claim_rematch_seat`).  Seats nobody had
+        claimed get fresh invites, returned (only by the call that creates).
+        Call with ``old.lock`` held.
+
+        Raises:
+            ApiError: the match is not over (409).
+        """
+        assert self.store is not None
+        if old.rematch_id is not None and old.rematch_id in self.tables:
+            return self.tables[old.rematch_id], {}
+        if not old.match.finished:
+            raise ApiError("the match is not over yet", "not-finished", 409)
+        rows: list[SeatRow] = []
+        invites: dict[int, str] = {}
+        for s in old.seats:
+            if s.kind == "bot":
+                rows.append(SeatRow(s.seat, "bot", s.bot_level, s.name, None, None))
+            elif s.token_hash is not None:
+                rows.append(SeatRow(s.seat, "human", None, s.name, None, s.token_hash))
+            else:
+                invites[s.seat] = new_token()
+                rows.append(SeatRow(s.seat, "human", None, s.name, None,
+                                    hash_token(invites[s.seat])))
+        n = len(old.seats)
+        row = TableRow(secrets.token_urlsafe(9), old.preset, dict(old.overrides), n,
+                       secrets.randbelow(n), rows, [])
+        table = await self.open_table(row)
+        await asyncio.to_thread(self.store.set_rematch, old.id, table.id)
+        old.rematch_id = table.id
+        old.broadcast({"type": "rematch", "id": table.id, "url": f"/tables/{table.id}"})
+        return table, invites
+
+    async def claim_rematch_seat(self, table: GameTable, seat: int, old_token: str) -> str:
+        """Give the holder of ``seat`` at the old table that seat at ``table``; a fresh token.
+
+        Raises:
+            ApiError: the seat is not reserved for that token (403).
+        """
+        assert self.store is not None
+        async with table.lock:
+            row = table.seats[seat]
+            if row.kind != "human" or not (token_matches(old_token, row.invite_hash)
+                                           or row.token_hash is not None):
+                raise ApiError("this seat is not yours", "bad-token", 403)
+            fresh = new_token()
+            await asyncio.to_thread(self.store.claim_seat, table.id, seat, hash_token(fresh))
+            row.token_hash, row.invite_hash = hash_token(fresh), None
+            table.broadcast(table.presence_frame())
+        return fresh
 
     def seat_of(self, table: GameTable, cookies: dict[str, str]) -> int | None:
         """The seat whose valid token this browser holds at ``table``, or None."""
+        found = self.seat_and_token(table, cookies)
+        return None if found is None else found[0]
+
+    def seat_and_token(self, table: GameTable, cookies: dict[str, str]
+                       ) -> tuple[int, str] | None:
+        """The seat and token this browser validly holds at ``table``, or None."""
         parsed = parse_cookie(cookies.get(cookie_name(table.id)))
         if parsed is None:
             return None
         seat, token = parsed
         if not 0 <= seat < len(table.seats):
             return None
-        return seat if token_matches(token, table.seats[seat].token_hash) else None
+        return (seat, token) if token_matches(token, table.seats[seat].token_hash) else None
 
 
 def _hub(request: Request | WebSocket) -> Hub:
@@ -257,6 +332,79 @@ async def create_table(request: Request) -> Response:
                     for s, t in invites.items()],
     })
     _set_seat_cookie(response, hub.config, table.id, you, token)
+    return response
+
+
+async def list_tables(request: Request) -> Response:
+    """Every table, newest first (at most 500): preset, status, who is seated."""
+    hub = _hub(request)
+    tables = sorted(hub.tables.values(), key=lambda t: t.created_at, reverse=True)[:500]
+    return JSONResponse({"tables": [
+        {"id": t.id, "url": f"/tables/{t.id}", "preset": t.preset, "overrides": t.overrides,
+         "players": len(t.seats), "status": t.status(), "deal_number": t.match.deal_number,
+         "created_at": t.created_at, "rematch": t.rematch_id,
+         "open_seats": [p["seat"] for p in t.presence() if p["open"]],
+         "seats": [{"seat": s.seat, "name": s.name, "kind": s.kind, "level": s.bot_level,
+                    "open": p["open"], "connected": p["connected"]}
+                   for s, p in zip(t.seats, t.presence(), strict=True)]}
+        for t in tables]})
+
+
+@_api
+async def take_seat(request: Request) -> Response:
+    """A person takes a bot's seat between deals: ``{"name"}`` -> ``{"url", "seat"}`` + cookie."""
+    _check_origin(request)
+    table = _table(request)
+    hub = _hub(request)
+    data = await _json_body(request)
+    seat_text = request.path_params["seat"]
+    if not seat_text.isdigit() or not 0 <= int(seat_text) < len(table.seats):
+        raise ApiError("no such seat", "bad-seat", 404)
+    seat = int(seat_text)
+    if hub.seat_of(table, request.cookies) is not None:
+        raise ApiError("you already have a seat at this table", "already-seated", 409)
+    name = clean_name(data.get("name"), f"Player {seat + 1}")
+    token = new_token()
+    async with table.lock:
+        if table.seats[seat].kind != "bot":
+            raise ApiError("only a bot's seat can be taken", "not-a-bot", 409)
+        if table.match.finished:
+            raise ApiError("the match is over", "finished", 409)
+        if table.match.current is not None:
+            raise ApiError("wait for the end of the deal", "deal-in-progress", 409)
+        assert hub.store is not None
+        await asyncio.to_thread(hub.store.take_seat, table.id, seat, name, hash_token(token))
+        table.take_seat(seat, name, hash_token(token))
+    response = JSONResponse({"url": f"/tables/{table.id}", "id": table.id, "seat": seat})
+    _set_seat_cookie(response, hub.config, table.id, seat, token)
+    return response
+
+
+@_api
+async def rematch(request: Request) -> Response:
+    """A new table with the same settings and seats; the caller keeps their seat.
+
+    The first call creates it (the match must be over); every seated person
+    calls it to get their cookie for the new table.
+    """
+    _check_origin(request)
+    old = _table(request)
+    hub = _hub(request)
+    held = hub.seat_and_token(old, request.cookies)
+    if held is None:
+        raise ApiError("only the players of this table can ask for a rematch", "not-seated",
+                       403)
+    seat, old_token = held
+    async with old.lock:
+        table, invites = await hub.rematch(old)
+    response = JSONResponse({
+        "url": f"/tables/{table.id}", "id": table.id, "seat": seat,
+        "invites": [{"seat": s, "url": f"/tables/{table.id}/join?seat={s}&token={t}"}
+                    for s, t in invites.items()],
+    })
+    if hub.seat_of(table, request.cookies) != seat:
+        fresh = await hub.claim_rematch_seat(table, seat, old_token)
+        _set_seat_cookie(response, hub.config, table.id, seat, fresh)
     return response
 
 
@@ -350,8 +498,8 @@ async def table_socket(websocket: WebSocket) -> None:
         await websocket.close(code=4403)
         return
     seat = hub.seat_of(table, websocket.cookies)
-    if seat is None:
-        await websocket.close(code=4401)
+    if seat is None and websocket.cookies.get(cookie_name(table.id)):
+        await websocket.close(code=4401)  # a cookie, but not a valid one
         return
     await websocket.accept()
     sub: Subscriber | None = None
@@ -397,14 +545,19 @@ async def table_socket(websocket: WebSocket) -> None:
                 if not isinstance(last, int) or isinstance(last, bool):
                     out.put_nowait(_error("bad-field", "last_seq must be a number"))
                     continue
-                frames = table.catch_up(seat, last)
-                if sub is None:
+                first = sub is None
+                if first:
                     sub = table.subscribe(seat, out)
-                for frame in frames:
+                for frame in table.catch_up(seat, last):
                     out.put_nowait(frame)
+                if first:
+                    table.broadcast(table.presence_frame())  # a connection came
             elif kind == "act":
                 if sub is None:
                     out.put_nowait(_error("hello-first", "send hello first"))
+                    continue
+                if seat is None:
+                    out.put_nowait(_error("spectator", "spectators cannot act", table.seq))
                     continue
                 action, seq = data.get("action"), data.get("seq")
                 if not isinstance(action, str) or len(action) > 40:
@@ -494,10 +647,15 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
             Route("/api/presets", presets),
             Route("/api/play-now", play_now, methods=["POST"]),
             Route("/api/tables", create_table, methods=["POST"]),
+            Route("/api/tables", list_tables, methods=["GET"]),
             Route("/tables/{table_id}", table_page),
             Route("/tables/{table_id}/join", join),
             Route("/tables/{table_id}/record.json", record_json),
+            Route("/tables/{table_id}/seats/{seat}/take", take_seat, methods=["POST"]),
+            Route("/tables/{table_id}/rematch", rematch, methods=["POST"]),
             WebSocketRoute("/tables/{table_id}/ws", table_socket),
+            # Other modules' routes: one line each, e.g. *scorepad_routes.routes(),
+            *replay_routes.routes(),
             Mount("/static", StaticFiles(directory=STATIC), name="static"),
         ],
         lifespan=lifespan,

@@ -33,6 +33,10 @@ class ServerConfig:
     max_missed_events: int = 200
     """A client further behind than this gets a full state instead of the events."""
     bot_levels: tuple[str, ...] = field(default=("random", "easy", "medium"))
+    grace_seconds: float = 30.0
+    """Seconds a human seat may stay without a connection before a bot plays for it."""
+    standin_level: str = "medium"
+    """Level of the bot that plays for an absent human after the grace period."""
 
     def url(self) -> str:
         """The SQLAlchemy URL of the database."""

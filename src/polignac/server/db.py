@@ -40,6 +40,7 @@ tables_t = Table(
     Column("num_players", Integer, nullable=False),
     Column("first_dealer", Integer, nullable=False),
     Column("created_at", Float, nullable=False),
+    Column("rematch_id", String(32), nullable=True),  # migration 0002
 )
 
 seats_t = Table(
@@ -99,6 +100,9 @@ class TableRow:
     first_dealer: int
     seats: list[SeatRow]
     events: list[EventRow]
+    rematch_id: str | None = None
+    """The table created by ``POST /tables/{id}/rematch``, if any."""
+    created_at: float = 0.0
 
 
 def make_engine(url: str) -> Engine:
@@ -149,12 +153,13 @@ class Store:
         self.engine = engine
 
     def create_table(self, row: TableRow) -> None:
-        """Insert a new table with its seats (no events yet)."""
+        """Insert a new table with its seats (no events yet); sets ``row.created_at``."""
+        row.created_at = time.time()
         with self.engine.begin() as conn:
             conn.execute(insert(tables_t).values(
                 id=row.id, preset=row.preset, overrides=json.dumps(row.overrides),
                 num_players=row.num_players, first_dealer=row.first_dealer,
-                created_at=time.time()))
+                created_at=row.created_at, rematch_id=row.rematch_id))
             conn.execute(insert(seats_t), [
                 {"table_id": row.id, "seat": s.seat, "kind": s.kind, "bot_level": s.bot_level,
                  "name": s.name, "token_hash": s.token_hash, "invite_hash": s.invite_hash}
@@ -179,13 +184,27 @@ class Store:
                          .where(seats_t.c.table_id == table_id, seats_t.c.seat == seat)
                          .values(token_hash=token_hash, invite_hash=None))
 
+    def take_seat(self, table_id: str, seat: int, name: str, token_hash: str) -> None:
+        """A person takes a bot's seat: the seat becomes human with this token."""
+        with self.engine.begin() as conn:
+            conn.execute(update(seats_t)
+                         .where(seats_t.c.table_id == table_id, seats_t.c.seat == seat)
+                         .values(kind="human", bot_level=None, name=name,
+                                 token_hash=token_hash, invite_hash=None))
+
+    def set_rematch(self, table_id: str, rematch_id: str) -> None:
+        """Record that ``rematch_id`` is the rematch of ``table_id``."""
+        with self.engine.begin() as conn:
+            conn.execute(update(tables_t).where(tables_t.c.id == table_id)
+                         .values(rematch_id=rematch_id))
+
     def load_all(self) -> list[TableRow]:
         """Every table with its seats and events, in creation and sequence order."""
         out: dict[str, TableRow] = {}
         with self.engine.connect() as conn:
             for r in conn.execute(select(tables_t).order_by(tables_t.c.created_at)):
                 out[r.id] = TableRow(r.id, r.preset, json.loads(r.overrides), r.num_players,
-                                     r.first_dealer, [], [])
+                                     r.first_dealer, [], [], r.rematch_id, r.created_at)
             for r in conn.execute(select(seats_t).order_by(seats_t.c.table_id, seats_t.c.seat)):
                 out[r.table_id].seats.append(SeatRow(r.seat, r.kind, r.bot_level, r.name,
                                                      r.token_hash, r.invite_hash))

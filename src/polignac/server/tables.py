@@ -14,6 +14,7 @@ import contextlib
 import logging
 import random
 import secrets
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -48,10 +49,14 @@ class ProtocolError(ValueError):
 
 @dataclass(eq=False)
 class Subscriber:
-    """One WebSocket connection to a table, for one seat; frames go through ``queue``."""
+    """One WebSocket connection to a table, for one seat (None: a spectator).
 
-    seat: int
+    Frames go through ``queue``.
+    """
+
+    seat: int | None
     queue: asyncio.Queue[dict[str, Any] | None] = field(default_factory=asyncio.Queue)
+    dropped: bool = False
 
 
 def replay_events(rules_preset: str, overrides: dict[str, Any], n: int, first_dealer: int,
@@ -118,6 +123,15 @@ class GameTable:
         self.bot_rng = random.Random(secrets.randbits(64))
         self.bots = {s.seat: make_bot(s.bot_level or "random")
                      for s in self.seats if s.kind == "bot"}
+        self.rematch_id = row.rematch_id
+        self.created_at = row.created_at
+        # Presence: open connections per human seat, grace deadlines (epoch s),
+        # the human seats a stand-in bot plays for, and their timers.
+        self.connections: dict[int, int] = {}
+        self.grace_until: dict[int, float] = {}
+        self.standing_in: set[int] = set()
+        self.standins: dict[int, Any] = {}
+        self.grace_tasks: dict[int, asyncio.Task[None]] = {}
 
     # ----------------------------------------------------------------- views
 
@@ -139,14 +153,42 @@ class GameTable:
                  "open": s.kind == "human" and s.token_hash is None}
                 for s in self.seats
             ],
+            "status": self.status(),
+            "rematch": None if self.rematch_id is None else f"/tables/{self.rematch_id}",
         }
 
-    def state_frame(self, seat: int) -> dict[str, Any]:
-        """The full state for ``seat``."""
-        return {"type": "state", "seq": self.seq, "you": seat, "table": self.info(),
-                "view": self.match.view(seat), "summary": summary(self.match)}
+    def status(self) -> str:
+        """``playing`` (a deal is in progress), ``between-deals`` or ``finished``."""
+        if self.match.finished:
+            return "finished"
+        return "playing" if self.match.current is not None else "between-deals"
 
-    def event_frame(self, index: int, seat: int, with_view: bool) -> dict[str, Any]:
+    def presence(self) -> list[dict[str, Any]]:
+        """Who is here: per seat, connected or not, grace deadline, bot playing or not."""
+        out = []
+        for s in self.seats:
+            bot = s.kind == "bot"
+            until = self.grace_until.get(s.seat)
+            out.append({
+                "seat": s.seat, "name": s.name, "kind": s.kind,
+                "open": not bot and s.token_hash is None,
+                "connected": bot or self.connections.get(s.seat, 0) > 0,
+                "grace_until": None if until is None else int(until * 1000),
+                "bot_playing": bot or s.seat in self.standing_in,
+            })
+        return out
+
+    def presence_frame(self) -> dict[str, Any]:
+        """The ``presence`` frame (the same for every receiver)."""
+        return {"type": "presence", "seats": self.presence()}
+
+    def state_frame(self, seat: int | None) -> dict[str, Any]:
+        """The full state for ``seat`` (None: a spectator)."""
+        return {"type": "state", "seq": self.seq, "you": seat, "table": self.info(),
+                "view": self.match.view(seat), "summary": summary(self.match),
+                "presence": self.presence()}
+
+    def event_frame(self, index: int, seat: int | None, with_view: bool) -> dict[str, Any]:
         """Event number ``index + 1`` as ``seat`` may see it."""
         public = dict(self.public[index])
         if public["kind"] == "deal":
@@ -160,7 +202,7 @@ class GameTable:
                 frame["summary"] = summary(self.match)
         return frame
 
-    def catch_up(self, seat: int, last_seq: int) -> list[dict[str, Any]]:
+    def catch_up(self, seat: int | None, last_seq: int) -> list[dict[str, Any]]:
         """What a client that saw event ``last_seq`` needs: the missed events or a state."""
         missed = self.seq - last_seq
         if last_seq <= 0 or missed < 0 or missed > self.config.max_missed_events:
@@ -241,21 +283,96 @@ class GameTable:
             self._send(sub, self.event_frame(len(self.events) - 1, sub.seat, with_view=True))
 
     def _send(self, sub: Subscriber, frame: dict[str, Any] | None) -> None:
-        if sub.queue.qsize() > 500:  # a client that does not read: drop it
-            self.subscribers.discard(sub)
+        if sub.dropped:
+            return
+        if sub.queue.qsize() > 500:  # a client that does not read: drop it (its
+            sub.dropped = True       # handler then unsubscribes it)
             sub.queue.put_nowait(None)
             return
         sub.queue.put_nowait(frame)
 
-    def subscribe(self, seat: int, queue: asyncio.Queue[dict[str, Any] | None]) -> Subscriber:
-        """Register a connection for ``seat`` whose frames go to ``queue``."""
+    def subscribe(self, seat: int | None,
+                  queue: asyncio.Queue[dict[str, Any] | None]) -> Subscriber:
+        """Register a connection for ``seat`` (None: a spectator) whose frames go to ``queue``.
+
+        A person's connection ends any grace period or stand-in bot for the
+        seat.  The caller then broadcasts a ``presence`` frame.
+        """
         sub = Subscriber(seat, queue)
         self.subscribers.add(sub)
+        if seat is not None and self.seats[seat].kind == "human":
+            self.connections[seat] = self.connections.get(seat, 0) + 1
+            self._end_grace(seat)
+            self.standing_in.discard(seat)
         return sub
 
     def unsubscribe(self, sub: Subscriber) -> None:
-        """Forget a connection."""
+        """Forget a connection; a person's last one starts the seat's grace period."""
+        if sub not in self.subscribers:
+            return
         self.subscribers.discard(sub)
+        seat = sub.seat
+        if seat is not None and self.seats[seat].kind == "human":
+            self.connections[seat] = max(0, self.connections.get(seat, 0) - 1)
+            if self.connections[seat] == 0:
+                self.start_grace(seat)
+        self.broadcast(self.presence_frame())
+
+    def broadcast(self, frame: dict[str, Any]) -> None:
+        """Send the same public ``frame`` to every connection."""
+        for sub in list(self.subscribers):
+            self._send(sub, frame)
+
+    # -------------------------------------------------------------- presence
+
+    def start_grace(self, seat: int) -> None:
+        """Give an absent person ``grace_seconds``, after which a bot plays for them.
+
+        Nothing happens for a seat nobody has claimed yet, or once the match is over.
+        """
+        if (self.match.finished or self.seats[seat].kind != "human"
+                or self.seats[seat].token_hash is None or seat in self.standing_in
+                or self.connections.get(seat, 0) > 0):
+            return
+        self._end_grace(seat)
+        grace = self.config.grace_seconds
+        self.grace_until[seat] = time.time() + grace
+        self.grace_tasks[seat] = asyncio.get_running_loop().create_task(
+            self._grace_timer(seat, grace))
+
+    def _end_grace(self, seat: int) -> None:
+        self.grace_until.pop(seat, None)
+        task = self.grace_tasks.pop(seat, None)
+        if task is not None and task is not asyncio.current_task():
+            task.cancel()
+
+    async def _grace_timer(self, seat: int, grace: float) -> None:
+        await asyncio.sleep(grace)
+        self.grace_tasks.pop(seat, None)
+        self.grace_until.pop(seat, None)
+        if self.connections.get(seat, 0) > 0 or self.seats[seat].kind != "human":
+            return
+        self.standing_in.add(seat)
+        if seat not in self.standins:
+            self.standins[seat] = make_bot(self.config.standin_level)
+        self.broadcast(self.presence_frame())
+        self.wake()
+
+    def _bot_for(self, seat: int) -> Any:
+        """The bot that plays ``seat`` now (its own, or a stand-in), or None."""
+        if seat in self.bots:
+            return self.bots[seat]
+        if seat in self.standing_in:
+            return self.standins[seat]
+        return None
+
+    def take_seat(self, seat: int, name: str, token_hash: str) -> None:
+        """Make bot ``seat`` a person's seat (storage is the caller's job)."""
+        row = self.seats[seat]
+        row.kind, row.bot_level, row.name = "human", None, name
+        row.token_hash, row.invite_hash = token_hash, None
+        self.bots.pop(seat, None)
+        self.broadcast(self.presence_frame())
 
     # ---------------------------------------------------------------- driver
 
@@ -266,7 +383,7 @@ class GameTable:
         if m.needs_deal:
             return "deal"
         seat = m.to_act()
-        if seat is not None and seat in self.bots:
+        if seat is not None and self._bot_for(seat) is not None:
             return "bot"
         return None
 
@@ -293,18 +410,22 @@ class GameTable:
     async def _bot_turn(self) -> None:
         match, seq = self.match, self.seq
         seat = match.to_act()
-        if seat is None or seat not in self.bots:
+        bot = None if seat is None else self._bot_for(seat)
+        if seat is None or bot is None:
             return
-        action = await asyncio.to_thread(choose_action, self.bots[seat], match, self.bot_rng)
+        action = await asyncio.to_thread(choose_action, bot, match, self.bot_rng)
         async with self.lock:
-            if self.seq != seq:
+            if self.seq != seq or self._bot_for(seat) is not bot:
                 return
             after = self.match.apply(action, seat)
             await self._commit(EventRow(self.seq + 1, "act", action_name(action), seat, None),
                                after)
 
     async def stop(self) -> None:
-        """Cancel the driver and close every connection."""
+        """Cancel the driver and the grace timers, and close every connection."""
+        for task in list(self.grace_tasks.values()):
+            task.cancel()
+        self.grace_tasks.clear()
         if self.driver is not None:
             self.driver.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
