@@ -1,0 +1,1014 @@
+"""The score pad (RULES.md section 7): scoring a match played with real cards.
+
+Per deal the players enter what happened (who took which penalty cards, the
+tricks, the card points, contracts, revokes, Pollack announcements and claims);
+the pad scores it exactly as the engine scores a played deal (the same
+:class:`~polignac.core.rules.Rules` data, the same :class:`DealScore` lines),
+keeps the totals and the dealer, and applies the preset's match-end rule.
+
+A :class:`ScorePad` is immutable: :meth:`ScorePad.add` returns a new pad.
+Player numbers are the match seats ``0..n-1`` in play order; every per-player
+list in an entry has one item per seat (0 for a seat that sits out a
+tie-break deal).
+
+>>> from polignac.core.presets import get_rules
+>>> pad = ScorePad.new(get_rules("polignac", {"threshold": 10}), ["Ann", "Bob", "Cy", "Di"])
+>>> pad = pad.add({"taken": {"JS": 0, "JC": 1, "JD": 1, "JH": 2}})
+>>> pad.totals, pad.next_dealer
+((2, 2, 1, 0), 1)
+>>> ScorePad.from_json(pad.to_json()).totals
+(2, 2, 1, 0)
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any, Final
+
+from .cards import CODES, cards_of, parse_card
+from .deal import ANNOUNCEMENT_VALUES, DealScore, ScoreLine
+from .errors import PolignacError, RulesError
+from .presets import PRESETS, get_rules
+from .rules import Rules
+
+FORMAT: Final = "polignac-scorepad/1"
+
+REVOKE_DEFAULTS: Final[dict[str, int]] = {
+    "polignac-rounds": 3,  # 001: "the offending player loses 3 points"
+    "polignac-threshold": 5,  # 002: "5 extra penalty points to the offender"
+    "polignac-threshold-general": 5,
+    "quatre-valets": 5,
+    "two-knaves": 5,
+}
+"""Revoke penalties of the presets whose source has one (RULES.md section 7)."""
+
+_CONTRACT_WORD: Final = {"capot": "capot", "general": "general",
+                         "general-bonus": "general", "generale": "generale"}
+
+# Pollack announcements: the "slot" each uses for its announcer (a rank, as
+# three or four, or one suit's pollack), as in the engine.
+_ANN_SLOT: Final[dict[str, str]] = {
+    "three-tens": "tens", "four-tens": "tens",
+    "three-nines": "nines", "four-nines": "nines",
+    "three-aces": "aces", "four-aces": "aces",
+}
+
+_ENTRY_KEYS: Final = frozenset({
+    "misdeal", "taken", "tricks", "first_trick", "last_trick", "slam", "contract",
+    "card_points", "announcements", "claim", "revokes", "exposed", "note",
+})
+
+
+class ScorePadError(PolignacError):
+    """An entry or a pad that cannot be scored; ``field`` names the bad field."""
+
+    def __init__(self, message: str, field: str) -> None:
+        super().__init__(f"{field}: {message}")
+        self.field = field
+        self.reason = message
+
+
+# --------------------------------------------------------------- the entries
+
+
+@dataclass(frozen=True)
+class Entry:
+    """What the players say happened in one deal (validated against the pad).
+
+    ``taken`` maps each penalty card (code) to the seat that took it (None:
+    nobody, a Knaves turn-up); ``tricks`` and ``card_points`` have one item per
+    seat (Pollack: ``card_points`` per side, side 0 = seats 0 and 2);
+    ``slam`` is the seat that took every trick; ``contract`` is
+    ``(declarer, made)``; ``last_trick`` is a seat (Pollack: a side);
+    ``claim`` the Pollack seat that claimed "out"; ``revokes`` one seat per
+    revoke called; ``exposed`` notes (seat, cards), which score nothing.
+    """
+
+    misdeal: bool = False
+    taken: tuple[tuple[str, int | None], ...] = ()
+    tricks: tuple[int, ...] | None = None
+    first_trick: int | None = None
+    last_trick: int | None = None
+    slam: int | None = None
+    contract: tuple[int, bool] | None = None
+    card_points: tuple[int, ...] | None = None
+    announcements: tuple[tuple[int, str], ...] = ()
+    claim: int | None = None
+    revokes: tuple[int, ...] = ()
+    exposed: tuple[tuple[int, str], ...] = ()
+    note: str = ""
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Entry:
+        """Read an entry from JSON-ready data (types only; the pad checks the facts).
+
+        Raises:
+            ScorePadError: an unknown field or a value of the wrong kind.
+        """
+        if not isinstance(data, Mapping):
+            raise ScorePadError("a deal entry must be an object", "entry")
+        for key in data:
+            if key not in _ENTRY_KEYS:
+                raise ScorePadError(
+                    f"unknown field; fields are: {', '.join(sorted(_ENTRY_KEYS))}", str(key))
+        taken_raw = data.get("taken") or {}
+        if not isinstance(taken_raw, Mapping):
+            raise ScorePadError("must map card codes to seats", "taken")
+        taken: list[tuple[str, int | None]] = []
+        for code, seat in taken_raw.items():
+            try:
+                card = CODES[parse_card(str(code))]
+            except PolignacError as exc:
+                raise ScorePadError(str(exc), f"taken.{code}") from None
+            taken.append((card, _opt_int(seat, f"taken.{card}")))
+        contract = None
+        raw_c = data.get("contract")
+        if raw_c is not None:
+            if not isinstance(raw_c, Mapping) or "declarer" not in raw_c or "made" not in raw_c:
+                raise ScorePadError("must be {\"declarer\": seat, \"made\": true/false}",
+                                    "contract")
+            made = raw_c["made"]
+            if not isinstance(made, bool):
+                raise ScorePadError("must be true or false", "contract.made")
+            contract = (_int(raw_c["declarer"], "contract.declarer"), made)
+        anns: list[tuple[int, str]] = []
+        for i, a in enumerate(data.get("announcements") or ()):
+            where = f"announcements[{i}]"
+            if not isinstance(a, Mapping):
+                raise ScorePadError("must be {\"player\": seat, \"announcement\": name}", where)
+            name = a.get("announcement")
+            if name not in ANNOUNCEMENT_VALUES:
+                raise ScorePadError(
+                    f"unknown announcement {name!r}; announcements are: "
+                    + ", ".join(ANNOUNCEMENT_VALUES), where + ".announcement")
+            anns.append((_int(a.get("player"), where + ".player"), str(name)))
+        exposed: list[tuple[int, str]] = []
+        for i, x in enumerate(data.get("exposed") or ()):
+            where = f"exposed[{i}]"
+            if not isinstance(x, Mapping):
+                raise ScorePadError("must be {\"player\": seat, \"cards\": text}", where)
+            exposed.append((_int(x.get("player"), where + ".player"), str(x.get("cards", ""))))
+        note = data.get("note", "")
+        misdeal = data.get("misdeal", False)
+        if not isinstance(misdeal, bool):
+            raise ScorePadError("must be true or false", "misdeal")
+        return cls(
+            misdeal=misdeal,
+            taken=tuple(taken),
+            tricks=_opt_ints(data.get("tricks"), "tricks"),
+            first_trick=_opt_int(data.get("first_trick"), "first_trick"),
+            last_trick=_opt_int(data.get("last_trick"), "last_trick"),
+            slam=_opt_int(data.get("slam"), "slam"),
+            contract=contract,
+            card_points=_opt_ints(data.get("card_points"), "card_points"),
+            announcements=tuple(anns),
+            claim=_opt_int(data.get("claim"), "claim"),
+            revokes=_opt_ints(data.get("revokes"), "revokes") or (),
+            exposed=tuple(exposed),
+            note=str(note)[:500],
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        """Return the entry as JSON-ready data (only the fields that are set)."""
+        out: dict[str, Any] = {}
+        if self.misdeal:
+            out["misdeal"] = True
+        if self.taken:
+            out["taken"] = dict(self.taken)
+        for name in ("tricks", "card_points"):
+            value = getattr(self, name)
+            if value is not None:
+                out[name] = list(value)
+        for name in ("first_trick", "last_trick", "slam", "claim"):
+            value = getattr(self, name)
+            if value is not None:
+                out[name] = value
+        if self.contract is not None:
+            out["contract"] = {"declarer": self.contract[0], "made": self.contract[1]}
+        if self.announcements:
+            out["announcements"] = [{"player": p, "announcement": a}
+                                    for p, a in self.announcements]
+        if self.revokes:
+            out["revokes"] = list(self.revokes)
+        if self.exposed:
+            out["exposed"] = [{"player": p, "cards": c} for p, c in self.exposed]
+        if self.note:
+            out["note"] = self.note
+        return out
+
+
+def _int(value: Any, name: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        if isinstance(value, str) and value.strip().lstrip("-").isdigit():
+            return int(value)
+        raise ScorePadError(f"must be a whole number, not {value!r}", name)
+    return value
+
+
+def _opt_int(value: Any, name: str) -> int | None:
+    return None if value is None or value == "" else _int(value, name)
+
+
+def _opt_ints(value: Any, name: str) -> tuple[int, ...] | None:
+    if value is None:
+        return None
+    if not isinstance(value, (list, tuple)):
+        raise ScorePadError("must be a list of whole numbers", name)
+    return tuple(_int(v, f"{name}[{i}]") for i, v in enumerate(value))
+
+
+# ------------------------------------------------------- scoring (pure helpers)
+
+
+def point_cards_in_play(rules: Rules, num_players: int) -> tuple[str, ...]:
+    """The codes of the cards that score when taken, in a deal of ``num_players``."""
+    pts = rules.point_table()
+    return tuple(CODES[c] for c in cards_of(rules.pack_mask(num_players)) if pts[c])
+
+
+def pack_points(rules: Rules, num_players: int) -> int:
+    """The card points of the whole pack in play (Bassadewitz 120, Pollack 32)."""
+    pts = rules.point_table()
+    return sum(pts[c] for c in cards_of(rules.pack_mask(num_players)))
+
+
+def score_tricks(
+    rules: Rules,
+    n: int,
+    taken: Mapping[str, int | None],
+    tricks: Sequence[int],
+    first_trick: int,
+    last_trick: int,
+    declarer: int,
+    slam: int,
+) -> DealScore:
+    """Score a trick-game deal (Polignac family, Slobberhannes, Knaves) from its facts.
+
+    Players are numbered within the deal; ``taken`` maps each point card in
+    play to its taker (None: nobody); ``declarer`` and ``slam`` are -1 for
+    none.  The same lines as the engine's ``Deal._score_tricks``.
+    """
+    pts = rules.point_table()
+    in_play = point_cards_in_play(rules, n)
+    per: list[list[ScoreLine]] = []
+    for p in range(n):
+        lines = [ScoreLine(p, pts[CODES.index(c)], "card", c)
+                 for c in sorted(in_play, key=CODES.index) if taken.get(c) == p]
+        if rules.trick_points and tricks[p]:
+            lines.append(ScoreLine(p, rules.trick_points * tricks[p], "tricks", str(tricks[p])))
+        if rules.first_trick_points and first_trick == p:
+            lines.append(ScoreLine(p, rules.first_trick_points, "first-trick"))
+        if rules.last_trick_points and last_trick == p:
+            lines.append(ScoreLine(p, rules.last_trick_points, "last-trick"))
+        if (rules.all_three_points is not None and first_trick == p == last_trick
+                and all(taken.get(c) == p for c in in_play)):
+            lines = [ScoreLine(p, rules.all_three_points, "all-three",
+                               "first trick, last trick and every point card")]
+        per.append(lines)
+    v = rules.contract_points
+    if declarer >= 0:
+        word = _CONTRACT_WORD[rules.declaration]
+        if slam == declarer:
+            mine = -v if rules.declaration == "general-bonus" else 0
+            per = [[ScoreLine(p, v, "opponent-" + word, f"player {declarer}")] for p in range(n)]
+            per[declarer] = [ScoreLine(declarer, mine, word + "-made")]
+        elif rules.declaration == "generale":
+            per[declarer] = [ScoreLine(declarer, v, word + "-failed", "own cards do not count")]
+        else:
+            per[declarer].append(ScoreLine(declarer, v, word + "-failed"))
+    elif rules.declaration == "chelem" and slam >= 0:
+        per = [[ScoreLine(p, v, "opponent-chelem", f"player {slam}")] for p in range(n)]
+        per[slam] = [ScoreLine(slam, 0, "chelem")]
+    return DealScore(tuple(sum(x.points for x in g) for g in per),
+                     tuple(x for g in per for x in g))
+
+
+def score_chips(
+    rules: Rules,
+    dealer: int,
+    card_points: Sequence[int],
+    tricks: Sequence[int],
+    pool_in: bool,
+) -> DealScore:
+    """Score a Bassadewitz deal from each player's card points and tricks.
+
+    The same settlement and lines as the engine's ``Deal._score_chips``.
+    """
+    n = len(card_points)
+    total_tricks = sum(tricks)
+    cps = tuple(card_points[p] + rules.trick_points * tricks[p] for p in range(n))
+    lines: list[ScoreLine] = []
+    chips = [0] * n
+    if pool_in:
+        chips[dealer] -= rules.pool
+        lines.append(ScoreLine(dealer, -rules.pool, "chips-stake", "puts up the pool"))
+    sweeper = next((p for p in range(n) if tricks[p] == total_tricks), -1)
+    overload = [p for p in range(n) if p != sweeper and cps[p] >= rules.overload_points]
+    redeal = False
+    if sweeper >= 0:
+        redeal = True
+        for p in range(n):
+            if p != sweeper:
+                chips[p] -= rules.sweep_chips
+                chips[sweeper] += rules.sweep_chips
+                lines.append(ScoreLine(p, -rules.sweep_chips, "chips-sweep",
+                                       f"pays player {sweeper}, who won every trick"))
+        lines.append(ScoreLine(sweeper, rules.sweep_chips * (n - 1), "chips-sweep",
+                               "won every trick"))
+    elif overload:
+        redeal = True
+        for q in overload:
+            for p in range(n):
+                if p != q:
+                    chips[p] += rules.overload_chips
+                    chips[q] -= rules.overload_chips
+            lines.append(ScoreLine(q, -rules.overload_chips * (n - 1), "chips-overload",
+                                   f"{cps[q]} card points"))
+            for p in range(n):
+                if p != q:
+                    lines.append(ScoreLine(p, rules.overload_chips, "chips-overload",
+                                           f"paid by player {q}"))
+    elif len(set(cps)) == 1:
+        redeal = True
+    else:
+        eldest = (dealer + 1) % n
+        order = sorted(range(n), key=lambda p: (cps[p], 1 if tricks[p] else 0, (p - eldest) % n))
+        for place, p in enumerate(order[: len(rules.pool_shares)]):
+            share = rules.pool_shares[place]
+            chips[p] += share
+            lines.append(ScoreLine(p, share, "chips-pool",
+                                   f"place {place + 1} with {cps[p]} card points"))
+    return DealScore(tuple(chips), tuple(lines), card_points=cps, redeal=redeal)
+
+
+def score_pollack(
+    rules: Rules,
+    side_cards: Sequence[int],
+    last_trick_side: int | None,
+    announcements: Sequence[tuple[int, str]],
+    claim: tuple[int, bool] | None,
+) -> DealScore:
+    """Score a Pollack deal from each side's card points, the last trick and the calls.
+
+    ``last_trick_side`` is None when a claim ended the deal.  The same
+    numbers as the engine's ``Deal._score_pollack`` (per-player card points
+    are not known to the pad: ``card_points`` holds the sides' totals).
+    """
+    cards = [side_cards[0], side_cards[1]]
+    lines: list[ScoreLine] = []
+    if claim is None and last_trick_side is not None:
+        cards[last_trick_side] += rules.last_trick_points
+        lines.append(ScoreLine(last_trick_side, rules.last_trick_points, "last-trick",
+                               "card points, before the division"))
+    side = [cards[i] // rules.point_divisor for i in (0, 1)]
+    for i in (0, 1):
+        lines.append(ScoreLine(i, side[i], "card-points",
+                               f"side {i}: {cards[i]} card points / {rules.point_divisor}"))
+    for p, ann in announcements:
+        lines.append(ScoreLine(p, ANNOUNCEMENT_VALUES[ann], "announce", ann))
+        side[p & 1] += ANNOUNCEMENT_VALUES[ann]
+    return DealScore(tuple(side[p & 1] for p in range(4)), tuple(lines),
+                     card_points=(side_cards[0], side_cards[1]), claim=claim)
+
+
+# ------------------------------------------------------------------ the pad
+
+
+@dataclass(frozen=True)
+class PadDeal:
+    """One entered deal: the entry, who dealt, the seats that played, the score.
+
+    ``scores`` has one number per match seat (0 for seats not in a tie-break
+    deal); ``tiebreak`` deals and ``misdeal`` entries do not count in the
+    totals; ``redeal`` marks a Bassadewitz deal after which the pool stays.
+    """
+
+    number: int
+    entry: Entry
+    dealer: int
+    seats: tuple[int, ...]
+    scores: tuple[int, ...]
+    lines: tuple[ScoreLine, ...] = ()
+    tiebreak: bool = False
+    redeal: bool = False
+    partie_winner: int | None = None
+
+    def to_dict(self, names: Sequence[str]) -> dict[str, Any]:
+        """Return the deal as JSON-ready data, with a line of words per reason."""
+        out: dict[str, Any] = {
+            "number": self.number, "dealer": self.dealer, "seats": list(self.seats),
+            "scores": list(self.scores), "tiebreak": self.tiebreak,
+            "misdeal": self.entry.misdeal, "redeal": self.redeal,
+            "lines": [line.to_dict() for line in self.lines],
+            "entry": self.entry.to_dict(),
+        }
+        if self.partie_winner is not None:
+            out["partie_winner"] = self.partie_winner
+        return out
+
+
+@dataclass(frozen=True)
+class ScorePad:
+    """A match kept on paper.  Build with :meth:`new`; :meth:`add` enters a deal."""
+
+    rules: Rules
+    names: tuple[str, ...]
+    first_dealer: int = 0
+    revoke_penalty: int | None = None
+    deals: tuple[PadDeal, ...] = ()
+    totals: tuple[int, ...] = ()
+    finished: bool = False
+    winners: tuple[int, ...] = ()
+    losers: tuple[int, ...] = ()
+    tied: tuple[int, ...] = ()
+    """Seats still in a tie-break (threshold-lowest-wins), else empty."""
+    pool_waiting: bool = False
+    partie: tuple[int, int] = (0, 0)
+    parties_won: tuple[int, ...] = ()
+    notes: tuple[str, ...] = field(default=())
+
+    # ---------------------------------------------------------- construction
+
+    @classmethod
+    def new(
+        cls,
+        rules: Rules,
+        names: Sequence[str],
+        first_dealer: int = 0,
+        revoke_penalty: int | str | None = "default",
+    ) -> ScorePad:
+        """Start a pad for ``rules`` and these players (seats in play order).
+
+        ``revoke_penalty``: points a called revoke costs; ``"default"`` takes
+        the preset's (RULES.md section 7), None allows no revokes.
+
+        Raises:
+            ScorePadError: the player count is not allowed (field ``names``),
+                a name is empty, the first dealer is no seat, a Bassadewitz
+                number of deals does not let everyone deal equally, or a bad
+                revoke penalty.
+        """
+        n = len(names)
+        try:
+            rules.check_player_count(n)
+        except RulesError as exc:
+            raise ScorePadError(str(exc), "names") from None
+        clean = tuple(str(x).strip() for x in names)
+        for i, name in enumerate(clean):
+            if not name or len(name) > 40:
+                raise ScorePadError("a name must have 1 to 40 characters", f"names[{i}]")
+        if not 0 <= first_dealer < n:
+            raise ScorePadError(f"{first_dealer} is not a seat (0-{n - 1})", "first_dealer")
+        if rules.match_end == "chips" and rules.num_deals(n) % n:
+            raise ScorePadError(
+                f"{rules.num_deals(n)} deals do not let each of {n} players deal "
+                f"equally; choose a multiple of {n}", "deals")
+        if revoke_penalty == "default":
+            revoke_penalty = REVOKE_DEFAULTS.get(rules.preset)
+        if revoke_penalty is not None and (
+                not isinstance(revoke_penalty, int) or isinstance(revoke_penalty, bool)
+                or revoke_penalty < 0):
+            raise ScorePadError(f"must be a whole number of 0 or more, not {revoke_penalty!r}",
+                                "revoke_penalty")
+        return cls(rules, clean, first_dealer, revoke_penalty, totals=(0,) * n)
+
+    # ---------------------------------------------------------------- state
+
+    @property
+    def num_players(self) -> int:
+        """Number of players in the match."""
+        return len(self.names)
+
+    @property
+    def counted_deals(self) -> int:
+        """Deals that count towards a fixed number (no tie-breaks, redeals, misdeals)."""
+        return sum(1 for d in self.deals
+                   if not d.tiebreak and not d.redeal and not d.entry.misdeal)
+
+    def next_deal(self) -> tuple[int, tuple[int, ...]]:
+        """The dealer seat and the seats of the next deal.
+
+        Raises:
+            ScorePadError: the match is over (field ``entry``).
+        """
+        if self.finished:
+            raise ScorePadError("the match is over: no more deals", "entry")
+        n = self.num_players
+        if not self.deals:
+            return self.first_dealer, tuple(range(n))
+        prev = self.deals[-1]
+        if prev.entry.misdeal:
+            return prev.dealer, prev.seats
+        if self.tied:
+            for k in range(1, n + 1):
+                seat = (prev.dealer + k) % n
+                if seat in self.tied:
+                    return seat, self.tied
+        if prev.redeal:
+            return prev.dealer, tuple(range(n))
+        return (prev.dealer + 1) % n, tuple(range(n))
+
+    @property
+    def next_dealer(self) -> int | None:
+        """The seat that deals next, or None when the match is over."""
+        return None if self.finished else self.next_deal()[0]
+
+    def form(self) -> dict[str, Any]:
+        """What the next deal's entry needs (for a form), JSON-ready."""
+        r = self.rules
+        n = self.num_players
+        dealer, seats = (None, tuple(range(n))) if self.finished else self.next_deal()
+        k = len(seats)
+        kind = {"chips": "chips", "pollack": "pollack"}.get(r.scoring, "tricks")
+        return {
+            "kind": kind,
+            "dealer": dealer,
+            "seats": list(seats),
+            "tiebreak": bool(self.tied),
+            "point_cards": list(point_cards_in_play(r, k)) if kind == "tricks" else [],
+            "card_values": {c: r.point_table()[CODES.index(c)]
+                            for c in point_cards_in_play(r, k)} if kind == "tricks" else {},
+            "tricks_per_player": r.hand_size(k),
+            "pack_points": pack_points(r, k),
+            "needs_tricks": kind == "chips" or bool(r.trick_points),
+            "needs_first_trick": bool(r.first_trick_points) or r.all_three_points is not None,
+            "needs_last_trick": bool(r.last_trick_points) or r.all_three_points is not None,
+            "contract": _CONTRACT_WORD.get(r.declaration),
+            "chelem": r.declaration == "chelem",
+            "turn_up": r.trumps == "turn-up",
+            "revoke_penalty": self.revoke_penalty,
+            "announcements": list(ANNOUNCEMENT_VALUES) if r.announcements else [],
+            "pool_in": not self.pool_waiting,
+        }
+
+    # --------------------------------------------------------------- entering
+
+    def add(self, entry: Entry | Mapping[str, Any]) -> ScorePad:
+        """Enter the next deal and apply the match-end rule.
+
+        Raises:
+            ScorePadError: the match is over, or the entry is invalid; the
+                error's ``field`` names the bad field.
+        """
+        if not isinstance(entry, Entry):
+            entry = Entry.from_dict(entry)
+        dealer, seats = self.next_deal()
+        n = self.num_players
+        number = len(self.deals) + 1
+        if entry.misdeal:
+            deal = PadDeal(number, entry, dealer, seats, (0,) * n, tiebreak=bool(self.tied))
+            return replace(self, deals=self.deals + (deal,),
+                           notes=self.notes + (f"deal {number}: misdeal, the same dealer "
+                                               "deals again",))
+        score = self._score(entry, dealer, seats)
+        scores = [0] * n
+        for i, seat in enumerate(seats):
+            scores[seat] = score.scores[i]
+        lines = tuple(ScoreLine(seats[x.player] if self.rules.scoring != "pollack" else x.player,
+                                x.points, x.reason, x.detail) for x in score.lines)
+        rev_lines, rev_scores = self._revokes(entry, seats)
+        scores = [a + b for a, b in zip(scores, rev_scores, strict=True)]
+        deal = PadDeal(number, entry, dealer, seats, tuple(scores), lines + rev_lines,
+                       tiebreak=bool(self.tied), redeal=score.redeal)
+        return self._finish(deal, score)
+
+    def undo(self) -> ScorePad:
+        """The pad without its last deal (the same pad if there is none)."""
+        if not self.deals:
+            return self
+        pad = ScorePad.new(self.rules, self.names, self.first_dealer, self.revoke_penalty)
+        for d in self.deals[:-1]:
+            pad = pad.add(d.entry)
+        return pad
+
+    # ------------------------------------------------------------ validation
+
+    def _seat(self, value: int | None, name: str, seats: Sequence[int],
+              required: bool = True) -> int | None:
+        if value is None:
+            if required:
+                raise ScorePadError("missing: say which player", name)
+            return None
+        if value not in seats:
+            raise ScorePadError(
+                f"{value} is not a player of this deal (players: "
+                + ", ".join(f"{s} {self.names[s]}" for s in seats) + ")", name)
+        return value
+
+    def _per_seat(self, values: tuple[int, ...] | None, name: str,
+                  seats: Sequence[int]) -> list[int] | None:
+        """Per-seat numbers of the deal's players (seats outside the deal must be 0)."""
+        if values is None:
+            return None
+        n = self.num_players
+        if len(values) != n:
+            raise ScorePadError(f"needs one number per player ({n}), not {len(values)}", name)
+        for s, v in enumerate(values):
+            if v < 0:
+                raise ScorePadError(f"{self.names[s]}: {v} is negative", f"{name}[{s}]")
+            if s not in seats and v:
+                raise ScorePadError(f"{self.names[s]} does not play this tie-break deal",
+                                    f"{name}[{s}]")
+        return [values[s] for s in seats]
+
+    def _score(self, e: Entry, dealer: int, seats: tuple[int, ...]) -> DealScore:
+        r = self.rules
+        if r.scoring == "chips":
+            return self._score_chips(e, dealer, seats)
+        if r.scoring == "pollack":
+            return self._score_pollack(e)
+        return self._score_tricks(e, seats)
+
+    def _unused(self, e: Entry, *names: str) -> None:
+        for name in names:
+            value = getattr(e, name)
+            if value not in (None, (), False):
+                raise ScorePadError(f"does not belong to preset {self.rules.preset!r}", name)
+
+    def _score_tricks(self, e: Entry, seats: tuple[int, ...]) -> DealScore:
+        r = self.rules
+        k = len(seats)
+        self._unused(e, "card_points", "announcements", "claim")
+        if r.declaration != "chelem":
+            self._unused(e, "slam")
+        in_play = point_cards_in_play(r, k)
+        given = dict(e.taken)
+        for code in given:
+            if code not in in_play:
+                raise ScorePadError(
+                    f"{code} scores nothing in this deal; the penalty cards are "
+                    + " ".join(in_play), f"taken.{code}")
+        taken: dict[str, int | None] = {}
+        nobody = 0
+        for code in in_play:
+            if code not in given:
+                raise ScorePadError("missing: say who took it", f"taken.{code}")
+            seat = given[code]
+            if seat is None and r.trumps == "turn-up":
+                nobody += 1
+                if nobody > 1:
+                    raise ScorePadError("only the turn-up card belongs to nobody",
+                                        f"taken.{code}")
+                taken[code] = None
+                continue
+            s = self._seat(seat, f"taken.{code}", seats)
+            taken[code] = None if s is None else seats.index(s)
+        size = r.hand_size(k)
+        tricks = self._per_seat(e.tricks, "tricks", seats)
+        if tricks is None and r.trick_points:
+            raise ScorePadError("missing: say how many tricks each player took", "tricks")
+        if tricks is not None and sum(tricks) != size:
+            raise ScorePadError(f"add up to {sum(tricks)}; a deal has {size} tricks", "tricks")
+        needs_first = bool(r.first_trick_points) or r.all_three_points is not None
+        needs_last = bool(r.last_trick_points) or r.all_three_points is not None
+        first = self._seat(e.first_trick, "first_trick", seats, needs_first)
+        last = self._seat(e.last_trick, "last_trick", seats, needs_last)
+        # Who took every trick: from the tricks, the contract or the slam field.
+        slam = -1
+        if tricks is not None:
+            slam = next((i for i in range(k) if tricks[i] == size), -1)
+        declarer = -1
+        if e.contract is not None:
+            if not r.has_declaration_round:
+                raise ScorePadError(
+                    f"preset {r.preset!r} has no contract to declare", "contract")
+            d = self._seat(e.contract[0], "contract.declarer", seats)
+            declarer = seats.index(d) if d is not None else -1
+            if e.contract[1]:
+                if tricks is not None and slam != declarer:
+                    raise ScorePadError("the declarer did not take every trick (see tricks)",
+                                        "contract.made")
+                slam = declarer
+            elif slam == declarer:
+                raise ScorePadError("the declarer took every trick (see tricks): it was made",
+                                    "contract.made")
+        if e.slam is not None:
+            s = self._seat(e.slam, "slam", seats)
+            si = seats.index(s) if s is not None else -1
+            if tricks is not None and si != slam:
+                raise ScorePadError("does not agree with tricks", "slam")
+            slam = si
+        if slam >= 0:
+            who = self.names[seats[slam]]
+            for code in in_play:
+                if taken[code] is not None and taken[code] != slam:
+                    raise ScorePadError(f"{who} took every trick, so every card", f"taken.{code}")
+            for name, value in (("first_trick", first), ("last_trick", last)):
+                if value is not None and value != seats[slam]:
+                    raise ScorePadError(f"{who} took every trick", name)
+        if tricks is not None:
+            for code in in_play:
+                t = taken[code]
+                if t is not None and tricks[t] == 0:
+                    raise ScorePadError(f"{self.names[seats[t]]} took no trick", f"taken.{code}")
+            for name, value in (("first_trick", first), ("last_trick", last)):
+                if value is not None and tricks[seats.index(value)] == 0:
+                    raise ScorePadError(f"{self.names[value]} took no trick", name)
+        if first is not None and last is not None and size == 1 and first != last:
+            raise ScorePadError("a one-trick deal has one trick", "last_trick")
+        return score_tricks(
+            r, k, taken, tricks if tricks is not None else [0] * k,
+            -1 if first is None else seats.index(first),
+            -1 if last is None else seats.index(last),
+            declarer, slam)
+
+    def _score_chips(self, e: Entry, dealer: int, seats: tuple[int, ...]) -> DealScore:
+        r = self.rules
+        self._unused(e, "taken", "first_trick", "last_trick", "slam", "contract",
+                     "announcements", "claim")
+        k = len(seats)
+        cps = self._per_seat(e.card_points, "card_points", seats)
+        tricks = self._per_seat(e.tricks, "tricks", seats)
+        if cps is None:
+            raise ScorePadError("missing: say each player's card points", "card_points")
+        if tricks is None:
+            raise ScorePadError("missing: say how many tricks each player took", "tricks")
+        total = pack_points(r, k)
+        if sum(cps) != total:
+            raise ScorePadError(f"add up to {sum(cps)}; the pack has {total}", "card_points")
+        size = r.hand_size(k)
+        if sum(tricks) != size:
+            raise ScorePadError(f"add up to {sum(tricks)}; a deal has {size} tricks", "tricks")
+        for i in range(k):
+            if tricks[i] == 0 and cps[i]:
+                raise ScorePadError(f"{self.names[seats[i]]} took no trick, so no card points",
+                                    f"card_points[{seats[i]}]")
+        return score_chips(r, seats.index(dealer), cps, tricks, not self.pool_waiting)
+
+    def _score_pollack(self, e: Entry) -> DealScore:
+        r = self.rules
+        self._unused(e, "taken", "tricks", "first_trick", "slam", "contract")
+        cps = e.card_points
+        if cps is None:
+            raise ScorePadError("missing: say each side's card points", "card_points")
+        if len(cps) != 2:
+            raise ScorePadError("needs two numbers, one per side", "card_points")
+        for i, v in enumerate(cps):
+            if v < 0:
+                raise ScorePadError(f"{v} is negative", f"card_points[{i}]")
+        total = pack_points(r, 4)
+        slots: dict[tuple[int, str], bool] = {}
+        owners: dict[str, int] = {}
+        for i, (p, ann) in enumerate(e.announcements):
+            where = f"announcements[{i}]"
+            self._seat(p, where + ".player", range(4))
+            slot = _ANN_SLOT.get(ann, ann)
+            if (p, slot) in slots:
+                raise ScorePadError(f"{self.names[p]} already announced that "
+                                    f"{'rank' if slot in ('tens', 'nines', 'aces') else 'pollack'}",
+                                    where)
+            slots[p, slot] = True
+            if owners.setdefault(slot, p) != p:
+                raise ScorePadError(f"{self.names[owners[slot]]} already announced {ann}: "
+                                    "the cards cannot be in two hands", where)
+        claim: tuple[int, bool] | None = None
+        if e.claim is not None:
+            c = self._seat(e.claim, "claim", range(4))
+            assert c is not None
+            if sum(cps) > total:
+                raise ScorePadError(f"add up to {sum(cps)}; the pack has {total}",
+                                    "card_points")
+            if e.last_trick is not None:
+                raise ScorePadError("a claim ends the deal before the last trick", "last_trick")
+            side = c & 1
+            bonus = sum(ANNOUNCEMENT_VALUES[a] for p, a in e.announcements if p & 1 == side)
+            correct = self.partie[side] + bonus + cps[side] // r.point_divisor >= r.partie_target
+            claim = (c, correct)
+            last = None
+        else:
+            if sum(cps) != total:
+                raise ScorePadError(f"add up to {sum(cps)}; the pack has {total}",
+                                    "card_points")
+            if e.last_trick not in (0, 1):
+                raise ScorePadError("say which side took the last trick (0: the first and third "
+                                    "players, 1: the second and fourth)", "last_trick")
+            last = e.last_trick
+        return score_pollack(r, cps, last, e.announcements, claim)
+
+    def _revokes(self, e: Entry, seats: tuple[int, ...]
+                 ) -> tuple[tuple[ScoreLine, ...], list[int]]:
+        n = self.num_players
+        out = [0] * n
+        if not e.revokes:
+            return (), out
+        v = self.revoke_penalty
+        if v is None:
+            raise ScorePadError(
+                f"preset {self.rules.preset!r} has no revoke penalty; set revoke_penalty "
+                "to allow revokes", "revokes")
+        lines: list[ScoreLine] = []
+        for i, s in enumerate(e.revokes):
+            self._seat(s, f"revokes[{i}]", seats)
+            scoring = self.rules.scoring
+            if scoring == "penalty":
+                out[s] += v
+                lines.append(ScoreLine(s, v, "revoke"))
+            elif scoring == "points":
+                out[s] -= v
+                lines.append(ScoreLine(s, -v, "revoke"))
+            elif scoring == "chips":
+                for p in seats:
+                    if p != s:
+                        out[p] += v
+                        out[s] -= v
+                lines.append(ScoreLine(s, -v * (len(seats) - 1), "revoke",
+                                       f"pays {v} to each other player"))
+            else:  # pollack: the other side scores the penalty
+                for p in range(n):
+                    if p & 1 != s & 1:
+                        out[p] += v
+                lines.append(ScoreLine(s, v, "revoke", "scored by the other side"))
+        return tuple(lines), out
+
+    # ------------------------------------------------------------ match end
+
+    def _finish(self, deal: PadDeal, score: DealScore) -> ScorePad:
+        """Add a scored deal and apply the match-end rule (as Match._finish_deal)."""
+        rules = self.rules
+        n = self.num_players
+        if deal.tiebreak:
+            return self._after_tiebreak(deal)
+        if rules.match_end == "parties":
+            return self._after_pollack(deal, score)
+        totals = tuple(t + s for t, s in zip(self.totals, deal.scores, strict=True))
+        m = replace(self, deals=self.deals + (deal,), totals=totals)
+        end = rules.match_end
+        if end == "chips":
+            m = replace(m, pool_waiting=deal.redeal)
+            if not deal.redeal and m.counted_deals >= rules.num_deals(n):
+                return m._end_by(max, "most chips")
+            return m
+        if end == "fixed-deals":
+            if m.counted_deals >= rules.num_deals(n):
+                best = max if rules.scoring == "points" else min
+                return m._end_by(best, f"after {m.counted_deals} deals")
+            return m
+        threshold = rules.threshold if rules.threshold is not None else 0
+        if max(totals) < threshold:
+            return m
+        if end == "first-to-target":
+            return m._end_by(max, f"reached {threshold}")
+        if end == "threshold-loser":
+            top = max(totals)
+            return replace(m, finished=True,
+                           winners=tuple(s for s in range(n) if totals[s] != top),
+                           losers=tuple(s for s in range(n) if totals[s] == top),
+                           notes=m.notes + (f"threshold {threshold} reached",))
+        low = min(totals)
+        tied = tuple(s for s in range(n) if totals[s] == low)
+        if len(tied) == 1:
+            return m._end_by(min, f"threshold {threshold} reached")
+        return replace(m, tied=tied, notes=m.notes + (
+            f"threshold {threshold} reached; {', '.join(self.names[s] for s in tied)} tie "
+            "for lowest and play tie-break deals",))
+
+    def _end_by(self, best: Any, why: str) -> ScorePad:
+        top = best(self.totals)
+        n = self.num_players
+        return replace(self, finished=True,
+                       winners=tuple(s for s in range(n) if self.totals[s] == top),
+                       losers=tuple(s for s in range(n) if self.totals[s] != top),
+                       notes=self.notes + (why,))
+
+    def _after_tiebreak(self, deal: PadDeal) -> ScorePad:
+        m = replace(self, deals=self.deals + (deal,))
+        pen = {seat: deal.scores[seat] for seat in self.tied}
+        low = min(pen.values())
+        fewest = tuple(s for s in self.tied if pen[s] == low)
+        if len(fewest) == 1:
+            w = fewest[0]
+            return replace(m, finished=True, tied=(), winners=(w,),
+                           losers=tuple(s for s in range(self.num_players) if s != w),
+                           notes=m.notes + (f"{self.names[w]} wins the tie-break",))
+        return replace(m, tied=fewest)
+
+    def _after_pollack(self, deal: PadDeal, score: DealScore) -> ScorePad:
+        rules = self.rules
+        side_score = (deal.scores[0], deal.scores[1])
+        partie = (self.partie[0] + side_score[0], self.partie[1] + side_score[1])
+        winner: int | None = None
+        if score.claim is not None:
+            claimant, correct = score.claim
+            winner = claimant & 1 if correct else 1 - (claimant & 1)
+        else:
+            target = rules.partie_target
+            at = [partie[i] >= target for i in (0, 1)]
+            if at[0] and at[1]:
+                if partie[0] != partie[1]:
+                    winner = 0 if partie[0] > partie[1] else 1
+                else:
+                    winner = deal.entry.last_trick
+            elif at[0] or at[1]:
+                winner = 0 if at[0] else 1
+        deal = replace(deal, partie_winner=winner)
+        n = self.num_players
+        if winner is None:
+            return replace(self, deals=self.deals + (deal,), partie=partie,
+                           totals=tuple(partie[s & 1] for s in range(n)))
+        parties = self.parties_won + (winner,)
+        m = replace(self, deals=self.deals + (deal,), partie=(0, 0), totals=(0,) * n,
+                    parties_won=parties)
+        if len(parties) < rules.parties:
+            return m
+        won = [parties.count(0), parties.count(1)]
+        if won[0] == won[1]:
+            return replace(m, finished=True, winners=(), losers=(),
+                           notes=m.notes + (f"{won[0]}-{won[1]}: a draw",))
+        side = 0 if won[0] > won[1] else 1
+        return replace(m, finished=True,
+                       winners=tuple(s for s in range(n) if s & 1 == side),
+                       losers=tuple(s for s in range(n) if s & 1 != side),
+                       notes=m.notes + (f"parties {won[0]}-{won[1]}",))
+
+    # ---------------------------------------------------------- serializing
+
+    def to_dict(self) -> dict[str, Any]:
+        """Return the pad as JSON-ready data: the setup and entries (enough to
+        rebuild it) plus the derived state (totals, match end, next form)."""
+        base = PRESETS[self.rules.preset] if self.rules.preset in PRESETS else Rules()
+        return {
+            "format": FORMAT,
+            "preset": self.rules.preset,
+            "overrides": self.rules.overrides_from(base),
+            "names": list(self.names),
+            "first_dealer": self.first_dealer,
+            "revoke_penalty": self.revoke_penalty,
+            "entries": [d.entry.to_dict() for d in self.deals],
+            "deals": [d.to_dict(self.names) for d in self.deals],
+            "totals": list(self.totals),
+            "finished": self.finished,
+            "winners": list(self.winners),
+            "losers": list(self.losers),
+            "tied": list(self.tied),
+            "partie": list(self.partie),
+            "parties_won": list(self.parties_won),
+            "notes": list(self.notes),
+            "scoring": self.rules.scoring,
+            "match_end": self.rules.match_end,
+            "threshold": self.rules.threshold,
+            "num_deals": (self.rules.num_deals(self.num_players)
+                          if self.rules.match_end in ("fixed-deals", "chips") else None),
+            "counted_deals": self.counted_deals,
+            "next": None if self.finished else self.form(),
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> ScorePad:
+        """Rebuild a pad from :meth:`to_dict` data (or just its setup part),
+        replaying and re-checking every entry; derived fields are ignored.
+
+        Raises:
+            ScorePadError: a bad setup (field ``preset``, ``overrides``,
+                ``names`` ...) or an entry that does not score (field
+                ``entries[i].<field>``).
+        """
+        if not isinstance(data, Mapping):
+            raise ScorePadError("must be an object", "pad")
+        preset = data.get("preset", "polignac")
+        overrides = data.get("overrides") or {}
+        if not isinstance(overrides, Mapping):
+            raise ScorePadError("must be an object of rule parameters", "overrides")
+        try:
+            rules = get_rules(str(preset))
+        except RulesError as exc:
+            raise ScorePadError(str(exc), "preset") from None
+        try:
+            rules = rules.with_overrides(overrides) if overrides else rules
+        except RulesError as exc:
+            raise ScorePadError(str(exc), "overrides") from None
+        names = data.get("names")
+        if not isinstance(names, list):
+            raise ScorePadError("must be a list of player names", "names")
+        revoke = data.get("revoke_penalty", "default")
+        pad = cls.new(rules, [str(x) for x in names],
+                      _int(data.get("first_dealer", 0), "first_dealer"),
+                      revoke if revoke == "default" or revoke is None
+                      else _int(revoke, "revoke_penalty"))
+        entries = data.get("entries") or []
+        if not isinstance(entries, list):
+            raise ScorePadError("must be a list of deal entries", "entries")
+        for i, entry in enumerate(entries):
+            try:
+                pad = pad.add(entry)
+            except ScorePadError as exc:
+                raise ScorePadError(exc.reason, f"entries[{i}].{exc.field}") from None
+        return pad
+
+    def to_json(self) -> str:
+        """Return :meth:`to_dict` as JSON text."""
+        return json.dumps(self.to_dict())
+
+    @classmethod
+    def from_json(cls, text: str) -> ScorePad:
+        """Rebuild a pad from :meth:`to_json` text.
+
+        Raises:
+            ScorePadError: the text is not JSON (field ``pad``), or as :meth:`from_dict`.
+        """
+        try:
+            data = json.loads(text)
+        except ValueError as exc:
+            raise ScorePadError(f"not JSON: {exc}", "pad") from None
+        return cls.from_dict(data)
