@@ -134,6 +134,9 @@ def _make_trick(leader: int, cards: tuple[Card, ...], winner: int) -> Trick:
 
 _new = object.__new__
 
+_Chain = tuple[int, "_Chain"] | None
+"""A history as a chain: None, or (last action, the chain before it)."""
+
 class _CardsOfSuit(dict[Mask, tuple[Card, ...]]):
     """The cards of a one-suit mask, ascending; filled on first use (at most 4 x 8192)."""
 
@@ -424,11 +427,19 @@ class Deal:
     # still in the hands as one mask (a player's hand is its dealt hand & _rem;
     # hands have equal sizes, so _rem == 0 ends the deal), and what changes
     # only when a trick ends (or at a declaration or a Pollack call) in _k.
+    # The history is a chain of (action, earlier chain) pairs, shared with the
+    # states before (one pair a action instead of copying the whole tuple);
+    # the history property turns it into a tuple on first use (_hist).
+    # done is a plain slot (read at every step of a play loop), kept equal to
+    # phase == DONE; _led is the mask of the led suit's cards (0 before a lead).
     __slots__ = (
+        "_h",
+        "_hist",
         "_k",
+        "_led",
         "_rem",
         "_s",
-        "history",
+        "done",
         "phase",
         "to_act",
         "trick",
@@ -438,10 +449,14 @@ class Deal:
     _rem: Mask
     _k: tuple[tuple[Mask, ...], tuple[int, ...], tuple[Trick, ...], int, _Calls]
     """(taken, tricks, past, declarer, calls)"""
+    _h: _Chain
+    _hist: tuple[Action, ...] | None
+    _led: Mask
     phase: int
     to_act: int
     trick: tuple[Card, ...]
-    history: tuple[Action, ...]
+    done: bool
+    """True when the deal is over (every card played, or a Pollack claim)."""
 
     # ----------------------------------------------------------- construction
 
@@ -528,10 +543,13 @@ class Deal:
         deal._s = static
         deal._rem = rem
         deal.phase = tables.first_phase
+        deal.done = False
         deal.to_act = static.eldest
         deal.trick = ()
+        deal._led = 0
         deal._k = ((0,) * n, (0,) * n, (), -1, _NO_CALLS)
-        deal.history = ()
+        deal._h = None
+        deal._hist = ()
         return deal
 
     @classmethod
@@ -605,6 +623,20 @@ class Deal:
         return cls._start(tables, tuple(masks), dealer, turn_up, partie, pool_in)
 
     # ------------------------------------------------------------- accessors
+
+    @property
+    def history(self) -> tuple[Action, ...]:
+        """Every action so far, in order."""
+        hist = self._hist
+        if hist is None:
+            out = []
+            h = self._h
+            while h is not None:
+                out.append(h[0])
+                h = h[1]
+            out.reverse()
+            hist = self._hist = tuple(out)  # a cache: the state itself is unchanged
+        return hist
 
     @property
     def hands(self) -> tuple[Mask, ...]:
@@ -684,11 +716,6 @@ class Deal:
         return PHASE_NAMES[self.phase]
 
     @property
-    def done(self) -> bool:
-        """True when the deal is over (every card played, or a Pollack claim)."""
-        return self.phase == DONE
-
-    @property
     def contract(self) -> str | None:
         """The declared contract word (``capot``, ``general``, ``generale``), or None."""
         if self.declarer < 0:
@@ -732,11 +759,7 @@ class Deal:
         if self.phase != PLAY:
             return 0
         hand = self._s.hands[self.to_act] & self._rem
-        if self.trick:
-            follow = hand & SUIT_MASKS[self.trick[0] // 13]
-            if follow:
-                return follow
-        return hand
+        return hand & self._led or hand
 
     def legal_actions(self) -> list[Action]:
         """Every legal action of the player to act, ascending (empty when done)."""
@@ -744,8 +767,7 @@ class Deal:
         if phase == PLAY:
             s = self._s
             hand = s.hands[self.to_act] & self._rem
-            trick = self.trick
-            follow = hand & SUIT_MASKS[trick[0] // 13] if trick else 0
+            follow = hand & self._led  # 0 on lead, or when void in the led suit
             cards = _SUIT_CARDS
             if follow:
                 out = list(cards[follow])
@@ -755,6 +777,7 @@ class Deal:
             if s.pollack:
                 # Pollack calls, in action order: the claim (on lead), then the
                 # announcements still open (a cached tuple, see _OpenAnnouncements).
+                trick = self.trick
                 if not trick:
                     out.append(CLAIM)
                 p = self.to_act
@@ -797,32 +820,28 @@ class Deal:
             rem = self._rem
             hand = s.hands[p] & rem
             bit = 1 << action
-            trick = self.trick
             if not hand & bit:
                 raise self._card_error(action)
-            if trick:
-                led = SUIT_MASKS[trick[0] // 13]
+            led = self._led
+            if led:  # following
                 if not bit & led and hand & led:
-                    raise IllegalActionError(
-                        f"must follow suit: {CODES[action]} does not follow "
-                        f"{SUIT_LETTERS[trick[0] // 13]} (led by {CODES[trick[0]]}), "
-                        f"and player {p} holds "
-                        + " ".join(CODES[c] for c in cards_of(hand & led)),
-                        rule="must-follow-suit", action=CODES[action],
-                    )
-                trick = trick + (action,)
+                    raise self._follow_error(action, hand & led)
+                trick = self.trick + (action,)
                 if len(trick) == s.n:
-                    return self._play(action)
-            else:
-                trick = (action,)  # n >= 2: a lead never ends the trick
-            # The same as _play, inlined for the common case (the trick goes on).
+                    return self._end_trick(trick, rem ^ bit, action)
+            else:  # leading (n >= 2: a lead never ends the trick)
+                trick = (action,)
+                led = SUIT_MASKS[action // 13]
             new = _new(Deal)
             new._s = s
             new._rem = rem ^ bit
-            new.history = self.history + (action,)
+            new._h = (action, self._h)
+            new._hist = None
             new.phase = PLAY
+            new.done = False
             new.to_act = s.nxt[p]
             new.trick = trick
+            new._led = led
             new._k = self._k
             return new
         if phase == DONE:
@@ -857,21 +876,19 @@ class Deal:
             rule="card-not-in-hand", action=CODES[card],
         )
 
-    def _play(self, card: Card) -> Deal:
+    def _follow_error(self, card: Card, follow: Mask) -> IllegalActionError:
+        led = self.trick[0]
+        return IllegalActionError(
+            f"must follow suit: {CODES[card]} does not follow "
+            f"{SUIT_LETTERS[led // 13]} (led by {CODES[led]}), "
+            f"and player {self.to_act} holds " + " ".join(CODES[c] for c in cards_of(follow)),
+            rule="must-follow-suit", action=CODES[card],
+        )
+
+    def _end_trick(self, trick: tuple[Card, ...], rem: Mask, card: Card) -> Deal:
+        """The state after ``card`` (checked, and last in ``trick``) completes the trick."""
         s = self._s
-        p = self.to_act
-        new = _new(Deal)
-        new._s = s
-        rem = new._rem = self._rem ^ 1 << card
-        new.history = self.history + (card,)
-        trick = self.trick + (card,)
-        if len(trick) < s.n:
-            new.phase = PLAY
-            new.to_act = s.nxt[p]
-            new.trick = trick
-            new._k = self._k
-            return new
-        leader = s.nxt[p]  # the trick is full: its leader comes after p
+        leader = s.nxt[self.to_act]  # the trick is full: its leader comes after the last
         winner = (leader + self._best_index(trick)) % s.n
         mask = 0
         for c in trick:
@@ -886,11 +903,19 @@ class Deal:
             if not calls.side_won & side_bit:
                 calls = _Calls(calls.made, calls.side_points,
                                calls.side_won | side_bit, calls.claim, calls.log)
+        new = _new(Deal)
+        new._s = s
+        new._rem = rem
+        new._h = (card, self._h)
+        new._hist = None
         new._k = (tuple(taken), tuple(tricks), past + (_make_trick(leader, trick, winner),),
                   declarer, calls)
         new.trick = ()
+        new._led = 0
         new.to_act = winner
+        # hands have equal sizes: the deal ends when the last trick does
         new.phase = PLAY if rem else DONE
+        new.done = not rem
         return new
 
     def _best_index(self, trick: tuple[Card, ...]) -> int:
@@ -942,8 +967,7 @@ class Deal:
                     f"offers {CONTRACT_WORDS[s.contract_action]}",
                     rule="wrong-contract", action=name,
                 )
-            new = self._copy()
-            new.history = self.history + (action,)
+            new = self._copy(action)
             if action == PASS:
                 nxt = (p + 1) % s.n
                 if nxt == s.eldest:
@@ -975,11 +999,11 @@ class Deal:
             total = s.partie[side] + calls.side_points[side] + self._side_card_points(side) \
                 // s.rules.point_divisor
             correct = total >= s.rules.partie_target
-            new = self._copy()
-            new.history = self.history + (action,)
+            new = self._copy(action)
             new._set_calls(_Calls(calls.made, calls.side_points, calls.side_won,
                                   (p, correct), calls.log))
             new.phase = DONE
+            new.done = True
             return new
         i = action - ANNOUNCE_BASE
         ann = ANNOUNCEMENTS[i]
@@ -1005,16 +1029,18 @@ class Deal:
         made[p] |= 1 << _ANN_SLOT[i]
         sp = list(calls.side_points)
         sp[p & 1] += value
-        new = self._copy()
-        new.history = self.history + (action,)
+        new = self._copy(action)
         new._set_calls(_Calls(tuple(made), (sp[0], sp[1]), calls.side_won, calls.claim,
                               calls.log + ((p, ann),)))
         return new
 
-    def _copy(self) -> Deal:
-        new = object.__new__(Deal)
+    def _copy(self, action: Action) -> Deal:
+        """A copy of this state with ``action`` added to the history (the caller sets the rest)."""
+        new = _new(Deal)
         for slot in Deal.__slots__:
             object.__setattr__(new, slot, getattr(self, slot))
+        new._h = (action, self._h)
+        new._hist = None
         return new
 
     def _set_calls(self, calls: _Calls) -> None:
