@@ -1,4 +1,7 @@
-// Playing cards drawn as SVG by the project: French suits (clubs, diamonds, hearts, spades).
+// Playing cards drawn as SVG by the project: French suits (clubs, diamonds, hearts, spades)
+// and German suits (Acorns = C, Bells = D, Hearts = H, Leaves = S; Daus, König, Ober, Unter).
+import { cardName, rankIndex } from "./i18n.js";
+
 const NS = "http://www.w3.org/2000/svg";
 
 const SUIT_PATHS = {
@@ -9,11 +12,36 @@ const SUIT_PATHS = {
   C: "M50 6 A21 21 0 0 1 66 42 A21 21 0 1 1 58 76 L66 96 L34 96 L42 76 " +
      "A21 21 0 1 1 34 42 A21 21 0 0 1 50 6 Z",
 };
+
+// German suit symbols in a 100 by 100 box: [element, attributes] lists, coloured by CSS classes.
+const GERMAN_SHAPES = {
+  C: [ // an acorn: stem, nut, cap
+    ["rect", { x: 45, y: 4, width: 10, height: 24, rx: 4, class: "g-stem" }],
+    ["ellipse", { cx: 50, cy: 66, rx: 22, ry: 29, class: "g-nut" }],
+    ["path", { d: "M20 54 C20 30 34 22 50 22 C66 22 80 30 80 54 Z", class: "g-cap" }],
+    ["path", { d: "M30 34 L70 50 M30 50 L70 34 M40 26 L40 54 M60 26 L60 54", class: "g-hatch" }],
+  ],
+  S: [ // a leaf with its stalk and vein
+    ["rect", { x: 46, y: 78, width: 8, height: 20, rx: 3, class: "g-stem leafstem" }],
+    ["path", { d: "M50 2 C82 22 94 52 50 86 C6 52 18 22 50 2 Z", class: "g-leaf" }],
+    ["path", { d: "M50 12 L50 80 M50 36 L34 26 M50 36 L66 26 M50 56 L30 44 M50 56 L70 44",
+      class: "g-vein" }],
+  ],
+  H: [["path", { d: SUIT_PATHS.H, class: "g-heart" }]],
+  D: [ // a bell: loop, body, band, slot
+    ["circle", { cx: 50, cy: 15, r: 9, class: "g-loop" }],
+    ["circle", { cx: 50, cy: 58, r: 36, class: "g-bell" }],
+    ["path", { d: "M16 46 L84 46 L86 58 L14 58 Z", class: "g-band" }],
+    ["rect", { x: 30, y: 76, width: 40, height: 7, rx: 3.5, class: "g-slot" }],
+    ["circle", { cx: 50, cy: 79.5, r: 6, class: "g-slot" }],
+  ],
+};
 export const SUIT_SYMBOL = { C: "♣", D: "♦", H: "♥", S: "♠" };
-export const SUIT_NAME = { C: "clubs", D: "diamonds", H: "hearts", S: "spades" };
-const RANK_TEXT = { T: "10" };
-const RANK_NAME = { A: "Ace", K: "King", Q: "Queen", J: "Jack", T: "Ten", 9: "Nine", 8: "Eight",
-  7: "Seven", 6: "Six", 5: "Five", 4: "Four", 3: "Three", 2: "Two" };
+
+let currentDeck = "french";
+/** Draw French ("french") or German ("german") suits from now on. */
+export function setDeck(deck) { currentDeck = deck === "german" ? "german" : "french"; }
+export function deck() { return currentDeck; }
 
 function el(name, attrs = {}, text) {
   const node = document.createElementNS(NS, name);
@@ -22,38 +50,76 @@ function el(name, attrs = {}, text) {
   return node;
 }
 
-function pip(suit, x, y, size) {
+/** A suit symbol of `size` units centred on (x, y). */
+export function pip(suit, x, y, size, pack = currentDeck) {
   const g = el("g", { transform: `translate(${x - size / 2} ${y - size / 2}) scale(${size / 100})` });
-  g.append(el("path", { d: SUIT_PATHS[suit] }));
+  if (pack === "german") {
+    g.setAttribute("class", "gpip");
+    for (const [name, attrs] of GERMAN_SHAPES[suit]) g.append(el(name, attrs));
+  } else {
+    g.append(el("path", { d: SUIT_PATHS[suit] }));
+  }
   return g;
+}
+
+/** A small SVG of one suit symbol (for captions: "trump ♠"). */
+export function suitIcon(suit, pack = currentDeck) {
+  const svg = el("svg", { viewBox: "0 0 20 20", class: `suit-icon ${inkClass(suit, pack)}`,
+    "aria-hidden": "true" });
+  svg.append(pip(suit, 10, 10, 18, pack));
+  return svg;
 }
 
 export function isRed(code) { return code[1] === "H" || code[1] === "D"; }
 
-export function cardLabel(code) {
-  return `${RANK_NAME[code[0]] ?? code[0]} of ${SUIT_NAME[code[1]]}`;
+function inkClass(suit, pack) {
+  if (pack === "german") return `ink g-${suit}`;
+  return suit === "H" || suit === "D" ? "ink red" : "ink black";
 }
 
+export function cardLabel(code, pack = currentDeck) { return cardName(code, pack); }
+
 /** An SVG picture of the card `code` ("JS", "TH"), 60 by 84 units. */
-export function cardSVG(code) {
+export function cardSVG(code, pack = currentDeck) {
   const rank = code[0], suit = code[1];
-  const svg = el("svg", { viewBox: "0 0 60 84", class: "card-svg", role: "img",
-    "aria-label": cardLabel(code) });
+  const svg = el("svg", { viewBox: "0 0 60 84", class: `card-svg ${pack}`, role: "img",
+    "aria-label": cardLabel(code, pack) });
+  svg.dataset.card = code;
   svg.append(el("rect", { x: 1, y: 1, width: 58, height: 82, rx: 5, class: "card-face" }));
-  const ink = el("g", { class: isRed(code) ? "ink red" : "ink black" });
-  const text = RANK_TEXT[rank] ?? rank;
-  ink.append(el("text", { x: 9, y: 14, class: "corner" }, text));
-  ink.append(pip(suit, 9, 22, 9));
+  const ink = el("g", { class: inkClass(suit, pack) });
+  const text = rankIndex(rank, pack);
+  const corner = (g) => {
+    g.append(el("text", { x: 9, y: 14, class: "corner" }, text));
+    g.append(pip(suit, 9, 22, pack === "german" ? 11 : 9, pack));
+  };
+  corner(ink);
   const bottom = el("g", { transform: "rotate(180 30 42)" });
-  bottom.append(el("text", { x: 9, y: 14, class: "corner" }, text));
-  bottom.append(pip(suit, 9, 22, 9));
+  corner(bottom);
   ink.append(bottom);
   if ("JQK".includes(rank)) {
-    ink.append(el("rect", { x: 16, y: 18, width: 28, height: 48, rx: 3, class: "court" }));
-    ink.append(el("text", { x: 30, y: 47, class: "court-letter" }, rank));
-    ink.append(pip(suit, 30, 58, 10));
+    ink.append(el("rect", { x: 16, y: 14, width: 28, height: 56, rx: 3, class: "court" }));
+    ink.append(el("text", { x: 30, y: 51, class: "court-letter" }, text));
+    if (pack === "german") {
+      // The Ober holds his suit high, the Unter low, the König in front of him.
+      const y = rank === "Q" ? 25 : rank === "J" ? 61 : 60;
+      ink.append(pip(suit, 30, y, 14, pack));
+    } else {
+      ink.append(pip(suit, 30, 60, 10, pack));
+    }
+  } else if (rank === "A") {
+    ink.append(pip(suit, 30, 42, 30, pack));
+  } else if (pack === "german") {
+    // Number cards: pips in two columns, like the German pack.
+    const n = rank === "T" ? 10 : Number(rank);
+    const rows = Math.ceil(n / 2);
+    for (let i = 0; i < n; i++) {
+      const col = n % 2 && i === n - 1 ? 30 : (i % 2 ? 38 : 22);
+      const row = Math.floor(i / 2);
+      const y = 21 + (rows === 1 ? 21 : (row * 42) / (rows - 1));
+      ink.append(pip(suit, col, y, 10, pack));
+    }
   } else {
-    ink.append(pip(suit, 30, 42, rank === "A" ? 30 : 22));
+    ink.append(pip(suit, 30, 42, 22, pack));
   }
   svg.append(ink);
   return svg;

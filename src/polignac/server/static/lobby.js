@@ -1,6 +1,10 @@
-// The lobby: "Play now" and "Create table".
+// The lobby: "Play now", the table list, "Create table", the replay viewer link.
+import { languagePicker, onLang, t, translatePage } from "./i18n.js";
+
 const $ = (id) => document.getElementById(id);
 let info = null;
+let tables = null;      // GET /api/tables answer, or false when the server has none
+let created = null;     // the last POST /api/tables answer
 
 async function post(url, body) {
   const r = await fetch(url, { method: "POST", headers: { "content-type": "application/json" },
@@ -8,6 +12,13 @@ async function post(url, body) {
   const data = await r.json();
   if (!r.ok) throw new Error(data.error || `error ${r.status}`);
   return data;
+}
+
+function make(tag, className, text) {
+  const node = document.createElement(tag);
+  if (className) node.className = className;
+  if (text !== undefined) node.textContent = text;
+  return node;
 }
 
 $("play-now").addEventListener("click", async () => {
@@ -31,23 +42,26 @@ function preset() { return info.presets.find((p) => p.name === $("preset").value
 
 function fillPlayers() {
   const p = preset();
-  $("players").replaceChildren(...p.players.map((n) => option(n, n, n === p.default_players)));
+  const keep = Number($("players").value);
+  $("players").replaceChildren(...p.players.map((n) => option(n, n,
+    p.players.includes(keep) ? n === keep : n === p.default_players)));
   fillSeats(); fillHouse();
 }
 
 function fillSeats() {
   const n = Number($("players").value);
   const box = $("seats");
-  box.replaceChildren(Object.assign(document.createElement("legend"), { textContent: "Seats" }));
+  const old = [...box.querySelectorAll("select")].map((s) => s.value);
+  box.replaceChildren(make("legend", "", t("lobby.seats")));
   for (let i = 0; i < n; i++) {
-    const label = document.createElement("label");
-    label.textContent = `Seat ${i + 1} `;
+    const label = make("label", "", t("lobby.seat", { n: i + 1 }) + " ");
     const sel = document.createElement("select");
     sel.name = `seat${i}`;
-    if (i === 0) sel.append(option("you", "you"));
+    if (i === 0) sel.append(option("you", t("lobby.you")));
     else {
-      info.levels.forEach((l) => sel.append(option(`bot:${l}`, `${l} bot`, l === "easy")));
-      sel.append(option("open", "open (invite a friend)"));
+      info.levels.forEach((l) => sel.append(option(`bot:${l}`, t("lobby.bot", { level: l }), l === "easy")));
+      sel.append(option("open", t("lobby.open")));
+      if (old[i]) sel.value = old[i];
     }
     label.append(sel);
     box.append(label);
@@ -57,25 +71,42 @@ function fillSeats() {
 function fillHouse() {
   const box = $("house");
   const p = preset();
-  box.replaceChildren(Object.assign(document.createElement("legend"),
-    { textContent: "House rules (blank: the preset's)" }));
+  const old = Object.fromEntries([...box.querySelectorAll("input, select")].map((x) => [x.name, x.value]));
+  box.replaceChildren(make("legend", "", t("lobby.house")));
   for (const [key, spec] of Object.entries(info.house_rules)) {
-    const label = document.createElement("label");
-    label.textContent = spec.label + " ";
+    const text = t(`rule.${key}`) === `rule.${key}` ? spec.label : t(`rule.${key}`);
+    const label = make("label", "", text + " ");
     let input;
     if (spec.type === "choice") {
       input = document.createElement("select");
-      input.append(option("", `preset (${p[key]})`));
+      input.append(option("", t("lobby.preset", { value: p[key] ?? "—" })));
       spec.choices.forEach((c) => input.append(option(c)));
     } else {
       input = document.createElement("input");
       input.type = "number"; input.min = spec.min; input.max = spec.max;
-      input.placeholder = p[key] === null ? "—" : String(p[key]);
+      input.placeholder = p[key] === null || p[key] === undefined ? "—" : String(p[key]);
     }
     input.name = `rule:${key}`;
+    if (old[input.name]) input.value = old[input.name];
     label.append(input);
     box.append(label);
   }
+}
+
+function showCreated() {
+  const box = $("created");
+  if (!created) return;
+  box.hidden = false;
+  box.replaceChildren(make("p", "", t("lobby.invites")));
+  for (const inv of created.invites) {
+    const row = make("p", "", `${t("lobby.seat", { n: inv.seat + 1 })}: `);
+    const input = Object.assign(document.createElement("input"),
+      { readOnly: true, value: new URL(inv.url, location.href).href, className: "invite" });
+    input.dataset.seat = inv.seat;
+    row.append(input);
+    box.append(row);
+  }
+  box.append(Object.assign(make("a", "button primary", t("lobby.goTable")), { href: created.url, id: "go-table" }));
 }
 
 $("create").addEventListener("submit", async (e) => {
@@ -95,27 +126,58 @@ $("create").addEventListener("submit", async (e) => {
   try {
     const data = await post("/api/tables", { preset: form.get("preset"), players: n, seats,
       overrides, name: form.get("name") });
-    const box = $("created");
-    box.hidden = false;
-    box.replaceChildren();
     if (!data.invites.length) { location.href = data.url; return; }
-    const p = document.createElement("p");
-    p.textContent = "Send each friend their own link (it works once):";
-    box.append(p);
-    for (const inv of data.invites) {
-      const row = document.createElement("p");
-      const input = Object.assign(document.createElement("input"),
-        { readOnly: true, value: new URL(inv.url, location.href).href, className: "invite" });
-      row.append(`Seat ${inv.seat + 1}: `, input);
-      box.append(row);
-    }
-    const go = Object.assign(document.createElement("a"),
-      { href: data.url, textContent: "Go to your table", className: "button primary" });
-    box.append(go);
+    created = data;
+    showCreated();
+    loadTables();
   } catch (err) {
     $("error").textContent = err.message;
   }
 });
+
+// ------------------------------------------------------------------ the table list
+
+async function loadTables() {
+  try {
+    const r = await fetch("/api/tables", { credentials: "same-origin" });
+    tables = r.ok ? await r.json() : false;
+  } catch {
+    tables = false;
+  }
+  renderTables();
+}
+
+function renderTables() {
+  const box = $("tables");
+  box.replaceChildren();
+  if (tables === null) return;
+  if (tables === false) { box.append(make("p", "small-muted", t("lobby.tablesSoon"))); return; }
+  const list = tables.tables ?? [];
+  if (!list.length) { box.append(make("p", "small-muted", t("lobby.noTables"))); return; }
+  const tab = make("table", "tables-list");
+  for (const tb of list.slice(0, 30)) {
+    const r = tab.insertRow();
+    r.dataset.table = tb.id;
+    const game = r.insertCell();
+    game.append(make("strong", "", tb.preset));
+    const status = tb.status === "finished" ? "finished" :
+      (tb.open_seats?.length ? "waiting" : "playing");
+    game.append(make("div", "who", t(`lobby.status.${status}`) +
+      (tb.deal_number ? ` · ${t("table.deal")} ${tb.deal_number}` : "")));
+    const who = r.insertCell();
+    who.className = "who";
+    who.textContent = (tb.seats ?? []).map((s) => (s.open ? `(${t("lobby.openSeat")})` :
+      s.name)).join(", ");
+    const go = r.insertCell();
+    go.append(Object.assign(make("a", "button", t(tb.status === "finished" ? "table.replay" : "lobby.watch")),
+      { href: tb.status === "finished" ? `/tables/${tb.id}/replay` : tb.url ?? `/tables/${tb.id}` }));
+  }
+  box.append(tab);
+}
+
+languagePicker($("lang"));
+translatePage();
+onLang(() => { if (info) { fillSeats(); fillHouse(); } showCreated(); renderTables(); });
 
 (async () => {
   info = await (await fetch("/api/presets")).json();
@@ -123,4 +185,6 @@ $("create").addEventListener("submit", async (e) => {
   $("preset").addEventListener("change", fillPlayers);
   $("players").addEventListener("change", fillSeats);
   fillPlayers();
+  loadTables();
+  setInterval(loadTables, 10000);
 })();

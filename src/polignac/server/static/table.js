@@ -1,76 +1,112 @@
-// The table page: one WebSocket to the server, which sends states and numbered events.
-import { cardBack, cardLabel, cardSVG, SUIT_SYMBOL } from "./cards.js";
+// The table page: one WebSocket to the server, which sends states, numbered events and presence.
+import { cardBack, cardLabel, cardSVG, setDeck, suitIcon } from "./cards.js";
+import { totalsChart } from "./chart.js";
+import { cardName, has, languagePicker, onLang, suitName, t, translatePage } from "./i18n.js";
 
 const tableId = location.pathname.split("/")[2];
 const $ = (id) => document.getElementById(id);
 let ws = null;
 let lastSeq = 0;
-let you = null;
+let you = null;          // our seat; null: spectating
 let table = null;
 let view = null;
 let summary = null;
-let lastTrick = null;
+let presence = [];       // by seat: {seat, name, kind, connected, grace_until, bot_playing}
+let showLast = false;
 let focusIndex = 0;
 let retry = 500;
+let connKey = "conn.connecting";
+let presetThreshold = null;
+let rematchUrl = null;     // set when someone asked for a rematch
 
-const CALL_LABELS = {
-  pass: "Pass", capot: "Declare capot", general: "Declare general", generale: "Declare la générale",
-  claim: "Claim out (21)",
-};
-const REASONS = {
-  card: "card", tricks: "tricks", "first-trick": "first trick", "last-trick": "last trick",
-  "all-three": "all three", "capot-made": "capot made", "capot-failed": "capot failed",
-  "opponent-capot": "opponent's capot", chelem: "chelem", "opponent-chelem": "opponent's chelem",
-  "card-points": "card points", announce: "announcement", "chips-stake": "stake",
-  "chips-pool": "pool", "chips-sweep": "sweep", "chips-overload": "overload",
-};
+const spectating = () => table !== null && (you === null || you === undefined);
 
-function name(seat) { return seat === you ? "You" : (view?.names?.[seat] ?? `Seat ${seat + 1}`); }
+function name(seat) {
+  if (seat === you && !spectating()) return t("table.you");
+  return presence[seat]?.name ?? view?.names?.[seat] ?? t("table.seatN", { n: seat + 1 });
+}
+
+function make(tag, className, text) {
+  const node = document.createElement(tag);
+  if (className) node.className = className;
+  if (text !== undefined) node.textContent = text;
+  return node;
+}
+
+// ------------------------------------------------------------------ connection
 
 function connect() {
   const proto = location.protocol === "https:" ? "wss" : "ws";
   ws = new WebSocket(`${proto}://${location.host}/tables/${tableId}/ws`);
-  ws.onopen = () => { retry = 500; setConn("connected"); send({ type: "hello", last_seq: lastSeq }); };
-  ws.onmessage = (msg) => onFrame(JSON.parse(msg.data));
+  const mine = ws;
+  ws.onopen = () => { retry = 500; setConn("conn.connected"); send({ type: "hello", last_seq: lastSeq }); };
+  ws.onmessage = (msg) => { if (mine === ws) onFrame(JSON.parse(msg.data)); };
   ws.onclose = (ev) => {
-    if (ev.code === 4401) { setConn("not seated at this table"); return; }
-    if (ev.code === 4404) { setConn("no such table"); return; }
-    setConn("reconnecting…");
+    if (mine !== ws) return;
+    if (ev.code === 4401) { setConn("conn.notSeated"); return; }
+    if (ev.code === 4404) { setConn("conn.noTable"); return; }
+    setConn("conn.reconnecting");
     setTimeout(connect, retry);
     retry = Math.min(retry * 2, 8000);
   };
 }
 
 function send(obj) { if (ws && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify(obj)); }
-function setConn(text) { $("conn").textContent = text; $("conn").dataset.state = text; }
+function setConn(key) {
+  connKey = key;
+  $("conn").textContent = t(key);
+  $("conn").dataset.state = key.slice(5);
+}
 
 function onFrame(f) {
   if (f.type === "state") {
-    lastSeq = f.seq; you = f.you; table = f.table; view = f.view; summary = f.summary;
+    lastSeq = f.seq; you = f.you ?? null; table = f.table; view = f.view; summary = f.summary;
+    if (f.presence) setPresence(f.presence);
     render();
   } else if (f.type === "event") {
     if (f.seq <= lastSeq) return;
     if (f.seq !== lastSeq + 1) { send({ type: "hello", last_seq: lastSeq }); return; }
     lastSeq = f.seq;
-    const ev = f.event;
-    if (ev.trick) lastTrick = ev.trick;
-    if (ev.kind === "deal") lastTrick = null;
     if (f.summary) summary = f.summary;
+    if (f.presence) setPresence(f.presence);
     if (f.view) { view = f.view; render(); }
+  } else if (f.type === "presence") {
+    setPresence(f);
+    if (view) render();
+  } else if (f.type === "rematch") {
+    rematchUrl = f.url;
+    if (view) render();
   } else if (f.type === "error") {
     toast(f.message);
     if (f.rule === "stale-seq") send({ type: "hello", last_seq: lastSeq });
   }
 }
 
+function setPresence(p) {
+  const seats = Array.isArray(p) ? p : p.seats ?? [];
+  presence = [];
+  for (const s of seats) presence[s.seat] = s;
+}
+
 function toast(text) {
-  const t = $("toast");
-  t.textContent = text; t.hidden = false;
+  const box = $("toast");
+  box.textContent = text; box.hidden = false;
   clearTimeout(toast.timer);
-  toast.timer = setTimeout(() => { t.hidden = true; }, 4000);
+  toast.timer = setTimeout(() => { box.hidden = true; }, 4000);
 }
 
 function act(action) { send({ type: "act", action, seq: lastSeq }); }
+
+async function post(url) {
+  const r = await fetch(url, { method: "POST", credentials: "same-origin",
+    headers: { "content-type": "application/json" }, body: "{}" });
+  let data = {};
+  try { data = await r.json(); } catch { /* no body */ }
+  if (!r.ok) throw new Error(data.error || `error ${r.status}`);
+  return data;
+}
+
+// ------------------------------------------------------------------ rendering
 
 function sortHand(cards) {
   const suitOrder = "CDSH";
@@ -81,60 +117,117 @@ function sortHand(cards) {
 
 function render() {
   if (!view || !table) return;
-  $("title").textContent = `${table.preset} · deal ${view.deal_number}`;
-  $("record").href = `/tables/${tableId}/record.json`;
-  renderSeats(); renderTrick(); renderHand(); renderPrompt(); renderStatus(); renderScores();
+  setDeck(table.suits);
+  document.body.classList.toggle("spectator", spectating());
+  $("spectating").hidden = !spectating();
+  $("title").textContent = t("table.title", { preset: table.preset, n: view.deal_number });
+  const rec = $("record");
+  rec.href = `/tables/${tableId}/record.json`;
+  rec.textContent = t(view.finished ? "table.record" : "table.recordPartial");
+  rec.title = view.finished ? "" : t("table.recordPartialTip");
+  $("replay").href = `/tables/${tableId}/replay`;
+  $("result-replay").href = `/tables/${tableId}/replay`;
+  $("hint").hidden = spectating();
+  renderSeats(); renderTrick(); renderHand(); renderPrompt(); renderStatus();
+  renderLastTrick(); renderScores();
 }
 
 function seatOfPlayer(p) { return view.deal_seats ? view.deal_seats[p] : p; }
 function playerOfSeat(s) { return view.deal_seats ? view.deal_seats.indexOf(s) : -1; }
+function toActSeat() {
+  const d = view.deal;
+  return d && d.to_act !== null && d.to_act !== undefined ? seatOfPlayer(d.to_act) : null;
+}
+
+function countdown(until) {
+  const left = Math.max(0, Math.ceil((until - Date.now()) / 1000));
+  return `${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}`;
+}
 
 function seatBox(seat) {
   const d = view.deal;
   const p = playerOfSeat(seat);
-  const box = document.createElement("div");
-  box.className = "seat";
-  if (d && d.to_act !== null && seatOfPlayer(d.to_act) === seat) box.classList.add("to-act");
-  const kind = table.seats[seat];
-  const title = document.createElement("div");
-  title.className = "seat-name";
-  title.textContent = name(seat);
-  for (const [on, text] of [[kind.kind === "bot", `bot ${kind.level}`],
-    [view.dealer === seat, "dealer"]]) {
-    if (on) title.append(Object.assign(document.createElement("span"),
-      { className: "badge", textContent: text }));
+  const box = make("div", "seat");
+  box.dataset.seat = seat;
+  const turn = toActSeat() === seat;
+  if (turn) box.classList.add("to-act");
+  const kind = { ...table.seats[seat], ...(presence[seat] ?? {}) };
+  const title = make("div", "seat-name", name(seat));
+  const badge = (text, extra = "") => title.append(make("span", `badge ${extra}`, text));
+  if (kind.kind === "bot") badge(t("table.bot", { level: kind.level }));
+  if (view.dealer === seat) badge(t("table.dealer"));
+  if (turn) badge(`▶ ${t("table.toPlay")}`, "turn");
+  const pr = presence[seat];
+  if (pr && pr.kind === "human" && !pr.open) {
+    if (!pr.connected) {
+      box.classList.add("away");
+      badge(t("table.disconnected"), "away");
+      if (pr.grace_until && pr.grace_until > Date.now() && !pr.bot_playing) {
+        badge(t("table.grace", { time: countdown(pr.grace_until) }), "grace");
+      }
+    }
+    if (pr.bot_playing) badge(t("table.botPlaying", { name: name(seat) }), "botplay");
   }
   box.append(title);
-  const info = document.createElement("div");
-  info.className = "seat-info";
-  const tricks = d && p >= 0 ? d.tricks_won[p] : 0;
-  info.textContent = `total ${view.totals[seat]} · tricks ${tricks}` +
-    (kind.open ? " · open seat" : "");
-  box.append(info);
-  if (seat !== you && d && p >= 0) {
-    const backs = document.createElement("div");
-    backs.className = "backs";
+  let tricks = d && p >= 0 ? d.tricks_won[p] : 0;
+  if (!d && view.last_deal && view.last_deal_seats) {  // between deals: the deal just over
+    const q = view.last_deal_seats.indexOf(seat);
+    tricks = q >= 0 ? view.last_deal.tricks_won[q] : 0;
+  }
+  let info = t("table.total", { total: view.totals[seat], tricks });
+  if (kind.open) info += ` · ${t("table.openSeat")}`;
+  box.append(make("div", "seat-info", info));
+  if ((seat !== you || spectating()) && d && p >= 0) {
+    const backs = make("div", "backs");
     for (let i = 0; i < d.hand_sizes[p]; i++) backs.append(cardBack());
     box.append(backs);
   }
+  if (spectating() && kind.kind === "bot" && !d && !view.finished) {
+    const take = make("button", "take small-button", t("table.takeSeat"));
+    take.type = "button";
+    take.dataset.seat = seat;
+    take.addEventListener("click", () => takeSeat(seat));
+    box.append(take);
+  }
   return box;
+}
+
+async function takeSeat(seat) {
+  try {
+    const data = await post(`/tables/${tableId}/seats/${seat}/take`);
+    location.href = data.url ?? location.href;
+  } catch (e) {
+    toast(t("table.takeFailed", { msg: e.message }));
+  }
 }
 
 function renderSeats() {
   const opp = $("opponents");
   opp.replaceChildren();
   const n = view.names.length;
-  for (let k = 1; k < n; k++) opp.append(seatBox((you + k) % n));
-  $("me").replaceChildren(seatBox(you));
+  const base = spectating() ? 0 : you;
+  for (let k = 1; k < n; k++) opp.append(seatBox((base + k) % n));
+  $("me").replaceChildren(seatBox(base));
+}
+
+/** The last finished trick of the deal on view (or of the deal just over): match seats. */
+function previousTrick() {
+  let tricks = view.deal?.tricks, seats = view.deal_seats, players = view.deal?.players;
+  if (!view.deal && view.last_deal) {
+    tricks = view.last_deal.tricks; seats = view.last_deal_seats; players = view.last_deal.players;
+  }
+  if (!tricks || !tricks.length) return null;
+  const tr = tricks.at(-1);
+  const map = (p) => (seats ? seats[p] : p);
+  return { cards: tr.cards, seats: tr.cards.map((_, i) => map((tr.leader + i) % players)),
+    winner: map(tr.winner), number: tricks.length };
 }
 
 function trickCard(code, seat, winner) {
-  const wrap = document.createElement("figure");
-  wrap.className = "played" + (winner ? " winner" : "");
+  const wrap = make("figure", "played" + (winner ? " winner" : ""));
+  wrap.dataset.seat = seat;
   wrap.append(cardSVG(code));
-  const cap = document.createElement("figcaption");
-  cap.textContent = name(seat);
-  wrap.append(cap);
+  wrap.append(make("figcaption", "", (winner ? "★ " : "") + name(seat)));
   return wrap;
 }
 
@@ -142,41 +235,62 @@ function renderTrick() {
   const box = $("trick");
   box.replaceChildren();
   const d = view.deal;
+  const prev = previousTrick();
   if (d && d.trick.cards.length) {
     d.trick.cards.forEach((c, i) => box.append(
       trickCard(c, seatOfPlayer((d.trick.leader + i) % d.players), false)));
     box.dataset.kind = "current";
-  } else if (lastTrick) {
-    lastTrick.cards.forEach((c, i) => {
-      const s = lastTrick.seats[i];
-      box.append(trickCard(c, s, s === lastTrick.winner));
-    });
+  } else if (prev) {
+    prev.cards.forEach((c, i) => box.append(trickCard(c, prev.seats[i], prev.seats[i] === prev.winner)));
     box.dataset.kind = "last";
   } else {
     box.dataset.kind = "empty";
   }
   if (d?.turn_up) {
-    const up = document.createElement("figure");
-    up.className = "played turnup";
+    const up = make("figure", "played turnup");
     up.append(cardSVG(d.turn_up));
-    const cap = document.createElement("figcaption");
-    cap.textContent = `trump ${SUIT_SYMBOL[d.trump]}`;
+    const cap = make("figcaption", "", t("table.trump", { suit: "" }));
+    cap.append(suitIcon(d.trump));
     up.append(cap);
     box.append(up);
   }
 }
 
+function renderLastTrick() {
+  const box = $("last-trick");
+  const btn = $("last-trick-btn");
+  const prev = previousTrick();
+  btn.disabled = !prev;
+  btn.setAttribute("aria-expanded", String(showLast));
+  box.hidden = !showLast;
+  if (!showLast) return;
+  box.replaceChildren();
+  if (!prev) {
+    box.append(make("p", "", t("table.noLastTrick")));
+  } else {
+    box.append(make("p", "last-trick-title", t("table.lastTrickTook", { name: name(prev.winner) })));
+    const row = make("div", "trick");
+    prev.cards.forEach((c, i) => row.append(trickCard(c, prev.seats[i], prev.seats[i] === prev.winner)));
+    box.append(row);
+  }
+  const close = make("button", "small-button", t("table.close"));
+  close.type = "button";
+  close.addEventListener("click", () => { showLast = false; renderLastTrick(); });
+  box.append(close);
+}
+
+function toggleLast() { showLast = !showLast; renderLastTrick(); }
+
 function renderHand() {
   const hand = $("hand");
   hand.replaceChildren();
   const d = view.deal;
-  if (!d || !d.hand) return;
+  if (spectating() || !d || !d.hand) return;
   const legal = new Set(d.legal ?? []);
   const cards = sortHand(d.hand);
   const buttons = [];
   for (const code of cards) {
-    const b = document.createElement("button");
-    b.className = "card";
+    const b = make("button", "card");
     b.dataset.card = code;
     b.setAttribute("aria-label", cardLabel(code));
     b.append(cardSVG(code));
@@ -199,6 +313,9 @@ function renderHand() {
 function legalCards() { return [...document.querySelectorAll("#hand .card.legal")]; }
 
 document.addEventListener("keydown", (e) => {
+  if (e.target instanceof HTMLSelectElement || e.target instanceof HTMLInputElement) return;
+  if (e.key === "l" || e.key === "L") { toggleLast(); e.preventDefault(); return; }
+  if (e.key === "Escape" && showLast) { showLast = false; renderLastTrick(); return; }
   const cards = legalCards();
   if (!cards.length) return;
   if (e.key === "ArrowRight" || e.key === "ArrowLeft") {
@@ -214,18 +331,23 @@ document.addEventListener("keydown", (e) => {
   }
 });
 
+function callLabel(a) {
+  if (a.startsWith("announce:")) {
+    let what = a.slice(9);
+    if (what.startsWith("pollack-")) what = `Pollack ${suitName(what.slice(8), table.suits)}`;
+    return t("call.announce", { what });
+  }
+  return has(`call.${a}`) ? t(`call.${a}`) : a;
+}
+
 function renderPrompt() {
   const box = $("prompt");
   box.replaceChildren();
   const d = view.deal;
-  if (!d || !d.legal) return;
-  const calls = d.legal.filter((a) => a.length !== 2);
-  for (const a of calls) {
-    const b = document.createElement("button");
-    b.className = "call" + (a === "pass" ? "" : " primary");
+  if (spectating() || !d || !d.legal) return;
+  for (const a of d.legal.filter((x) => x.length !== 2)) {
+    const b = make("button", "call" + (a === "pass" ? "" : " primary"), callLabel(a));
     b.dataset.action = a;
-    b.textContent = CALL_LABELS[a] ?? (a.startsWith("announce:") ?
-      "Announce " + a.slice(9).replace("pollack-", "pollack ") : a);
     b.addEventListener("click", () => act(a));
     box.append(b);
   }
@@ -234,67 +356,109 @@ function renderPrompt() {
 function renderStatus() {
   const s = $("status");
   const d = view.deal;
-  if (view.finished) {
-    s.textContent = "The match is over.";
-  } else if (!d) {
-    s.textContent = "The deal is over; the next deal is coming…";
-  } else if (d.legal) {
-    s.textContent = d.phase === "declare" ?
-      "Your turn: declare a contract, or pass." : "Your turn: play a highlighted card.";
-  } else if (d.to_act !== null) {
-    s.textContent = `Waiting for ${name(seatOfPlayer(d.to_act))}…`;
-  }
-  if (lastTrick && (!d || !d.trick.cards.length)) {
-    s.textContent = `${name(lastTrick.winner)} took the trick. ` + s.textContent;
-  }
-  if (d?.contract) s.textContent += ` ${name(seatOfPlayer(d.declarer))} declared ${d.contract}.`;
+  const prev = previousTrick();
+  let text = "";
+  if (view.finished) text = t("table.over");
+  else if (!d) text = t("table.dealOver");
+  else if (d.legal && !spectating()) {
+    text = t(d.phase === "declare" ? "table.yourTurnDeclare" : "table.yourTurnPlay");
+  } else if (toActSeat() !== null) text = t("table.waiting", { name: name(toActSeat()) });
+  if (prev && (!d || !d.trick.cards.length)) text = `${t("table.tookTrick", { name: name(prev.winner) })} ${text}`;
+  if (d?.contract) text += ` ${t("table.declared", { name: name(seatOfPlayer(d.declarer)), contract: d.contract })}`;
+  s.textContent = text;
+  s.classList.toggle("my-turn", !!(d?.legal && !spectating()));
+}
+
+function reasonLine(line) {
+  const who = line.seat ?? line.player;
+  const whoName = line.seat === undefined && table.preset.startsWith("pollack") ?
+    t("table.side", { n: who + 1 }) : name(who);
+  const reason = has(`reason.${line.reason}`) ? t(`reason.${line.reason}`) : line.reason;
+  let detail = line.detail ?? "";
+  if (/^[2-9TJQKA][CDHS]$/.test(detail)) detail = cardName(detail, table.suits);
+  return `${whoName}: ${line.points > 0 ? "+" : ""}${line.points} ${reason}${detail ? ` (${detail})` : ""}`;
 }
 
 function renderScores() {
-  const t = $("scores");
-  t.replaceChildren();
-  const head = t.insertRow();
-  head.insertCell().textContent = "Deal";
+  const tab = $("scores");
+  tab.replaceChildren();
+  const head = tab.insertRow();
+  head.insertCell().textContent = t("table.deal");
   view.names.forEach((_, s) => { head.insertCell().textContent = name(s); });
   view.deals.forEach((deal, i) => {
-    const r = t.insertRow();
+    const r = tab.insertRow();
     r.insertCell().textContent = String(i + 1) + (deal.tiebreak ? "*" : "");
     deal.scores.forEach((x) => { r.insertCell().textContent = String(x); });
   });
-  const tot = t.insertRow();
+  const tot = tab.insertRow();
   tot.className = "totals";
-  tot.insertCell().textContent = "Total";
+  tot.insertCell().textContent = t("table.totalRow");
   view.totals.forEach((x) => { tot.insertCell().textContent = String(x); });
+
+  const deals = summary?.deals ?? [];
+  const chart = $("chart");
+  chart.replaceChildren();
+  if (deals.length) {
+    chart.append(make("h3", "", t("table.chart")));
+    const threshold = table.overrides?.threshold ?? presetThreshold;
+    chart.append(totalsChart(view.names.map((_, s) => name(s)), deals,
+      { threshold, title: t("table.chart") }));
+  }
 
   const last = $("lastdeal");
   last.replaceChildren();
-  const sd = summary?.deals?.at(-1);
-  if (sd) {
-    const h = document.createElement("h3");
-    h.textContent = `Deal ${sd.number}: why`;
-    const ul = document.createElement("ul");
-    for (const line of sd.reasons) {
-      const li = document.createElement("li");
-      const who = line.seat ?? line.player;
-      const whoName = table.preset.startsWith("pollack") && line.seat === undefined ?
-        `Side ${who + 1}` : name(who);
-      li.textContent = `${whoName}: ${line.points > 0 ? "+" : ""}${line.points} ` +
-        `${REASONS[line.reason] ?? line.reason}${line.detail ? " (" + line.detail + ")" : ""}`;
-      ul.append(li);
-    }
-    if (!sd.reasons.length) ul.append(Object.assign(document.createElement("li"),
-      { textContent: "no points" }));
-    last.append(h, ul);
-  }
+  [...deals].reverse().forEach((sd, i) => {
+    const det = make("details", "why");
+    det.open = i === 0;
+    det.append(make("summary", "", t("table.why", { n: sd.number })));
+    const ul = make("ul");
+    for (const line of sd.reasons) ul.append(make("li", "", reasonLine(line)));
+    if (!sd.reasons.length) ul.append(make("li", "", t("table.noPoints")));
+    det.append(ul);
+    last.append(det);
+  });
   const res = $("result");
   if (view.finished) {
     res.hidden = false;
     const won = view.winners.map(name).join(", ");
     const lost = view.losers.map(name).join(", ");
-    res.textContent = `Match over. Winners: ${won || "—"}. Losers: ${lost || "—"}.`;
+    $("result-text").textContent = t("table.matchOver", { won: won || "—", lost: lost || "—" });
+    $("rematch").hidden = spectating();
+    $("rematch").textContent = t(rematchUrl ? "table.rematchJoin" : "table.rematch");
+    const link = $("rematch-watch");
+    link.hidden = !(rematchUrl && spectating());
+    if (rematchUrl) link.href = rematchUrl;
   } else {
     res.hidden = true;
   }
 }
 
+$("rematch").addEventListener("click", async () => {
+  $("rematch").disabled = true;
+  try {
+    const data = await post(`/tables/${tableId}/rematch`);
+    location.href = data.url;
+  } catch (e) {
+    toast(t("table.rematchFailed", { msg: e.message }));
+    $("rematch").disabled = false;
+  }
+});
+$("last-trick-btn").addEventListener("click", toggleLast);
+
+// Grace countdowns tick once a second.
+setInterval(() => {
+  if (view && presence.some((p) => p && p.grace_until && !p.connected)) renderSeats();
+}, 1000);
+
+languagePicker($("lang"));
+translatePage();
+onLang(() => { setConn(connKey); render(); });
+fetch("/api/presets").then((r) => r.json()).then((info) => {
+  const wait = () => {
+    if (!table) { setTimeout(wait, 200); return; }
+    presetThreshold = info.presets.find((p) => p.name === table.preset)?.threshold ?? null;
+    render();
+  };
+  wait();
+}).catch(() => {});
 connect();

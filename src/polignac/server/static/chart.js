@@ -1,0 +1,85 @@
+// A line chart of the running totals over the deals, drawn as SVG (no library).
+const NS = "http://www.w3.org/2000/svg";
+export const COLOURS = ["#2d5fa8", "#c0262d", "#2e8b3a", "#b5780c", "#7a3fa0", "#1a8c8c"];
+
+function el(name, attrs = {}, text) {
+  const node = document.createElementNS(NS, name);
+  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
+  if (text !== undefined) node.textContent = text;
+  return node;
+}
+
+/**
+ * The running totals after each deal: `series[seat][k]` is seat's total after deal k
+ * (0 before the first). `deals` are summary deals ({scores, tiebreak, partie_winner}):
+ * tie-break deals do not count; a Pollack partie's end starts the totals again.
+ */
+export function runningTotals(players, deals) {
+  const series = Array.from({ length: players }, () => [0]);
+  const now = new Array(players).fill(0);
+  for (const d of deals) {
+    if (!d.tiebreak) d.scores.forEach((x, s) => { now[s] += x; });
+    now.forEach((x, s) => series[s].push(x));
+    if (d.partie_winner) now.fill(0);
+  }
+  return series;
+}
+
+/**
+ * An SVG chart: one line per seat, `names` for the legend, `threshold` (or null)
+ * drawn as a dashed line. `title` is the accessible name.
+ */
+export function totalsChart(names, deals, { threshold = null, title = "" } = {}) {
+  const series = runningTotals(names.length, deals);
+  const W = 260, H = 170, L = 26, R = 8, T = 10, B = 44;
+  const all = series.flat().concat(threshold ?? []);
+  let lo = Math.min(0, ...all), hi = Math.max(1, ...all);
+  if (hi === lo) hi = lo + 1;
+  const span = hi - lo;
+  lo -= span * 0.05; hi += span * 0.05;
+  const n = Math.max(series[0].length - 1, 1);
+  const x = (k) => L + (k * (W - L - R)) / n;
+  const y = (v) => T + ((hi - v) * (H - T - B)) / (hi - lo);
+  const svg = el("svg", { viewBox: `0 0 ${W} ${H}`, class: "chart", role: "img",
+    "aria-label": title });
+  svg.append(el("title", {}, title));
+  svg.append(el("rect", { x: L, y: T, width: W - L - R, height: H - T - B, class: "chart-bg" }));
+  // Axis labels: a few round values.
+  const step = niceStep((hi - lo) / 4);
+  for (let v = Math.ceil(lo / step) * step; v <= hi; v += step) {
+    svg.append(el("line", { x1: L, x2: W - R, y1: y(v), y2: y(v), class: v === 0 ? "chart-zero" : "chart-grid" }));
+    svg.append(el("text", { x: L - 3, y: y(v) + 3, class: "chart-label y" }, String(Math.round(v))));
+  }
+  const every = Math.ceil(n / 10);
+  for (let k = 0; k <= n; k += every) {
+    svg.append(el("text", { x: x(k), y: H - B + 12, class: "chart-label x" }, String(k)));
+  }
+  if (threshold !== null && threshold !== undefined) {
+    svg.append(el("line", { x1: L, x2: W - R, y1: y(threshold), y2: y(threshold),
+      class: "chart-threshold" }));
+  }
+  series.forEach((pts, s) => {
+    const colour = COLOURS[s % COLOURS.length];
+    // Equal totals would hide each other: each seat's line is nudged a little.
+    const nudge = (s - (series.length - 1) / 2) * 1.6;
+    const yy = (v) => y(v) + nudge;
+    const d = pts.map((v, k) => `${k ? "L" : "M"}${x(k).toFixed(1)} ${yy(v).toFixed(1)}`).join(" ");
+    svg.append(el("path", { d, class: "chart-line", stroke: colour, "data-seat": s }));
+    pts.forEach((v, k) => svg.append(el("circle", { cx: x(k), cy: yy(v), r: 2.4, fill: colour })));
+  });
+  // Legend under the plot.
+  const per = 2;
+  names.forEach((name, s) => {
+    const lx = 6 + (s % per) * ((W - 12) / per), ly = H - B + 28 + Math.floor(s / per) * 13;
+    svg.append(el("rect", { x: lx, y: ly - 7, width: 10, height: 4, fill: COLOURS[s % COLOURS.length] }));
+    svg.append(el("text", { x: lx + 13, y: ly - 2, class: "chart-legend" },
+      `${name.slice(0, 16)} ${series[s].at(-1)}`));
+  });
+  return svg;
+}
+
+function niceStep(raw) {
+  const p = 10 ** Math.floor(Math.log10(Math.max(raw, 1e-9)));
+  for (const m of [1, 2, 5, 10]) if (m * p >= raw) return m * p;
+  return 10 * p;
+}

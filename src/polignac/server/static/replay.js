@@ -1,0 +1,260 @@
+// The replay viewer: the server replays a record (POST /api/replay) and sends every state;
+// this page steps through them (next/previous card, next/previous deal, keyboard).
+import { cardSVG, setDeck, suitIcon } from "./cards.js";
+import { totalsChart } from "./chart.js";
+import { cardName, has, languagePicker, onLang, t, translatePage } from "./i18n.js";
+
+const $ = (id) => document.getElementById(id);
+const parts = location.pathname.split("/");
+const tableId = parts[1] === "tables" ? parts[2] : null;
+let data = null;      // the /api/replay answer
+let di = 0;           // deal index
+let si = 0;           // step index in that deal
+let partial = false;
+
+function make(tag, className, text) {
+  const node = document.createElement(tag);
+  if (className) node.className = className;
+  if (text !== undefined) node.textContent = text;
+  return node;
+}
+
+function name(seat) { return data.players[seat] ?? t("table.seatN", { n: seat + 1 }); }
+
+async function load(recordText) {
+  $("error").textContent = "";
+  $("notice").textContent = t("replay.loading");
+  $("notice").hidden = false;
+  const r = await fetch("/api/replay", { method: "POST", body: recordText,
+    headers: { "content-type": "application/json" }, credentials: "same-origin" });
+  const answer = await r.json().catch(() => ({ error: `error ${r.status}` }));
+  $("notice").hidden = true;
+  if (!r.ok) {
+    $("error").textContent = t("replay.bad", { msg: answer.error });
+    return;
+  }
+  data = answer; di = 0; si = 0;
+  if (partial) { $("notice").textContent = t("replay.partial"); $("notice").hidden = false; }
+  render();
+}
+
+function sortCards(cards) {
+  const ranks = data.rank_order;
+  return [...cards].sort((a, b) => "CDSH".indexOf(a[1]) - "CDSH".indexOf(b[1]) ||
+    ranks.indexOf(a[0]) - ranks.indexOf(b[0]));
+}
+
+function played(code, seat, winner) {
+  const fig = make("figure", "played" + (winner ? " winner" : ""));
+  fig.append(cardSVG(code));
+  fig.append(make("figcaption", "", (winner ? "★ " : "") + name(seat)));
+  return fig;
+}
+
+function actionText(action) {
+  if (/^[2-9TJQKA][CDHS]$/.test(action)) return cardName(action, data.suits);
+  return has(`call.${action}`) ? t(`call.${action}`) : action;
+}
+
+function render() {
+  if (!data) return;
+  setDeck(data.suits);
+  $("title").textContent = `${data.preset} · ${data.players.join(", ")}`;
+  $("viewer").hidden = false;
+  $("scorebox").hidden = false;
+  const deal = data.deals[di];
+  if (!deal) {
+    $("pos").textContent = t("replay.empty");
+    $("hands").replaceChildren(); $("trick").replaceChildren(); $("what").textContent = "";
+    renderScores(null);
+    return;
+  }
+  const step = deal.steps[si];
+  $("pos").textContent = t("replay.position", { deal: di + 1, deals: data.deals.length,
+    step: si, steps: deal.steps.length - 1 });
+  $("prev").disabled = di === 0 && si === 0;
+  $("prev-deal").disabled = di === 0 && si === 0;
+  const atEnd = di === data.deals.length - 1 && si === deal.steps.length - 1;
+  $("next").disabled = atEnd;
+  $("next-deal").disabled = atEnd;
+
+  const trick = $("trick");
+  trick.replaceChildren();
+  if (step.trick.cards.length) {
+    step.trick.cards.forEach((c, i) => trick.append(played(c, step.trick.seats[i], false)));
+    trick.dataset.kind = "current";
+  } else if (step.last_trick) {
+    const lt = step.last_trick;
+    lt.cards.forEach((c, i) => trick.append(played(c, lt.seats[i], lt.seats[i] === lt.winner)));
+    trick.dataset.kind = "last";
+  } else {
+    trick.dataset.kind = "empty";
+  }
+  if (deal.turn_up) {
+    const up = make("figure", "played turnup");
+    up.append(cardSVG(deal.turn_up));
+    const cap = make("figcaption", "", t("table.trump", { suit: "" }));
+    cap.append(suitIcon(deal.trump));
+    up.append(cap);
+    trick.append(up);
+  }
+
+  let what = si === 0 ? t("replay.start") :
+    (/^[2-9TJQKA][CDHS]$/.test(step.action) ?
+      t("replay.played", { name: name(step.seat), card: actionText(step.action) }) :
+      t("replay.called", { name: name(step.seat), action: actionText(step.action) }));
+  if (!step.trick.cards.length && step.last_trick && si > 0) {
+    what += " " + t("table.tookTrick", { name: name(step.last_trick.winner) });
+  }
+  $("what").textContent = what;
+
+  const hands = $("hands");
+  hands.replaceChildren();
+  deal.seats.forEach((seat, p) => {
+    const box = make("div", "replay-hand" + (step.to_act === seat ? " to-act" : ""));
+    box.dataset.seat = seat;
+    const title = make("div", "seat-name", name(seat));
+    if (seat === deal.dealer) title.append(make("span", "badge", t("table.dealer")));
+    if (step.to_act === seat) title.append(make("span", "badge turn", `▶ ${t("table.toPlay")}`));
+    box.append(title);
+    box.append(make("div", "seat-info", t("table.total", { total: totalBefore(seat),
+      tricks: step.tricks_won[p] })));
+    const row = make("div", "cards");
+    const left = new Set(step.hands[p]);
+    for (const c of sortCards(deal.hands[p])) {
+      const svg = cardSVG(c);
+      if (!left.has(c)) svg.classList.add("gone");
+      row.append(svg);
+    }
+    box.append(row);
+    hands.append(box);
+  });
+  renderScores(deal, step);
+}
+
+/** A seat's total before the deal on view. */
+function totalBefore(seat) {
+  let total = 0;
+  for (const d of data.summary.deals.slice(0, di)) if (!d.tiebreak) total += d.scores[seat];
+  return total;
+}
+
+function renderScores(deal, step) {
+  const done = deal && deal.complete && si === deal.steps.length - 1;
+  const upto = di + (done ? 1 : 0);
+  const deals = data.summary.deals.slice(0, upto);
+  const box = $("dealscore");
+  box.replaceChildren();
+  if (done) {
+    const sd = data.summary.deals[di];
+    box.append(make("h3", "", t("replay.dealScore")));
+    const ul = make("ul");
+    for (const line of sd.reasons) {
+      const who = line.seat ?? line.player;
+      const whoName = line.seat === undefined && data.preset.startsWith("pollack") ?
+        t("table.side", { n: who + 1 }) : name(who);
+      const reason = has(`reason.${line.reason}`) ? t(`reason.${line.reason}`) : line.reason;
+      let detail = line.detail ?? "";
+      if (/^[2-9TJQKA][CDHS]$/.test(detail)) detail = cardName(detail, data.suits);
+      ul.append(make("li", "", `${whoName}: ${line.points > 0 ? "+" : ""}${line.points} ${reason}` +
+        (detail ? ` (${detail})` : "")));
+    }
+    if (!sd.reasons.length) ul.append(make("li", "", t("table.noPoints")));
+    box.append(ul);
+  }
+  const tab = $("scores");
+  tab.replaceChildren();
+  const head = tab.insertRow();
+  head.insertCell().textContent = t("table.deal");
+  data.players.forEach((p) => { head.insertCell().textContent = p; });
+  const totals = new Array(data.players.length).fill(0);
+  deals.forEach((d) => {
+    const r = tab.insertRow();
+    r.insertCell().textContent = String(d.number) + (d.tiebreak ? "*" : "");
+    d.scores.forEach((x, s) => { r.insertCell().textContent = String(x); if (!d.tiebreak) totals[s] += x; });
+  });
+  const tot = tab.insertRow();
+  tot.className = "totals";
+  tot.insertCell().textContent = t("table.totalRow");
+  totals.forEach((x) => { tot.insertCell().textContent = String(x); });
+  const chart = $("chart");
+  chart.replaceChildren();
+  if (deals.length) {
+    chart.append(make("h3", "", t("table.chart")));
+    chart.append(totalsChart(data.players, deals, { threshold: data.rules.threshold ?? null,
+      title: t("table.chart") }));
+  }
+  const res = $("result");
+  const last = data.deals.length - 1;
+  res.hidden = !(data.finished && di === last && si === data.deals[last].steps.length - 1);
+  if (!res.hidden) {
+    res.textContent = t("table.matchOver", { won: data.winners.map(name).join(", ") || "—",
+      lost: data.losers.map(name).join(", ") || "—" });
+  }
+}
+
+function move(delta) {
+  if (!data || !data.deals.length) return;
+  if (delta > 0) {
+    if (si < data.deals[di].steps.length - 1) si++;
+    else if (di < data.deals.length - 1) { di++; si = 0; }
+  } else if (si > 0) si--;
+  else if (di > 0) { di--; si = data.deals[di].steps.length - 1; }
+  render();
+}
+
+function moveDeal(delta) {
+  if (!data || !data.deals.length) return;
+  if (delta > 0) {
+    if (di < data.deals.length - 1) { di++; si = 0; } else si = data.deals[di].steps.length - 1;
+  } else if (si > 0) si = 0;
+  else if (di > 0) { di--; si = 0; }
+  render();
+}
+
+$("next").addEventListener("click", () => move(1));
+$("prev").addEventListener("click", () => move(-1));
+$("next-deal").addEventListener("click", () => moveDeal(1));
+$("prev-deal").addEventListener("click", () => moveDeal(-1));
+document.addEventListener("keydown", (e) => {
+  if (e.target instanceof HTMLInputElement || e.target instanceof HTMLSelectElement) return;
+  const keys = { ArrowRight: () => move(1), ArrowLeft: () => move(-1), ArrowDown: () => moveDeal(1),
+    PageDown: () => moveDeal(1), ArrowUp: () => moveDeal(-1), PageUp: () => moveDeal(-1),
+    Home: () => { di = 0; si = 0; render(); },
+    End: () => { di = Math.max(data.deals.length - 1, 0); si = (data.deals[di]?.steps.length ?? 1) - 1; render(); } };
+  if (keys[e.key] && data) { keys[e.key](); e.preventDefault(); }
+});
+
+$("file").addEventListener("change", async () => {
+  const file = $("file").files[0];
+  if (!file) return;
+  partial = false;
+  $("download").hidden = true;
+  await load(await file.text());
+});
+
+languagePicker($("lang"));
+translatePage();
+onLang(() => { render(); if (partial && data) $("notice").textContent = t("replay.partial"); });
+
+if (tableId) {
+  const url = `/tables/${tableId}/record.json`;
+  $("download").href = url;
+  $("download").hidden = false;
+  (async () => {
+    const r = await fetch(url, { credentials: "same-origin" });
+    if (!r.ok) { $("error").textContent = t("replay.bad", { msg: `error ${r.status}` }); return; }
+    const text = await r.text();
+    const tables = await fetch("/api/tables").then((x) => (x.ok ? x.json() : null)).catch(() => null);
+    const info = tables?.tables?.find((x) => x.id === tableId);
+    partial = info ? info.status !== "finished" : false;
+    await load(text);
+    if (!info && data && !data.finished) {
+      partial = true;
+      $("notice").textContent = t("replay.partial"); $("notice").hidden = false;
+    }
+  })();
+} else {
+  $("notice").textContent = t("replay.pick");
+  $("notice").hidden = false;
+}
