@@ -9,9 +9,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from tests.browser.test_play import ARGS, CHROMIUM, _wait_until, server, shots  # noqa: F401
 
 from polignac.core import Match, get_rules, to_record
-from tests.browser.test_play import ARGS, CHROMIUM, _wait_until, server, shots  # noqa: F401
 
 pytestmark = [
     pytest.mark.browser,

@@ -12,7 +12,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
 from tests.browser.test_play import ARGS, CHROMIUM, _wait_until, server, shots  # noqa: F401
 
 pytestmark = [
