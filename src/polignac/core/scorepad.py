@@ -644,7 +644,7 @@ class ScorePad:
         nobody = 0
         for code in in_play:
             if code not in given:
-                raise ScorePadError("missing: say who took it", f"taken.{code}")
+                continue
             seat = given[code]
             if seat is None and r.trumps == "turn-up":
                 nobody += 1
@@ -655,6 +655,9 @@ class ScorePad:
                 continue
             s = self._seat(seat, f"taken.{code}", seats)
             taken[code] = None if s is None else seats.index(s)
+        for code in in_play:
+            if code not in given:
+                raise ScorePadError("missing: say who took it", f"taken.{code}")
         size = r.hand_size(k)
         tricks = self._per_seat(e.tricks, "tricks", seats)
         if tricks is None and r.trick_points:

@@ -1,0 +1,531 @@
+// The score pad page: setup, one form per deal (shaped by the game), totals, match end.
+// The pad (setup + every deal's entry) lives in localStorage; the server scores it
+// (POST /api/scorepad/score) and keeps nothing.
+
+const STORE = "polignac-scorepad";
+const SUIT_SYMBOL = { C: "♣", D: "♦", H: "♥", S: "♠" };
+const GERMAN_SUIT = { C: "Acorns", S: "Leaves", H: "Hearts", D: "Bells" };
+const GERMAN_RANK = { Q: "Ober", J: "Unter", A: "Sow", K: "King", T: "10" };
+const ANNOUNCE_WORDS = {
+  "three-tens": "three Tens", "three-nines": "three Nines", "three-aces": "three Aces",
+  "four-tens": "four Tens", "four-nines": "four Nines", "four-aces": "four Aces",
+  "pollack-C": "pollack ♣", "pollack-D": "pollack ♦", "pollack-H": "pollack ♥",
+  "pollack-S": "pollack ♠",
+};
+const REASONS = {
+  card: "", tricks: "tricks", "first-trick": "first trick", "last-trick": "last trick",
+  "all-three": "all three", "capot-made": "capot made", "capot-failed": "capot failed",
+  "opponent-capot": "capot against", "general-made": "general made",
+  "general-failed": "general failed", "opponent-general": "general against",
+  "generale-made": "générale made", "generale-failed": "générale failed",
+  "opponent-generale": "générale against", chelem: "chelem", "opponent-chelem": "chelem against",
+  revoke: "revoke", "chips-stake": "stake", "chips-pool": "pool", "chips-sweep": "sweep",
+  "chips-overload": "100+", announce: "", "card-points": "cards",
+};
+
+let presets = [];
+let pad = null; // the server's answer: setup, entries and derived state
+
+const $ = (id) => document.getElementById(id);
+
+function el(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs)) {
+    if (value === null || value === undefined || value === false) continue;
+    if (key === "text") node.textContent = value;
+    else if (key === "class") node.className = value;
+    else if (key === "dataset") Object.assign(node.dataset, value);
+    else node.setAttribute(key, value === true ? "" : value);
+  }
+  for (const child of children) if (child) node.append(child);
+  return node;
+}
+
+function cardName(code, german) {
+  const rank = code[0], suit = code[1];
+  if (german) return `${GERMAN_RANK[rank] || rank} of ${GERMAN_SUIT[suit]}`;
+  return `${rank === "T" ? "10" : rank}${SUIT_SYMBOL[suit]}`;
+}
+
+function preset(name) {
+  return presets.find((p) => p.name === name);
+}
+
+// ------------------------------------------------------------------ setup
+
+function limitKind(p) {
+  if (p.match_end === "parties") return { key: "parties", text: "Parties in the game", value: 6 };
+  if (p.match_end === "fixed-deals" || p.match_end === "chips") {
+    return { key: "deals", text: "Number of deals", value: null };
+  }
+  const word = p.match_end === "first-to-target" ? "Target (points)" : "Match ends at (points)";
+  return { key: "threshold", text: word, value: p.threshold };
+}
+
+function fillSetup() {
+  const p = preset($("sp-preset").value);
+  const players = $("sp-players");
+  const keep = Number(players.value);
+  players.replaceChildren(...p.players.map((n) => el("option", { value: n, text: n })));
+  players.value = p.players.includes(keep) ? keep : p.default_players;
+  fillNames();
+  const kind = limitKind(p);
+  $("sp-limit-text").textContent = kind.text;
+  $("sp-limit").value = kind.value ?? (p.deals || 2 * Number(players.value));
+  $("sp-revoke").value = p.revoke_penalty ?? "";
+}
+
+function fillNames() {
+  const n = Number($("sp-players").value);
+  const box = $("sp-names");
+  const old = [...box.querySelectorAll("input")].map((i) => i.value);
+  box.replaceChildren(el("legend", { text: "Names, in the order of play" }));
+  for (let i = 0; i < n; i++) {
+    box.append(el("label", {}, `Player ${i + 1} `,
+      el("input", { name: `name${i}`, maxlength: 40, value: old[i] || `Player ${i + 1}`,
+        required: true })));
+  }
+  const dealer = $("sp-first-dealer");
+  dealer.replaceChildren(...Array.from({ length: n }, (_, i) =>
+    el("option", { value: i, text: `Player ${i + 1}` })));
+  const p = preset($("sp-preset").value);
+  if (p && limitKind(p).key === "deals" && !p.deals) $("sp-limit").value = 2 * n;
+}
+
+async function startPad(event) {
+  event.preventDefault();
+  const p = preset($("sp-preset").value);
+  const n = Number($("sp-players").value);
+  const names = Array.from({ length: n }, (_, i) =>
+    $("sp-names").querySelector(`[name=name${i}]`).value.trim());
+  const overrides = {};
+  const kind = limitKind(p);
+  const limit = $("sp-limit").value.trim();
+  const defaultLimit = kind.value ?? (p.deals || 2 * n);
+  if (limit !== "" && Number(limit) !== defaultLimit) overrides[kind.key] = Number(limit);
+  const revoke = $("sp-revoke").value.trim();
+  const setup = {
+    preset: p.name, overrides, names, first_dealer: Number($("sp-first-dealer").value),
+    revoke_penalty: revoke === "" ? null : Number(revoke), entries: [],
+  };
+  await send(setup, null, false, $("sp-start"));
+}
+
+// ------------------------------------------------------------- the server
+
+function setupOf(state) {
+  return {
+    preset: state.preset, overrides: state.overrides, names: state.names,
+    first_dealer: state.first_dealer, revoke_penalty: state.revoke_penalty,
+    entries: state.entries,
+  };
+}
+
+async function send(setup, entry, undo, button) {
+  showError(null);
+  if (button) button.disabled = true;
+  try {
+    const response = await fetch("/api/scorepad/score", {
+      method: "POST", headers: { "content-type": "application/json" },
+      body: JSON.stringify({ pad: setup, entry, undo }),
+    });
+    const body = await response.json();
+    if (!response.ok) {
+      showError(body);
+      return false;
+    }
+    pad = body.pad;
+    localStorage.setItem(STORE, JSON.stringify(setupOf(pad)));
+    render();
+    return true;
+  } catch (err) {
+    showError({ error: `could not reach the server: ${err}` });
+    return false;
+  } finally {
+    if (button) button.disabled = false;
+  }
+}
+
+function showError(body) {
+  const box = pad ? $("sp-error") : $("sp-setup-error");
+  document.querySelectorAll(".invalid").forEach((n) => {
+    n.classList.remove("invalid");
+    n.removeAttribute("aria-invalid");
+  });
+  if (!body) {
+    $("sp-error").textContent = "";
+    $("sp-setup-error").textContent = "";
+    return;
+  }
+  $("sp-error").textContent = "";
+  $("sp-setup-error").textContent = "";
+  box.textContent = explain(body);
+  const field = body.field || "";
+  const hits = [...document.querySelectorAll("[data-field]")].filter((n) => {
+    const f = n.dataset.field;
+    return f === field || f.startsWith(field + "[") || f.startsWith(field + ".")
+      || field.startsWith(f + "[") || field.startsWith(f + ".");
+  });
+  // Say the field as the form says it ("J♦" rather than "taken.JD").
+  const label = hits.length && hits[0].id ? document.querySelector(`label[for="${hits[0].id}"]`)
+    : null;
+  if (label && body.error && body.error.startsWith(`${field}: `)) {
+    box.textContent = `${label.textContent}: ${body.error.slice(field.length + 2)}`;
+  }
+  hits.forEach((n) => {
+    n.classList.add("invalid");
+    n.setAttribute("aria-invalid", "true");
+  });
+  if (hits.length) hits[0].focus();
+}
+
+function explain(body) {
+  // Replace seat numbers in field names by the players' names.
+  let text = body.error || "error";
+  if (pad) {
+    text = text.replace(/\[(\d+)\]/g, (m, i) => (pad.names[i] ? ` (${pad.names[i]})` : m));
+  }
+  return text;
+}
+
+// ------------------------------------------------------------------ render
+
+function render() {
+  $("setup").hidden = pad !== null;
+  $("pad").hidden = pad === null;
+  if (!pad) {
+    $("entry-panel").hidden = true;
+    $("undo-panel").hidden = true;
+    return;
+  }
+  const p = preset(pad.preset);
+  $("sp-title").textContent = `Score pad: ${pad.preset}`;
+  $("sp-rules").textContent = rulesLine(pad);
+  renderTable();
+  renderResult();
+  const open = !pad.finished && pad.next;
+  $("entry-panel").hidden = !open;
+  $("undo-panel").hidden = open || pad.deals.length === 0;
+  $("sp-undo").disabled = pad.deals.length === 0;
+  if (open) renderForm(pad.next, p);
+}
+
+function rulesLine(state) {
+  const end = {
+    "threshold-loser": `the first to reach ${state.threshold} loses`,
+    "threshold-lowest-wins": `when anyone reaches ${state.threshold}, the lowest total wins`,
+    "fixed-deals": `${state.num_deals} deals, ${state.scoring === "points" ? "highest" : "lowest"} total wins`,
+    "first-to-target": `the first to reach ${state.threshold} wins`,
+    chips: `${state.num_deals} deals, most chips wins`,
+    parties: "first side to 21 wins a partie; most parties wins the game",
+  }[state.match_end];
+  let text = `Match: ${end}.`;
+  if (state.num_deals) text += ` Deals played: ${state.counted_deals} of ${state.num_deals}.`;
+  if (state.revoke_penalty !== null) text += ` Revoke: ${state.revoke_penalty}.`;
+  return text;
+}
+
+function reasonText(line, state) {
+  const word = REASONS[line.reason] ?? line.reason;
+  if (line.reason === "card") return cardName(line.detail, preset(state.preset).suits === "german");
+  if (line.reason === "announce") return ANNOUNCE_WORDS[line.detail] || line.detail;
+  if (line.reason === "tricks") return `${line.detail} tricks`;
+  return word;
+}
+
+function renderTable() {
+  const table = $("sp-table");
+  const names = pad.names;
+  const pollack = pad.scoring === "pollack";
+  const head = el("tr", {}, el("th", { scope: "col", text: "#" }),
+    el("th", { scope: "col", text: "Dealer" }),
+    ...names.map((n) => el("th", { scope: "col", class: "num", text: n })));
+  const rows = [];
+  for (const deal of pad.deals) {
+    const tr = el("tr", { class: deal.tiebreak ? "tiebreak" : deal.misdeal ? "misdeal" : null });
+    tr.append(el("td", { text: deal.number }), el("td", { text: names[deal.dealer] }));
+    if (deal.misdeal) {
+      tr.append(el("td", { colspan: names.length, class: "sp-muted",
+        text: "misdeal: the same dealer deals again" }));
+      rows.push(tr);
+      continue;
+    }
+    names.forEach((_, seat) => {
+      const playing = deal.seats.includes(seat);
+      const why = deal.lines
+        .filter((l) => (pollack ? (l.reason === "card-points" || l.reason === "last-trick"
+          ? false : l.player === seat) : l.player === seat) && l.points !== 0)
+        .map((l) => reasonText(l, pad)).filter(Boolean);
+      const cell = el("td", { class: playing ? "num" : "num sp-muted" },
+        playing ? String(deal.scores[seat]) : "–");
+      if (deal.tiebreak && seat === deal.seats[0]) cell.dataset.tiebreak = "1";
+      if (why.length) cell.append(el("small", { text: why.join(", ") }));
+      tr.append(cell);
+    });
+    if (deal.tiebreak) tr.firstChild.textContent = `${deal.number} (tie-break)`;
+    if (deal.redeal) tr.firstChild.textContent = `${deal.number} (redeal)`;
+    if (deal.partie_winner !== undefined && deal.partie_winner !== null) {
+      tr.classList.add("partie-end");
+      tr.firstChild.textContent = `${deal.number} (partie)`;
+    }
+    rows.push(tr);
+  }
+  const totalLabel = pollack ? "Partie" : pad.scoring === "chips" ? "Chips" : "Total";
+  const foot = el("tr", { class: "sp-total" }, el("th", { scope: "row", colspan: 2, text: totalLabel }),
+    ...pad.totals.map((t, seat) => el("td", {
+      class: "num" + (pad.winners.includes(seat) ? " winner" : "")
+        + (pad.losers.includes(seat) ? " loser" : ""),
+      id: `sp-total-${seat}`, text: t,
+    })));
+  const parts = [el("thead", {}, head), el("tbody", {}, ...rows), el("tfoot", {}, foot)];
+  if (pollack) {
+    const won = names.map((_, s) => pad.parties_won.filter((w) => w === (s & 1)).length);
+    parts[2].append(el("tr", {}, el("th", { scope: "row", colspan: 2, text: "Parties won" }),
+      ...won.map((w) => el("td", { class: "num", text: w }))));
+  }
+  table.replaceChildren(...parts);
+}
+
+function listNames(seats) {
+  return seats.map((s) => pad.names[s]).join(", ") || "nobody";
+}
+
+function renderResult() {
+  const box = $("sp-result");
+  box.replaceChildren();
+  box.className = "";
+  if (pad.finished) {
+    box.className = "sp-over";
+    box.append(el("strong", { text: "Match over. " }));
+    if (!pad.winners.length && !pad.losers.length) {
+      box.append("A draw: nobody wins or loses.");
+    } else {
+      box.append(`Winner${pad.winners.length === 1 ? "" : "s"}: ${listNames(pad.winners)}. `,
+        `Loser${pad.losers.length === 1 ? "" : "s"}: ${listNames(pad.losers)}.`);
+    }
+  } else if (pad.tied.length) {
+    box.className = "sp-tie";
+    box.append(`Tie for the lowest total: ${listNames(pad.tied)} play a tie-break deal `
+      + "among themselves (its penalties do not count in the totals).");
+  }
+  const note = pad.notes[pad.notes.length - 1];
+  if (note && pad.finished) box.append(el("div", { class: "sp-muted", text: `(${note})` }));
+}
+
+// -------------------------------------------------------------- the form
+
+function seatSelect(field, seats, { blank = "— choose —", extra = [] } = {}) {
+  const select = el("select", { dataset: { field } });
+  if (blank !== null) select.append(el("option", { value: "", text: blank }));
+  for (const [value, text] of extra) select.append(el("option", { value, text }));
+  for (const s of seats) select.append(el("option", { value: s, text: pad.names[s] }));
+  return select;
+}
+
+function row(label, control, hint) {
+  const id = `f-${control.dataset.field.replace(/[^a-z0-9]/gi, "-")}`;
+  control.id = id;
+  return el("div", { class: "sp-row" }, el("label", { for: id, text: label }), control,
+    hint ? el("span", { class: "sp-muted", text: hint }) : null);
+}
+
+function numberGrid(field, seats, label, hint) {
+  const box = el("fieldset", { class: "sp-grid" }, el("legend", { text: label }));
+  for (const s of seats) {
+    const input = el("input", { type: "number", min: 0, inputmode: "numeric",
+      dataset: { field: `${field}[${s}]`, seat: s } });
+    box.append(el("label", {}, el("span", { text: pad.names[s] }), input));
+  }
+  box.dataset.field = field;
+  if (hint) box.append(el("p", { class: "sp-muted", text: hint }));
+  return box;
+}
+
+function renderForm(form, p) {
+  const german = p && p.suits === "german";
+  const fields = $("sp-fields");
+  fields.replaceChildren();
+  const seats = form.seats;
+  const number = pad.deals.length + 1;
+  $("sp-entry-title").textContent = `Deal ${number}${form.tiebreak ? " (tie-break)" : ""}: `
+    + `${pad.names[form.dealer]} deals`;
+  if (form.kind === "tricks") {
+    const cards = el("fieldset", { class: "sp-cards" },
+      el("legend", { text: "Who took each penalty card?" }));
+    for (const code of form.point_cards) {
+      const extra = form.turn_up ? [["none", "nobody (turn-up)"]] : [];
+      const select = seatSelect(`taken.${code}`, seats, { extra });
+      const value = form.card_values[code];
+      cards.append(row(`${cardName(code, german)} (${value > 0 ? "+" : ""}${value})`, select));
+    }
+    fields.append(cards);
+    if (form.needs_first_trick) fields.append(row("First trick", seatSelect("first_trick", seats)));
+    if (form.needs_last_trick) fields.append(row("Last trick", seatSelect("last_trick", seats)));
+    if (form.needs_tricks) {
+      fields.append(numberGrid("tricks", seats, "Tricks taken",
+        `${form.tricks_per_player} tricks in all`));
+    }
+    if (form.contract) {
+      const box = el("fieldset", {}, el("legend", { text: `Contract (${form.contract})` }));
+      box.append(row("Declared by", seatSelect("contract.declarer", seats, { blank: "nobody" })));
+      box.append(row("Made (took every trick)",
+        el("input", { type: "checkbox", dataset: { field: "contract.made" } })));
+      fields.append(box);
+    }
+    if (form.chelem) {
+      fields.append(row("Chelem: took every trick", seatSelect("slam", seats, { blank: "nobody" })));
+    }
+  } else if (form.kind === "chips") {
+    fields.append(numberGrid("card_points", seats, "Card points",
+      `${form.pack_points} in all; a player with no trick has 0`));
+    fields.append(numberGrid("tricks", seats, "Tricks taken",
+      `${form.tricks_per_player} tricks in all`));
+    if (!form.pool_in) fields.append(el("p", { class: "sp-muted", text: "Redeal: the pool stays, no new stake." }));
+  } else {
+    const sides = [[0, 2], [1, 3]].map((s) => s.map((i) => pad.names[i]).join(" & "));
+    const box = el("fieldset", { class: "sp-grid" }, el("legend", { text: "Card points per side" }));
+    box.dataset.field = "card_points";
+    sides.forEach((name, i) => box.append(el("label", {}, el("span", { text: name }),
+      el("input", { type: "number", min: 0, dataset: { field: `card_points[${i}]` } }))));
+    box.append(el("p", { class: "sp-muted", text: `${form.pack_points} in all when played out` }));
+    fields.append(box);
+    const last = el("select", { dataset: { field: "last_trick" } },
+      el("option", { value: "", text: "— (a claim ended the deal)" }),
+      ...sides.map((name, i) => el("option", { value: i, text: name })));
+    fields.append(row("Last trick", last));
+    fields.append(row("Claimed “out”", seatSelect("claim", [0, 1, 2, 3], { blank: "nobody" })));
+    const anns = el("details", { class: "sp-anns" }, el("summary", { text: "Announcements" }));
+    for (const s of [0, 1, 2, 3]) {
+      const line = el("fieldset", {}, el("legend", { text: pad.names[s] }));
+      for (const a of form.announcements) {
+        line.append(el("label", { class: "sp-check" }, el("input", { type: "checkbox",
+          dataset: { field: "announcements", seat: s, ann: a } }), ANNOUNCE_WORDS[a] || a));
+      }
+      anns.append(line);
+    }
+    fields.append(anns);
+  }
+  if (form.revoke_penalty !== null) {
+    fields.append(numberGrid("revokes", seats, `Revokes called (${form.revoke_penalty} each)`));
+  }
+  const extra = el("details", { class: "sp-extra" }, el("summary", { text: "Exposed cards, note" }));
+  for (const s of seats) {
+    extra.append(row(`${pad.names[s]} exposed`, el("input", { type: "text", maxlength: 60,
+      placeholder: "e.g. AH", dataset: { field: `exposed.${s}`, seat: s } })));
+  }
+  extra.append(row("Note", el("input", { type: "text", maxlength: 200, dataset: { field: "note" } })));
+  fields.append(extra);
+  const first = fields.querySelector("select, input");
+  if (first && document.activeElement?.closest("#entry") === null) first.focus();
+}
+
+function readNumbers(field, n) {
+  const inputs = [...document.querySelectorAll(`[data-field^="${field}["]`)];
+  if (!inputs.length) return undefined;
+  const out = Array(n).fill(0);
+  for (const input of inputs) {
+    const m = input.dataset.field.match(/\[(\d+)\]$/);
+    const v = input.value.trim();
+    out[Number(m[1])] = v === "" ? 0 : Number(v);
+  }
+  return out;
+}
+
+function readEntry() {
+  const form = pad.next;
+  const n = pad.names.length;
+  const entry = {};
+  const value = (field) => {
+    const node = document.querySelector(`[data-field="${field}"]`);
+    return node ? node.value : undefined;
+  };
+  const seatOrNull = (v) => (v === undefined || v === "" ? null : Number(v));
+  if (form.kind === "tricks") {
+    entry.taken = {};
+    for (const code of form.point_cards) {
+      const v = value(`taken.${code}`);
+      if (v === "none") entry.taken[code] = null;
+      else if (v !== "") entry.taken[code] = Number(v);
+    }
+    if (form.needs_first_trick) entry.first_trick = seatOrNull(value("first_trick"));
+    if (form.needs_last_trick) entry.last_trick = seatOrNull(value("last_trick"));
+    if (form.needs_tricks) entry.tricks = readNumbers("tricks", n);
+    const declarer = seatOrNull(value("contract.declarer"));
+    if (declarer !== null) {
+      entry.contract = { declarer,
+        made: document.querySelector('[data-field="contract.made"]').checked };
+    }
+    const slam = seatOrNull(value("slam"));
+    if (slam !== null) entry.slam = slam;
+  } else if (form.kind === "chips") {
+    entry.card_points = readNumbers("card_points", n);
+    entry.tricks = readNumbers("tricks", n);
+  } else {
+    entry.card_points = readNumbers("card_points", 2);
+    const last = seatOrNull(value("last_trick"));
+    if (last !== null) entry.last_trick = last;
+    const claim = seatOrNull(value("claim"));
+    if (claim !== null) entry.claim = claim;
+    entry.announcements = [...document.querySelectorAll('[data-field="announcements"]')]
+      .filter((c) => c.checked)
+      .map((c) => ({ player: Number(c.dataset.seat), announcement: c.dataset.ann }));
+  }
+  const revokes = readNumbers("revokes", n);
+  if (revokes) {
+    entry.revokes = revokes.flatMap((count, seat) => Array(Math.max(0, count)).fill(seat));
+  }
+  entry.exposed = [...document.querySelectorAll('[data-field^="exposed."]')]
+    .filter((i) => i.value.trim())
+    .map((i) => ({ player: Number(i.dataset.seat), cards: i.value.trim() }));
+  const note = value("note");
+  if (note && note.trim()) entry.note = note.trim();
+  return entry;
+}
+
+// -------------------------------------------------------------------- wiring
+
+async function boot() {
+  const response = await fetch("/api/scorepad/presets");
+  presets = (await response.json()).presets;
+  $("sp-preset").replaceChildren(...presets.map((p) => el("option", { value: p.name, text: p.name })));
+  fillSetup();
+  $("sp-preset").addEventListener("change", fillSetup);
+  $("sp-players").addEventListener("change", fillNames);
+  $("sp-names").addEventListener("input", () => {
+    const dealer = $("sp-first-dealer");
+    [...dealer.options].forEach((o, i) => {
+      const input = $("sp-names").querySelector(`[name=name${i}]`);
+      o.textContent = input && input.value.trim() ? input.value.trim() : `Player ${i + 1}`;
+    });
+  });
+  $("setup-form").addEventListener("submit", startPad);
+  $("entry").addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const ok = await send(setupOf(pad), readEntry(), false, $("sp-score"));
+    if (ok) $("sp-table").scrollIntoView({ block: "nearest" });
+  });
+  $("sp-misdeal").addEventListener("click", () => send(setupOf(pad), { misdeal: true }, false,
+    $("sp-misdeal")));
+  const undo = (event) => send(setupOf(pad), null, true, event.currentTarget);
+  $("sp-undo").addEventListener("click", undo);
+  $("sp-undo-end").addEventListener("click", undo);
+  $("sp-new").addEventListener("click", () => {
+    if (pad && pad.deals.length && !pad.finished && !confirm("Start a new match? This pad is lost.")) return;
+    localStorage.removeItem(STORE);
+    pad = null;
+    render();
+  });
+  const saved = localStorage.getItem(STORE);
+  if (saved) {
+    try {
+      const ok = await send(JSON.parse(saved), null, false, null);
+      if (!ok) localStorage.removeItem(STORE);
+    } catch {
+      localStorage.removeItem(STORE);
+    }
+  }
+  render();
+  document.body.dataset.ready = "1";
+}
+
+boot();
