@@ -627,7 +627,38 @@ def search(g: Any, strength: Any, upts: Any, pts: Any, order: Any, zob: Any,
             else:
                 k = -strength[c]
         else:
+            # leading: weakest first; the mover prefers a suit in which an
+            # opponent holds a higher card, the others a card below all of
+            # the mover's cards of the suit (the mover cannot duck) and not
+            # a suit the mover lacks (it would discard)
+            s = c // 13
+            hs = np.int64(0x1FFF) << np.int64(13 * s)
             k = strength[c]
+            if maxing:
+                above = False
+                for q in range(n):
+                    if not _mine(g, q):
+                        m = hands[q] & hs
+                        while m != 0:
+                            b = m & -m
+                            m ^= b
+                            if strength[low_index(b)] > strength[c]:
+                                above = True
+                if not above:
+                    k += 50
+            else:
+                mh = hands[g[G_ME]] & hs
+                if mh == 0:
+                    k += 40
+                else:
+                    under = True
+                    while mh != 0:
+                        b = mh & -mh
+                        mh ^= b
+                        if strength[low_index(b)] < strength[c]:
+                            under = False
+                    if not under:
+                        k += 20
         work[kb + i] = k
     for i in range(1, nc):  # insertion sort, nc is small
         kc = work[kb + i]
