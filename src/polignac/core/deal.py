@@ -284,6 +284,7 @@ class _Tables:
         "pollack",
         "rules",
         "strength",
+        "top",
         "turn_up_game",
     )
 
@@ -328,6 +329,29 @@ class _Tables:
                 break
             hands_by_dealer.append(tuple(itemgetter(*spot) for spot in spots))
         self.deal_hands = tuple(hands_by_dealer) if len(hands_by_dealer) == n else None
+        self.top = _TopCard(self.strength)
+
+
+class _TopCard(dict[Mask, Card]):
+    """The strongest card of a one-suit mask, by the rules' strength; filled on first use.
+
+    A trick is won by its strongest trump, or else by the strongest card of
+    the led suit (as _best_index finds), so the winning card is top[the
+    trick's trumps] or top[the trick's cards of the led suit]: one lookup
+    instead of a loop over the trick.  The keys are sets of at most n cards
+    of one suit (at most a few thousand).  Strengths are distinct within a
+    suit for the cards of the pack.
+    """
+
+    __slots__ = ("strength",)
+
+    def __init__(self, strength: tuple[int, ...]) -> None:
+        super().__init__()
+        self.strength = strength
+
+    def __missing__(self, mask: Mask) -> Card:
+        card = self[mask] = max(cards_of(mask), key=self.strength.__getitem__)
+        return card
 
 
 # Tables by (id(rules), n); each entry holds its rules, so an id is not reused
@@ -365,8 +389,10 @@ class _Static:
         "pool_in",
         "rules",
         "strength",
+        "top",
         "total_tricks",
         "trump",
+        "trump_mask",
         "turn_up",
     )
 
@@ -388,6 +414,8 @@ class _Static:
         self.hands = hands
         self.turn_up = turn_up
         self.trump = turn_up // 13 if turn_up >= 0 and tables.turn_up_game else -1
+        self.trump_mask = SUIT_MASKS[self.trump] if self.trump >= 0 else 0
+        self.top = tables.top
         self.strength = tables.strength
         self.points = tables.points
         self.total_tricks = hands[0].bit_count()
@@ -889,10 +917,12 @@ class Deal:
         """The state after ``card`` (checked, and last in ``trick``) completes the trick."""
         s = self._s
         leader = s.nxt[self.to_act]  # the trick is full: its leader comes after the last
-        winner = (leader + self._best_index(trick)) % s.n
         mask = 0
         for c in trick:
             mask |= 1 << c
+        # The strongest trump wins, or else the strongest card of the led suit (_TopCard).
+        best = s.top[mask & s.trump_mask or mask & self._led]
+        winner = (leader + trick.index(best)) % s.n
         taken_, tricks_, past, declarer, calls = self._k
         taken = list(taken_)
         taken[winner] |= mask
