@@ -390,7 +390,7 @@ function renderForm(form, p) {
     box.append(el("p", { class: "sp-muted", text: `${form.pack_points} in all when played out` }));
     fields.append(box);
     const last = el("select", { dataset: { field: "last_trick" } },
-      el("option", { value: "", text: "— (a claim ended the deal)" }),
+      el("option", { value: "", text: "— (a claim ended it)" }),
       ...sides.map((name, i) => el("option", { value: i, text: name })));
     fields.append(row("Last trick", last));
     fields.append(row("Claimed “out”", seatSelect("claim", [0, 1, 2, 3], { blank: "nobody" })));
