@@ -95,7 +95,7 @@ def test_french_labels_german_cards_last_trick_and_chart(server: str, shots: Pat
                 assert time.monotonic() < deadline + 30, "the deal did not end"
                 if not _step(page):
                     page.wait_for_timeout(40)
-            page.wait_for_selector("#chart svg.chart path.chart-line")
+            page.wait_for_selector("#chart svg.chart path.chart-line", state="attached")
             assert page.locator("#chart .chart-line").count() == 4
             assert page.locator("#lastdeal details[open] li").count() >= 1
             assert "Record (finished deals only)" in page.locator("#record").inner_text()
@@ -188,6 +188,39 @@ def test_four_people_spectator_and_dropped_connection(server: str, shots: Path) 
             ann.wait_for_timeout(200)
             ann.screenshot(path=shots / "ui-10-phone.png", full_page=True)
             assert ann.evaluate("document.documentElement.scrollWidth") <= 400
+            assert not errors, errors
+        finally:
+            browser.close()
+
+
+def test_match_result_rematch_and_replay_link(server: str, shots: Path) -> None:  # noqa: F811
+    with playwright_sync.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        try:
+            page = browser.new_page(viewport={"width": 1200, "height": 860}, locale="en-US")
+            errors: list[str] = []
+            page.on("pageerror", lambda exc: errors.append(str(exc)))
+            r = page.request.post(server + "/api/tables", data={
+                "preset": "polignac", "seats": [{"kind": "you"}] + [
+                    {"kind": "bot", "level": "easy"}] * 3, "overrides": {"threshold": 1}})
+            first = r.json()["url"]
+            page.goto(server + first)
+            page.wait_for_selector("#hand .card")
+            deadline = time.monotonic() + 40
+            while not page.locator("#result:not([hidden])").count():
+                assert time.monotonic() < deadline, "the match did not end"
+                if not _step(page):
+                    page.wait_for_timeout(40)
+            assert "Match over" in page.locator("#result-text").inner_text()
+            assert page.locator("#record").inner_text() == "Record"
+            assert page.locator("#result-replay").get_attribute("href") == first + "/replay"
+            assert page.locator("#rematch-watch").is_hidden()
+            page.screenshot(path=shots / "ui-11-match-over.png")
+            page.click("#rematch")
+            page.wait_for_url(lambda url: not url.endswith(first))
+            page.wait_for_selector("#hand .card")
+            assert page.locator("#spectating").is_hidden()
+            assert page.locator("#rematch-watch").is_hidden()
             assert not errors, errors
         finally:
             browser.close()

@@ -120,7 +120,8 @@ function render() {
   setDeck(table.suits);
   document.body.classList.toggle("spectator", spectating());
   $("spectating").hidden = !spectating();
-  $("title").textContent = t("table.title", { preset: table.preset, n: view.deal_number });
+  $("title").textContent = t("table.title", { preset: table.preset,
+    n: view.deal ? view.deal_number : Math.max(view.deals.length, 1) });
   const rec = $("record");
   rec.href = `/tables/${tableId}/record.json`;
   rec.textContent = t(view.finished ? "table.record" : "table.recordPartial");
