@@ -377,6 +377,7 @@ class _Static:
     """What does not change during a deal (shared by all its states)."""
 
     __slots__ = (
+        "announcers",
         "contract_action",
         "dealer",
         "eldest",
@@ -423,6 +424,12 @@ class _Static:
         self.pool_in = pool_in
         self.pollack = tables.pollack
         self.contract_action = tables.contract_action
+        # Pollack: bit p set if player p was dealt the cards of some announcement.
+        # Hands only lose cards, so a player without one never has one, and
+        # legal_actions skips the announcement lookup for it.
+        self.announcers = sum(
+            1 << p for p, h in enumerate(hands) if _OPEN_ANNOUNCEMENTS[h & _ANN_CARDS]
+        ) if tables.pollack else 0
 
 
 class _Calls:
@@ -805,14 +812,17 @@ class Deal:
             if s.pollack:
                 # Pollack calls, in action order: the claim (on lead), then the
                 # announcements still open (a cached tuple, see _OpenAnnouncements).
-                trick = self.trick
-                if not trick:
-                    out.append(CLAIM)
                 p = self.to_act
-                calls = self._k[4]
-                if calls.side_won >> (p & 1) & 1 or (
-                        p == s.eldest and not trick and not self._k[2]):  # _may_announce
-                    out.extend(_OPEN_ANNOUNCEMENTS[(hand & _ANN_CARDS) | calls.made[p] << 52])
+                if not self._led:
+                    out.append(CLAIM)  # on lead
+                if s.announcers >> p & 1:
+                    # once its side has won a trick, or forehand before the first lead
+                    calls = self._k[4]
+                    if calls.side_won >> (p & 1) & 1 or (
+                            p == s.eldest and not self._led and not self._k[2]):
+                        ann = _OPEN_ANNOUNCEMENTS[(hand & _ANN_CARDS) | calls.made[p] << 52]
+                        if ann:  # often empty: skip the call
+                            out += ann
             return out
         if phase == DECLARE:
             return sorted((PASS, self._s.contract_action))
