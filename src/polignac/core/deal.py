@@ -1075,12 +1075,22 @@ class Deal:
         return new
 
     def _copy(self, action: Action) -> Deal:
-        """A copy of this state with ``action`` added to the history (the caller sets the rest)."""
+        """A copy of this state with ``action`` added to the history (the caller sets the rest).
+
+        Every slot is set here, one by one (a loop over __slots__ with
+        getattr/setattr costs several times more, at every declaration).
+        """
         new = _new(Deal)
-        for slot in Deal.__slots__:
-            object.__setattr__(new, slot, getattr(self, slot))
+        new._s = self._s
+        new._rem = self._rem
         new._h = (action, self._h)
         new._hist = None
+        new._k = self._k
+        new._led = self._led
+        new.phase = self.phase
+        new.done = self.done
+        new.to_act = self.to_act
+        new.trick = self.trick
         return new
 
     def _set_calls(self, calls: _Calls) -> None:
