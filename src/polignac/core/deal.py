@@ -22,7 +22,7 @@ import random as _random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from operator import itemgetter
-from typing import Final
+from typing import Any, Final
 
 from .actions import (
     ANNOUNCE_BASE,
@@ -454,6 +454,46 @@ class _Calls:
 
 _NO_CALLS: Final = _Calls((0, 0, 0, 0), (0, 0), 0, None, ())
 
+# The finished tricks of a deal, as a chain with one link a trick, shared by
+# the states that follow it: [earlier link or None, leader, cards, winner,
+# mask of the cards, totals].  Ending a trick only adds a link (a small list);
+# totals, (taken, tricks, past) after this trick as the taken/tricks/past
+# properties give them, is None until a reader asks, and is then worked out
+# from the last link that has it and kept in the link (a cache: every state
+# after the trick sees the same values), so reading them at every state costs
+# one update a trick, as building them eagerly did.
+_Link = list[Any]
+_Totals = tuple[tuple[Mask, ...], tuple[int, ...], tuple["Trick", ...]]
+
+
+def _totals(link: _Link | None, n: int) -> _Totals:
+    """(taken, tricks, past) after the trick of ``link`` (None: no trick yet) for ``n`` players."""
+    if link is None:
+        return (0,) * n, (0,) * n, ()
+    totals: _Totals | None = link[5]
+    if totals is not None:
+        return totals
+    todo = []  # the links without totals, latest first
+    while link is not None and link[5] is None:
+        todo.append(link)
+        link = link[0]
+    taken_: tuple[Mask, ...] = (0,) * n
+    tricks_: tuple[int, ...] = (0,) * n
+    past: tuple[Trick, ...] = ()
+    if link is not None:
+        taken_, tricks_, past = link[5]
+    for link in reversed(todo):
+        _prev, leader, cards, winner, mask, _none = link
+        taken = list(taken_)
+        taken[winner] |= mask
+        tricks = list(tricks_)
+        tricks[winner] += 1
+        taken_, tricks_ = tuple(taken), tuple(tricks)
+        past = past + (_make_trick(leader, cards, winner),)
+        link[5] = totals = (taken_, tricks_, past)
+    assert totals is not None
+    return totals
+
 
 class Deal:
     """The state of one deal.  Immutable; see :meth:`apply`."""
@@ -482,8 +522,8 @@ class Deal:
 
     _s: _Static
     _rem: Mask
-    _k: tuple[tuple[Mask, ...], tuple[int, ...], tuple[Trick, ...], int, _Calls]
-    """(taken, tricks, past, declarer, calls)"""
+    _k: tuple[_Link | None, int, _Calls]
+    """(the last trick's link, declarer, calls)"""
     _h: _Chain
     _hist: tuple[Action, ...] | None
     _led: Mask
@@ -570,7 +610,6 @@ class Deal:
     ) -> Deal:
         """The first state of a deal from checked hands."""
         static = _Static(tables, dealer, hands, turn_up, partie, pool_in)
-        n = tables.n
         rem = 0
         for h in hands:
             rem |= h
@@ -582,7 +621,7 @@ class Deal:
         deal.to_act = static.eldest
         deal.trick = ()
         deal._led = 0
-        deal._k = ((0,) * n, (0,) * n, (), -1, _NO_CALLS)
+        deal._k = (None, -1, _NO_CALLS)
         deal._h = None
         deal._hist = ()
         return deal
@@ -689,26 +728,26 @@ class Deal:
     @property
     def taken(self) -> tuple[Mask, ...]:
         """The cards in each player's tricks."""
-        return self._k[0]
+        return _totals(self._k[0], self._s.n)[0]
 
     @property
     def tricks(self) -> tuple[int, ...]:
         """How many tricks each player has won."""
-        return self._k[1]
+        return _totals(self._k[0], self._s.n)[1]
 
     @property
     def past(self) -> tuple[Trick, ...]:
         """The finished tricks, in order."""
-        return self._k[2]
+        return _totals(self._k[0], self._s.n)[2]
 
     @property
     def declarer(self) -> int:
         """The player who declared a contract, or -1."""
-        return self._k[3]
+        return self._k[1]
 
     @property
     def _calls(self) -> _Calls:
-        return self._k[4]
+        return self._k[2]
 
     @property
     def rules(self) -> Rules:
@@ -817,9 +856,9 @@ class Deal:
                     out.append(CLAIM)  # on lead
                 if s.announcers >> p & 1:
                     # once its side has won a trick, or forehand before the first lead
-                    calls = self._k[4]
+                    calls = self._k[2]
                     if calls.side_won >> (p & 1) & 1 or (
-                            p == s.eldest and not self._led and not self._k[2]):
+                            p == s.eldest and not self._led and self._k[0] is None):
                         ann = _OPEN_ANNOUNCEMENTS[(hand & _ANN_CARDS) | calls.made[p] << 52]
                         if ann:  # often empty: skip the call
                             out += ann
@@ -829,7 +868,7 @@ class Deal:
         return []
 
     def _may_announce(self, p: int) -> bool:
-        if not self._k[2] and not self.trick and p == self._s.eldest:
+        if self._k[0] is None and not self.trick and p == self._s.eldest:
             return True
         return bool(self._calls.side_won >> (p & 1) & 1)
 
@@ -933,11 +972,7 @@ class Deal:
         # The strongest trump wins, or else the strongest card of the led suit (_TopCard).
         best = s.top[mask & s.trump_mask or mask & self._led]
         winner = (leader + trick.index(best)) % s.n
-        taken_, tricks_, past, declarer, calls = self._k
-        taken = list(taken_)
-        taken[winner] |= mask
-        tricks = list(tricks_)
-        tricks[winner] += 1
+        link, declarer, calls = self._k
         if s.pollack:
             side_bit = 1 << (winner & 1)
             if not calls.side_won & side_bit:
@@ -948,8 +983,8 @@ class Deal:
         new._rem = rem
         new._h = (card, self._h)
         new._hist = None
-        new._k = (tuple(taken), tuple(tricks), past + (_make_trick(leader, trick, winner),),
-                  declarer, calls)
+        # taken, tricks and past are worked out from the links when read (_totals)
+        new._k = ([link, leader, trick, winner, mask, None], declarer, calls)
         new.trick = ()
         new._led = 0
         new.to_act = winner
@@ -1015,7 +1050,7 @@ class Deal:
                 new.to_act = nxt
             else:
                 kept = self._k
-                new._k = (kept[0], kept[1], kept[2], p, kept[4])
+                new._k = (kept[0], p, kept[2])
                 new.phase = PLAY
                 new.to_act = p if action == GENERALE else s.eldest
             return new
@@ -1096,7 +1131,7 @@ class Deal:
     def _set_calls(self, calls: _Calls) -> None:
         """Replace the calls of a deal being built (only on a fresh copy)."""
         k = self._k
-        self._k = (k[0], k[1], k[2], k[3], calls)
+        self._k = (k[0], k[1], calls)
 
     def _side_card_points(self, side: int) -> int:
         pts = self._s.points
