@@ -65,3 +65,14 @@ def next_of(ws: WebSocketTestSession, kind: str, limit: int = 5000) -> dict[str,
         if frame["type"] == kind:
             return frame
     raise AssertionError(f"no {kind} frame")
+
+
+def sibling(client: TestClient) -> TestClient:
+    """Another browser (its own cookies) on ``client``'s running app and event loop.
+
+    A bare ``TestClient(app)`` would run each request on an event loop of its
+    own, apart from the tables' tasks and queues.
+    """
+    other = TestClient(client.app, base_url=str(client.base_url))
+    other.portal = client.portal
+    return other

@@ -52,3 +52,13 @@ def test_run_serve_prints_the_url(monkeypatch: pytest.MonkeyPatch,
     assert args.func(args) == 0
     assert "http://127.0.0.1:8123/" in capsys.readouterr().out
     assert seen["host"] == "127.0.0.1" and seen["ws_max_size"] == 64 * 1024
+
+
+def test_grace_and_delays(tmp_path: Path) -> None:
+    config = build_config(_parse(["serve", "--grace", "5", "--bot-delay", "0",
+                                  "--deal-delay", "0.5"]))
+    assert isinstance(config, ServerConfig)
+    assert (config.grace_seconds, config.bot_delay, config.deal_delay) == (5, 0, 0.5)
+    assert build_config(_parse(["serve"])).grace_seconds == 30  # type: ignore[attr-defined]
+    with pytest.raises(CliError):
+        build_config(_parse(["serve", "--grace", "-1"]))

@@ -14,7 +14,7 @@ from starlette.websockets import WebSocketDisconnect
 from polignac.core import replay
 from polignac.server import ServerConfig, create_app
 
-from .helpers import hello, next_non_event, play_now, play_until
+from .helpers import hello, next_non_event, play_now, play_until, sibling
 
 
 def test_lobby_and_table_pages(client: TestClient) -> None:
@@ -176,7 +176,7 @@ def test_invite_link_is_exchanged_for_a_cookie_once(client: TestClient) -> None:
     data = r.json()
     invite = data["invites"][0]["url"]
     assert data["invites"][0]["seat"] == 1
-    guest = TestClient(client.app)
+    guest = sibling(client)
     r = guest.get(invite, follow_redirects=False)
     assert r.status_code == 303 and r.headers["location"] == data["url"]
     assert "token" not in r.headers["location"] and "HttpOnly" in r.headers["set-cookie"]
@@ -185,7 +185,7 @@ def test_invite_link_is_exchanged_for_a_cookie_once(client: TestClient) -> None:
         assert state["you"] == 1 and state["view"]["preset"] == "slobberhannes"
         assert state["table"]["overrides"] == {"threshold": 5}
         assert not state["table"]["seats"][1]["open"]
-    third = TestClient(client.app)
+    third = sibling(client)
     assert third.get(invite, follow_redirects=False).status_code == 403
 
 

@@ -10,7 +10,7 @@ from starlette.testclient import TestClient
 from polignac.server import ServerConfig, create_app
 from polignac.server.db import make_engine, migrate
 
-from .helpers import hello, play_now, play_until
+from .helpers import hello, play_now, play_until, sibling
 
 
 def test_migrations_reach_head_and_are_idempotent(database_url: str) -> None:
@@ -65,7 +65,7 @@ def test_taken_seat_and_rematch_survive_a_restart(backend_config: ServerConfig) 
         table_id = r.json()["id"]
         with client.websocket_connect(url + "/ws") as ws:
             play_until(ws, hello(ws), random.Random(4), lambda v: v["finished"])
-        friend = TestClient(client.app)
+        friend = sibling(client)
         took = friend.post(f"{url}/seats/2/take", json={"name": "Bea"})
         assert took.status_code == 409 and took.json()["rule"] == "finished"
         again = client.post(url + "/rematch")

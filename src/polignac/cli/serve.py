@@ -24,6 +24,13 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                    help="a database URL instead, e.g. postgresql+psycopg://user@host/polignac")
     p.add_argument("--allow-origin", action="append", default=[], metavar="ORIGIN",
                    help="another origin allowed to open WebSockets (repeatable)")
+    p.add_argument("--grace", type=float, default=30.0, metavar="SECONDS",
+                   help="seconds an absent player's seat waits before a bot plays for them "
+                        "(default 30)")
+    p.add_argument("--bot-delay", type=float, default=0.7, metavar="SECONDS",
+                   help="seconds a bot waits before it acts (default 0.7)")
+    p.add_argument("--deal-delay", type=float, default=2.5, metavar="SECONDS",
+                   help="seconds between the end of a deal and the next (default 2.5)")
     p.set_defaults(func=run_serve)
 
 
@@ -40,8 +47,13 @@ def build_config(args: argparse.Namespace) -> object:
                        f"({exc.name} is missing)") from None
     if not 0 < args.port < 65536:
         raise CliError(f"--port {args.port}: choose a port from 1 to 65535")
+    for option in ("grace", "bot_delay", "deal_delay"):
+        if not 0 <= getattr(args, option) <= 3600:
+            raise CliError(f"--{option.replace('_', '-')} {getattr(args, option)}: choose "
+                           "from 0 to 3600 seconds")
     return ServerConfig(data_dir=Path(args.data), database_url=args.database_url,
-                        allowed_origins=tuple(args.allow_origin))
+                        allowed_origins=tuple(args.allow_origin), grace_seconds=args.grace,
+                        bot_delay=args.bot_delay, deal_delay=args.deal_delay)
 
 
 def run_serve(args: argparse.Namespace) -> int:

@@ -174,6 +174,8 @@ class Hub:
         self.tables[row.id] = table
         await table.deal()
         table.wake()
+        for s in table.seats:  # a seated person who never comes is replaced by a bot
+            table.start_grace(s.seat)
         return table
 
     async def rematch(self, old: GameTable) -> tuple[GameTable, dict[int, str]]:
@@ -227,6 +229,7 @@ class Hub:
             fresh = new_token()
             await asyncio.to_thread(self.store.claim_seat, table.id, seat, hash_token(fresh))
             row.token_hash, row.invite_hash = hash_token(fresh), None
+            table.start_grace(seat)
             table.broadcast(table.presence_frame())
         return fresh
 
@@ -460,6 +463,8 @@ async def join(request: Request) -> Response:
         assert hub.store is not None
         await asyncio.to_thread(hub.store.claim_seat, table.id, seat, hash_token(fresh))
         row.token_hash, row.invite_hash = hash_token(fresh), None
+        table.start_grace(seat)
+        table.broadcast(table.presence_frame())
     _set_seat_cookie(target, hub.config, table.id, seat, fresh)
     return target
 

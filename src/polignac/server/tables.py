@@ -367,11 +367,12 @@ class GameTable:
         return None
 
     def take_seat(self, seat: int, name: str, token_hash: str) -> None:
-        """Make bot ``seat`` a person's seat (storage is the caller's job)."""
+        """Make bot ``seat`` a person's seat (storage is the caller's job); its grace starts."""
         row = self.seats[seat]
         row.kind, row.bot_level, row.name = "human", None, name
         row.token_hash, row.invite_hash = token_hash, None
         self.bots.pop(seat, None)
+        self.start_grace(seat)
         self.broadcast(self.presence_frame())
 
     # ---------------------------------------------------------------- driver

@@ -1,0 +1,121 @@
+"""Presence, the grace period and the stand-in bot, taking a bot's seat, rematch,
+the table list, spectators."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+from typing import Any
+
+from starlette.testclient import TestClient, WebSocketTestSession
+
+from polignac.server import ServerConfig, create_app
+
+from .helpers import hello, next_of, play_now, play_until, sibling
+
+
+def _presence_until(ws: WebSocketTestSession, test: Any, limit: int = 5000) -> dict[str, Any]:
+    for _ in range(limit):
+        frame = next_of(ws, "presence")
+        if test(frame["seats"][0]):
+            return frame
+    raise AssertionError("no such presence frame")
+
+
+def test_grace_period_then_a_bot_plays_until_the_person_returns(config: ServerConfig) -> None:
+    with TestClient(create_app(replace(config, grace_seconds=0.3))) as client:
+        url = play_now(client)
+        watcher = sibling(client)  # no cookie: a spectator
+        with client.websocket_connect(url + "/ws") as ws:
+            state = hello(ws)
+            me = state["presence"][0]
+            assert me == {"seat": 0, "name": "You", "kind": "human", "open": False,
+                          "connected": True, "grace_until": None, "bot_playing": False}
+            assert [p["kind"] for p in state["presence"]] == ["human", "bot", "bot", "bot"]
+            assert all(p["bot_playing"] for p in state["presence"][1:])
+            with watcher.websocket_connect(url + "/ws") as spectator:
+                seen = hello(spectator)
+                assert seen["you"] is None
+                assert seen["view"]["deal"]["hand"] in (None, [])
+                assert seen["presence"][0]["connected"]
+                ws.close()
+                gone = _presence_until(spectator, lambda p: not p["connected"])["seats"][0]
+                assert gone["grace_until"] is not None and not gone["bot_playing"]
+                bot = _presence_until(spectator, lambda p: p["bot_playing"])["seats"][0]
+                assert bot["grace_until"] is None and not bot["connected"]
+                for _ in range(2000):  # the stand-in plays seat 0
+                    frame = spectator.receive_json()
+                    if frame["type"] == "event" and frame["event"].get("seat") == 0:
+                        break
+                else:
+                    raise AssertionError("the stand-in bot never played")
+                with client.websocket_connect(url + "/ws") as again:
+                    assert hello(again)["presence"][0]["connected"]
+                    back = _presence_until(spectator, lambda p: p["connected"])["seats"][0]
+                    assert not back["bot_playing"] and back["grace_until"] is None
+
+
+def test_take_a_bots_seat_between_deals(config: ServerConfig) -> None:
+    with TestClient(create_app(replace(config, deal_delay=60))) as client:
+        r = client.post("/api/tables", json={
+            "preset": "slobberhannes", "name": "Ann",
+            "seats": [{"kind": "you"}] + [{"kind": "bot", "level": "easy"}] * 3})
+        url, table_id = r.json()["url"], r.json()["id"]
+        friend, other = sibling(client), sibling(client)
+        busy = friend.post(f"{url}/seats/2/take", json={"name": "Bea"})
+        assert busy.status_code == 409 and busy.json()["rule"] == "deal-in-progress"
+        with client.websocket_connect(url + "/ws") as ws:
+            play_until(ws, hello(ws), random.Random(5),
+                       lambda v: bool(v["deals"]) and "deal" not in v)
+            assert friend.post(f"{url}/seats/0/take").json()["rule"] == "not-a-bot"
+            assert friend.post(f"{url}/seats/9/take").status_code == 404
+            took = friend.post(f"{url}/seats/2/take", json={"name": "Bea"})
+            assert took.status_code == 200 and took.json()["seat"] == 2
+            assert "HttpOnly" in took.headers["set-cookie"]
+            assert next_of(ws, "presence")["seats"][2]["kind"] == "human"
+            again = friend.post(f"{url}/seats/3/take")
+            assert again.json()["rule"] == "already-seated"
+            assert other.post(f"{url}/seats/2/take").json()["rule"] == "not-a-bot"
+        listed = {t["id"]: t for t in client.get("/api/tables").json()["tables"]}[table_id]
+        assert listed["status"] == "between-deals" and listed["preset"] == "slobberhannes"
+        assert [(s["name"], s["kind"], s["level"]) for s in listed["seats"]] == [
+            ("Ann", "human", None), ("Easy bot 2", "bot", "easy"), ("Bea", "human", None),
+            ("Easy bot 4", "bot", "easy")]
+        with friend.websocket_connect(url + "/ws") as ws:
+            assert hello(ws)["you"] == 2
+
+
+def test_rematch_keeps_the_seats(config: ServerConfig) -> None:
+    with TestClient(create_app(replace(config, grace_seconds=0.05))) as client:
+        r = client.post("/api/tables", json={
+            "preset": "slobberhannes", "name": "Ann", "overrides": {"threshold": 1},
+            "seats": [{"kind": "you"}, {"kind": "open"}, {"kind": "bot", "level": "random"},
+                      {"kind": "open"}]})
+        data = r.json()
+        url = data["url"]
+        guest = sibling(client)
+        assert guest.get(data["invites"][0]["url"], follow_redirects=False).status_code == 303
+        assert client.post(url + "/rematch").json()["rule"] == "not-finished"
+        with client.websocket_connect(url + "/ws") as ws:  # seat 1: a stand-in after 0.05 s
+            first = hello(ws)
+            assert first["presence"][3]["open"] and not first["presence"][3]["bot_playing"]
+            # seat 3 was never claimed: nobody plays it, so claim it and let a bot stand in
+            third = sibling(client)
+            third.get(data["invites"][1]["url"], follow_redirects=False)
+            play_until(ws, first, random.Random(6), lambda v: v["finished"])
+            assert sibling(client).post(url + "/rematch").json()["rule"] == "not-seated"
+            made = client.post(url + "/rematch")
+            assert made.status_code == 200, made.text
+            new_url = made.json()["url"]
+            assert next_of(ws, "rematch")["url"] == new_url
+        joined = guest.post(url + "/rematch").json()
+        assert joined["url"] == new_url and joined["seat"] == 1
+        with guest.websocket_connect(new_url + "/ws") as ws:
+            state = hello(ws)
+            assert state["you"] == 1 and state["table"]["overrides"] == {"threshold": 1}
+            assert [(s["kind"], s["level"]) for s in state["table"]["seats"]] == [
+                ("human", None), ("human", None), ("bot", "random"), ("human", None)]
+        with client.websocket_connect(new_url + "/ws") as ws:
+            assert hello(ws)["you"] == 0
+        with client.websocket_connect(url + "/ws") as ws:
+            assert hello(ws)["table"]["rematch"] == new_url
