@@ -443,35 +443,36 @@ class _Static:
         self.pool_in = pool_in
         self.pollack = tables.pollack
         self.contract_action = tables.contract_action
-        # Pollack: bit p set if player p was dealt the cards of some announcement.
-        # Hands only lose cards, so a player without one never has one, and
-        # legal_actions skips the announcement lookup for it.
-        self.announcers = sum(
-            1 << p for p, h in enumerate(hands) if _OPEN_ANNOUNCEMENTS[h & _ANN_CARDS]
-        ) if tables.pollack else 0
+        # Pollack: per player, the announcements its dealt hand holds (a tuple,
+        # empty if none).  Hands only lose cards, so a player dealt none never
+        # has one, and legal_actions skips the announcement lookup for it.
+        self.announcers = tuple(
+            [_OPEN_ANNOUNCEMENTS[h & _ANN_CARDS] for h in hands]
+        ) if tables.pollack else ()
 
 
 class _Calls:
-    """Pollack calls so far: announcements per player, their points per side, claim."""
+    """Pollack calls so far: announcements per player, their points per side, claim.
 
-    __slots__ = ("claim", "log", "made", "side_points", "side_won")
+    (Which sides have won a trick is in Deal._k, updated as each trick ends.)
+    """
+
+    __slots__ = ("claim", "log", "made", "side_points")
 
     def __init__(
         self,
         made: tuple[int, ...],
         side_points: tuple[int, int],
-        side_won: int,
         claim: tuple[int, bool] | None,
         log: tuple[tuple[int, str], ...],
     ) -> None:
         self.made = made  # per player: bitmask of used slots (_ANN_SLOT)
         self.side_points = side_points
-        self.side_won = side_won  # bit per side that has won a trick
         self.claim = claim
         self.log = log  # (player, announcement name) in order
 
 
-_NO_CALLS: Final = _Calls((0, 0, 0, 0), (0, 0), 0, None, ())
+_NO_CALLS: Final = _Calls((0, 0, 0, 0), (0, 0), None, ())
 
 # The finished tricks of a deal, as a chain with one link a trick, shared by
 # the states that follow it: [earlier link or None, leader, cards, winner,
@@ -541,8 +542,8 @@ class Deal:
 
     _s: _Static
     _rem: Mask
-    _k: tuple[_Link | None, int, _Calls]
-    """(the last trick's link, declarer, calls)"""
+    _k: tuple[_Link | None, int, _Calls, int]
+    """(the last trick's link, declarer, calls, a bit per side (player & 1) that has won a trick)"""
     _h: _Chain
     _hist: tuple[Action, ...] | None
     _led: Mask
@@ -640,7 +641,7 @@ class Deal:
         deal.to_act = static.eldest
         deal.trick = ()
         deal._led = 0
-        deal._k = (None, -1, _NO_CALLS)
+        deal._k = (None, -1, _NO_CALLS, 0)
         deal._h = None
         deal._hist = ()
         return deal
@@ -873,12 +874,12 @@ class Deal:
                 p = self.to_act
                 if not self._led:
                     out.append(CLAIM)  # on lead
-                if s.announcers >> p & 1:
+                if s.announcers[p]:  # dealt an announcement (else it never has one)
                     # once its side has won a trick, or forehand before the first lead
-                    calls = self._k[2]
-                    if calls.side_won >> (p & 1) & 1 or (
-                            p == s.eldest and not self._led and self._k[0] is None):
-                        ann = _OPEN_ANNOUNCEMENTS[(hand & _ANN_CARDS) | calls.made[p] << 52]
+                    k = self._k
+                    if k[3] >> (p & 1) & 1 or (
+                            p == s.eldest and not self._led and k[0] is None):
+                        ann = _OPEN_ANNOUNCEMENTS[(hand & _ANN_CARDS) | k[2].made[p] << 52]
                         if ann:  # often empty: skip the call
                             out += ann
             return out
@@ -889,7 +890,7 @@ class Deal:
     def _may_announce(self, p: int) -> bool:
         if self._k[0] is None and not self.trick and p == self._s.eldest:
             return True
-        return bool(self._calls.side_won >> (p & 1) & 1)
+        return bool(self._k[3] >> (p & 1) & 1)
 
     # ----------------------------------------------------------------- apply
 
@@ -991,19 +992,15 @@ class Deal:
         # The strongest trump wins, or else the strongest card of the led suit (_TopCard).
         best = s.top[mask & s.trump_mask or mask & self._led]
         winner = (leader + trick.index(best)) % s.n
-        link, declarer, calls = self._k
-        if s.pollack:
-            side_bit = 1 << (winner & 1)
-            if not calls.side_won & side_bit:
-                calls = _Calls(calls.made, calls.side_points,
-                               calls.side_won | side_bit, calls.claim, calls.log)
+        link, declarer, calls, won = self._k
         new = _new(Deal)
         new._s = s
         new._rem = rem
         new._h = (card, self._h)
         new._hist = None
         # taken, tricks and past are worked out from the links when read (_totals)
-        new._k = ([link, leader, trick, winner, mask, None], declarer, calls)
+        new._k = ([link, leader, trick, winner, mask, None], declarer, calls,
+                  won | 1 << (winner & 1))
         new.trick = ()
         new._led = 0
         new.to_act = winner
@@ -1069,7 +1066,7 @@ class Deal:
                 new.to_act = nxt
             else:
                 kept = self._k
-                new._k = (kept[0], p, kept[2])
+                new._k = (kept[0], p, kept[2], kept[3])
                 new.phase = PLAY
                 new.to_act = p if action == GENERALE else s.eldest
             return new
@@ -1094,8 +1091,7 @@ class Deal:
                 // s.rules.point_divisor
             correct = total >= s.rules.partie_target
             new = self._copy(action)
-            new._set_calls(_Calls(calls.made, calls.side_points, calls.side_won,
-                                  (p, correct), calls.log))
+            new._set_calls(_Calls(calls.made, calls.side_points, (p, correct), calls.log))
             new.phase = DONE
             new.done = True
             return new
@@ -1124,7 +1120,7 @@ class Deal:
         sp = list(calls.side_points)
         sp[p & 1] += value
         new = self._copy(action)
-        new._set_calls(_Calls(tuple(made), (sp[0], sp[1]), calls.side_won, calls.claim,
+        new._set_calls(_Calls(tuple(made), (sp[0], sp[1]), calls.claim,
                               calls.log + ((p, ann),)))
         return new
 
@@ -1150,7 +1146,7 @@ class Deal:
     def _set_calls(self, calls: _Calls) -> None:
         """Replace the calls of a deal being built (only on a fresh copy)."""
         k = self._k
-        self._k = (k[0], k[1], calls)
+        self._k = (k[0], k[1], calls, k[3])
 
     def _side_card_points(self, side: int) -> int:
         pts = self._s.points
