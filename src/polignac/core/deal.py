@@ -925,7 +925,32 @@ class Deal:
                     raise self._follow_error(action, hand & led)
                 trick = self.trick + (action,)
                 if len(trick) == s.n:
-                    return self._end_trick(trick, rem ^ bit, action)
+                    # The trick is full (done here, not in a method: one call less
+                    # a trick).  The strongest trump wins, or else the strongest
+                    # card of the led suit (_TopCard); its leader came after p.
+                    mask = 0
+                    for c in trick:
+                        mask |= 1 << c
+                    leader = s.nxt[p]
+                    winner = (leader + trick.index(s.top[mask & s.trump_mask or mask & led])) \
+                        % s.n
+                    link, declarer, calls, won = self._k
+                    rem ^= bit
+                    new = _new(Deal)
+                    new._s = s
+                    new._rem = rem
+                    new._h = (action, self._h)
+                    new._hist = None
+                    # taken, tricks and past are worked out from the links when read
+                    new._k = ([link, leader, trick, winner, mask, None], declarer, calls,
+                              won | 1 << (winner & 1))
+                    new.trick = ()
+                    new._led = 0
+                    new.to_act = winner
+                    # hands have equal sizes: the deal ends when the last trick does
+                    new.phase = PLAY if rem else DONE
+                    new.done = not rem
+                    return new
             else:  # leading (n >= 2: a lead never ends the trick)
                 trick = (action,)
                 led = SUIT_MASKS[action // 13]
@@ -981,33 +1006,6 @@ class Deal:
             f"and player {self.to_act} holds " + " ".join(CODES[c] for c in cards_of(follow)),
             rule="must-follow-suit", action=CODES[card],
         )
-
-    def _end_trick(self, trick: tuple[Card, ...], rem: Mask, card: Card) -> Deal:
-        """The state after ``card`` (checked, and last in ``trick``) completes the trick."""
-        s = self._s
-        leader = s.nxt[self.to_act]  # the trick is full: its leader comes after the last
-        mask = 0
-        for c in trick:
-            mask |= 1 << c
-        # The strongest trump wins, or else the strongest card of the led suit (_TopCard).
-        best = s.top[mask & s.trump_mask or mask & self._led]
-        winner = (leader + trick.index(best)) % s.n
-        link, declarer, calls, won = self._k
-        new = _new(Deal)
-        new._s = s
-        new._rem = rem
-        new._h = (card, self._h)
-        new._hist = None
-        # taken, tricks and past are worked out from the links when read (_totals)
-        new._k = ([link, leader, trick, winner, mask, None], declarer, calls,
-                  won | 1 << (winner & 1))
-        new.trick = ()
-        new._led = 0
-        new.to_act = winner
-        # hands have equal sizes: the deal ends when the last trick does
-        new.phase = PLAY if rem else DONE
-        new.done = not rem
-        return new
 
     def _best_index(self, trick: tuple[Card, ...]) -> int:
         strength = self._s.strength
