@@ -31,6 +31,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                    help="seconds a bot waits before it acts (default 0.7)")
     p.add_argument("--deal-delay", type=float, default=2.5, metavar="SECONDS",
                    help="seconds between the end of a deal and the next (default 2.5)")
+    p.add_argument("--rate", type=float, default=10.0, metavar="N",
+                   help="messages a second each connection may send (default 10, bursts of "
+                        "3 seconds' worth)")
     p.set_defaults(func=run_serve)
 
 
@@ -47,13 +50,16 @@ def build_config(args: argparse.Namespace) -> object:
                        f"({exc.name} is missing)") from None
     if not 0 < args.port < 65536:
         raise CliError(f"--port {args.port}: choose a port from 1 to 65535")
+    if not 0 < args.rate <= 1e6:
+        raise CliError(f"--rate {args.rate}: choose a number above 0")
     for option in ("grace", "bot_delay", "deal_delay"):
         if not 0 <= getattr(args, option) <= 3600:
             raise CliError(f"--{option.replace('_', '-')} {getattr(args, option)}: choose "
                            "from 0 to 3600 seconds")
     return ServerConfig(data_dir=Path(args.data), database_url=args.database_url,
                         allowed_origins=tuple(args.allow_origin), grace_seconds=args.grace,
-                        bot_delay=args.bot_delay, deal_delay=args.deal_delay)
+                        bot_delay=args.bot_delay, deal_delay=args.deal_delay,
+                        rate_per_second=args.rate, rate_burst=max(1, int(args.rate * 3)))
 
 
 def run_serve(args: argparse.Namespace) -> int:
