@@ -1,0 +1,198 @@
+"""Load benchmark of the web app: N tables of four simulated people over real WebSockets.
+
+Starts ``polignac serve`` as a subprocess on a free port of 127.0.0.1 (SQLite
+with ``synchronous=FULL``, or ``--database-url``), creates N tables of four
+human seats (one creator plus three invite links), connects 4*N WebSocket
+clients and lets each play random legal actions as fast as the server
+acknowledges them, for ``--seconds``.  Reports the acknowledgement latency
+(from sending ``act`` to receiving its event, which the server sends only
+after the commit) at p50 and p99, and actions per second.
+
+    .venv/bin/python benchmarks/bench_server.py                 # 20 tables, 15 s
+    .venv/bin/python benchmarks/bench_server.py --tables 500 --seconds 60
+
+Not a test: it asserts nothing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import random
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+import websockets
+
+
+def free_port() -> int:
+    """A TCP port of 127.0.0.1 nobody listens on now."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+def start_server(data: Path, port: int, database_url: str | None) -> subprocess.Popen[bytes]:
+    """``polignac serve`` on 127.0.0.1:port, ready to answer.
+
+    Raises:
+        RuntimeError: it exited or did not answer within 30 s.
+    """
+    script = Path(sys.executable).parent / "polignac"
+    cmd = [str(script)] if script.exists() else [sys.executable, "-m", "polignac"]
+    cmd += ["serve", "--host", "127.0.0.1", "--port", str(port), "--data", str(data),
+            "--deal-delay", "0", "--bot-delay", "0", "--rate", "100000", "--grace", "3600"]
+    if database_url:
+        cmd += ["--database-url", database_url]
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise RuntimeError("polignac serve exited")
+        try:
+            if httpx.get(f"http://127.0.0.1:{port}/api/presets", timeout=1,
+                         trust_env=False).status_code == 200:
+                return proc
+        except httpx.HTTPError:
+            time.sleep(0.1)
+    proc.kill()
+    raise RuntimeError("polignac serve did not start in 30 s")
+
+
+async def make_table(port: int, preset: str) -> tuple[str, list[str]]:
+    """A table of four people; its id and each seat's cookie header.
+
+    Raises:
+        httpx.HTTPError, KeyError: the server refused.
+    """
+    async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}", timeout=60,
+                                 trust_env=False) as http:
+        return await _make_table(http, preset)
+
+
+async def _make_table(http: httpx.AsyncClient, preset: str) -> tuple[str, list[str]]:
+    r = await http.post("/api/tables", json={
+        "preset": preset, "seats": [{"kind": "you"}] + [{"kind": "open"}] * 3})
+    r.raise_for_status()
+    table = r.json()["id"]
+    name = f"polignac_{table}"
+    cookies = [f"{name}={r.cookies[name]}"]
+    for invite in r.json()["invites"]:
+        http.cookies.clear()  # each invite is opened by another browser
+        j = await http.get(invite["url"], follow_redirects=False)
+        cookies.append(f"{name}={j.cookies[name]}")
+    return table, cookies
+
+
+async def player(port: int, table: str, cookie: str, seed: int, deadline: list[float],
+                 latencies: list[float], go: asyncio.Event) -> int:
+    """Play random legal actions for one seat from ``go`` until ``deadline[0]``; how many."""
+    rng = random.Random(seed)
+    played = 0
+    async with websockets.connect(f"ws://127.0.0.1:{port}/tables/{table}/ws", proxy=None,
+                                  additional_headers={"Cookie": cookie},
+                                  max_queue=None, open_timeout=60) as ws:
+        await ws.send(json.dumps({"type": "hello", "last_seq": 0}))
+        seq, view, sent_at, pending = 0, {}, 0.0, False
+        await go.wait()
+        stop_at = deadline[0]
+        while time.monotonic() < stop_at:
+            try:
+                raw = await asyncio.wait_for(ws.recv(), timeout=max(0.01, stop_at -
+                                                                    time.monotonic()))
+            except TimeoutError:
+                break
+            frame: dict[str, Any] = json.loads(raw)
+            if frame["type"] not in ("state", "event"):
+                continue
+            seq, view = frame["seq"], frame.get("view", view)
+            if pending and frame["type"] == "event" and frame["event"].get("action") and \
+                    frame["event"].get("seat") == view.get("seat"):
+                latencies.append(time.perf_counter() - sent_at)
+                pending = False
+                played += 1
+            legal = (view.get("deal") or {}).get("legal")
+            if legal and not pending and not view.get("finished"):
+                sent_at = time.perf_counter()
+                pending = True
+                await ws.send(json.dumps({"type": "act", "action": rng.choice(legal),
+                                          "seq": seq}))
+    return played
+
+
+async def run(args: argparse.Namespace, port: int) -> dict[str, Any]:
+    """Create the tables, play for ``args.seconds``; the figures."""
+    sem = asyncio.Semaphore(20)
+
+    async def one() -> tuple[str, list[str]]:
+        async with sem:
+            return await make_table(port, args.preset)
+
+    tables = await asyncio.gather(*(one() for _ in range(args.tables)))
+    latencies: list[float] = []
+    go = asyncio.Event()
+    deadline = [0.0]
+    tasks = []
+    for t, (table, cookies) in enumerate(tables):
+        for s, cookie in enumerate(cookies):
+            tasks.append(asyncio.create_task(
+                player(port, table, cookie, t * 4 + s, deadline, latencies, go)))
+    await asyncio.sleep(min(10.0, 0.5 + len(tasks) / 200))  # let the connections open
+    started = time.monotonic()
+    stop_at = deadline[0] = started + args.seconds
+    go.set()
+    played = await asyncio.gather(*(_until(task, stop_at) for task in tasks))
+    elapsed = time.monotonic() - started
+    lat = sorted(latencies)
+    return {
+        "tables": args.tables, "clients": len(tasks), "seconds": round(elapsed, 1),
+        "actions": sum(played), "actions_per_s": round(sum(played) / elapsed, 1),
+        "p50_ms": round(1000 * lat[len(lat) // 2], 2) if lat else None,
+        "p99_ms": round(1000 * lat[min(len(lat) - 1, int(len(lat) * 0.99))], 2)
+        if lat else None,
+        "mean_ms": round(1000 * statistics.fmean(lat), 2) if lat else None,
+    }
+
+
+async def _until(task: asyncio.Task[int], stop_at: float) -> int:
+    try:
+        return await asyncio.wait_for(asyncio.shield(task), timeout=stop_at -
+                                      time.monotonic() + 10)
+    except TimeoutError:
+        task.cancel()
+        return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Parse the options, run the benchmark against a fresh server, print the figures."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--tables", type=int, default=20, help="tables of four (default 20)")
+    parser.add_argument("--seconds", type=float, default=15.0, help="play time (default 15)")
+    parser.add_argument("--preset", default="polignac")
+    parser.add_argument("--database-url", default=None,
+                        help="PostgreSQL instead of SQLite, e.g. postgresql+psycopg://...")
+    args = parser.parse_args(argv)
+    port = free_port()
+    with tempfile.TemporaryDirectory(prefix="polignac-bench-") as data:
+        proc = start_server(Path(data), port, args.database_url)
+        try:
+            figures = asyncio.run(run(args, port))
+        finally:
+            proc.kill()
+            proc.wait()
+    backend = "postgresql" if args.database_url else "sqlite synchronous=FULL"
+    print(f"bench_server ({backend}): {json.dumps(figures)}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
