@@ -83,21 +83,19 @@ _ANN_CARDS: Final = _RANK_ALL[_T] | _RANK_ALL[_9] | _RANK_ALL[_A]
 
 
 class _OpenAnnouncements(dict[int, tuple[Action, ...]]):
-    """The announcements a player may still make, ascending, by ``key``.
+    """The announcements a hand holds, ascending, by ``hand & _ANN_CARDS``.
 
-    ``key`` is ``(hand & _ANN_CARDS) | made << 52``: the Tens, Nines and Aces
-    in hand and the slots already used (see _Calls.made).  Those decide it, so
-    one dict lookup replaces checking the ten announcements at every action
-    (at most 2**12 x 2**7 keys; in practice a few thousand).
+    The Tens, Nines and Aces in hand decide it, so one dict lookup replaces
+    checking the ten announcements at every action (2**12 keys, all filled by
+    _fill_open_announcements).  The caller drops those whose slot the player
+    has already used (rare: only after its own announcement).
     """
 
-    def __missing__(self, key: int) -> tuple[Action, ...]:
-        hand = key & _ANN_CARDS
-        made = key >> 52
-        calls = self[key] = tuple(
+    def __missing__(self, hand: int) -> tuple[Action, ...]:
+        calls = self[hand] = tuple(
             ANNOUNCE_BASE + i
             for i, (need, k, _value) in enumerate(_ANN_NEED)
-            if not made >> _ANN_SLOT[i] & 1 and (hand & need).bit_count() >= k
+            if (hand & need).bit_count() >= k
         )
         return calls
 
@@ -106,11 +104,11 @@ _OPEN_ANNOUNCEMENTS: Final = _OpenAnnouncements()
 
 
 def _fill_open_announcements() -> None:
-    """Fill _OPEN_ANNOUNCEMENTS for every hand before any announcement (made == 0).
+    """Fill _OPEN_ANNOUNCEMENTS for every set of Tens, Nines and Aces.
 
     Filling on first use cost a __missing__ call (~5 us) for hundreds of new
-    hands a few hundred Pollack deals in; the 2**12 sets of Tens, Nines and
-    Aces take ~15 ms once, when a Pollack game's tables are first built.
+    hands a few hundred Pollack deals in; the 2**12 sets take ~10 ms once,
+    when a Pollack game's tables are first built.
     """
     if 0 in _OPEN_ANNOUNCEMENTS and _ANN_CARDS in _OPEN_ANNOUNCEMENTS:
         return
@@ -879,9 +877,14 @@ class Deal:
                     k = self._k
                     if k[3] >> (p & 1) & 1 or (
                             p == s.eldest and not self._led and k[0] is None):
-                        ann = _OPEN_ANNOUNCEMENTS[(hand & _ANN_CARDS) | k[2].made[p] << 52]
-                        if ann:  # often empty: skip the call
-                            out += ann
+                        ann = _OPEN_ANNOUNCEMENTS[hand & _ANN_CARDS]
+                        if ann:  # often empty: skip the rest
+                            made = k[2].made[p]
+                            if made:  # after its own announcement: not the used slots
+                                out += [a for a in ann
+                                        if not made >> _ANN_SLOT[a - ANNOUNCE_BASE] & 1]
+                            else:
+                                out += ann
             return out
         if phase == DECLARE:
             return sorted((PASS, self._s.contract_action))
