@@ -28,6 +28,7 @@ from .cards import CODES, Card, Mask, cards_of
 from .deal import Deal, DealScore
 from .errors import GameOverError, IllegalActionError, NotYourTurnError, RulesError
 from .rules import Rules
+from .standing import Standing
 
 
 @dataclass(frozen=True)
@@ -63,20 +64,8 @@ class Match:
     current: Deal | None = None
     current_seats: tuple[int, ...] = ()
     current_dealer: int = -1
-    totals: tuple[int, ...] = ()
-    finished: bool = False
-    winners: tuple[int, ...] = ()
-    losers: tuple[int, ...] = ()
-    tied: tuple[int, ...] = ()
-    """Seats still in a tie-break (threshold-lowest-wins), else empty."""
-    pool_waiting: bool = False
-    """Bassadewitz: the pool stayed after a redeal (the next deal adds no stake)."""
-    partie: tuple[int, int] = (0, 0)
-    """Pollack: each side's score in the partie in progress."""
-    parties_won: tuple[int, ...] = ()
-    """Pollack: the winning side of each finished partie."""
-    notes: tuple[str, ...] = field(default=())
-    """Human-readable events (match end, tie-break deals, redeals)."""
+    standing: Standing = field(default_factory=lambda: Standing(()))
+    """Totals and match status (see :class:`~polignac.core.standing.Standing`)."""
 
     # ---------------------------------------------------------- construction
 
@@ -108,9 +97,54 @@ class Match:
             names = [f"Player {i + 1}" for i in range(n)]
         if len(names) != n:
             raise RulesError(f"{len(names)} player names for {n} players")
-        return cls(rules, n, first_dealer, tuple(names), totals=(0,) * n)
+        return cls(rules, n, first_dealer, tuple(names), standing=Standing.start(n))
 
     # ---------------------------------------------------------------- state
+
+    @property
+    def totals(self) -> tuple[int, ...]:
+        """Per seat: the counted deals' scores summed (Pollack: the partie in progress)."""
+        return self.standing.totals
+
+    @property
+    def finished(self) -> bool:
+        """True when the match is over."""
+        return self.standing.finished
+
+    @property
+    def winners(self) -> tuple[int, ...]:
+        """The winning seats (empty while not finished, and in a Pollack draw)."""
+        return self.standing.winners
+
+    @property
+    def losers(self) -> tuple[int, ...]:
+        """The losing seats (empty while not finished, and in a Pollack draw)."""
+        return self.standing.losers
+
+    @property
+    def tied(self) -> tuple[int, ...]:
+        """Seats still in a tie-break (threshold-lowest-wins), else empty."""
+        return self.standing.tied
+
+    @property
+    def pool_waiting(self) -> bool:
+        """Bassadewitz: the pool stayed after a redeal (the next deal adds no stake)."""
+        return self.standing.pool_waiting
+
+    @property
+    def partie(self) -> tuple[int, int]:
+        """Pollack: each side's score in the partie in progress."""
+        return self.standing.partie
+
+    @property
+    def parties_won(self) -> tuple[int, ...]:
+        """Pollack: the winning side of each finished partie."""
+        return self.standing.parties_won
+
+    @property
+    def notes(self) -> tuple[str, ...]:
+        """Human-readable events (match end, tie-break deals)."""
+        return self.standing.notes
 
     @property
     def needs_deal(self) -> bool:
@@ -125,9 +159,7 @@ class Match:
     @property
     def counted_deals(self) -> int:
         """Deals that count towards a fixed number (not tie-breaks, not Bassadewitz redeals)."""
-        return sum(
-            1 for r in self.results if not r.tiebreak and not r.score.redeal
-        )
+        return self.standing.counted
 
     def next_deal(self) -> tuple[int, tuple[int, ...]]:
         """The dealer seat and the seats of the next deal.
@@ -137,18 +169,12 @@ class Match:
         """
         if self.finished:
             raise GameOverError("the match is over", rule="match-over")
-        n = self.num_players
-        if not self.results:
-            return self.first_dealer, tuple(range(n))
-        prev = self.results[-1]
-        if self.tied:
-            for k in range(1, n + 1):
-                seat = (prev.dealer + k) % n
-                if seat in self.tied:
-                    return seat, self.tied
-        if prev.score.redeal:
-            return prev.dealer, tuple(range(n))
-        return (prev.dealer + 1) % n, tuple(range(n))
+        prev = self.results[-1] if self.results else None
+        return self.standing.next_deal(
+            self.num_players, self.first_dealer,
+            None if prev is None else prev.dealer,
+            prev is not None and prev.score.redeal,
+        )
 
     def to_act(self) -> int | None:
         """The seat to act in the current deal, or None between deals."""
@@ -262,14 +288,20 @@ class Match:
     # ----------------------------------------------------------- match end
 
     def _finish_deal(self, deal: Deal) -> Match:
-        rules = self.rules
         n = self.num_players
         seats = self.current_seats
         score = deal.score()
         scores = [0] * n
         for i, seat in enumerate(seats):
             scores[seat] = score.scores[i]
-        tiebreak = bool(self.tied)
+        claim = None
+        if score.claim is not None:
+            claim = (seats[score.claim[0]], score.claim[1])
+        last_side = seats[deal.past[-1].winner] & 1 if deal.past else None
+        standing, partie_winner = self.standing.after_deal(
+            self.rules, scores, redeal=score.redeal, claim=claim,
+            last_trick_side=last_side, name=lambda seat: self.names[seat],
+        )
         result = DealResult(
             number=len(self.results) + 1,
             dealer=self.current_dealer,
@@ -277,105 +309,11 @@ class Match:
             deal=deal,
             score=score,
             scores=tuple(scores),
-            tiebreak=tiebreak,
+            tiebreak=bool(self.tied),
+            partie_winner=partie_winner,
         )
-        base = _replace(self, current=None, current_seats=(), current_dealer=-1)
-        if tiebreak:
-            return base._after_tiebreak(result)
-        if rules.match_end == "parties":
-            return base._after_pollack_deal(result)
-        totals = tuple(t + s for t, s in zip(self.totals, scores, strict=True))
-        m = _replace(base, results=self.results + (result,), totals=totals)
-        end = rules.match_end
-        if end == "chips":
-            m = _replace(m, pool_waiting=score.redeal)
-            if not score.redeal and m.counted_deals >= rules.num_deals(n):
-                return m._end_by(max, "most chips")
-            return m
-        if end == "fixed-deals":
-            if m.counted_deals >= rules.num_deals(n):
-                best = max if rules.scoring == "points" else min
-                return m._end_by(best, f"after {m.counted_deals} deals")
-            return m
-        threshold = rules.threshold if rules.threshold is not None else 0
-        if max(totals) < threshold:
-            return m
-        if end == "first-to-target":
-            return m._end_by(max, f"reached {threshold}")
-        if end == "threshold-loser":
-            top = max(totals)
-            losers = tuple(s for s in range(n) if totals[s] == top)
-            winners = tuple(s for s in range(n) if totals[s] != top)
-            return _replace(m, finished=True, winners=winners, losers=losers,
-                            notes=m.notes + (f"threshold {threshold} reached",))
-        # threshold-lowest-wins
-        low = min(totals)
-        tied = tuple(s for s in range(n) if totals[s] == low)
-        if len(tied) == 1:
-            return m._end_by(min, f"threshold {threshold} reached")
-        return _replace(m, tied=tied, notes=m.notes + (
-            f"threshold {threshold} reached; seats {', '.join(map(str, tied))} tie for "
-            "lowest and play tie-break deals",))
-
-    def _end_by(self, best: Any, why: str) -> Match:
-        top = best(self.totals)
-        winners = tuple(s for s in range(self.num_players) if self.totals[s] == top)
-        losers = tuple(s for s in range(self.num_players) if self.totals[s] != top)
-        return _replace(self, finished=True, winners=winners, losers=losers,
-                        notes=self.notes + (why,))
-
-    def _after_tiebreak(self, result: DealResult) -> Match:
-        m = _replace(self, results=self.results + (result,))
-        pen = {seat: result.scores[seat] for seat in self.tied}
-        low = min(pen.values())
-        fewest = tuple(s for s in self.tied if pen[s] == low)
-        if len(fewest) == 1:
-            winner = fewest[0]
-            losers = tuple(s for s in range(self.num_players) if s != winner)
-            return _replace(m, finished=True, tied=(), winners=(winner,), losers=losers,
-                            notes=m.notes + (f"seat {winner} wins the tie-break",))
-        return _replace(m, tied=fewest)
-
-    def _after_pollack_deal(self, result: DealResult) -> Match:
-        rules = self.rules
-        deal, score = result.deal, result.score
-        side_score = (score.scores[0], score.scores[1])
-        partie = (self.partie[0] + side_score[0], self.partie[1] + side_score[1])
-        winner: int | None = None
-        if score.claim is not None:
-            claimant, correct = score.claim
-            winner = claimant & 1 if correct else 1 - (claimant & 1)
-        else:
-            target = rules.partie_target
-            at = [partie[i] >= target for i in (0, 1)]
-            if at[0] and at[1]:
-                if partie[0] != partie[1]:
-                    winner = 0 if partie[0] > partie[1] else 1
-                else:
-                    winner = deal.past[-1].winner & 1
-            elif at[0] or at[1]:
-                winner = 0 if at[0] else 1
-        result = DealResult(result.number, result.dealer, result.seats, result.deal,
-                            result.score, result.scores, False, winner)
-        n = self.num_players
-        if winner is None:
-            totals = tuple(partie[s & 1] for s in range(n))
-            return _replace(self, results=self.results + (result,), partie=partie,
-                            totals=totals)
-        parties = self.parties_won + (winner,)
-        m = _replace(self, results=self.results + (result,), partie=(0, 0),
-                     totals=(0,) * n, parties_won=parties)
-        if len(parties) < rules.parties:
-            return m
-        won = [parties.count(0), parties.count(1)]
-        if won[0] == won[1]:
-            return _replace(m, finished=True, winners=(), losers=(),
-                            notes=m.notes + (f"{won[0]}-{won[1]}: a draw",))
-        side = 0 if won[0] > won[1] else 1
-        winners = tuple(s for s in range(n) if s & 1 == side)
-        losers = tuple(s for s in range(n) if s & 1 != side)
-        return _replace(m, finished=True, winners=winners, losers=losers,
-                        notes=m.notes + (f"parties {won[0]}-{won[1]}",))
+        return _replace(self, results=self.results + (result,), current=None,
+                        current_seats=(), current_dealer=-1, standing=standing)
 
     # ----------------------------------------------------------------- views
 

@@ -32,6 +32,7 @@ from .deal import ANNOUNCEMENT_VALUES, DealScore, ScoreLine
 from .errors import PolignacError, RulesError
 from .presets import PRESETS, get_rules
 from .rules import Rules
+from .standing import Standing
 
 FORMAT: Final = "polignac-scorepad/1"
 
@@ -418,16 +419,53 @@ class ScorePad:
     first_dealer: int = 0
     revoke_penalty: int | None = None
     deals: tuple[PadDeal, ...] = ()
-    totals: tuple[int, ...] = ()
-    finished: bool = False
-    winners: tuple[int, ...] = ()
-    losers: tuple[int, ...] = ()
-    tied: tuple[int, ...] = ()
-    """Seats still in a tie-break (threshold-lowest-wins), else empty."""
-    pool_waiting: bool = False
-    partie: tuple[int, int] = (0, 0)
-    parties_won: tuple[int, ...] = ()
-    notes: tuple[str, ...] = field(default=())
+    standing: Standing = field(default_factory=lambda: Standing(()))
+    """Totals and match status, kept by the same rules as a played match."""
+
+    @property
+    def totals(self) -> tuple[int, ...]:
+        """Per seat: the counted deals' scores summed (Pollack: the partie in progress)."""
+        return self.standing.totals
+
+    @property
+    def finished(self) -> bool:
+        """True when the match is over."""
+        return self.standing.finished
+
+    @property
+    def winners(self) -> tuple[int, ...]:
+        """The winning seats (empty while not finished)."""
+        return self.standing.winners
+
+    @property
+    def losers(self) -> tuple[int, ...]:
+        """The losing seats (empty while not finished)."""
+        return self.standing.losers
+
+    @property
+    def tied(self) -> tuple[int, ...]:
+        """Seats still in a tie-break (threshold-lowest-wins), else empty."""
+        return self.standing.tied
+
+    @property
+    def pool_waiting(self) -> bool:
+        """Bassadewitz: the pool stayed after a redeal."""
+        return self.standing.pool_waiting
+
+    @property
+    def partie(self) -> tuple[int, int]:
+        """Pollack: each side's score in the partie in progress."""
+        return self.standing.partie
+
+    @property
+    def parties_won(self) -> tuple[int, ...]:
+        """Pollack: the winning side of each finished partie."""
+        return self.standing.parties_won
+
+    @property
+    def notes(self) -> tuple[str, ...]:
+        """Human-readable events (misdeals, tie-break deals, match end)."""
+        return self.standing.notes
 
     # ---------------------------------------------------------- construction
 
@@ -472,7 +510,7 @@ class ScorePad:
                 or revoke_penalty < 0):
             raise ScorePadError(f"must be a whole number of 0 or more, not {revoke_penalty!r}",
                                 "revoke_penalty")
-        return cls(rules, clean, first_dealer, revoke_penalty, totals=(0,) * n)
+        return cls(rules, clean, first_dealer, revoke_penalty, standing=Standing.start(n))
 
     # ---------------------------------------------------------------- state
 
@@ -484,8 +522,7 @@ class ScorePad:
     @property
     def counted_deals(self) -> int:
         """Deals that count towards a fixed number (no tie-breaks, redeals, misdeals)."""
-        return sum(1 for d in self.deals
-                   if not d.tiebreak and not d.redeal and not d.entry.misdeal)
+        return self.standing.counted
 
     def next_deal(self) -> tuple[int, tuple[int, ...]]:
         """The dealer seat and the seats of the next deal.
@@ -495,20 +532,14 @@ class ScorePad:
         """
         if self.finished:
             raise ScorePadError("the match is over: no more deals", "entry")
-        n = self.num_players
-        if not self.deals:
-            return self.first_dealer, tuple(range(n))
-        prev = self.deals[-1]
-        if prev.entry.misdeal:
+        prev = self.deals[-1] if self.deals else None
+        if prev is not None and prev.entry.misdeal:
             return prev.dealer, prev.seats
-        if self.tied:
-            for k in range(1, n + 1):
-                seat = (prev.dealer + k) % n
-                if seat in self.tied:
-                    return seat, self.tied
-        if prev.redeal:
-            return prev.dealer, tuple(range(n))
-        return (prev.dealer + 1) % n, tuple(range(n))
+        return self.standing.next_deal(
+            self.num_players, self.first_dealer,
+            None if prev is None else prev.dealer,
+            prev is not None and prev.redeal,
+        )
 
     @property
     def next_dealer(self) -> int | None:
@@ -559,9 +590,9 @@ class ScorePad:
         number = len(self.deals) + 1
         if entry.misdeal:
             deal = PadDeal(number, entry, dealer, seats, (0,) * n, tiebreak=bool(self.tied))
+            note = f"deal {number}: misdeal, the same dealer deals again"
             return replace(self, deals=self.deals + (deal,),
-                           notes=self.notes + (f"deal {number}: misdeal, the same dealer "
-                                               "deals again",))
+                           standing=replace(self.standing, notes=(*self.notes, note)))
         score = self._score(entry, dealer, seats)
         scores = [0] * n
         for i, seat in enumerate(seats):
@@ -828,102 +859,13 @@ class ScorePad:
     # ------------------------------------------------------------ match end
 
     def _finish(self, deal: PadDeal, score: DealScore) -> ScorePad:
-        """Add a scored deal and apply the match-end rule (as Match._finish_deal)."""
-        rules = self.rules
-        n = self.num_players
-        if deal.tiebreak:
-            return self._after_tiebreak(deal)
-        if rules.match_end == "parties":
-            return self._after_pollack(deal, score)
-        totals = tuple(t + s for t, s in zip(self.totals, deal.scores, strict=True))
-        m = replace(self, deals=self.deals + (deal,), totals=totals)
-        end = rules.match_end
-        if end == "chips":
-            m = replace(m, pool_waiting=deal.redeal)
-            if not deal.redeal and m.counted_deals >= rules.num_deals(n):
-                return m._end_by(max, "most chips")
-            return m
-        if end == "fixed-deals":
-            if m.counted_deals >= rules.num_deals(n):
-                best = max if rules.scoring == "points" else min
-                return m._end_by(best, f"after {m.counted_deals} deals")
-            return m
-        threshold = rules.threshold if rules.threshold is not None else 0
-        if max(totals) < threshold:
-            return m
-        if end == "first-to-target":
-            return m._end_by(max, f"reached {threshold}")
-        if end == "threshold-loser":
-            top = max(totals)
-            return replace(m, finished=True,
-                           winners=tuple(s for s in range(n) if totals[s] != top),
-                           losers=tuple(s for s in range(n) if totals[s] == top),
-                           notes=m.notes + (f"threshold {threshold} reached",))
-        low = min(totals)
-        tied = tuple(s for s in range(n) if totals[s] == low)
-        if len(tied) == 1:
-            return m._end_by(min, f"threshold {threshold} reached")
-        return replace(m, tied=tied, notes=m.notes + (
-            f"threshold {threshold} reached; {', '.join(self.names[s] for s in tied)} tie "
-            "for lowest and play tie-break deals",))
-
-    def _end_by(self, best: Any, why: str) -> ScorePad:
-        top = best(self.totals)
-        n = self.num_players
-        return replace(self, finished=True,
-                       winners=tuple(s for s in range(n) if self.totals[s] == top),
-                       losers=tuple(s for s in range(n) if self.totals[s] != top),
-                       notes=self.notes + (why,))
-
-    def _after_tiebreak(self, deal: PadDeal) -> ScorePad:
-        m = replace(self, deals=self.deals + (deal,))
-        pen = {seat: deal.scores[seat] for seat in self.tied}
-        low = min(pen.values())
-        fewest = tuple(s for s in self.tied if pen[s] == low)
-        if len(fewest) == 1:
-            w = fewest[0]
-            return replace(m, finished=True, tied=(), winners=(w,),
-                           losers=tuple(s for s in range(self.num_players) if s != w),
-                           notes=m.notes + (f"{self.names[w]} wins the tie-break",))
-        return replace(m, tied=fewest)
-
-    def _after_pollack(self, deal: PadDeal, score: DealScore) -> ScorePad:
-        rules = self.rules
-        side_score = (deal.scores[0], deal.scores[1])
-        partie = (self.partie[0] + side_score[0], self.partie[1] + side_score[1])
-        winner: int | None = None
-        if score.claim is not None:
-            claimant, correct = score.claim
-            winner = claimant & 1 if correct else 1 - (claimant & 1)
-        else:
-            target = rules.partie_target
-            at = [partie[i] >= target for i in (0, 1)]
-            if at[0] and at[1]:
-                if partie[0] != partie[1]:
-                    winner = 0 if partie[0] > partie[1] else 1
-                else:
-                    winner = deal.entry.last_trick
-            elif at[0] or at[1]:
-                winner = 0 if at[0] else 1
-        deal = replace(deal, partie_winner=winner)
-        n = self.num_players
-        if winner is None:
-            return replace(self, deals=self.deals + (deal,), partie=partie,
-                           totals=tuple(partie[s & 1] for s in range(n)))
-        parties = self.parties_won + (winner,)
-        m = replace(self, deals=self.deals + (deal,), partie=(0, 0), totals=(0,) * n,
-                    parties_won=parties)
-        if len(parties) < rules.parties:
-            return m
-        won = [parties.count(0), parties.count(1)]
-        if won[0] == won[1]:
-            return replace(m, finished=True, winners=(), losers=(),
-                           notes=m.notes + (f"{won[0]}-{won[1]}: a draw",))
-        side = 0 if won[0] > won[1] else 1
-        return replace(m, finished=True,
-                       winners=tuple(s for s in range(n) if s & 1 == side),
-                       losers=tuple(s for s in range(n) if s & 1 != side),
-                       notes=m.notes + (f"parties {won[0]}-{won[1]}",))
+        """Add a scored deal and apply the match-end rule (as a played Match does)."""
+        standing, partie_winner = self.standing.after_deal(
+            self.rules, deal.scores, redeal=deal.redeal, claim=score.claim,
+            last_trick_side=deal.entry.last_trick, name=lambda seat: self.names[seat],
+        )
+        deal = replace(deal, partie_winner=partie_winner)
+        return replace(self, deals=self.deals + (deal,), standing=standing)
 
     # ---------------------------------------------------------- serializing
 

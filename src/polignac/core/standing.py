@@ -1,0 +1,193 @@
+"""Where a match stands between deals, and every match-end rule of RULES.md section 5.
+
+:class:`Standing` is shared by the two ways a match is kept: a played
+:class:`~polignac.core.match.Match` and a :class:`~polignac.core.scorepad.ScorePad`
+filled in at a real table.  Both hand it each finished deal's scores; it
+keeps the totals and says when the match is over and who won.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+
+from .rules import Rules
+
+
+@dataclass(frozen=True)
+class Standing:
+    """Totals and match status after some deals.  Immutable."""
+
+    totals: tuple[int, ...]
+    """Per seat: the sum of the counted deals' scores (Pollack: the seat's
+    side's score in the partie in progress)."""
+    counted: int = 0
+    """Deals that count towards a fixed number (not tie-breaks, not redeals)."""
+    finished: bool = False
+    winners: tuple[int, ...] = ()
+    losers: tuple[int, ...] = ()
+    tied: tuple[int, ...] = ()
+    """Seats still in a tie-break (threshold-lowest-wins), else empty."""
+    pool_waiting: bool = False
+    """Bassadewitz: the pool stayed after a redeal (the next deal adds no stake)."""
+    partie: tuple[int, int] = (0, 0)
+    """Pollack: each side's score in the partie in progress."""
+    parties_won: tuple[int, ...] = ()
+    """Pollack: the winning side of each finished partie."""
+    notes: tuple[str, ...] = ()
+    """Human-readable events (match end, tie-break deals)."""
+
+    @classmethod
+    def start(cls, num_players: int) -> Standing:
+        """The standing before the first deal."""
+        return cls(totals=(0,) * num_players)
+
+    def next_deal(
+        self,
+        num_players: int,
+        first_dealer: int,
+        prev_dealer: int | None,
+        prev_redeal: bool,
+    ) -> tuple[int, tuple[int, ...]]:
+        """The dealer seat and the seats of the next deal.
+
+        The deal passes to the next seat in play order; a Bassadewitz redeal
+        keeps the dealer; a tie-break deal is among the tied seats, dealt by
+        the first tied seat after the previous dealer (RULES.md section 8).
+        """
+        n = num_players
+        everyone = tuple(range(n))
+        if prev_dealer is None:
+            return first_dealer, everyone
+        if self.tied:
+            for k in range(1, n + 1):
+                seat = (prev_dealer + k) % n
+                if seat in self.tied:
+                    return seat, self.tied
+        if prev_redeal:
+            return prev_dealer, everyone
+        return (prev_dealer + 1) % n, everyone
+
+    def after_deal(
+        self,
+        rules: Rules,
+        scores: Sequence[int],
+        *,
+        redeal: bool = False,
+        claim: tuple[int, bool] | None = None,
+        last_trick_side: int | None = None,
+        name: Callable[[int], str] = lambda seat: f"seat {seat}",
+    ) -> tuple[Standing, int | None]:
+        """The standing after a finished deal, and the Pollack partie winner (or None).
+
+        ``scores`` has one number per seat (0 for seats not in a tie-break
+        deal); ``redeal`` is a Bassadewitz redeal; ``claim`` is a Pollack
+        claim as (seat, correct) and ``last_trick_side`` the side that took
+        the last trick; ``name`` names a seat in the notes.
+        """
+        if self.tied:
+            return self._after_tiebreak(scores, name), None
+        if rules.match_end == "parties":
+            return self._after_pollack(rules, scores, claim, last_trick_side)
+        n = len(self.totals)
+        totals = tuple(t + s for t, s in zip(self.totals, scores, strict=True))
+        counted = self.counted + (0 if redeal else 1)
+        m = replace(self, totals=totals, counted=counted)
+        end = rules.match_end
+        if end == "chips":
+            m = replace(m, pool_waiting=redeal)
+            if not redeal and counted >= rules.num_deals(n):
+                return m._end_by(max, "most chips"), None
+            return m, None
+        if end == "fixed-deals":
+            if counted >= rules.num_deals(n):
+                best = max if rules.scoring == "points" else min
+                return m._end_by(best, f"after {counted} deals"), None
+            return m, None
+        threshold = rules.threshold if rules.threshold is not None else 0
+        if max(totals) < threshold:
+            return m, None
+        if end == "first-to-target":
+            return m._end_by(max, f"reached {threshold}"), None
+        if end == "threshold-loser":
+            top = max(totals)
+            return replace(
+                m, finished=True,
+                winners=tuple(s for s in range(n) if totals[s] != top),
+                losers=tuple(s for s in range(n) if totals[s] == top),
+                notes=(*m.notes, f"threshold {threshold} reached"),
+            ), None
+        # threshold-lowest-wins
+        low = min(totals)
+        tied = tuple(s for s in range(n) if totals[s] == low)
+        if len(tied) == 1:
+            return m._end_by(min, f"threshold {threshold} reached"), None
+        who = ", ".join(name(s) for s in tied)
+        return replace(m, tied=tied, notes=(
+            *m.notes,
+            f"threshold {threshold} reached; {who} tie for lowest and play tie-break deals",
+        )), None
+
+    def _end_by(self, best: Callable[[Sequence[int]], int], why: str) -> Standing:
+        top = best(self.totals)
+        n = len(self.totals)
+        return replace(
+            self, finished=True,
+            winners=tuple(s for s in range(n) if self.totals[s] == top),
+            losers=tuple(s for s in range(n) if self.totals[s] != top),
+            notes=(*self.notes, why),
+        )
+
+    def _after_tiebreak(self, scores: Sequence[int], name: Callable[[int], str]) -> Standing:
+        low = min(scores[s] for s in self.tied)
+        fewest = tuple(s for s in self.tied if scores[s] == low)
+        if len(fewest) > 1:
+            return replace(self, tied=fewest)
+        winner = fewest[0]
+        return replace(
+            self, finished=True, tied=(), winners=(winner,),
+            losers=tuple(s for s in range(len(self.totals)) if s != winner),
+            notes=(*self.notes, f"{name(winner)} wins the tie-break"),
+        )
+
+    def _after_pollack(
+        self,
+        rules: Rules,
+        scores: Sequence[int],
+        claim: tuple[int, bool] | None,
+        last_trick_side: int | None,
+    ) -> tuple[Standing, int | None]:
+        partie = (self.partie[0] + scores[0], self.partie[1] + scores[1])
+        winner: int | None = None
+        if claim is not None:
+            claimant, correct = claim
+            winner = claimant & 1 if correct else 1 - (claimant & 1)
+        else:
+            at = [partie[i] >= rules.partie_target for i in (0, 1)]
+            if at[0] and at[1]:
+                if partie[0] != partie[1]:
+                    winner = 0 if partie[0] > partie[1] else 1
+                else:
+                    winner = last_trick_side
+            elif at[0] or at[1]:
+                winner = 0 if at[0] else 1
+        n = len(self.totals)
+        if winner is None:
+            return replace(self, partie=partie, counted=self.counted + 1,
+                           totals=tuple(partie[s & 1] for s in range(n))), None
+        parties = (*self.parties_won, winner)
+        m = replace(self, partie=(0, 0), totals=(0,) * n, parties_won=parties,
+                    counted=self.counted + 1)
+        if len(parties) < rules.parties:
+            return m, winner
+        won = (parties.count(0), parties.count(1))
+        if won[0] == won[1]:
+            return replace(m, finished=True, winners=(), losers=(),
+                           notes=(*m.notes, f"{won[0]}-{won[1]}: a draw")), winner
+        side = 0 if won[0] > won[1] else 1
+        return replace(
+            m, finished=True,
+            winners=tuple(s for s in range(n) if s & 1 == side),
+            losers=tuple(s for s in range(n) if s & 1 != side),
+            notes=(*m.notes, f"parties {won[0]}-{won[1]}"),
+        ), winner
