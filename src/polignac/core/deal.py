@@ -51,6 +51,14 @@ from .cards import (
 )
 from .errors import GameOverError, IllegalActionError, NotYourTurnError, RulesError
 from .rules import Rules
+from .scoring import (
+    ANNOUNCEMENT_VALUES,
+    DealScore,
+    ScoreLine,
+    score_chips,
+    score_pollack,
+    score_tricks,
+)
 
 DECLARE: Final = 0
 PLAY: Final = 1
@@ -58,26 +66,27 @@ DONE: Final = 2
 PHASE_NAMES: Final = ("declare", "play", "done")
 
 # Pollack announcements: the cards each needs (by rank over suits, or one suit's
-# Ten, Nine and Ace), how many of them, and their value.
+# Ten, Nine and Ace), how many of them, and their value (scoring.ANNOUNCEMENT_VALUES).
 _T, _9, _A = 8, 7, 12
 _RANK_ALL: Final = {r: sum(1 << make_card(r, s) for s in range(4)) for r in (_T, _9, _A)}
-_ANN_NEED: Final[tuple[tuple[Mask, int, int], ...]] = (
-    (_RANK_ALL[_T], 3, 3),
-    (_RANK_ALL[_9], 3, 3),
-    (_RANK_ALL[_A], 3, 3),
-    (_RANK_ALL[_T], 4, 4),
-    (_RANK_ALL[_9], 4, 4),
-    (_RANK_ALL[_A], 4, 4),
+_ANN_CARDS_NEEDED: Final[tuple[tuple[Mask, int], ...]] = (
+    (_RANK_ALL[_T], 3),
+    (_RANK_ALL[_9], 3),
+    (_RANK_ALL[_A], 3),
+    (_RANK_ALL[_T], 4),
+    (_RANK_ALL[_9], 4),
+    (_RANK_ALL[_A], 4),
 ) + tuple(
-    ((1 << make_card(_T, s)) | (1 << make_card(_9, s)) | (1 << make_card(_A, s)), 3, 3)
+    ((1 << make_card(_T, s)) | (1 << make_card(_9, s)) | (1 << make_card(_A, s)), 3)
     for s in range(4)
+)
+_ANN_NEED: Final[tuple[tuple[Mask, int, int], ...]] = tuple(
+    (mask, k, ANNOUNCEMENT_VALUES[name])
+    for name, (mask, k) in zip(ANNOUNCEMENTS, _ANN_CARDS_NEEDED, strict=True)
 )
 # Which "slot" an announcement uses up for its announcer: a rank (as three or
 # four) or a suit's pollack.
 _ANN_SLOT: Final = (0, 1, 2, 0, 1, 2, 3, 4, 5, 6)
-ANNOUNCEMENT_VALUES: Final[dict[str, int]] = {
-    name: need[2] for name, need in zip(ANNOUNCEMENTS, _ANN_NEED, strict=True)
-}
 # Every card an announcement looks at (the Tens, Nines and Aces).
 _ANN_CARDS: Final = _RANK_ALL[_T] | _RANK_ALL[_9] | _RANK_ALL[_A]
 
@@ -188,60 +197,6 @@ def _fill_suit_cards(pack: Mask) -> None:
             sub = (sub - full) & full  # the next subset of full (0 after the last)
         _FILLED_SUITS.add(full)
 _S0, _S1, _S2, _S3 = SUIT_MASKS
-
-
-@dataclass(frozen=True)
-class ScoreLine:
-    """One reason in a deal's score: ``player`` scores ``points`` because of ``reason``.
-
-    ``reason`` is a stable word (``card``, ``tricks``, ``first-trick``,
-    ``last-trick``, ``all-three``, ``capot-made``, ``capot-failed``,
-    ``opponent-capot``, ``chelem``, ``opponent-chelem``, ``card-points``,
-    ``announce``, ``chips-stake``, ``chips-pool``, ``chips-sweep``,
-    ``chips-overload``); ``detail`` adds the card code, the announcement or
-    the count.
-    """
-
-    player: int
-    points: int
-    reason: str
-    detail: str = ""
-
-    def to_dict(self) -> dict[str, object]:
-        """Return the line as JSON-ready data."""
-        return {"player": self.player, "points": self.points, "reason": self.reason,
-                "detail": self.detail}
-
-
-@dataclass(frozen=True)
-class DealScore:
-    """A finished deal's score: one number per player and the lines that make it.
-
-    ``card_points`` are the card points each player took (Bassadewitz, Pollack,
-    by player).  ``redeal`` is true when Bassadewitz's pool stays and the same
-    dealer deals again.  For Pollack, ``scores`` gives each player its side's
-    score, and ``claim`` is ``(player, correct)`` when the deal ended by a claim.
-    """
-
-    scores: tuple[int, ...]
-    lines: tuple[ScoreLine, ...]
-    card_points: tuple[int, ...] = ()
-    redeal: bool = False
-    claim: tuple[int, bool] | None = None
-
-    def to_dict(self) -> dict[str, object]:
-        """Return the score as JSON-ready data."""
-        out: dict[str, object] = {
-            "scores": list(self.scores),
-            "lines": [line.to_dict() for line in self.lines],
-        }
-        if self.card_points:
-            out["card_points"] = list(self.card_points)
-        if self.redeal:
-            out["redeal"] = True
-        if self.claim is not None:
-            out["claim"] = {"player": self.claim[0], "correct": self.claim[1]}
-        return out
 
 
 # Shuffling as random.Random.shuffle does, without its per-card method calls.
@@ -1188,131 +1143,27 @@ class Deal:
             return self._score_pollack()
         return self._score_tricks()
 
-    def _base_lines(self, player: int) -> list[ScoreLine]:
-        s = self._s
-        r = s.rules
-        lines = []
-        for c in cards_of(self.taken[player]):
-            if s.points[c]:
-                lines.append(ScoreLine(player, s.points[c], "card", CODES[c]))
-        if r.trick_points and self.tricks[player]:
-            lines.append(ScoreLine(player, r.trick_points * self.tricks[player], "tricks",
-                                   str(self.tricks[player])))
-        if r.first_trick_points and self.past[0].winner == player:
-            lines.append(ScoreLine(player, r.first_trick_points, "first-trick"))
-        if r.last_trick_points and self.past[-1].winner == player:
-            lines.append(ScoreLine(player, r.last_trick_points, "last-trick"))
-        if r.all_three_points is not None and self.past[0].winner == player:
-            pc = r.point_cards() & self._pack_in_play()
-            if (self.past[0].winner == player == self.past[-1].winner
-                    and self.taken[player] & pc == pc):
-                lines = [ScoreLine(player, r.all_three_points, "all-three",
-                                   "first trick, last trick and every point card")]
-        return lines
-
-    def _pack_in_play(self) -> Mask:
-        m = 0
-        for h in self._s.hands:
-            m |= h
-        return m
-
     def _score_tricks(self) -> DealScore:
         s = self._s
-        r = s.rules
         n = s.n
-        v = r.contract_points
-        per = [self._base_lines(p) for p in range(n)]
+        taken = {CODES[c]: p for p in range(n) for c in cards_of(self.taken[p]) if s.points[c]}
         slam = next((p for p in range(n) if self.tricks[p] == s.total_tricks), -1)
-        d = self.declarer
-        if d >= 0:
-            word = CONTRACT_WORDS[s.contract_action]
-            if slam == d:
-                mine = -v if r.declaration == "general-bonus" else 0
-                per = [[ScoreLine(p, v, "opponent-" + word, f"player {d}")] for p in range(n)]
-                per[d] = [ScoreLine(d, mine, word + "-made")]
-            elif r.declaration == "generale":
-                per[d] = [ScoreLine(d, v, word + "-failed", "own cards do not count")]
-            else:
-                per[d].append(ScoreLine(d, v, word + "-failed"))
-        elif r.declaration == "chelem" and slam >= 0:
-            per = [[ScoreLine(p, v, "opponent-chelem", f"player {slam}")] for p in range(n)]
-            per[slam] = [ScoreLine(slam, 0, "chelem")]
-        lines = tuple(line for group in per for line in group)
-        scores = tuple(sum(line.points for line in group) for group in per)
-        return DealScore(scores, lines)
+        return score_tricks(s.rules, n, taken, self.tricks, self.past[0].winner,
+                            self.past[-1].winner, self.declarer, slam)
 
     def _score_chips(self) -> DealScore:
         s = self._s
-        r = s.rules
-        n = s.n
-        cps = tuple(self.card_points(p) + r.trick_points * self.tricks[p] for p in range(n))
-        lines: list[ScoreLine] = []
-        chips = [0] * n
-        if s.pool_in:
-            chips[s.dealer] -= r.pool
-            lines.append(ScoreLine(s.dealer, -r.pool, "chips-stake", "puts up the pool"))
-        sweeper = next((p for p in range(n) if self.tricks[p] == s.total_tricks), -1)
-        overload = [p for p in range(n) if p != sweeper and cps[p] >= r.overload_points]
-        redeal = False
-        if sweeper >= 0:
-            redeal = True
-            for p in range(n):
-                if p != sweeper:
-                    chips[p] -= r.sweep_chips
-                    chips[sweeper] += r.sweep_chips
-                    lines.append(ScoreLine(p, -r.sweep_chips, "chips-sweep",
-                                           f"pays player {sweeper}, who won every trick"))
-            lines.append(ScoreLine(sweeper, r.sweep_chips * (n - 1), "chips-sweep",
-                                   "won every trick"))
-        elif overload:
-            redeal = True
-            for q in overload:
-                for p in range(n):
-                    if p != q:
-                        chips[p] += r.overload_chips
-                        chips[q] -= r.overload_chips
-                lines.append(ScoreLine(q, -r.overload_chips * (n - 1), "chips-overload",
-                                       f"{cps[q]} card points"))
-                for p in range(n):
-                    if p != q:
-                        lines.append(ScoreLine(p, r.overload_chips, "chips-overload",
-                                               f"paid by player {q}"))
-        elif len(set(cps)) == 1:
-            redeal = True
-        else:
-            eldest = s.eldest
-            order = sorted(
-                range(n),
-                key=lambda p: (cps[p], 1 if self.tricks[p] else 0, (p - eldest) % n),
-            )
-            for place, p in enumerate(order[: len(r.pool_shares)]):
-                share = r.pool_shares[place]
-                chips[p] += share
-                lines.append(ScoreLine(p, share, "chips-pool",
-                                       f"place {place + 1} with {cps[p]} card points"))
-        return DealScore(tuple(chips), tuple(lines), card_points=cps, redeal=redeal)
+        cps = [self.card_points(p) for p in range(s.n)]
+        return score_chips(s.rules, s.dealer, cps, self.tricks, s.pool_in)
 
     def _score_pollack(self) -> DealScore:
         s = self._s
-        r = s.rules
         calls = self._calls
-        lines: list[ScoreLine] = []
-        side_cards = [self._side_card_points(0), self._side_card_points(1)]
-        if calls.claim is None and self.past:
-            last = self.past[-1].winner & 1
-            side_cards[last] += r.last_trick_points
-            lines.append(ScoreLine(self.past[-1].winner, r.last_trick_points, "last-trick",
-                                   "card points, before the division"))
-        side = [side_cards[i] // r.point_divisor for i in (0, 1)]
-        for i in (0, 1):
-            lines.append(ScoreLine(i, side[i], "card-points",
-                                   f"side {i}: {side_cards[i]} card points / {r.point_divisor}"))
-        for p, ann in calls.log:
-            lines.append(ScoreLine(p, ANNOUNCEMENT_VALUES[ann], "announce", ann))
-            side[p & 1] += ANNOUNCEMENT_VALUES[ann]
-        scores = tuple(side[p & 1] for p in range(s.n))
-        cps = tuple(self.card_points(p) for p in range(s.n))
-        return DealScore(scores, tuple(lines), card_points=cps, claim=calls.claim)
+        last = self.past[-1].winner if calls.claim is None and self.past else None
+        return score_pollack(
+            s.rules, (self._side_card_points(0), self._side_card_points(1)), last,
+            calls.log, calls.claim, tuple(self.card_points(p) for p in range(s.n)),
+        )
 
     def side_total(self, side: int) -> int:
         """Pollack: a side's partie score counted now (earlier deals, this deal's

@@ -28,10 +28,18 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Final
 
 from .cards import CODES, cards_of, parse_card
-from .deal import ANNOUNCEMENT_VALUES, DealScore, ScoreLine
 from .errors import PolignacError, RulesError
 from .presets import PRESETS, get_rules
 from .rules import Rules
+from .scoring import (
+    ANNOUNCEMENT_VALUES,
+    DealScore,
+    ScoreLine,
+    point_cards_in_play,
+    score_chips,
+    score_pollack,
+    score_tricks,
+)
 from .standing import Standing
 
 FORMAT: Final = "polignac-scorepad/1"
@@ -223,155 +231,10 @@ def _opt_ints(value: Any, name: str) -> tuple[int, ...] | None:
 # ------------------------------------------------------- scoring (pure helpers)
 
 
-def point_cards_in_play(rules: Rules, num_players: int) -> tuple[str, ...]:
-    """The codes of the cards that score when taken, in a deal of ``num_players``."""
-    pts = rules.point_table()
-    return tuple(CODES[c] for c in cards_of(rules.pack_mask(num_players)) if pts[c])
-
-
 def pack_points(rules: Rules, num_players: int) -> int:
     """The card points of the whole pack in play (Bassadewitz 120, Pollack 32)."""
     pts = rules.point_table()
     return sum(pts[c] for c in cards_of(rules.pack_mask(num_players)))
-
-
-def score_tricks(
-    rules: Rules,
-    n: int,
-    taken: Mapping[str, int | None],
-    tricks: Sequence[int],
-    first_trick: int,
-    last_trick: int,
-    declarer: int,
-    slam: int,
-) -> DealScore:
-    """Score a trick-game deal (Polignac family, Slobberhannes, Knaves) from its facts.
-
-    Players are numbered within the deal; ``taken`` maps each point card in
-    play to its taker (None: nobody); ``declarer`` and ``slam`` are -1 for
-    none.  The same lines as the engine's ``Deal._score_tricks``.
-    """
-    pts = rules.point_table()
-    in_play = point_cards_in_play(rules, n)
-    per: list[list[ScoreLine]] = []
-    for p in range(n):
-        lines = [ScoreLine(p, pts[CODES.index(c)], "card", c)
-                 for c in sorted(in_play, key=CODES.index) if taken.get(c) == p]
-        if rules.trick_points and tricks[p]:
-            lines.append(ScoreLine(p, rules.trick_points * tricks[p], "tricks", str(tricks[p])))
-        if rules.first_trick_points and first_trick == p:
-            lines.append(ScoreLine(p, rules.first_trick_points, "first-trick"))
-        if rules.last_trick_points and last_trick == p:
-            lines.append(ScoreLine(p, rules.last_trick_points, "last-trick"))
-        if (rules.all_three_points is not None and first_trick == p == last_trick
-                and all(taken.get(c) == p for c in in_play)):
-            lines = [ScoreLine(p, rules.all_three_points, "all-three",
-                               "first trick, last trick and every point card")]
-        per.append(lines)
-    v = rules.contract_points
-    if declarer >= 0:
-        word = _CONTRACT_WORD[rules.declaration]
-        if slam == declarer:
-            mine = -v if rules.declaration == "general-bonus" else 0
-            per = [[ScoreLine(p, v, "opponent-" + word, f"player {declarer}")] for p in range(n)]
-            per[declarer] = [ScoreLine(declarer, mine, word + "-made")]
-        elif rules.declaration == "generale":
-            per[declarer] = [ScoreLine(declarer, v, word + "-failed", "own cards do not count")]
-        else:
-            per[declarer].append(ScoreLine(declarer, v, word + "-failed"))
-    elif rules.declaration == "chelem" and slam >= 0:
-        per = [[ScoreLine(p, v, "opponent-chelem", f"player {slam}")] for p in range(n)]
-        per[slam] = [ScoreLine(slam, 0, "chelem")]
-    return DealScore(tuple(sum(x.points for x in g) for g in per),
-                     tuple(x for g in per for x in g))
-
-
-def score_chips(
-    rules: Rules,
-    dealer: int,
-    card_points: Sequence[int],
-    tricks: Sequence[int],
-    pool_in: bool,
-) -> DealScore:
-    """Score a Bassadewitz deal from each player's card points and tricks.
-
-    The same settlement and lines as the engine's ``Deal._score_chips``.
-    """
-    n = len(card_points)
-    total_tricks = sum(tricks)
-    cps = tuple(card_points[p] + rules.trick_points * tricks[p] for p in range(n))
-    lines: list[ScoreLine] = []
-    chips = [0] * n
-    if pool_in:
-        chips[dealer] -= rules.pool
-        lines.append(ScoreLine(dealer, -rules.pool, "chips-stake", "puts up the pool"))
-    sweeper = next((p for p in range(n) if tricks[p] == total_tricks), -1)
-    overload = [p for p in range(n) if p != sweeper and cps[p] >= rules.overload_points]
-    redeal = False
-    if sweeper >= 0:
-        redeal = True
-        for p in range(n):
-            if p != sweeper:
-                chips[p] -= rules.sweep_chips
-                chips[sweeper] += rules.sweep_chips
-                lines.append(ScoreLine(p, -rules.sweep_chips, "chips-sweep",
-                                       f"pays player {sweeper}, who won every trick"))
-        lines.append(ScoreLine(sweeper, rules.sweep_chips * (n - 1), "chips-sweep",
-                               "won every trick"))
-    elif overload:
-        redeal = True
-        for q in overload:
-            for p in range(n):
-                if p != q:
-                    chips[p] += rules.overload_chips
-                    chips[q] -= rules.overload_chips
-            lines.append(ScoreLine(q, -rules.overload_chips * (n - 1), "chips-overload",
-                                   f"{cps[q]} card points"))
-            for p in range(n):
-                if p != q:
-                    lines.append(ScoreLine(p, rules.overload_chips, "chips-overload",
-                                           f"paid by player {q}"))
-    elif len(set(cps)) == 1:
-        redeal = True
-    else:
-        eldest = (dealer + 1) % n
-        order = sorted(range(n), key=lambda p: (cps[p], 1 if tricks[p] else 0, (p - eldest) % n))
-        for place, p in enumerate(order[: len(rules.pool_shares)]):
-            share = rules.pool_shares[place]
-            chips[p] += share
-            lines.append(ScoreLine(p, share, "chips-pool",
-                                   f"place {place + 1} with {cps[p]} card points"))
-    return DealScore(tuple(chips), tuple(lines), card_points=cps, redeal=redeal)
-
-
-def score_pollack(
-    rules: Rules,
-    side_cards: Sequence[int],
-    last_trick_side: int | None,
-    announcements: Sequence[tuple[int, str]],
-    claim: tuple[int, bool] | None,
-) -> DealScore:
-    """Score a Pollack deal from each side's card points, the last trick and the calls.
-
-    ``last_trick_side`` is None when a claim ended the deal.  The same
-    numbers as the engine's ``Deal._score_pollack`` (per-player card points
-    are not known to the pad: ``card_points`` holds the sides' totals).
-    """
-    cards = [side_cards[0], side_cards[1]]
-    lines: list[ScoreLine] = []
-    if claim is None and last_trick_side is not None:
-        cards[last_trick_side] += rules.last_trick_points
-        lines.append(ScoreLine(last_trick_side, rules.last_trick_points, "last-trick",
-                               "card points, before the division"))
-    side = [cards[i] // rules.point_divisor for i in (0, 1)]
-    for i in (0, 1):
-        lines.append(ScoreLine(i, side[i], "card-points",
-                               f"side {i}: {cards[i]} card points / {rules.point_divisor}"))
-    for p, ann in announcements:
-        lines.append(ScoreLine(p, ANNOUNCEMENT_VALUES[ann], "announce", ann))
-        side[p & 1] += ANNOUNCEMENT_VALUES[ann]
-    return DealScore(tuple(side[p & 1] for p in range(4)), tuple(lines),
-                     card_points=(side_cards[0], side_cards[1]), claim=claim)
 
 
 # ------------------------------------------------------------------ the pad

@@ -1,0 +1,224 @@
+"""Scoring a finished deal from its facts (RULES.md sections 3 and 4).
+
+A played :class:`~polignac.core.deal.Deal` and a
+:class:`~polignac.core.scorepad.ScorePad` entry both end here: the deal
+reads its facts (who took which cards and tricks, the contract, the calls)
+off the play, the pad off what the players enter.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from .cards import CODES, cards_of
+from .rules import Rules
+
+ANNOUNCEMENT_VALUES: dict[str, int] = {
+    "three-tens": 3, "three-nines": 3, "three-aces": 3,
+    "four-tens": 4, "four-nines": 4, "four-aces": 4,
+    "pollack-C": 3, "pollack-D": 3, "pollack-H": 3, "pollack-S": 3,
+}
+"""The value of each Pollack announcement (RULES.md section 3.5)."""
+
+
+@dataclass(frozen=True)
+class ScoreLine:
+    """One reason in a deal's score: ``player`` scores ``points`` because of ``reason``.
+
+    ``reason`` is a stable word (``card``, ``tricks``, ``first-trick``,
+    ``last-trick``, ``all-three``, ``capot-made``, ``capot-failed``,
+    ``opponent-capot``, ``chelem``, ``opponent-chelem``, ``card-points``,
+    ``announce``, ``chips-stake``, ``chips-pool``, ``chips-sweep``,
+    ``chips-overload``); ``detail`` adds the card code, the announcement or
+    the count.
+    """
+
+    player: int
+    points: int
+    reason: str
+    detail: str = ""
+
+    def to_dict(self) -> dict[str, object]:
+        """Return the line as JSON-ready data."""
+        return {"player": self.player, "points": self.points, "reason": self.reason,
+                "detail": self.detail}
+
+
+@dataclass(frozen=True)
+class DealScore:
+    """A finished deal's score: one number per player and the lines that make it.
+
+    ``card_points`` are the card points each player took (Bassadewitz, Pollack,
+    by player).  ``redeal`` is true when Bassadewitz's pool stays and the same
+    dealer deals again.  For Pollack, ``scores`` gives each player its side's
+    score, and ``claim`` is ``(player, correct)`` when the deal ended by a claim.
+    """
+
+    scores: tuple[int, ...]
+    lines: tuple[ScoreLine, ...]
+    card_points: tuple[int, ...] = ()
+    redeal: bool = False
+    claim: tuple[int, bool] | None = None
+
+    def to_dict(self) -> dict[str, object]:
+        """Return the score as JSON-ready data."""
+        out: dict[str, object] = {
+            "scores": list(self.scores),
+            "lines": [line.to_dict() for line in self.lines],
+        }
+        if self.card_points:
+            out["card_points"] = list(self.card_points)
+        if self.redeal:
+            out["redeal"] = True
+        if self.claim is not None:
+            out["claim"] = {"player": self.claim[0], "correct": self.claim[1]}
+        return out
+
+
+def point_cards_in_play(rules: Rules, num_players: int) -> tuple[str, ...]:
+    """The codes of the cards that score when taken, in a deal of ``num_players``."""
+    pts = rules.point_table()
+    return tuple(CODES[c] for c in cards_of(rules.pack_mask(num_players)) if pts[c])
+
+
+def score_tricks(
+    rules: Rules,
+    n: int,
+    taken: Mapping[str, int | None],
+    tricks: Sequence[int],
+    first_trick: int,
+    last_trick: int,
+    declarer: int,
+    slam: int,
+) -> DealScore:
+    """Score a trick-game deal (Polignac family, Slobberhannes, Knaves) from its facts.
+
+    Players are numbered within the deal; ``taken`` maps each point card in
+    play to its taker (None: nobody); ``declarer`` and ``slam`` are -1 for
+    none.  The engine scores a played deal with this same function.
+    """
+    pts = rules.point_table()
+    in_play = point_cards_in_play(rules, n)
+    per: list[list[ScoreLine]] = []
+    for p in range(n):
+        lines = [ScoreLine(p, pts[CODES.index(c)], "card", c)
+                 for c in sorted(in_play, key=CODES.index) if taken.get(c) == p]
+        if rules.trick_points and tricks[p]:
+            lines.append(ScoreLine(p, rules.trick_points * tricks[p], "tricks", str(tricks[p])))
+        if rules.first_trick_points and first_trick == p:
+            lines.append(ScoreLine(p, rules.first_trick_points, "first-trick"))
+        if rules.last_trick_points and last_trick == p:
+            lines.append(ScoreLine(p, rules.last_trick_points, "last-trick"))
+        if (rules.all_three_points is not None and first_trick == p == last_trick
+                and all(taken.get(c) == p for c in in_play)):
+            lines = [ScoreLine(p, rules.all_three_points, "all-three",
+                               "first trick, last trick and every point card")]
+        per.append(lines)
+    v = rules.contract_points
+    if declarer >= 0:
+        word = "general" if rules.declaration == "general-bonus" else rules.declaration
+        if slam == declarer:
+            mine = -v if rules.declaration == "general-bonus" else 0
+            per = [[ScoreLine(p, v, "opponent-" + word, f"player {declarer}")] for p in range(n)]
+            per[declarer] = [ScoreLine(declarer, mine, word + "-made")]
+        elif rules.declaration == "generale":
+            per[declarer] = [ScoreLine(declarer, v, word + "-failed", "own cards do not count")]
+        else:
+            per[declarer].append(ScoreLine(declarer, v, word + "-failed"))
+    elif rules.declaration == "chelem" and slam >= 0:
+        per = [[ScoreLine(p, v, "opponent-chelem", f"player {slam}")] for p in range(n)]
+        per[slam] = [ScoreLine(slam, 0, "chelem")]
+    return DealScore(tuple(sum(x.points for x in g) for g in per),
+                     tuple(x for g in per for x in g))
+
+
+def score_chips(
+    rules: Rules,
+    dealer: int,
+    card_points: Sequence[int],
+    tricks: Sequence[int],
+    pool_in: bool,
+) -> DealScore:
+    """Score a Bassadewitz deal from each player's card points and tricks.
+
+    The engine scores a played deal with this same function.
+    """
+    n = len(card_points)
+    total_tricks = sum(tricks)
+    cps = tuple(card_points[p] + rules.trick_points * tricks[p] for p in range(n))
+    lines: list[ScoreLine] = []
+    chips = [0] * n
+    if pool_in:
+        chips[dealer] -= rules.pool
+        lines.append(ScoreLine(dealer, -rules.pool, "chips-stake", "puts up the pool"))
+    sweeper = next((p for p in range(n) if tricks[p] == total_tricks), -1)
+    overload = [p for p in range(n) if p != sweeper and cps[p] >= rules.overload_points]
+    redeal = False
+    if sweeper >= 0:
+        redeal = True
+        for p in range(n):
+            if p != sweeper:
+                chips[p] -= rules.sweep_chips
+                chips[sweeper] += rules.sweep_chips
+                lines.append(ScoreLine(p, -rules.sweep_chips, "chips-sweep",
+                                       f"pays player {sweeper}, who won every trick"))
+        lines.append(ScoreLine(sweeper, rules.sweep_chips * (n - 1), "chips-sweep",
+                               "won every trick"))
+    elif overload:
+        redeal = True
+        for q in overload:
+            for p in range(n):
+                if p != q:
+                    chips[p] += rules.overload_chips
+                    chips[q] -= rules.overload_chips
+            lines.append(ScoreLine(q, -rules.overload_chips * (n - 1), "chips-overload",
+                                   f"{cps[q]} card points"))
+            for p in range(n):
+                if p != q:
+                    lines.append(ScoreLine(p, rules.overload_chips, "chips-overload",
+                                           f"paid by player {q}"))
+    elif len(set(cps)) == 1:
+        redeal = True
+    else:
+        eldest = (dealer + 1) % n
+        order = sorted(range(n), key=lambda p: (cps[p], 1 if tricks[p] else 0, (p - eldest) % n))
+        for place, p in enumerate(order[: len(rules.pool_shares)]):
+            share = rules.pool_shares[place]
+            chips[p] += share
+            lines.append(ScoreLine(p, share, "chips-pool",
+                                   f"place {place + 1} with {cps[p]} card points"))
+    return DealScore(tuple(chips), tuple(lines), card_points=cps, redeal=redeal)
+
+
+def score_pollack(
+    rules: Rules,
+    side_cards: Sequence[int],
+    last_trick: int | None,
+    announcements: Sequence[tuple[int, str]],
+    claim: tuple[int, bool] | None,
+    card_points: Sequence[int] = (),
+) -> DealScore:
+    """Score a Pollack deal from each side's card points, the last trick and the calls.
+
+    ``last_trick`` is the player (or, on a score pad, the side) that took the
+    last trick, None when a claim ended the deal; players ``p`` and sides are
+    matched by ``p & 1``.  ``card_points`` (per player, when known) is passed
+    through to the score; by default the sides' totals.
+    """
+    cards = [side_cards[0], side_cards[1]]
+    lines: list[ScoreLine] = []
+    if claim is None and last_trick is not None:
+        cards[last_trick & 1] += rules.last_trick_points
+        lines.append(ScoreLine(last_trick, rules.last_trick_points, "last-trick",
+                               "card points, before the division"))
+    side = [cards[i] // rules.point_divisor for i in (0, 1)]
+    for i in (0, 1):
+        lines.append(ScoreLine(i, side[i], "card-points",
+                               f"side {i}: {cards[i]} card points / {rules.point_divisor}"))
+    for p, ann in announcements:
+        lines.append(ScoreLine(p, ANNOUNCEMENT_VALUES[ann], "announce", ann))
+        side[p & 1] += ANNOUNCEMENT_VALUES[ann]
+    return DealScore(tuple(side[p & 1] for p in range(4)), tuple(lines),
+                     card_points=tuple(card_points) or (side_cards[0], side_cards[1]),
+                     claim=claim)
