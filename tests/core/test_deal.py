@@ -453,3 +453,37 @@ def test_view_shows_own_hand_and_public_play() -> None:
     assert spectator["hand"] is None and "legal" not in spectator
     done = play_out(deal)
     assert done.view(0)["score"] == done.score().to_dict()
+
+
+@pytest.mark.parametrize("preset", ["polignac", "knaves", "pollack", "polignac-party"])
+def test_seeded_shuffle_deals_what_random_shuffle_would(preset: str) -> None:
+    """Deal.shuffled's fast path makes the same draws as random.Random.shuffle."""
+    import random
+
+    from polignac.core import Deal, cards_of, get_rules
+
+    rules = get_rules(preset)
+    n = rules.default_players
+    for seed in range(20):
+        dealt = Deal.shuffled(rules, n, seed % n, random.Random(seed))
+        order = cards_of(rules.pack_mask(n))
+        rng = random.Random(seed)
+        rng.shuffle(order)
+        expected = Deal.from_pack(rules, order, n, seed % n)
+        assert dealt.initial_hands == expected.initial_hands
+        assert dealt.turn_up == expected.turn_up
+
+
+def test_shuffled_with_a_system_random_deals_a_valid_pack() -> None:
+    """Live deals use secrets.SystemRandom, which takes the rng.shuffle path."""
+    import secrets
+
+    from polignac.core import Deal, get_rules
+
+    rules = get_rules("knaves")
+    deal = Deal.shuffled(rules, 3, 0, secrets.SystemRandom())
+    together = 0
+    for hand in deal.initial_hands:
+        assert hand.bit_count() == 17 and not together & hand
+        together |= hand
+    assert deal.turn_up is not None and not together >> deal.turn_up & 1
