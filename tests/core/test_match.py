@@ -199,3 +199,25 @@ def test_view_between_deals_shows_the_finished_deal_but_no_hidden_card() -> None
         others = [CODES[c] for p, h in enumerate(hands) if p != seat for c in cards_of(h)]
         assert not any(f'"{code}"' in text for code in others)
     assert m.view(None)["last_deal"]["hand"] is None
+
+
+def test_illegal_action_messages_name_match_seats_in_a_tie_break_deal() -> None:
+    from polignac.core import IllegalActionError, Match, cards_of, get_rules
+
+    rules = get_rules("polignac-threshold", {"threshold": 2})
+    m = Match.new(rules, 4, first_dealer=3)
+    suit = [[c for c in cards_of(rules.pack_mask(4)) if c // 13 == s] for s in range(4)]
+    m = m.start_deal([suit[0], suit[1], suit[3], suit[2]])  # seat 0 takes every trick
+    while m.current is not None:
+        m = m.apply(m.legal_actions()[0])
+    assert m.tied == (1, 2, 3)
+    dealer, seats = m.next_deal()
+    assert (dealer, seats) == (1, (1, 2, 3))
+    m = m.deal_random(__import__("random").Random(2))
+    assert m.to_act() == 2  # deal player 1 is seat 2
+    try:
+        m.apply_text("JS" if m.current and not m.current.hands[1] >> 48 & 1 else "7H")
+    except IllegalActionError as exc:
+        assert "seat 2" in str(exc) and "player" not in str(exc)
+    else:  # pragma: no cover
+        raise AssertionError("an illegal action was accepted")

@@ -19,6 +19,7 @@ True
 from __future__ import annotations
 
 import random as _random
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -29,6 +30,8 @@ from .deal import Deal, DealScore
 from .errors import GameOverError, IllegalActionError, NotYourTurnError, RulesError
 from .rules import Rules
 from .standing import Standing
+
+_PLAYER = re.compile(r"\bplayer (\d+)")
 
 
 @dataclass(frozen=True)
@@ -269,6 +272,11 @@ class Match:
                 f"not your turn: seat {seat} tried {exc.action}, but seat {to_act} is to act",
                 rule="not-your-turn", action=exc.action,
             ) from None
+        except IllegalActionError as exc:
+            # The deal numbers its players; the match speaks of seats.
+            seats = self.current_seats
+            text = _PLAYER.sub(lambda m: f"seat {seats[int(m.group(1))]}", str(exc))
+            raise type(exc)(text, rule=exc.rule, action=exc.action) from None
         if not deal.done:  # the hot path: only the deal changes
             new = object.__new__(Match)
             fields = new.__dict__
