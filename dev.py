@@ -1,15 +1,17 @@
 #!/usr/bin/env python3
-"""Set up and run the project: ``python3 dev.py play`` or ``python3 dev.py test``.
+"""Set up and run the project: ``python3 dev.py serve``, ``play`` or ``test``.
 
 Needs only Python 3.11+.  It makes a virtual environment in ``.venv``,
 installs the project into it (with the extras the command needs) and runs:
 
-- ``play``: a match in the terminal (you against random players);
+- ``serve``: the web app on http://127.0.0.1:8000/ (play against bots or friends);
+- ``play``: a match in the terminal (you against bots);
 - ``test``: ruff, mypy --strict and the whole test suite (what CI runs);
 - ``bench``: the benchmarks under ``benchmarks/``.
 
 Extra arguments after the command go to the program it runs, for example
-``python3 dev.py test -k cards`` or ``python3 dev.py play --preset knaves``.
+``python3 dev.py test -k cards``, ``python3 dev.py serve --port 8080`` or
+``python3 dev.py play --preset knaves``.
 """
 
 from __future__ import annotations
@@ -62,11 +64,14 @@ def ensure_system_packages(packages: dict[str, str]) -> None:
 
 
 def main(argv: list[str]) -> int:
-    """Dispatch ``play``, ``test`` or ``bench``."""
-    if not argv or argv[0] not in ("play", "test", "bench"):
+    """Dispatch ``serve``, ``play``, ``test`` or ``bench``."""
+    if not argv or argv[0] not in ("serve", "play", "test", "bench"):
         print(__doc__)
         return 2
     command, rest = argv[0], argv[1:]
+    if command == "serve":
+        ensure_venv("server")
+        return run(BIN / "polignac", "serve", *rest, check=False)
     if command == "play":
         ensure_venv("")
         return run(BIN / "polignac", "play", *rest, check=False)
