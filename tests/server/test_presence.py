@@ -22,6 +22,14 @@ def _presence_until(ws: WebSocketTestSession, test: Any, limit: int = 5000) -> d
     raise AssertionError("no such presence frame")
 
 
+def _seats_until(ws: WebSocketTestSession, test: Any, limit: int = 5000) -> list[Any]:
+    for _ in range(limit):
+        seats: list[Any] = next_of(ws, "presence")["seats"]
+        if test(seats):
+            return seats
+    raise AssertionError("no such presence frame")
+
+
 def test_grace_period_then_a_bot_plays_until_the_person_returns(config: ServerConfig) -> None:
     with TestClient(create_app(replace(config, grace_seconds=0.3))) as client:
         url = play_now(client)
@@ -30,7 +38,8 @@ def test_grace_period_then_a_bot_plays_until_the_person_returns(config: ServerCo
             state = hello(ws)
             me = state["presence"][0]
             assert me == {"seat": 0, "name": "You", "kind": "human", "open": False,
-                          "connected": True, "grace_until": None, "bot_playing": False}
+                          "connected": True, "grace_until": None, "bot_playing": False,
+                          "take_pending": False}
             assert [p["kind"] for p in state["presence"]] == ["human", "bot", "bot", "bot"]
             assert all(p["bot_playing"] for p in state["presence"][1:])
             with watcher.websocket_connect(url + "/ws") as spectator:
@@ -62,8 +71,6 @@ def test_take_a_bots_seat_between_deals(config: ServerConfig) -> None:
             "seats": [{"kind": "you"}] + [{"kind": "bot", "level": "easy"}] * 3})
         url, table_id = r.json()["url"], r.json()["id"]
         friend, other = sibling(client), sibling(client)
-        busy = friend.post(f"{url}/seats/2/take", json={"name": "Bea"})
-        assert busy.status_code == 409 and busy.json()["rule"] == "deal-in-progress"
         with client.websocket_connect(url + "/ws") as ws:
             play_until(ws, hello(ws), random.Random(5),
                        lambda v: bool(v["deals"]) and "deal" not in v)
@@ -71,6 +78,7 @@ def test_take_a_bots_seat_between_deals(config: ServerConfig) -> None:
             assert friend.post(f"{url}/seats/9/take").status_code == 404
             took = friend.post(f"{url}/seats/2/take", json={"name": "Bea"})
             assert took.status_code == 200 and took.json()["seat"] == 2
+            assert not took.json()["queued"]
             assert "HttpOnly" in took.headers["set-cookie"]
             assert next_of(ws, "presence")["seats"][2]["kind"] == "human"
             again = friend.post(f"{url}/seats/3/take")
@@ -83,6 +91,94 @@ def test_take_a_bots_seat_between_deals(config: ServerConfig) -> None:
             ("Easy bot 4", "bot", "easy")]
         with friend.websocket_connect(url + "/ws") as ws:
             assert hello(ws)["you"] == 2
+
+
+def test_take_a_bots_seat_during_a_deal_is_granted_at_the_next_deal(
+        config: ServerConfig) -> None:
+    with TestClient(create_app(replace(config, deal_delay=60))) as client:
+        r = client.post("/api/tables", json={
+            "preset": "slobberhannes", "name": "Ann",
+            "seats": [{"kind": "you"}] + [{"kind": "bot", "level": "easy"}] * 3})
+        url = r.json()["url"]
+        friend, other = sibling(client), sibling(client)
+        with client.websocket_connect(url + "/ws") as ws:
+            first = hello(ws)
+            assert first["table"]["status"] == "playing"
+            asked = friend.post(f"{url}/seats/2/take", json={"name": "Bea"})
+            assert asked.status_code == 202, asked.text
+            assert asked.json()["queued"] and asked.json()["seat"] == 2
+            pending = _seats_until(ws, lambda seats: seats[2]["take_pending"])[2]
+            assert pending["kind"] == "bot"
+            assert other.post(f"{url}/seats/2/take").json()["rule"] == "take-pending"
+            assert friend.post(f"{url}/seats/3/take").json()["rule"] == "already-asked"
+            # the requester's cookie is not a seat yet: it watches as a spectator
+            with friend.websocket_connect(url + "/ws") as watching:
+                assert hello(watching)["you"] is None
+            ws.send_json({"type": "hello", "last_seq": 0})
+            now = next_of(ws, "state")
+            assert now["presence"][2]["take_pending"]
+            frames: list[dict[str, Any]] = []
+            _seq, view = play_until(ws, now, random.Random(7),
+                                    lambda v: bool(v["deals"]) and "deal" not in v, frames)
+            bot_played = [f["event"] for f in frames if f["type"] == "event"
+                          and f["event"].get("seat") == 2]
+            assert bot_played, "the bot finishes the deal"
+            granted = _seats_until(ws, lambda seats: seats[2]["kind"] == "human")[2]
+            assert granted["kind"] == "human" and not granted["take_pending"]
+            assert granted["name"] == "Bea"
+        with friend.websocket_connect(url + "/ws") as ws:
+            state = hello(ws)
+            assert state["you"] == 2 and state["table"]["seats"][2]["name"] == "Bea"
+
+
+def test_a_table_with_open_seats_waits_for_its_people(config: ServerConfig) -> None:
+    with TestClient(create_app(config)) as client:
+        r = client.post("/api/tables", json={
+            "preset": "slobberhannes", "name": "Ann",
+            "seats": [{"kind": "you"}, {"kind": "open"}, {"kind": "bot", "level": "easy"},
+                      {"kind": "open"}]})
+        url, invites = r.json()["url"], r.json()["invites"]
+        with client.websocket_connect(url + "/ws") as ws:
+            state = hello(ws)
+            assert state["seq"] == 0 and state["table"]["status"] == "waiting"
+            assert state["table"]["creator"] == 0 and "deal" not in state["view"]
+            guest = sibling(client)
+            guest.get(invites[0]["url"], follow_redirects=False)
+            _seats_until(ws, lambda seats: not seats[1]["open"])
+            assert client.get("/api/tables").json()["tables"][0]["status"] == "waiting"
+            sibling(client).get(invites[1]["url"], follow_redirects=False)
+            deal = next_of(ws, "event")  # the last open seat claimed: the first deal
+            assert deal["seq"] == 1 and deal["event"]["kind"] == "deal"
+            assert client.post(url + "/start").json()["rule"] == "not-waiting"
+
+
+def test_the_creator_starts_a_waiting_table_and_bots_fill_the_open_seats(
+        config: ServerConfig) -> None:
+    with TestClient(create_app(config)) as client:
+        r = client.post("/api/tables", json={
+            "preset": "slobberhannes", "name": "Ann",
+            "seats": [{"kind": "open"}, {"kind": "you"}, {"kind": "open"},
+                      {"kind": "bot", "level": "random"}]})
+        url, invites = r.json()["url"], r.json()["invites"]
+        guest = sibling(client)
+        guest.get(invites[0]["url"], follow_redirects=False)
+        assert guest.post(url + "/start").json()["rule"] == "not-creator"
+        assert sibling(client).post(url + "/start").status_code == 403
+        with client.websocket_connect(url + "/ws") as ws:
+            assert hello(ws)["table"]["status"] == "waiting"
+            started = client.post(url + "/start")
+            assert started.status_code == 200, started.text
+            seats = _seats_until(ws, lambda seats: seats[2]["kind"] == "bot")
+            assert [(s["kind"], s["open"]) for s in seats] == [
+                ("human", False), ("human", False), ("bot", False), ("bot", False)]
+            deal = next_of(ws, "event")
+            assert deal["seq"] == 1 and deal["event"]["kind"] == "deal"
+            assert client.post(url + "/start").json()["rule"] == "not-waiting"
+        with client.websocket_connect(url + "/ws") as ws:
+            table = hello(ws)["table"]
+            assert table["seats"][2] == {"seat": 2, "name": "Easy bot 3", "kind": "bot",
+                                         "level": "easy", "open": False}
+            assert table["status"] == "playing"
 
 
 def test_rematch_keeps_the_seats(config: ServerConfig) -> None:

@@ -10,7 +10,8 @@ Routes::
     POST /api/play-now           you and three bots, preset polignac
     POST /api/tables             create a table from a JSON description
     GET  /api/tables             every table for the lobby: preset, status, who is seated
-    POST /tables/{id}/seats/{seat}/take  take a bot's seat between deals
+    POST /tables/{id}/seats/{seat}/take  take a bot's seat (now, or at the next deal)
+    POST /tables/{id}/start      the creator starts a waiting table; bots fill open seats
     POST /tables/{id}/rematch    a new table with the same settings and seats
     WS   /tables/{id}/ws         the table protocol (docs/server.md); no seat cookie: spectator
 """
@@ -41,7 +42,16 @@ from ..core import PRESETS, PolignacError, get_rules, to_record
 from ..core.rules import DECLARATIONS
 from . import replay_routes, scorepad_routes
 from .config import ServerConfig
-from .db import SeatRow, Store, TableRow, make_engine, migrate
+from .db import (
+    SeatRow,
+    Store,
+    TableRow,
+    insert_table,
+    make_engine,
+    migrate,
+    set_rematch,
+    update_seat,
+)
 from .security import (
     RateLimit,
     cookie_name,
@@ -51,7 +61,8 @@ from .security import (
     parse_cookie,
     token_matches,
 )
-from .tables import GameTable, ProtocolError, Subscriber
+from .tables import Frame, GameTable, ProtocolError, Subscriber
+from .writer import Writer
 
 log = logging.getLogger("polignac.server")
 STATIC = Path(__file__).parent / "static"
@@ -90,6 +101,7 @@ class Hub:
         self.config = config
         self.tables: dict[str, GameTable] = {}
         self.store: Store | None = None
+        self.writer: Writer | None = None
 
     async def start(self) -> None:
         """Open the database, migrate it, rebuild every table by replaying its events.
@@ -100,9 +112,11 @@ class Hub:
         engine = make_engine(self.config.url())
         await asyncio.to_thread(migrate, engine)
         self.store = Store(engine)
+        self.writer = Writer(self.store)
+        self.writer.start()
         for row in await asyncio.to_thread(self.store.load_all):
             try:
-                table = GameTable(row, self.store, self.config)
+                table = GameTable(row, self.writer, self.config)
             except PolignacError:
                 log.exception("table %s does not replay; skipped", row.id)
                 continue
@@ -112,9 +126,11 @@ class Hub:
                 table.start_grace(s.seat)
 
     async def stop(self) -> None:
-        """Stop every table's driver and close the database."""
+        """Stop every table's driver, write what is waiting and close the database."""
         for table in self.tables.values():
             await table.stop()
+        if self.writer is not None:
+            await self.writer.stop()
         if self.store is not None:
             self.store.engine.dispose()
 
@@ -158,19 +174,21 @@ class Hub:
                                     None, None))
             else:
                 raise ApiError(f"seat {i}: kind must be you, bot or open", "bad-seats")
+        you = [s.get("kind") for s in seats].index("you")
         row = TableRow(secrets.token_urlsafe(9), preset, rules.overrides_from(PRESETS[preset]),
-                       n, secrets.randbelow(n), rows, [])
+                       n, secrets.randbelow(n), rows, [], creator_seat=you)
         return await self.open_table(row), creator, invites
 
     async def open_table(self, row: TableRow) -> GameTable:
-        """Store a new table, deal its first hands and start its driver.
+        """Store a new table, deal its first hands (unless it waits for people to claim
+        its open seats) and start its driver.
 
         Raises:
             sqlalchemy.exc.SQLAlchemyError: the table cannot be stored.
         """
-        assert self.store is not None
-        await asyncio.to_thread(self.store.create_table, row)
-        table = GameTable(row, self.store, self.config)
+        assert self.writer is not None
+        await self.writer.run(lambda conn: insert_table(conn, row))
+        table = GameTable(row, self.writer, self.config)
         self.tables[row.id] = table
         await table.deal()
         table.wake()
@@ -178,18 +196,19 @@ class Hub:
             table.start_grace(s.seat)
         return table
 
-    async def rematch(self, old: GameTable) -> tuple[GameTable, dict[int, str]]:
+    async def rematch(self, old: GameTable, seat: int) -> tuple[GameTable, dict[int, str]]:
         """The rematch of ``old`` (created on first call): same preset, rules, seats.
 
         People's seats are reserved for them: the seat's invite is the old seat
         token (exchanged by :meth:`claim_rematch_seat`).  Seats nobody had
         claimed get fresh invites, returned (only by the call that creates).
-        Call with ``old.lock`` held.
+        ``seat``, the caller's, is the new table's creator (who may start it
+        before everyone has come back).  Call with ``old.lock`` held.
 
         Raises:
             ApiError: the match is not over (409).
         """
-        assert self.store is not None
+        assert self.writer is not None
         if old.rematch_id is not None and old.rematch_id in self.tables:
             return self.tables[old.rematch_id], {}
         if not old.match.finished:
@@ -207,9 +226,9 @@ class Hub:
                                     hash_token(invites[s.seat])))
         n = len(old.seats)
         row = TableRow(secrets.token_urlsafe(9), old.preset, dict(old.overrides), n,
-                       secrets.randbelow(n), rows, [])
+                       secrets.randbelow(n), rows, [], creator_seat=seat)
         table = await self.open_table(row)
-        await asyncio.to_thread(self.store.set_rematch, old.id, table.id)
+        await self.writer.run(lambda conn: set_rematch(conn, old.id, table.id))
         old.rematch_id = table.id
         old.broadcast({"type": "rematch", "id": table.id, "url": f"/tables/{table.id}"})
         return table, invites
@@ -220,23 +239,45 @@ class Hub:
         Raises:
             ApiError: the seat is not reserved for that token (403).
         """
-        assert self.store is not None
         async with table.lock:
             row = table.seats[seat]
             if row.kind != "human" or not (token_matches(old_token, row.invite_hash)
                                            or row.token_hash is not None):
                 raise ApiError("this seat is not yours", "bad-token", 403)
             fresh = new_token()
-            await asyncio.to_thread(self.store.claim_seat, table.id, seat, hash_token(fresh))
-            row.token_hash, row.invite_hash = hash_token(fresh), None
-            table.start_grace(seat)
-            table.broadcast(table.presence_frame())
+            await self.claim(table, seat, hash_token(fresh))
+        table.wake()  # the last person to come back starts the first deal
         return fresh
+
+    async def claim(self, table: GameTable, seat: int, token_hash: str) -> None:
+        """Give person's ``seat`` its token (invite used up); call with ``table.lock`` held.
+
+        Raises:
+            sqlalchemy.exc.SQLAlchemyError, WriterClosedError: not stored.
+        """
+        assert self.writer is not None
+        await self.writer.run(lambda conn: update_seat(conn, table.id, seat,
+                                                       token_hash=token_hash,
+                                                       invite_hash=None))
+        row = table.seats[seat]
+        row.token_hash, row.invite_hash = token_hash, None
+        table.start_grace(seat)
+        table.broadcast(table.presence_frame())
 
     def seat_of(self, table: GameTable, cookies: dict[str, str]) -> int | None:
         """The seat whose valid token this browser holds at ``table``, or None."""
         found = self.seat_and_token(table, cookies)
         return None if found is None else found[0]
+
+    def pending_take(self, table: GameTable, cookies: dict[str, str]) -> int | None:
+        """The bot's seat this browser asked to take at the next deal, or None."""
+        parsed = parse_cookie(cookies.get(cookie_name(table.id)))
+        if parsed is None:
+            return None
+        seat, token = parsed
+        if not 0 <= seat < len(table.seats):
+            return None
+        return seat if token_matches(token, table.seats[seat].take_hash) else None
 
     def seat_and_token(self, table: GameTable, cookies: dict[str, str]
                        ) -> tuple[int, str] | None:
@@ -355,7 +396,11 @@ async def list_tables(request: Request) -> Response:
 
 @_api
 async def take_seat(request: Request) -> Response:
-    """A person takes a bot's seat between deals: ``{"name"}`` -> ``{"url", "seat"}`` + cookie."""
+    """A person takes a bot's seat: ``{"name"}`` -> ``{"url", "seat", "queued"}`` + cookie.
+
+    Between deals the seat is theirs at once (200); during a deal the request
+    is queued (202, ``queued: true``) and granted when the deal ends.
+    """
     _check_origin(request)
     table = _table(request)
     hub = _hub(request)
@@ -366,19 +411,18 @@ async def take_seat(request: Request) -> Response:
     seat = int(seat_text)
     if hub.seat_of(table, request.cookies) is not None:
         raise ApiError("you already have a seat at this table", "already-seated", 409)
+    if hub.pending_take(table, request.cookies) is not None:
+        raise ApiError("you already asked for a seat at this table", "already-asked", 409)
     name = clean_name(data.get("name"), f"Player {seat + 1}")
     token = new_token()
     async with table.lock:
-        if table.seats[seat].kind != "bot":
-            raise ApiError("only a bot's seat can be taken", "not-a-bot", 409)
-        if table.match.finished:
-            raise ApiError("the match is over", "finished", 409)
-        if table.match.current is not None:
-            raise ApiError("wait for the end of the deal", "deal-in-progress", 409)
-        assert hub.store is not None
-        await asyncio.to_thread(hub.store.take_seat, table.id, seat, name, hash_token(token))
-        table.take_seat(seat, name, hash_token(token))
-    response = JSONResponse({"url": f"/tables/{table.id}", "id": table.id, "seat": seat})
+        try:
+            granted = await table.request_take(seat, name, hash_token(token))
+        except ProtocolError as exc:
+            raise ApiError(str(exc), exc.rule, 409) from None
+    table.wake()
+    response = JSONResponse({"url": f"/tables/{table.id}", "id": table.id, "seat": seat,
+                             "queued": not granted}, status_code=200 if granted else 202)
     _set_seat_cookie(response, hub.config, table.id, seat, token)
     return response
 
@@ -399,7 +443,7 @@ async def rematch(request: Request) -> Response:
                        403)
     seat, old_token = held
     async with old.lock:
-        table, invites = await hub.rematch(old)
+        table, invites = await hub.rematch(old, seat)
     response = JSONResponse({
         "url": f"/tables/{table.id}", "id": table.id, "seat": seat,
         "invites": [{"seat": s, "url": f"/tables/{table.id}/join?seat={s}&token={t}"}
@@ -409,6 +453,28 @@ async def rematch(request: Request) -> Response:
         fresh = await hub.claim_rematch_seat(table, seat, old_token)
         _set_seat_cookie(response, hub.config, table.id, seat, fresh)
     return response
+
+
+@_api
+async def start_now(request: Request) -> Response:
+    """The creator starts a table that waits for people: bots take the open seats.
+
+    -> ``{"url", "id"}``; ``403 not-creator`` for anyone else, ``409
+    not-waiting`` once the first deal is dealt or when no seat is open.
+    """
+    _check_origin(request)
+    table = _table(request)
+    hub = _hub(request)
+    seat = hub.seat_of(table, request.cookies)
+    if seat is None or seat != table.creator_seat:
+        raise ApiError("only the table's creator can start it", "not-creator", 403)
+    async with table.lock:
+        try:
+            await table.start_now(hub.config.fill_level)
+        except ProtocolError as exc:
+            raise ApiError(str(exc), exc.rule, 409) from None
+    table.wake()
+    return JSONResponse({"url": f"/tables/{table.id}", "id": table.id})
 
 
 async def presets(request: Request) -> Response:
@@ -460,11 +526,8 @@ async def join(request: Request) -> Response:
         if not token_matches(token, row.invite_hash):
             raise ApiError("this invitation is not valid or was already used", "bad-token", 403)
         fresh = new_token()
-        assert hub.store is not None
-        await asyncio.to_thread(hub.store.claim_seat, table.id, seat, hash_token(fresh))
-        row.token_hash, row.invite_hash = hash_token(fresh), None
-        table.start_grace(seat)
-        table.broadcast(table.presence_frame())
+        await hub.claim(table, seat, hash_token(fresh))
+    table.wake()  # the last open seat claimed: the first deal
     _set_seat_cookie(target, hub.config, table.id, seat, fresh)
     return target
 
@@ -503,12 +566,13 @@ async def table_socket(websocket: WebSocket) -> None:
         await websocket.close(code=4403)
         return
     seat = hub.seat_of(table, websocket.cookies)
-    if seat is None and websocket.cookies.get(cookie_name(table.id)):
-        await websocket.close(code=4401)  # a cookie, but not a valid one
+    if seat is None and websocket.cookies.get(cookie_name(table.id)) and \
+            hub.pending_take(table, websocket.cookies) is None:
+        await websocket.close(code=4401)  # a cookie, but not a valid one (nor a request)
         return
     await websocket.accept()
     sub: Subscriber | None = None
-    out: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()
+    out: asyncio.Queue[Frame] = asyncio.Queue()
     sender = asyncio.create_task(_sender(websocket, out))
     limiter = RateLimit(config.rate_per_second, config.rate_burst)
     refused = 0
@@ -592,10 +656,11 @@ async def table_socket(websocket: WebSocket) -> None:
             await sender
 
 
-async def _sender(websocket: WebSocket, queue: asyncio.Queue[dict[str, Any] | None]) -> None:
+async def _sender(websocket: WebSocket, queue: asyncio.Queue[Frame]) -> None:
     try:
         while (frame := await queue.get()) is not None:
-            await websocket.send_text(json.dumps(frame, ensure_ascii=False))
+            await websocket.send_text(frame if isinstance(frame, str)
+                                      else json.dumps(frame, ensure_ascii=False))
         await websocket.close(code=1000)
     except Exception:  # the client went away
         return
@@ -658,6 +723,7 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
             Route("/tables/{table_id}/record.json", record_json),
             Route("/tables/{table_id}/seats/{seat}/take", take_seat, methods=["POST"]),
             Route("/tables/{table_id}/rematch", rematch, methods=["POST"]),
+            Route("/tables/{table_id}/start", start_now, methods=["POST"]),
             WebSocketRoute("/tables/{table_id}/ws", table_socket),
             # Other modules' routes: one line each, e.g. *scorepad_routes.routes(),
             *replay_routes.routes(),

@@ -37,6 +37,8 @@ class ServerConfig:
     """Seconds a human seat may stay without a connection before a bot plays for it."""
     standin_level: str = "medium"
     """Level of the bot that plays for an absent human after the grace period."""
+    fill_level: str = "easy"
+    """Level of the bots that take the open seats when the creator presses Start now."""
 
     def url(self) -> str:
         """The SQLAlchemy URL of the database."""

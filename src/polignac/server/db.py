@@ -15,6 +15,7 @@ from typing import Any
 
 from sqlalchemy import (
     Column,
+    Connection,
     Engine,
     Float,
     ForeignKey,
@@ -41,6 +42,7 @@ tables_t = Table(
     Column("first_dealer", Integer, nullable=False),
     Column("created_at", Float, nullable=False),
     Column("rematch_id", String(32), nullable=True),  # migration 0002
+    Column("creator_seat", Integer, nullable=True),  # migration 0003
 )
 
 seats_t = Table(
@@ -52,6 +54,8 @@ seats_t = Table(
     Column("name", String(64), nullable=False),
     Column("token_hash", String(64), nullable=True),
     Column("invite_hash", String(64), nullable=True),
+    Column("take_hash", String(64), nullable=True),  # migration 0003
+    Column("take_name", String(64), nullable=True),  # migration 0003
 )
 
 events_t = Table(
@@ -76,6 +80,10 @@ class SeatRow:
     name: str
     token_hash: str | None
     invite_hash: str | None
+    take_hash: str | None = None
+    """SHA-256 of the token of a person waiting to take this bot's seat at the next deal."""
+    take_name: str | None = None
+    """That person's name."""
 
 
 @dataclass
@@ -103,6 +111,8 @@ class TableRow:
     rematch_id: str | None = None
     """The table created by ``POST /tables/{id}/rematch``, if any."""
     created_at: float = 0.0
+    creator_seat: int | None = None
+    """The seat of the person who created the table (may start it with open seats)."""
 
 
 def make_engine(url: str) -> Engine:
@@ -146,6 +156,37 @@ def migrate(engine: Engine) -> None:
         command.upgrade(cfg, "head")
 
 
+def insert_table(conn: Connection, row: TableRow) -> None:
+    """Insert a new table with its seats, in ``conn``'s transaction; sets ``row.created_at``.
+
+    Raises:
+        sqlalchemy.exc.IntegrityError: the id is taken.
+    """
+    row.created_at = time.time()
+    conn.execute(insert(tables_t).values(
+        id=row.id, preset=row.preset, overrides=json.dumps(row.overrides),
+        num_players=row.num_players, first_dealer=row.first_dealer,
+        created_at=row.created_at, rematch_id=row.rematch_id, creator_seat=row.creator_seat))
+    conn.execute(insert(seats_t), [
+        {"table_id": row.id, "seat": s.seat, "kind": s.kind, "bot_level": s.bot_level,
+         "name": s.name, "token_hash": s.token_hash, "invite_hash": s.invite_hash,
+         "take_hash": s.take_hash, "take_name": s.take_name}
+        for s in row.seats
+    ])
+
+
+def update_seat(conn: Connection, table_id: str, seat: int, **values: Any) -> None:
+    """Change columns of one seat, in ``conn``'s transaction."""
+    conn.execute(update(seats_t).where(seats_t.c.table_id == table_id, seats_t.c.seat == seat)
+                 .values(**values))
+
+
+def set_rematch(conn: Connection, table_id: str, rematch_id: str) -> None:
+    """Record that ``rematch_id`` is the rematch of ``table_id``, in ``conn``'s transaction."""
+    conn.execute(update(tables_t).where(tables_t.c.id == table_id)
+                 .values(rematch_id=rematch_id))
+
+
 class Store:
     """Reads and writes tables, seats and events.  Blocking: call from a thread."""
 
@@ -153,50 +194,53 @@ class Store:
         self.engine = engine
 
     def create_table(self, row: TableRow) -> None:
-        """Insert a new table with its seats (no events yet); sets ``row.created_at``."""
-        row.created_at = time.time()
+        """Insert a new table with its seats (no events yet); sets ``row.created_at``.
+
+        Raises:
+            sqlalchemy.exc.IntegrityError: the id is taken.
+        """
         with self.engine.begin() as conn:
-            conn.execute(insert(tables_t).values(
-                id=row.id, preset=row.preset, overrides=json.dumps(row.overrides),
-                num_players=row.num_players, first_dealer=row.first_dealer,
-                created_at=row.created_at, rematch_id=row.rematch_id))
-            conn.execute(insert(seats_t), [
-                {"table_id": row.id, "seat": s.seat, "kind": s.kind, "bot_level": s.bot_level,
-                 "name": s.name, "token_hash": s.token_hash, "invite_hash": s.invite_hash}
-                for s in row.seats
-            ])
+            insert_table(conn, row)
 
     def append_event(self, table_id: str, ev: EventRow) -> None:
-        """Append one event and commit it.
+        """Append one event and commit it (the server batches them: see ``writer.py``).
 
         Raises:
             sqlalchemy.exc.IntegrityError: that sequence number is taken.
         """
         with self.engine.begin() as conn:
-            conn.execute(insert(events_t).values(
-                table_id=table_id, seq=ev.seq, kind=ev.kind, action=ev.action, seat=ev.seat,
-                data=None if ev.data is None else json.dumps(ev.data), created_at=time.time()))
+            self.insert_events(conn, [(table_id, ev)])
+
+    @staticmethod
+    def insert_events(conn: Connection, events: list[tuple[str, EventRow]]) -> None:
+        """Insert events, in ``conn``'s transaction (one statement for all of them).
+
+        Raises:
+            sqlalchemy.exc.IntegrityError: a sequence number is taken.
+        """
+        now = time.time()
+        conn.execute(insert(events_t), [
+            {"table_id": table_id, "seq": ev.seq, "kind": ev.kind, "action": ev.action,
+             "seat": ev.seat, "data": None if ev.data is None else json.dumps(ev.data),
+             "created_at": now}
+            for table_id, ev in events])
 
     def claim_seat(self, table_id: str, seat: int, token_hash: str) -> None:
         """Give a seat its token (the invite is used up)."""
         with self.engine.begin() as conn:
-            conn.execute(update(seats_t)
-                         .where(seats_t.c.table_id == table_id, seats_t.c.seat == seat)
-                         .values(token_hash=token_hash, invite_hash=None))
+            update_seat(conn, table_id, seat, token_hash=token_hash, invite_hash=None)
 
     def take_seat(self, table_id: str, seat: int, name: str, token_hash: str) -> None:
         """A person takes a bot's seat: the seat becomes human with this token."""
         with self.engine.begin() as conn:
-            conn.execute(update(seats_t)
-                         .where(seats_t.c.table_id == table_id, seats_t.c.seat == seat)
-                         .values(kind="human", bot_level=None, name=name,
-                                 token_hash=token_hash, invite_hash=None))
+            update_seat(conn, table_id, seat, kind="human", bot_level=None, name=name,
+                        token_hash=token_hash, invite_hash=None, take_hash=None,
+                        take_name=None)
 
     def set_rematch(self, table_id: str, rematch_id: str) -> None:
         """Record that ``rematch_id`` is the rematch of ``table_id``."""
         with self.engine.begin() as conn:
-            conn.execute(update(tables_t).where(tables_t.c.id == table_id)
-                         .values(rematch_id=rematch_id))
+            set_rematch(conn, table_id, rematch_id)
 
     def load_all(self) -> list[TableRow]:
         """Every table with its seats and events, in creation and sequence order."""
@@ -204,10 +248,12 @@ class Store:
         with self.engine.connect() as conn:
             for r in conn.execute(select(tables_t).order_by(tables_t.c.created_at)):
                 out[r.id] = TableRow(r.id, r.preset, json.loads(r.overrides), r.num_players,
-                                     r.first_dealer, [], [], r.rematch_id, r.created_at)
+                                     r.first_dealer, [], [], r.rematch_id, r.created_at,
+                                     r.creator_seat)
             for r in conn.execute(select(seats_t).order_by(seats_t.c.table_id, seats_t.c.seat)):
                 out[r.table_id].seats.append(SeatRow(r.seat, r.kind, r.bot_level, r.name,
-                                                     r.token_hash, r.invite_hash))
+                                                     r.token_hash, r.invite_hash,
+                                                     r.take_hash, r.take_name))
             for r in conn.execute(select(events_t).order_by(events_t.c.table_id,
                                                             events_t.c.seq)):
                 out[r.table_id].events.append(EventRow(

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
+import json
 import logging
 import random
 import secrets
@@ -34,7 +36,8 @@ from ..core import (
 )
 from ..core.deal import Deal
 from .config import ServerConfig
-from .db import EventRow, SeatRow, Store, TableRow
+from .db import EventRow, SeatRow, TableRow, update_seat
+from .writer import Writer
 
 log = logging.getLogger("polignac.server")
 
@@ -47,6 +50,11 @@ class ProtocolError(ValueError):
         self.rule = rule
 
 
+Frame = dict[str, Any] | str | None
+"""What a connection's queue holds: a frame, a frame already encoded as JSON, or
+None (close the connection)."""
+
+
 @dataclass(eq=False)
 class Subscriber:
     """One WebSocket connection to a table, for one seat (None: a spectator).
@@ -55,7 +63,7 @@ class Subscriber:
     """
 
     seat: int | None
-    queue: asyncio.Queue[dict[str, Any] | None] = field(default_factory=asyncio.Queue)
+    queue: asyncio.Queue[Frame] = field(default_factory=asyncio.Queue)
     dropped: bool = False
 
 
@@ -95,8 +103,8 @@ def _finished_deal(match: Match) -> Deal | None:
 class GameTable:
     """The owner of one table.  Use its coroutines from the event loop only."""
 
-    def __init__(self, row: TableRow, store: Store, config: ServerConfig) -> None:
-        """Rebuild the table from its stored row.
+    def __init__(self, row: TableRow, writer: Writer, config: ServerConfig) -> None:
+        """Rebuild the table from its stored row; ``writer`` commits its events.
 
         Raises:
             PolignacError: the stored events do not replay.
@@ -105,8 +113,9 @@ class GameTable:
         self.preset = row.preset
         self.overrides = row.overrides
         self.seats: list[SeatRow] = row.seats
-        self.store = store
+        self.writer = writer
         self.config = config
+        self.creator_seat = row.creator_seat
         names = [s.name for s in self.seats]
         self.match = replay_events(row.preset, row.overrides, row.num_players,
                                    row.first_dealer, names, row.events)
@@ -154,14 +163,26 @@ class GameTable:
                 for s in self.seats
             ],
             "status": self.status(),
+            "creator": self.creator_seat,
             "rematch": None if self.rematch_id is None else f"/tables/{self.rematch_id}",
         }
 
     def status(self) -> str:
-        """``playing`` (a deal is in progress), ``between-deals`` or ``finished``."""
+        """``waiting`` (for people, before the first deal), ``playing`` (a deal is in
+        progress), ``between-deals`` or ``finished``."""
         if self.match.finished:
             return "finished"
+        if self.waiting_for_people():
+            return "waiting"
         return "playing" if self.match.current is not None else "between-deals"
+
+    def open_seats(self) -> list[int]:
+        """People's seats nobody has claimed yet."""
+        return [s.seat for s in self.seats if s.kind == "human" and s.token_hash is None]
+
+    def waiting_for_people(self) -> bool:
+        """True before the first deal while a seat is open (see :meth:`start_now`)."""
+        return not self.events and bool(self.open_seats())
 
     def presence(self) -> list[dict[str, Any]]:
         """Who is here: per seat, connected or not, grace deadline, bot playing or not."""
@@ -175,6 +196,7 @@ class GameTable:
                 "connected": bot or self.connections.get(s.seat, 0) > 0,
                 "grace_until": None if until is None else int(until * 1000),
                 "bot_playing": bot or s.seat in self.standing_in,
+                "take_pending": bot and s.take_hash is not None,
             })
         return out
 
@@ -258,9 +280,16 @@ class GameTable:
         self.wake()
 
     async def deal(self) -> None:
-        """Deal the next hands with a cryptographically secure shuffle, if one is due."""
+        """Deal the next hands with a cryptographically secure shuffle, if one is due.
+
+        Nothing happens while the table waits for people (:meth:`waiting_for_people`).
+
+        Raises:
+            sqlalchemy.exc.SQLAlchemyError, WriterClosedError: the deal was not
+                committed (nothing changed).
+        """
         async with self.lock:
-            if not self.match.needs_deal:
+            if not self.match.needs_deal or self.waiting_for_people():
                 return
             after = self.match.deal_random(secrets.SystemRandom())
             d = after.current
@@ -274,15 +303,28 @@ class GameTable:
             await self._commit(EventRow(self.seq + 1, "deal", "deal", None, data), after)
 
     async def _commit(self, ev: EventRow, after: Match) -> None:
-        await asyncio.to_thread(self.store.append_event, self.id, ev)
+        """Commit ``ev`` (group commit: see ``writer.py``), then apply and announce it.
+
+        Call with the lock held.  Each seat's frame is built and encoded once,
+        however many connections that seat (or the spectators) has.
+        """
+        await self.writer.append(self.id, ev)
         before = self.match
         self.match = after
         self.events.append(ev)
         self.public.append(self._public(before, after, ev))
+        index = len(self.events) - 1
+        encoded: dict[int | None, str] = {}
         for sub in list(self.subscribers):
-            self._send(sub, self.event_frame(len(self.events) - 1, sub.seat, with_view=True))
+            text = encoded.get(sub.seat)
+            if text is None:
+                text = encoded[sub.seat] = json.dumps(
+                    self.event_frame(index, sub.seat, with_view=True), ensure_ascii=False)
+            self._send(sub, text)
+        if after.current is None:  # a deal boundary: seats people asked for change hands
+            await self._grant_takes()
 
-    def _send(self, sub: Subscriber, frame: dict[str, Any] | None) -> None:
+    def _send(self, sub: Subscriber, frame: Frame) -> None:
         if sub.dropped:
             return
         if sub.queue.qsize() > 500:  # a client that does not read: drop it (its
@@ -291,8 +333,7 @@ class GameTable:
             return
         sub.queue.put_nowait(frame)
 
-    def subscribe(self, seat: int | None,
-                  queue: asyncio.Queue[dict[str, Any] | None]) -> Subscriber:
+    def subscribe(self, seat: int | None, queue: asyncio.Queue[Frame]) -> Subscriber:
         """Register a connection for ``seat`` (None: a spectator) whose frames go to ``queue``.
 
         A person's connection ends any grace period or stand-in bot for the
@@ -358,6 +399,13 @@ class GameTable:
         self.broadcast(self.presence_frame())
         self.wake()
 
+    def _rename(self, seat: int, name: str) -> None:
+        """The match's name for ``seat`` (as a restart, which replays with the seats'
+        names, would have it)."""
+        names = list(self.match.names)
+        names[seat] = name
+        self.match = dataclasses.replace(self.match, names=tuple(names))
+
     def _bot_for(self, seat: int) -> Any:
         """The bot that plays ``seat`` now (its own, or a stand-in), or None."""
         if seat in self.bots:
@@ -371,8 +419,97 @@ class GameTable:
         row = self.seats[seat]
         row.kind, row.bot_level, row.name = "human", None, name
         row.token_hash, row.invite_hash = token_hash, None
+        row.take_hash = row.take_name = None
+        self._rename(seat, name)
         self.bots.pop(seat, None)
         self.start_grace(seat)
+        self.broadcast(self.presence_frame())
+
+    async def request_take(self, seat: int, name: str, token_hash: str) -> bool:
+        """A person asks for bot ``seat``: granted now between deals (True), else queued
+        and granted when the current deal ends (False).  Call with the lock held.
+
+        Raises:
+            ProtocolError: not a bot's seat (``not-a-bot``), the match is over
+                (``finished``), someone already asked for it (``take-pending``).
+            sqlalchemy.exc.SQLAlchemyError, WriterClosedError: not stored
+                (nothing changed).
+        """
+        row = self.seats[seat]
+        if row.kind != "bot":
+            raise ProtocolError("only a bot's seat can be taken", "not-a-bot")
+        if self.match.finished:
+            raise ProtocolError("the match is over", "finished")
+        if row.take_hash is not None:
+            raise ProtocolError("someone already asked for this seat", "take-pending")
+        if self.match.current is None:
+            await self.writer.run(lambda conn: update_seat(
+                conn, self.id, seat, kind="human", bot_level=None, name=name,
+                token_hash=token_hash, invite_hash=None, take_hash=None, take_name=None))
+            self.take_seat(seat, name, token_hash)
+            return True
+        await self.writer.run(lambda conn: update_seat(conn, self.id, seat,
+                                                       take_hash=token_hash, take_name=name))
+        row.take_hash, row.take_name = token_hash, name
+        self.broadcast(self.presence_frame())
+        return False
+
+    async def _grant_takes(self) -> None:
+        """At a deal boundary: give each bot's seat somebody asked for to them (or, when
+        the match is over, drop the requests).  Call with the lock held."""
+        asked = [s for s in self.seats if s.kind == "bot" and s.take_hash is not None]
+        if not asked:
+            return
+        finished = self.match.finished
+
+        def store(conn: Any) -> None:
+            for s in asked:
+                if finished:
+                    update_seat(conn, self.id, s.seat, take_hash=None, take_name=None)
+                else:
+                    update_seat(conn, self.id, s.seat, kind="human", bot_level=None,
+                                name=s.take_name, token_hash=s.take_hash, invite_hash=None,
+                                take_hash=None, take_name=None)
+
+        try:
+            await self.writer.run(store)
+        except Exception:  # the requests stay queued for the next boundary
+            log.exception("table %s: could not hand seats over", self.id)
+            return
+        for s in asked:
+            if finished:
+                s.take_hash = s.take_name = None
+            else:
+                assert s.take_hash is not None and s.take_name is not None
+                self.take_seat(s.seat, s.take_name, s.take_hash)
+        self.broadcast(self.presence_frame())
+
+    async def start_now(self, level: str) -> None:
+        """The creator starts a waiting table: bots of ``level`` take the open seats,
+        then the first deal comes.  Call with the lock held; the caller wakes the table.
+
+        Raises:
+            ProtocolError: the table is not waiting for people (``not-waiting``).
+            sqlalchemy.exc.SQLAlchemyError, WriterClosedError: not stored
+                (nothing changed).
+        """
+        if not self.waiting_for_people():
+            raise ProtocolError("the table is not waiting for people", "not-waiting")
+        fill = self.open_seats()
+        names = {seat: f"{level.capitalize()} bot {seat + 1}" for seat in fill}
+
+        def store(conn: Any) -> None:
+            for seat in fill:
+                update_seat(conn, self.id, seat, kind="bot", bot_level=level, name=names[seat],
+                            token_hash=None, invite_hash=None)
+
+        await self.writer.run(store)
+        for seat in fill:
+            row = self.seats[seat]
+            row.kind, row.bot_level, row.name = "bot", level, names[seat]
+            row.token_hash = row.invite_hash = None
+            self.bots[seat] = make_bot(level)
+            self._rename(seat, names[seat])
         self.broadcast(self.presence_frame())
 
     # ---------------------------------------------------------------- driver
@@ -382,7 +519,7 @@ class GameTable:
         if m.finished:
             return None
         if m.needs_deal:
-            return "deal"
+            return None if self.waiting_for_people() else "deal"
         seat = m.to_act()
         if seat is not None and self._bot_for(seat) is not None:
             return "bot"
