@@ -3,13 +3,17 @@
 Starts ``polignac serve`` as a subprocess on a free port of 127.0.0.1 (SQLite
 with ``synchronous=FULL``, or ``--database-url``), creates N tables of four
 human seats (one creator plus three invite links), connects 4*N WebSocket
-clients and lets each play random legal actions as fast as the server
-acknowledges them, for ``--seconds``.  Reports the acknowledgement latency
-(from sending ``act`` to receiving its event, which the server sends only
-after the commit) at p50 and p99, and actions per second.
+clients and lets each play random legal actions for ``--seconds``: at once
+when it is its turn (``--think 0``, the default: a saturation test, where the
+latency is the queue of every table waiting for the server), or after a
+think time drawn uniformly from 0.5 to 1.5 times ``--think`` seconds (people).
+Reports the acknowledgement latency (from sending ``act`` to receiving its
+event, which the server sends only after the commit) at p50 and p99, and
+actions per second.  Raises the open-files limit to its hard limit (each
+client is a socket on both sides).
 
     .venv/bin/python benchmarks/bench_server.py                 # 20 tables, 15 s
-    .venv/bin/python benchmarks/bench_server.py --tables 500 --seconds 60
+    .venv/bin/python benchmarks/bench_server.py --tables 500 --seconds 20 --think 1
 
 Not a test: it asserts nothing.
 """
@@ -19,7 +23,9 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import random
+import resource
 import socket
 import statistics
 import subprocess
@@ -75,7 +81,7 @@ async def make_table(port: int, preset: str) -> tuple[str, list[str]]:
         httpx.HTTPError, KeyError: the server refused.
     """
     async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}", timeout=60,
-                                 trust_env=False) as http:
+                                 trust_env=False, verify=False) as http:
         return await _make_table(http, preset)
 
 
@@ -94,8 +100,11 @@ async def _make_table(http: httpx.AsyncClient, preset: str) -> tuple[str, list[s
 
 
 async def player(port: int, table: str, cookie: str, seed: int, deadline: list[float],
-                 latencies: list[float], go: asyncio.Event) -> int:
-    """Play random legal actions for one seat from ``go`` until ``deadline[0]``; how many."""
+                 latencies: list[float], go: asyncio.Event, think: float = 0.0) -> int:
+    """Play random legal actions for one seat from ``go`` until ``deadline[0]``; how many.
+
+    With ``think`` > 0, wait 0.5 to 1.5 times ``think`` seconds before each action.
+    """
     rng = random.Random(seed)
     played = 0
     async with websockets.connect(f"ws://127.0.0.1:{port}/tables/{table}/ws", proxy=None,
@@ -122,6 +131,11 @@ async def player(port: int, table: str, cookie: str, seed: int, deadline: list[f
                 played += 1
             legal = (view.get("deal") or {}).get("legal")
             if legal and not pending and not view.get("finished"):
+                if think > 0:
+                    await asyncio.sleep(think * (0.5 + rng.random()))
+                    if time.monotonic() >= stop_at:
+                        break
+                    # the frames that came meanwhile cannot change a turn that is ours
                 sent_at = time.perf_counter()
                 pending = True
                 await ws.send(json.dumps({"type": "act", "action": rng.choice(legal),
@@ -129,7 +143,19 @@ async def player(port: int, table: str, cookie: str, seed: int, deadline: list[f
     return played
 
 
-async def run(args: argparse.Namespace, port: int) -> dict[str, Any]:
+def cpu_seconds(pid: int | None = None) -> float:
+    """CPU time (user + system) used so far by process ``pid`` (None: this one)."""
+    if pid is None:
+        usage = resource.getrusage(resource.RUSAGE_SELF)
+        return usage.ru_utime + usage.ru_stime
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return float("nan")
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+async def run(args: argparse.Namespace, port: int, server_pid: int) -> dict[str, Any]:
     """Create the tables, play for ``args.seconds``; the figures."""
     sem = asyncio.Semaphore(20)
 
@@ -145,21 +171,26 @@ async def run(args: argparse.Namespace, port: int) -> dict[str, Any]:
     for t, (table, cookies) in enumerate(tables):
         for s, cookie in enumerate(cookies):
             tasks.append(asyncio.create_task(
-                player(port, table, cookie, t * 4 + s, deadline, latencies, go)))
+                player(port, table, cookie, t * 4 + s, deadline, latencies, go, args.think)))
     await asyncio.sleep(min(10.0, 0.5 + len(tasks) / 200))  # let the connections open
     started = time.monotonic()
+    server_cpu, client_cpu = cpu_seconds(server_pid), cpu_seconds()
     stop_at = deadline[0] = started + args.seconds
     go.set()
     played = await asyncio.gather(*(_until(task, stop_at) for task in tasks))
     elapsed = time.monotonic() - started
+    server_cpu, client_cpu = cpu_seconds(server_pid) - server_cpu, cpu_seconds() - client_cpu
     lat = sorted(latencies)
     return {
-        "tables": args.tables, "clients": len(tasks), "seconds": round(elapsed, 1),
+        "tables": args.tables, "clients": len(tasks), "think_s": args.think,
+        "seconds": round(elapsed, 1),
         "actions": sum(played), "actions_per_s": round(sum(played) / elapsed, 1),
         "p50_ms": round(1000 * lat[len(lat) // 2], 2) if lat else None,
         "p99_ms": round(1000 * lat[min(len(lat) - 1, int(len(lat) * 0.99))], 2)
         if lat else None,
         "mean_ms": round(1000 * statistics.fmean(lat), 2) if lat else None,
+        "server_cpu": round(server_cpu / elapsed, 2),  # cores used, on average
+        "client_cpu": round(client_cpu / elapsed, 2),
     }
 
 
@@ -177,15 +208,24 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--tables", type=int, default=20, help="tables of four (default 20)")
     parser.add_argument("--seconds", type=float, default=15.0, help="play time (default 15)")
+    parser.add_argument("--think", type=float, default=0.0,
+                        help="mean seconds a player thinks before acting (default 0: at once)")
     parser.add_argument("--preset", default="polignac")
     parser.add_argument("--database-url", default=None,
                         help="PostgreSQL instead of SQLite, e.g. postgresql+psycopg://...")
     args = parser.parse_args(argv)
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    want = 65536 if hard == resource.RLIM_INFINITY else hard
+    if soft != resource.RLIM_INFINITY and soft < want:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (want, hard))  # inherited by the server
+    if 2 * 4 * args.tables + 100 > resource.getrlimit(resource.RLIMIT_NOFILE)[0]:
+        parser.error(f"{args.tables} tables need about {8 * args.tables + 100} open files; "
+                     "raise the hard limit (ulimit -Hn)")
     port = free_port()
     with tempfile.TemporaryDirectory(prefix="polignac-bench-") as data:
         proc = start_server(Path(data), port, args.database_url)
         try:
-            figures = asyncio.run(run(args, port))
+            figures = asyncio.run(run(args, port, proc.pid))
         finally:
             proc.kill()
             proc.wait()

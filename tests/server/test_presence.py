@@ -118,8 +118,8 @@ def test_take_a_bots_seat_during_a_deal_is_granted_at_the_next_deal(
             now = next_of(ws, "state")
             assert now["presence"][2]["take_pending"]
             frames: list[dict[str, Any]] = []
-            _seq, view = play_until(ws, now, random.Random(7),
-                                    lambda v: bool(v["deals"]) and "deal" not in v, frames)
+            play_until(ws, now, random.Random(7),
+                       lambda v: bool(v["deals"]) and "deal" not in v, frames)
             bot_played = [f["event"] for f in frames if f["type"] == "event"
                           and f["event"].get("seat") == 2]
             assert bot_played, "the bot finishes the deal"

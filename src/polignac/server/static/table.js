@@ -11,6 +11,7 @@ let you = null;          // our seat; null: spectating
 let table = null;
 let view = null;
 let summary = null;
+let pendingSeat = null;  // the bot's seat this browser asked for, granted at the next deal
 let presence = [];       // by seat: {seat, name, kind, connected, grace_until, bot_playing}
 let showLast = false;
 let focusIndex = 0;
@@ -86,7 +87,13 @@ function setPresence(p) {
   const seats = Array.isArray(p) ? p : p.seats ?? [];
   presence = [];
   for (const s of seats) presence[s.seat] = s;
+  const asked = pendingSeat === null ? null : presence[pendingSeat];
+  if (asked && asked.kind === "human") location.reload();  // granted: the cookie is a seat now
+  else if (asked && !asked.take_pending) { pendingSeat = null; toast(tr("table.takeDropped", "The seat was not handed over: the match is over.")); }
 }
+
+/** `key`'s text, or `english` when the translations do not have it yet. */
+function tr(key, english) { return has(key) ? t(key) : english; }
 
 function toast(text) {
   const box = $("toast");
@@ -183,7 +190,9 @@ function seatBox(seat) {
     for (let i = 0; i < d.hand_sizes[p]; i++) backs.append(cardBack());
     box.append(backs);
   }
-  if (spectating() && kind.kind === "bot" && !d && !view.finished) {
+  if (kind.kind === "bot" && pr?.take_pending) {
+    badge(tr("table.takePending", "taken at the next deal"), "grace");
+  } else if (spectating() && kind.kind === "bot" && !view.finished && pendingSeat === null) {
     const take = make("button", "take small-button", t("table.takeSeat"));
     take.type = "button";
     take.dataset.seat = seat;
@@ -196,6 +205,12 @@ function seatBox(seat) {
 async function takeSeat(seat) {
   try {
     const data = await post(`/tables/${tableId}/seats/${seat}/take`);
+    if (data.queued) {  // during a deal: the bot finishes it, then the seat is ours
+      pendingSeat = seat;
+      toast(tr("table.takeQueued", "You get this seat when this deal ends."));
+      if (view) render();
+      return;
+    }
     location.href = data.url ?? location.href;
   } catch (e) {
     toast(t("table.takeFailed", { msg: e.message }));
@@ -359,7 +374,9 @@ function renderStatus() {
   const d = view.deal;
   const prev = previousTrick();
   let text = "";
+  const waiting = !d && !view.deals.length && table.status === "waiting";
   if (view.finished) text = t("table.over");
+  else if (waiting) text = tr("table.waitingForPlayers", "Waiting for the players to take their seats…");
   else if (!d) text = t("table.dealOver");
   else if (d.legal && !spectating()) {
     text = t(d.phase === "declare" ? "table.yourTurnDeclare" : "table.yourTurnPlay");
@@ -368,6 +385,14 @@ function renderStatus() {
   if (d?.contract) text += ` ${t("table.declared", { name: name(seatOfPlayer(d.declarer)), contract: d.contract })}`;
   s.textContent = text;
   s.classList.toggle("my-turn", !!(d?.legal && !spectating()));
+  if (waiting && you !== null && you === table.creator) {  // bots take the open seats
+    const start = make("button", "start primary", tr("table.startNow", "Start now"));
+    start.type = "button";
+    start.addEventListener("click", async () => {
+      try { await post(`/tables/${tableId}/start`); } catch (e) { toast(e.message); }
+    });
+    s.append(" ", start);
+  }
 }
 
 function reasonLine(line) {
