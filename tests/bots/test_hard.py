@@ -63,3 +63,29 @@ def test_node_budget_defaults_reproducible() -> None:
     assert first in view.legal
     assert all(HardBot().act(view, random.Random(3)) == first for _ in range(2))
     assert HardBot(nodes=1).act(view, random.Random(3)) in view.legal  # medium's card
+
+
+@pytest.mark.parametrize("preset", ["polignac", "pollack", "knaves", "bassadewitz"])
+def test_rollouts_legal_and_reproducible(preset: str) -> None:
+    """Mid-deal decisions (medium playouts over sampled deals): legal and reproducible."""
+    rng = random.Random(sum(map(ord, preset)) + 1)
+    rules = get_rules(preset)
+    n = rules.default_players
+    deal = Deal.shuffled(rules, n, dealer=0, rng=rng)
+    while not deal.done and (deal.phase_name != "play" or deal.hands[deal.to_act].bit_count() > 6
+                             or len([a for a in deal.legal_actions() if a < 52]) < 2):
+        deal = deal.apply(rng.choice(deal.legal_actions()))
+    if deal.done:
+        pytest.skip("the random deal ended early")
+    view = SeatView.of(deal, deal.to_act)
+    first = HardBot(rollouts=3).act(view, random.Random(4))
+    assert first in view.legal
+    assert HardBot(rollouts=3).act(view, random.Random(4)) == first
+    assert HardBot(roll=0, late=0).act(view, random.Random(4)) in view.legal  # medium's card
+    assert OracleBot().act_open(deal, deal.to_act, random.Random(4)) in view.legal
+
+
+def test_hard_options_checked() -> None:
+    with pytest.raises(ValueError, match="model"):
+        HardBot(model="maxn")
+    assert HardBot(model="paranoid").model == "paranoid"

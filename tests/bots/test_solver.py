@@ -159,3 +159,50 @@ def test_random_playouts_compiled_matches_pure(preset: str, n: int) -> None:
     assert outs[0] == outs[1]
     assert outs[0][0] == 30 * sum(h.bit_count() for h in deal.hands)
     assert sum(outs[0][1]) == 30 * int(pts.sum())
+
+
+def brute_reply(deal: Deal, me: int) -> list[int]:
+    """Plain max^n over the core: each player maximises its own result, ties against ``me``."""
+    n = deal.num_players
+    if deal.done:
+        return [final_result(deal, q) for q in range(n)]
+    p = deal.to_act
+    mine = (p & 1) == (me & 1) if deal.rules.scoring == "pollack" else p == me
+    best: list[int] | None = None
+    for c in sorted(a for a in deal.legal_actions() if a < 52):
+        v = brute_reply(deal.apply(c), me)
+        if best is None or v[p] > best[p] or (v[p] == best[p] and not mine and v[me] < best[me]):
+            best = v
+    assert best is not None
+    return best
+
+
+@pytest.mark.parametrize(("preset", "n"), [("polignac", 4), ("polignac-party", 4),
+                                           ("knaves", 3), ("pollack", 4)])
+def test_best_reply_matches_brute_force(preset: str, n: int) -> None:
+    rng = random.Random(sum(map(ord, preset)) + 7 * n)
+    compiled = Solver()
+    pure = Solver(pure=True)
+    for trial in range(6):
+        deal = advance(start(preset, n, None, rng), 2 + trial % 2, rng)
+        me = deal.to_act
+        want = {c: brute_reply(deal.apply(c), me)[me]
+                for c in deal.legal_actions() if c < 52}
+        pos = Position.from_deal(deal)
+        assert compiled.best_reply_within(pos, 0) == want, (preset, deal.history)
+        if trial < 2:
+            assert pure.best_reply_within(pos, 0) == want
+
+
+def test_best_reply_budget_and_fallback() -> None:
+    rng = random.Random(3)
+    deal = start("polignac", 4, None, rng)
+    pos = Position.from_deal(deal)
+    solver = Solver()
+    assert solver.best_reply_within(pos, 1000) is None  # a whole deal: over budget
+    assert solver.last_nodes == 1001
+    # chips (Bassadewitz) and contracts are not covered: the paranoid solve answers
+    for preset, contract in [("bassadewitz", None), ("polignac", "capot")]:
+        deal = advance(start(preset, 4, contract, rng), 2, rng)
+        pos = Position.from_deal(deal)
+        assert solver.best_reply_within(pos, 0) == solver.solve(pos)

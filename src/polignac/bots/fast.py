@@ -872,6 +872,129 @@ def random_playouts(g: Any, strength: Any, upts: Any, pts: Any, zob: Any,
     return count * tricks * n
 
 
+# ------------------------------------------------------------ best reply (max^n)
+# Each player maximises its own future result (its side's in Pollack), with
+# ties broken against the mover; additive games only (no contract, slam or
+# chips).  ``mst`` holds the scalars below; the table stores a result vector
+# (one value per player, at most 4 players) at trick boundaries.
+M_NODES = 0
+M_LIMIT = 1  # node budget (0: none)
+M_ABORT = 2
+M_KEY = 3  # incremental Zobrist key of the hands
+M_NONCE = 4  # per-solve salt of the table keys
+M_SIZE = 8
+MX_BITS = 18
+MX_VEC = 4 * 80  # result vectors: 4 slots per ply
+
+
+@_jit_sig("int64(int64[:], int64[:], int64[:], int64[:], int64[:], int64[:], int64[:], "
+          "int64[:], int64[:], int64[:], int64[:], int64, int64, int64, int64)")
+def maxn(g: Any, strength: Any, upts: Any, zob: Any, hands: Any, trick: Any, vec: Any,
+         mst: Any, tt_key: Any, tt_val: Any, rootv: Any, leader: int, tl: int, done: int,
+         depth: int) -> int:
+    """Best-reply search: write each player's future result into ``vec[4 * depth + q]``.
+
+    The player to act picks the card whose result vector is best for itself
+    (for its side in Pollack); among equal ones, the worst for the mover
+    ``g[G_ME]``.  At ``depth`` 0 each legal card's value for the mover goes to
+    ``rootv[c]``.  Returns 0; sets ``mst[M_ABORT]`` when the node budget runs
+    out (the results are then meaningless).
+    """
+    n = g[G_N]
+    me = g[G_ME]
+    side = g[G_SIDE]
+    base = done * n
+    out = depth * 4
+    mst[M_NODES] += 1
+    if mst[M_LIMIT] > 0 and mst[M_NODES] > mst[M_LIMIT]:
+        mst[M_ABORT] = 1
+        return 0
+    key = 0
+    slot = 0
+    if tl == 0 and depth > 0:
+        key = (mst[M_KEY] ^ zob[Z_LEADER + leader] ^ mst[M_NONCE]) | 1
+        slot = key & ((1 << MX_BITS) - 1)
+        if tt_key[slot] == key:
+            for q in range(n):
+                vec[out + q] = tt_val[slot * 4 + q]
+            return 0
+    p = (leader + tl) % n
+    h = hands[p]
+    if tl > 0:
+        f = h & (np.int64(0x1FFF) << np.int64(13 * (trick[base] // 13)))
+        if f != 0:
+            h = f
+    live = 0
+    for q in range(n):
+        live |= hands[q]
+    for i in range(tl):
+        live |= 1 << int(trick[base + i])
+    others = live & ~hands[p]
+    mine_p = (p & 1) == (me & 1) if side == 1 else p == me
+    have = False
+    prev = -1
+    child = out + 4
+    m = h
+    while m != 0:
+        low = m & -m
+        m ^= low
+        c = low_index(low)
+        if depth > 0 and prev >= 0 and prev // 13 == c // 13 and upts[prev] == upts[c]:
+            lo = strength[prev]
+            hi = strength[c]
+            if lo > hi:
+                lo, hi = hi, lo
+            between = False
+            for d in range(13 * (c // 13), 13 * (c // 13) + 13):
+                if (others >> np.int64(d)) & 1 and lo < strength[d] < hi:
+                    between = True
+            if not between:
+                prev = c
+                continue
+        prev = c
+        hands[p] ^= low
+        mst[M_KEY] ^= zob[p * 52 + c]
+        trick[base + tl] = c
+        if tl + 1 == n:
+            w = trick_winner(g, strength, trick, base, leader)
+            gain = g[G_TRICK]
+            if done == 0:
+                gain += g[G_FIRST]
+            if done + 1 == g[G_TOTAL_TRICKS]:
+                gain += g[G_LAST]
+            for i in range(n):
+                gain += upts[trick[base + i]]
+            if done + 1 == g[G_TOTAL_TRICKS]:
+                for q in range(n):
+                    vec[child + q] = 0
+            else:
+                maxn(g, strength, upts, zob, hands, trick, vec, mst, tt_key, tt_val, rootv,
+                     w, tl - tl, done + 1, depth + 1)
+            for q in range(n):
+                if (side == 1 and (q & 1) == (w & 1)) or q == w:
+                    vec[child + q] += gain
+        else:
+            maxn(g, strength, upts, zob, hands, trick, vec, mst, tt_key, tt_val, rootv,
+                 leader, tl + 1, done, depth + 1)
+        hands[p] ^= low
+        mst[M_KEY] ^= zob[p * 52 + c]
+        if mst[M_ABORT] != 0:
+            return 0
+        if depth == 0:
+            rootv[c] = vec[child + me]
+        better = not have or vec[child + p] > vec[out + p] or (
+            vec[child + p] == vec[out + p] and not mine_p and vec[child + me] < vec[out + me])
+        if better:
+            have = True
+            for q in range(n):
+                vec[out + q] = vec[child + q]
+    if tl == 0 and depth > 0:
+        tt_key[slot] = key
+        for q in range(n):
+            tt_val[slot * 4 + q] = vec[out + q]
+    return 0
+
+
 def pure_kernel() -> types.ModuleType:
     """Return this module loaded again with compilation off: the plain-Python path.
 

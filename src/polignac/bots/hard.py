@@ -2,21 +2,28 @@
 match awareness) and the evaluation-only ``oracle`` (sees every hand).
 
 ``HardBot`` samples complete deals consistent with everything its seat has
-seen (its hand, the cards played, revealed voids, the Knaves turn-up), solves
-each with the exact open-hand solver (:mod:`polignac.bots.solver`) and plays
-the card with the best average value.  Declarations are decided by the same
-search: a contract is declared only when its mean solved result beats passing
-(hands too weak to take most tricks pass without searching).  Pollack: every
-scoring combination is announced, and "out" is claimed exactly when the side
-has 21.  All bots are deterministic for a given ``rng`` seed and always legal.
+seen (its hand, the cards played, revealed voids, the Knaves turn-up).  Early
+and in the middle of the deal it plays each legal card in every sampled deal
+and finishes the deal with ``medium`` playing every seat (each from its own
+view of the sampled deal): PIMC with heuristic playouts, a one-step policy
+improvement over ``medium``.  In the endgame (at most ``late`` cards in hand)
+it solves each sample exactly with the best-reply (max^n) model of
+:mod:`polignac.bots.solver`.  It plays the card with the best mean result;
+near-equal cards go to ``medium``'s choice.  Declarations are decided by the
+exact (paranoid: the others try to break the contract) solver: a contract is
+declared only when its mean solved result beats passing (hands too weak to
+take most tricks pass without searching).  Pollack: every scoring
+combination is announced, and "out" is claimed exactly when the side has 21.
+All bots are deterministic for a given ``rng`` seed and always legal.
 """
-
 from __future__ import annotations
 
+import dataclasses
 import math
 import random
 import time
 from collections.abc import Sequence
+from typing import Any
 
 from ..core.actions import ANNOUNCE_BASE, CLAIM, PASS, Action
 from ..core.cards import Mask
@@ -24,7 +31,7 @@ from ..core.deal import Deal
 from .base import SeatView
 from .inference import play_log_likelihood, sample_hands
 from .simple import MediumBot
-from .solver import Position, Solver, default_solver
+from .solver import Position, Solver, default_solver, final_result
 
 
 def _position(view: SeatView, hands: Sequence[Mask], declarer: int | None = None,
@@ -41,6 +48,25 @@ def _position(view: SeatView, hands: Sequence[Mask], declarer: int | None = None
         pool_in=True,
         turn_up=-1 if view.turn_up is None else view.turn_up,
     )
+
+
+def _world(view: SeatView, hands: Sequence[Mask]) -> Deal | None:
+    """The deal with the sampled ``hands`` now, replayed from its start (None: inconsistent)."""
+    n = view.num_players
+    initial = list(hands)
+    for t in view.tricks:
+        for i, c in enumerate(t.cards):
+            initial[(t.leader + i) % n] |= 1 << c
+    for i, c in enumerate(view.trick):
+        initial[(view.leader + i) % n] |= 1 << c
+    try:
+        d = Deal.from_hands(view.rules, initial, dealer=view.dealer, turn_up=view.turn_up,
+                            partie=view.partie)
+        for a in view.history:
+            d = d.apply(a)
+    except ValueError:
+        return None
+    return d
 
 
 def pollack_call(view: SeatView) -> Action | None:
@@ -62,25 +88,44 @@ def _could_sweep(view: SeatView) -> bool:
 
 
 class HardBot:
-    """Determinized search.
+    """Determinized search: medium playouts, then an exact endgame.
 
-    Options: ``samples`` (at most this many deals sampled per card decision,
-    default 12), ``nodes`` (search-node budget per card decision, shared by
-    the samples, default 150,000; 0: none): sampling stops at the first
-    sample whose solve does not fit in what is left of the budget, and when
-    not even the first fits (early in the deal) the bot plays ``medium``'s
-    card.  A node count, unlike a time, is reproducible: the choice depends
-    only on the view and the rng seed.  ``time`` (seconds; when set, also stop
-    sampling once it is spent after at least one sample: no longer
-    reproducible; default None), ``declare_samples`` (deals sampled to decide
-    a contract, default 4).
+    Options:
+
+    * ``roll`` (99): with more than ``late`` and at most ``roll`` cards in
+      hand, each legal card is scored by ``medium`` playouts over
+      ``rollouts`` (6) sampled deals (the same deals for every card); with more
+      than ``roll`` cards the bot plays ``medium``'s card.
+    * ``late`` (3): with at most this many cards in hand, each of up to
+      ``samples`` (12) sampled deals is solved exactly within a node budget
+      of ``nodes`` (150,000, shared by the samples; sampling stops at the
+      first sample that does not fit; none fits: ``medium``'s card).
+    * ``model`` (``"reply"``): the endgame model, ``"reply"`` (best reply /
+      max^n, :meth:`Solver.best_reply_within`) or ``"paranoid"``.
+    * ``tol`` (0.0): cards whose mean result is within ``tol`` of the best
+      all count as best; ``medium`` chooses among them.
+    * ``time`` (seconds; when set, also stop sampling once it is spent after
+      at least one sample: no longer reproducible; default None),
+      ``declare_samples`` (deals sampled to decide a contract, default 4).
+
+    Counts of samples, playouts and nodes, unlike times, are reproducible:
+    the choice depends only on the view and the rng seed.
     """
 
     name = "hard"
 
     def __init__(self, samples: int = 12, time: float | None = None,
-                 declare_samples: int = 4, nodes: int = 150_000, **_: object) -> None:
+                 declare_samples: int = 4, nodes: int = 150_000, tol: float = 0.0,
+                 late: int = 3, model: str = "reply", roll: int = 99, rollouts: int = 6,
+                 **_: object) -> None:
+        self.roll = int(roll)
+        self.rollouts = int(rollouts)
+        if model not in ("reply", "paranoid"):
+            raise ValueError(f"hard: model must be 'reply' or 'paranoid', got {model!r}")
+        self.model = model
         self.samples = int(samples)
+        self.tol = float(tol)
+        self.late = int(late)
         self.time = None if time is None else float(time)
         self.declare_samples = int(declare_samples)
         self.nodes = int(nodes)
@@ -130,13 +175,20 @@ class HardBot:
         return 0.0
 
     def _best_card(self, view: SeatView, cards: list[Action], rng: random.Random) -> Action:
+        if self.late < view.hand.bit_count() <= self.roll:
+            return self._rollout_card(view, cards, rng)
+        if view.hand.bit_count() > self.late:
+            action = self.fallback.act(view, rng)
+            return action if action in cards else cards[0]
         start = time.perf_counter()
         totals = dict.fromkeys(cards, 0.0)
         samples: list[tuple[float, dict[int, int]]] = []
         left = self.nodes
         for _ in range(self.samples):
             hands = sample_hands(view, rng)
-            values = self.solver.solve_within(_position(view, hands), left)
+            pos = _position(view, hands)
+            values = (self.solver.best_reply_within(pos, left) if self.model == "reply"
+                      else self.solver.solve_within(pos, left))
             if values is None:
                 break
             samples.append((self._weight(view, hands), values))
@@ -150,11 +202,53 @@ class HardBot:
             action = self.fallback.act(view, rng)
             return action if action in cards else cards[0]
         top = max(w for w, _ in samples)
+        wsum = 0.0
         for w, values in samples:
             weight = math.exp(w - top)
+            wsum += weight
             for c in cards:
                 totals[c] += weight * self._utility(view, values[c])
-        return max(cards, key=lambda c: (totals[c], -c))
+        best = max(totals.values())
+        near = [c for c in cards if totals[c] >= best - self.tol * wsum - 1e-9]
+        if len(near) == 1:
+            return near[0]
+        return self._medium_pick(view, near, rng)
+
+    def _rollout_card(self, view: SeatView, cards: list[Action], rng: random.Random) -> Action:
+        """PIMC with ``medium`` playouts: each card's mean result over sampled deals."""
+        worlds: list[tuple[float, Deal]] = []
+        for _ in range(self.rollouts):
+            hands = sample_hands(view, rng)
+            world = _world(view, hands)
+            if world is not None:
+                worlds.append((self._weight(view, hands), world))
+        if not worlds:
+            action = self.fallback.act(view, rng)
+            return action if action in cards else cards[0]
+        return self._rollout_pick(view, cards, worlds, rng)
+
+    def _rollout_pick(self, view: SeatView, cards: list[Action],
+                      worlds: list[tuple[float, Deal]], rng: random.Random) -> Action:
+        """The card with the best weighted mean result of ``medium`` playouts in ``worlds``."""
+        totals = dict.fromkeys(cards, 0.0)
+        top = max(w for w, _ in worlds)
+        wsum = 0.0
+        for w, world in worlds:
+            weight = math.exp(w - top)
+            wsum += weight
+            for c in cards:
+                d = world.apply(c)
+                while not d.done:
+                    d = d.apply(self.fallback.act(SeatView.of(d, d.to_act), rng))
+                totals[c] += weight * self._utility(view, final_result(d, view.player))
+        best = max(totals.values())
+        near = [c for c in cards if totals[c] >= best - self.tol * wsum - 1e-9]
+        return near[0] if len(near) == 1 else self._medium_pick(view, near, rng)
+
+    def _medium_pick(self, view: SeatView, cards: list[Action], rng: random.Random) -> Action:
+        """``medium``'s choice among ``cards`` (the search's best, or near best)."""
+        action = self.fallback.act(dataclasses.replace(view, legal=tuple(cards)), rng)
+        return action if action in cards else cards[0]
 
 
 class ExpertBot(HardBot):
@@ -165,16 +259,18 @@ class ExpertBot(HardBot):
     option ``beta``, default 1.5).  Near the match threshold (penalty games
     with a threshold) each sample's result counts as ``result - 100`` when it
     would take the bot to the threshold, so that the bot minimises the chance
-    of losing the match rather than its points.
+    of losing the match rather than its points.  The weights and the match
+    utility apply to the playouts and to the endgame solves alike; defaults
+    ``samples`` 16, ``nodes`` 200,000, ``rollouts`` 8 (other options as hard).
     """
 
     name = "expert"
 
     def __init__(self, samples: int = 16, time: float | None = None,
                  declare_samples: int = 4, beta: float = 1.5, nodes: int = 200_000,
-                 **_: object) -> None:
+                 rollouts: int = 8, **kw: Any) -> None:
         super().__init__(samples=samples, time=time, declare_samples=declare_samples,
-                         nodes=nodes)
+                         nodes=nodes, rollouts=rollouts, **kw)
         self.beta = float(beta)
 
     def _weight(self, view: SeatView, hands: tuple[Mask, ...]) -> float:
@@ -191,9 +287,13 @@ class ExpertBot(HardBot):
 
 
 class OracleBot(HardBot):
-    """Evaluation only: sees every hand (``cheats = True``) and plays the solver's best card.
+    """Evaluation only: sees every hand (``cheats = True``).
 
-    ``act`` (without the deal) falls back to the hard bot's search.
+    The same model as ``hard`` on the true deal: with at most ``late`` cards
+    the exact best-reply solve, otherwise one ``medium`` playout per legal
+    card from the true deal (which, against ``medium`` opponents, predicts
+    their play exactly).  ``act`` (without the deal) falls back to the hard
+    bot's search.
     """
 
     name = "oracle"
@@ -215,10 +315,25 @@ class OracleBot(HardBot):
             return call
         if view.phase == 0:
             contract = next(a for a in view.legal if a != PASS)
+            if not _could_sweep(view):
+                return PASS
             eldest = (view.dealer + 1) % view.num_players
             lead = player if view.rules.declaration == "generale" else eldest
             yes = self.solver.value(_position(view, deal.hands, player, lead), player)
             no = self.solver.value(_position(view, deal.hands, -1, eldest), player)
             return contract if yes > no else PASS
-        values = self.solver.solve(Position.from_deal(deal))
-        return max(values, key=lambda c: (values[c], -c))
+        cards = [a for a in view.legal if a < 52]
+        if len(cards) == 1:
+            return cards[0]
+        values: dict[int, int] | None = None
+        if view.hand.bit_count() <= self.late:
+            pos = Position.from_deal(deal)
+            values = (self.solver.best_reply_within(pos, self.nodes) if self.model == "reply"
+                      else self.solver.solve_within(pos, self.nodes))
+        if values is None:
+            if view.hand.bit_count() > self.roll:
+                return self._best_card(view, cards, rng)
+            return self._rollout_pick(view, cards, [(0.0, deal)], rng)
+        best = max(values.values())
+        near = [c for c in cards if values[c] >= best - self.tol]
+        return near[0] if len(near) == 1 else self._medium_pick(view, near, rng)

@@ -124,6 +124,7 @@ class Solver:
     _tt: tuple[Any, Any, Any, Any, Any] = field(init=False, repr=False)
     _zob: Any = field(init=False, repr=False)
     _rng: random.Random = field(init=False, repr=False)
+    _mx: tuple[Any, Any] | None = field(init=False, repr=False, default=None)
 
     def __post_init__(self) -> None:
         self._k = fast.pure_kernel() if self.pure or not fast.HAVE_NUMBA else fast
@@ -172,6 +173,47 @@ class Solver:
         if st[fast.S_ABORT]:
             return None
         return {c: int(out[c]) + banked for c in pos.legal_cards()}
+
+    def best_reply_within(self, pos: Position, nodes: int) -> dict[Card, int] | None:
+        """Each legal card's value for the mover under the *best-reply* model.
+
+        Every player maximises its own future result (its side's in Pollack);
+        among equal choices it takes the one worst for the mover (max^n with
+        paranoid tie-breaks).  Exact, within a budget of ``nodes`` search nodes
+        (0: none; None when it runs out).  Positions the model does not cover
+        (the chips games, a contract or slam in play, more than 4 players) are
+        solved with the paranoid model (:meth:`solve_within`).  Slobberhannes'
+        all-three bonus is left out of this model (its cards count one by one).
+
+        Raises:
+            ValueError: the position is finished or malformed.
+        """
+        if not best_reply_applies(pos):
+            return self.solve_within(pos, nodes)
+        args, banked = self._setup(pos)
+        g, strength, upts = args[0], args[1], args[2]
+        st = args[8]
+        n = pos.num_players
+        done = len(pos.winners)
+        trick = np.zeros(fast.TRICK_SIZE, np.int64)
+        for i, c in enumerate(pos.trick):
+            trick[done * n + i] = c
+        mst = np.zeros(fast.M_SIZE, np.int64)
+        mst[fast.M_LIMIT] = max(0, nodes)
+        mst[fast.M_KEY] = st[fast.S_KEY]
+        mst[fast.M_NONCE] = int(g[fast.G_NONCE])
+        if self._mx is None:
+            self._mx = (np.zeros(1 << fast.MX_BITS, np.int64),
+                        np.zeros(4 << fast.MX_BITS, np.int64))
+        vec = np.zeros(fast.MX_VEC, np.int64)
+        rootv = np.full(52, -fast.INF, np.int64)
+        self._k.maxn(g, strength, upts, self._zob, args[6], trick, vec, mst,
+                     self._mx[0], self._mx[1], rootv, pos.leader, len(pos.trick), done, 0)
+        self.nodes += int(mst[fast.M_NODES])
+        self.last_nodes = int(mst[fast.M_NODES])
+        if mst[fast.M_ABORT]:
+            return None
+        return {c: int(rootv[c]) + banked for c in pos.legal_cards()}
 
     def value(self, pos: Position, player: int | None = None) -> int:
         """Return the exact value of the position for ``player`` (default: the player to act).
@@ -332,6 +374,14 @@ def build(pos: Position, nonce: int = 0, player: int | None = None) -> tuple[Any
         elif cp or any(points[c] for c in range(52) if t >> c & 1):
             st[fast.S_OTHERPT] = 1
     return g, strength, upts, pts, order, hands, trick, st, banked
+
+
+def best_reply_applies(pos: Position) -> bool:
+    """Whether the best-reply model covers ``pos`` (additive scoring, no contract, <= 4 players)."""
+    r = pos.rules
+    if r.scoring == "chips" or pos.num_players > 4:
+        return False
+    return not (pos.declarer >= 0 or r.declaration == "chelem")
 
 
 _DEFAULT: dict[bool, Solver] = {}
