@@ -61,7 +61,7 @@ def test_french_labels_german_cards_last_trick_and_chart(server: str, shots: Pat
             # An Eichelobern table against three bots, created through the API.
             r = page.request.post(server + "/api/tables", data={
                 "preset": "eichelobern", "seats": [{"kind": "you"}] + [
-                    {"kind": "bot", "level": "easy"}] * 3, "overrides": {"threshold": 3}})
+                    {"kind": "bot", "level": "easy"}] * 3, "overrides": {"threshold": 10}})
             assert r.ok, r.text()
             page.goto(server + r.json()["url"])
             page.wait_for_selector("#hand .card")
