@@ -73,7 +73,7 @@ def main(argv: list[str]) -> int:
         ensure_venv("server")
         return run(BIN / "polignac", "serve", *rest, check=False)
     if command == "play":
-        ensure_venv("")
+        ensure_venv("bots")
         return run(BIN / "polignac", "play", *rest, check=False)
     ensure_venv("dev")
     if command == "bench":
