@@ -29,7 +29,7 @@ from .cards import CODES, Card, Mask, cards_of
 from .deal import Deal, DealScore
 from .errors import GameOverError, IllegalActionError, NotYourTurnError, RulesError
 from .rules import Rules
-from .standing import Standing
+from .standing import Standing, StandingView
 
 _PLAYER = re.compile(r"\bplayer (\d+)")
 
@@ -56,7 +56,7 @@ class DealResult:
 
 
 @dataclass(frozen=True)
-class Match:
+class Match(StandingView):
     """The state of a match.  Build with :meth:`new`; every method returns a new match."""
 
     rules: Rules
@@ -104,50 +104,6 @@ class Match:
 
     # ---------------------------------------------------------------- state
 
-    @property
-    def totals(self) -> tuple[int, ...]:
-        """Per seat: the counted deals' scores summed (Pollack: the partie in progress)."""
-        return self.standing.totals
-
-    @property
-    def finished(self) -> bool:
-        """True when the match is over."""
-        return self.standing.finished
-
-    @property
-    def winners(self) -> tuple[int, ...]:
-        """The winning seats (empty while not finished, and in a Pollack draw)."""
-        return self.standing.winners
-
-    @property
-    def losers(self) -> tuple[int, ...]:
-        """The losing seats (empty while not finished, and in a Pollack draw)."""
-        return self.standing.losers
-
-    @property
-    def tied(self) -> tuple[int, ...]:
-        """Seats still in a tie-break (threshold-lowest-wins), else empty."""
-        return self.standing.tied
-
-    @property
-    def pool_waiting(self) -> bool:
-        """Bassadewitz: the pool stayed after a redeal (the next deal adds no stake)."""
-        return self.standing.pool_waiting
-
-    @property
-    def partie(self) -> tuple[int, int]:
-        """Pollack: each side's score in the partie in progress."""
-        return self.standing.partie
-
-    @property
-    def parties_won(self) -> tuple[int, ...]:
-        """Pollack: the winning side of each finished partie."""
-        return self.standing.parties_won
-
-    @property
-    def notes(self) -> tuple[str, ...]:
-        """Human-readable events (match end, tie-break deals)."""
-        return self.standing.notes
 
     @property
     def needs_deal(self) -> bool:
@@ -158,11 +114,6 @@ class Match:
     def deal_number(self) -> int:
         """1-based number of the current (or next) deal."""
         return len(self.results) + 1
-
-    @property
-    def counted_deals(self) -> int:
-        """Deals that count towards a fixed number (not tie-breaks, not Bassadewitz redeals)."""
-        return self.standing.counted
 
     def next_deal(self) -> tuple[int, tuple[int, ...]]:
         """The dealer seat and the seats of the next deal.

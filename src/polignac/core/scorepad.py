@@ -40,7 +40,7 @@ from .scoring import (
     score_pollack,
     score_tricks,
 )
-from .standing import Standing
+from .standing import Standing, StandingView
 
 FORMAT: Final = "polignac-scorepad/1"
 
@@ -274,7 +274,7 @@ class PadDeal:
 
 
 @dataclass(frozen=True)
-class ScorePad:
+class ScorePad(StandingView):
     """A match kept on paper.  Build with :meth:`new`; :meth:`add` enters a deal."""
 
     rules: Rules
@@ -285,50 +285,6 @@ class ScorePad:
     standing: Standing = field(default_factory=lambda: Standing(()))
     """Totals and match status, kept by the same rules as a played match."""
 
-    @property
-    def totals(self) -> tuple[int, ...]:
-        """Per seat: the counted deals' scores summed (Pollack: the partie in progress)."""
-        return self.standing.totals
-
-    @property
-    def finished(self) -> bool:
-        """True when the match is over."""
-        return self.standing.finished
-
-    @property
-    def winners(self) -> tuple[int, ...]:
-        """The winning seats (empty while not finished)."""
-        return self.standing.winners
-
-    @property
-    def losers(self) -> tuple[int, ...]:
-        """The losing seats (empty while not finished)."""
-        return self.standing.losers
-
-    @property
-    def tied(self) -> tuple[int, ...]:
-        """Seats still in a tie-break (threshold-lowest-wins), else empty."""
-        return self.standing.tied
-
-    @property
-    def pool_waiting(self) -> bool:
-        """Bassadewitz: the pool stayed after a redeal."""
-        return self.standing.pool_waiting
-
-    @property
-    def partie(self) -> tuple[int, int]:
-        """Pollack: each side's score in the partie in progress."""
-        return self.standing.partie
-
-    @property
-    def parties_won(self) -> tuple[int, ...]:
-        """Pollack: the winning side of each finished partie."""
-        return self.standing.parties_won
-
-    @property
-    def notes(self) -> tuple[str, ...]:
-        """Human-readable events (misdeals, tie-break deals, match end)."""
-        return self.standing.notes
 
     # ---------------------------------------------------------- construction
 
@@ -381,11 +337,6 @@ class ScorePad:
     def num_players(self) -> int:
         """Number of players in the match."""
         return len(self.names)
-
-    @property
-    def counted_deals(self) -> int:
-        """Deals that count towards a fixed number (no tie-breaks, redeals, misdeals)."""
-        return self.standing.counted
 
     def next_deal(self) -> tuple[int, tuple[int, ...]]:
         """The dealer seat and the seats of the next deal.

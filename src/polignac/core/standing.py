@@ -191,3 +191,60 @@ class Standing:
             losers=tuple(s for s in range(n) if s & 1 != side),
             notes=(*m.notes, f"parties {won[0]}-{won[1]}"),
         ), winner
+
+
+class StandingView:
+    """Read-only properties of a :class:`Standing` for a class that keeps one in
+    ``self.standing`` (a played Match and a ScorePad)."""
+
+    standing: Standing
+
+    @property
+    def totals(self) -> tuple[int, ...]:
+        """Per seat: the counted deals' scores summed (Pollack: the partie in progress)."""
+        return self.standing.totals
+
+    @property
+    def finished(self) -> bool:
+        """True when the match is over."""
+        return self.standing.finished
+
+    @property
+    def winners(self) -> tuple[int, ...]:
+        """The winning seats (empty while not finished, and in a Pollack draw)."""
+        return self.standing.winners
+
+    @property
+    def losers(self) -> tuple[int, ...]:
+        """The losing seats (empty while not finished, and in a Pollack draw)."""
+        return self.standing.losers
+
+    @property
+    def tied(self) -> tuple[int, ...]:
+        """Seats still in a tie-break (threshold-lowest-wins), else empty."""
+        return self.standing.tied
+
+    @property
+    def pool_waiting(self) -> bool:
+        """Bassadewitz: the pool stayed after a redeal (the next deal adds no stake)."""
+        return self.standing.pool_waiting
+
+    @property
+    def partie(self) -> tuple[int, int]:
+        """Pollack: each side's score in the partie in progress."""
+        return self.standing.partie
+
+    @property
+    def parties_won(self) -> tuple[int, ...]:
+        """Pollack: the winning side of each finished partie."""
+        return self.standing.parties_won
+
+    @property
+    def notes(self) -> tuple[str, ...]:
+        """Human-readable events (misdeals, tie-break deals, match end)."""
+        return self.standing.notes
+
+    @property
+    def counted_deals(self) -> int:
+        """Deals that count towards a fixed number (not tie-breaks, redeals or misdeals)."""
+        return self.standing.counted
