@@ -14,7 +14,7 @@ from ..core.actions import (
     is_announcement,
     is_card,
 )
-from ..core.cards import SUIT_MASKS, Card, Mask
+from ..core.cards import SUIT_MASKS, Card, cards_of
 from ..core.deal import ANNOUNCEMENT_VALUES
 from ..core.rules import Rules
 from .base import SeatView
@@ -68,15 +68,6 @@ def _facts(rules: Rules) -> _Facts:
     )
     _FACTS[id(rules)] = (rules, facts)
     return facts
-
-
-def _cards(mask: Mask) -> list[Card]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
 
 
 def _beats(a: Card, b: Card, led: int, trump: int | None, strength: tuple[int, ...]) -> bool:
@@ -164,10 +155,10 @@ def _sure_slam(view: SeatView, strength: tuple[int, ...]) -> bool:
     eldest = (view.dealer + 1) % view.num_players
     leads = view.player == eldest or view.rules.declaration == "generale"
     for s in range(4):
-        theirs = _cards(others & SUIT_MASKS[s])
+        theirs = cards_of(others & SUIT_MASKS[s])
         if not theirs:
             continue
-        mine = _cards(hand & SUIT_MASKS[s])
+        mine = cards_of(hand & SUIT_MASKS[s])
         if not mine:
             if not leads:
                 return False
@@ -309,8 +300,8 @@ class MediumBot:
         unseen = view.unseen
         voids = _voids(view)
         in_suit = unseen & SUIT_MASKS[suit]
-        higher = [d for d in _cards(in_suit) if st[d] > st[c]]
-        lower = [d for d in _cards(in_suit) if st[d] < st[c]]
+        higher = [d for d in cards_of(in_suit) if st[d] > st[c]]
+        lower = [d for d in cards_of(in_suit) if st[d] < st[c]]
         others = [p for p in range(n) if p != view.player]
         followers = [p for p in others if not voids[p] >> suit & 1] if in_suit else []
         opponents = [p for p in others if not _same_side(view, p, view.player)]
@@ -321,8 +312,8 @@ class MediumBot:
             p_win = 1.0 if not (trumps_out and void_opps) else 0.5
         else:
             p_win = len(lower) / (len(lower) + len(higher)) * 0.8
-        worst = max((cost[d] for d in _cards(unseen)), default=0)
-        best = min((cost[d] for d in _cards(unseen)), default=0)
+        worst = max((cost[d] for d in cards_of(unseen)), default=0)
+        best = min((cost[d] for d in cards_of(unseen)), default=0)
         bonus = _trick_bonus(view, sign)
         if sign > 0:
             dumps = worst * (len(void_opps) + self.spec * len(followers))
@@ -353,15 +344,15 @@ class MediumBot:
             if _same_side(view, p, view.player):
                 continue
             if not voids[p] >> led & 1:
-                if any(_beats(d, best, led, trump, st) for d in _cards(unseen & SUIT_MASKS[led])):
+                if any(_beats(d, best, led, trump, st) for d in cards_of(unseen & SUIT_MASKS[led])):
                     threat = True
             elif trump is not None and not voids[p] >> trump & 1 and any(
-                _beats(d, best, led, trump, st) for d in _cards(unseen & SUIT_MASKS[trump])
+                _beats(d, best, led, trump, st) for d in cards_of(unseen & SUIT_MASKS[trump])
             ):
                 threat = True
         hold = (self.threat if threat else 1.0) if mine else 0.0
         v: float = sum(cost[d] for d in trick) + _trick_bonus(view, sign)
-        worst = max((cost[d] for d in _cards(unseen)), default=0)
+        worst = max((cost[d] for d in cards_of(unseen)), default=0)
         if sign > 0 and later:
             void_later = sum(1 for p in later if voids[p] >> led & 1)
             v += max(worst, 0) * (void_later + self.spec * (len(later) - void_later))
