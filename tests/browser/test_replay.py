@@ -9,14 +9,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from tests.browser.test_play import ARGS, CHROMIUM, _wait_until, server, shots  # noqa: F401
+from tests.browser.support import ARGS, CHROMIUM, wait_until
 
 from polignac.core import Match, get_rules, to_record
 
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium"),
-]
 playwright_sync = pytest.importorskip("playwright.sync_api")
 
 
@@ -29,7 +25,7 @@ def _record(seed: int = 7) -> dict[str, Any]:
     return to_record(m)
 
 
-def test_upload_and_step_through(server: str, shots: Path, tmp_path: Path) -> None:  # noqa: F811
+def test_upload_and_step_through(server: str, shots: Path, tmp_path: Path) -> None:
     record = _record()
     good = tmp_path / "match.json"
     good.write_text(json.dumps(record))
@@ -83,7 +79,7 @@ def test_upload_and_step_through(server: str, shots: Path, tmp_path: Path) -> No
             browser.close()
 
 
-def test_table_replay_of_a_running_match(server: str, shots: Path) -> None:  # noqa: F811
+def test_table_replay_of_a_running_match(server: str, shots: Path) -> None:
     with playwright_sync.sync_playwright() as p:
         browser = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
         try:
@@ -93,7 +89,7 @@ def test_table_replay_of_a_running_match(server: str, shots: Path) -> None:  # n
             r = page.request.post(server + "/api/play-now", data={})
             page.goto(server + r.json()["url"] + "/replay")
             page.wait_for_selector("#notice:has-text('finished deals only')")
-            _wait_until(lambda: page.locator("#pos").inner_text() == "No deal has finished yet.")
+            wait_until(lambda: page.locator("#pos").inner_text() == "No deal has finished yet.")
             assert page.locator("#download").get_attribute("href", timeout=1000).endswith(
                 "/record.json")
             assert not errors, errors

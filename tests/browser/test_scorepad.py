@@ -5,72 +5,15 @@ Screenshots go to ``$POLIGNAC_SCREENSHOTS`` (default: the test's tmp folder).
 
 from __future__ import annotations
 
-import os
-import socket
-import threading
-import time
-from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from tests.browser.support import ARGS, CHROMIUM, wait_until
 
-CHROMIUM = Path("/usr/bin/chromium")
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.skipif(not CHROMIUM.exists(),
-                       reason="needs Debian's chromium at /usr/bin/chromium "
-                              "(python3 dev.py test installs it when run as root)"),
-]
 playwright_sync = pytest.importorskip("playwright.sync_api")
-uvicorn = pytest.importorskip("uvicorn")
 
-from polignac.server import ServerConfig, create_app  # noqa: E402
-
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--no-first-run"]
 NAMES = ["Ann", "Bob", "Cy", "Di"]
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
-
-
-@pytest.fixture
-def server(tmp_path: Path) -> Iterator[str]:
-    """A live server on 127.0.0.1; stopped after the test."""
-    config = ServerConfig(data_dir=tmp_path / "data")
-    port = _free_port()
-    srv = uvicorn.Server(uvicorn.Config(create_app(config), host="127.0.0.1", port=port,
-                                        log_level="warning"))
-    thread = threading.Thread(target=srv.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 15
-    while not srv.started:
-        assert time.monotonic() < deadline, "server did not start"
-        time.sleep(0.05)
-    yield f"http://127.0.0.1:{port}"
-    srv.should_exit = True
-    thread.join(10)
-
-
-@pytest.fixture
-def shots(tmp_path: Path) -> Path:
-    """Where screenshots go."""
-    folder = Path(os.environ.get("POLIGNAC_SCREENSHOTS", tmp_path / "shots"))
-    folder.mkdir(parents=True, exist_ok=True)
-    return folder
-
-
-def _wait_until(check: Callable[[], bool], timeout: float = 5.0) -> None:
-    """Poll ``check`` (the page's CSP forbids the string eval of wait_for_function)."""
-    deadline = time.monotonic() + timeout
-    while not check():
-        assert time.monotonic() < deadline, "timed out"
-        time.sleep(0.03)
 
 
 def _totals(page: Any) -> list[str]:
@@ -83,7 +26,7 @@ def _enter(page: Any, takers: dict[str, str]) -> None:
     for code, name in takers.items():
         page.select_option(f'[data-field="taken.{code}"]', label=name)
     page.click("#sp-score")
-    _wait_until(lambda: page.locator("#sp-table tbody tr").count() == deals + 1)
+    wait_until(lambda: page.locator("#sp-table tbody tr").count() == deals + 1)
 
 
 def test_score_a_polignac_match_to_its_end(server: str, shots: Path) -> None:
@@ -131,7 +74,7 @@ def test_score_a_polignac_match_to_its_end(server: str, shots: Path) -> None:
 
             # a misdeal: the same dealer deals again; the pad survives a reload
             page.click("#sp-misdeal")
-            _wait_until(lambda: page.locator("#sp-table tbody tr").count() == 2)
+            wait_until(lambda: page.locator("#sp-table tbody tr").count() == 2)
             page.reload()
             page.wait_for_selector("#entry-panel:not([hidden])")
             assert _totals(page) == ["2", "2", "1", "0"]
@@ -141,7 +84,7 @@ def test_score_a_polignac_match_to_its_end(server: str, shots: Path) -> None:
             assert _totals(page) == ["2", "2", "1", "5"]
             # undo and enter it again
             page.click("#sp-undo")
-            _wait_until(lambda: page.locator("#sp-table tbody tr").count() == 2)
+            wait_until(lambda: page.locator("#sp-table tbody tr").count() == 2)
             assert _totals(page) == ["2", "2", "1", "0"]
             _enter(page, dict.fromkeys(("JC", "JD", "JH", "JS"), "Di"))
             page.screenshot(path=shots / "sp-03-running.png", full_page=True)

@@ -12,12 +12,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from tests.browser.test_play import ARGS, CHROMIUM, _wait_until, server, shots  # noqa: F401
+from tests.browser.support import ARGS, CHROMIUM, wait_until
 
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium"),
-]
 playwright_sync = pytest.importorskip("playwright.sync_api")
 
 
@@ -26,13 +22,13 @@ def _step(page: Any) -> bool:
     call = page.locator("#prompt .call[data-action=pass]")
     if call.count():
         call.first.click(timeout=5000)
-        _wait_until(lambda: page.locator("#prompt .call[data-action=pass]").count() == 0)
+        wait_until(lambda: page.locator("#prompt .call[data-action=pass]").count() == 0)
         return True
     legal = page.locator("#hand .card.legal")
     if legal.count():
         before = page.locator("#hand .card").count()
         legal.first.click(timeout=5000)
-        _wait_until(lambda: page.locator("#hand .card").count() < before
+        wait_until(lambda: page.locator("#hand .card").count() < before
                     or page.locator("#scores tr").count() >= 3)
         return True
     return False
@@ -42,7 +38,7 @@ def _deal_over(page: Any) -> bool:
     return page.locator("#scores tr").count() >= 3  # header, deal 1, totals
 
 
-def test_french_labels_german_cards_last_trick_and_chart(server: str, shots: Path) -> None:  # noqa: F811
+def test_french_labels_german_cards_last_trick_and_chart(server: str, shots: Path) -> None:
     with playwright_sync.sync_playwright() as p:
         browser = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
         try:
@@ -106,7 +102,7 @@ def test_french_labels_german_cards_last_trick_and_chart(server: str, shots: Pat
             browser.close()
 
 
-def test_four_people_spectator_and_dropped_connection(server: str, shots: Path) -> None:  # noqa: F811
+def test_four_people_spectator_and_dropped_connection(server: str, shots: Path) -> None:
     with playwright_sync.sync_playwright() as p:
         browser = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
         try:
@@ -152,7 +148,7 @@ def test_four_people_spectator_and_dropped_connection(server: str, shots: Path) 
             assert watcher.locator("#spectating").is_visible()
             assert watcher.locator("#hand .card").count() == 0
             # Everyone is connected: no "disconnected" badge.
-            _wait_until(lambda: ann.locator(".badge.away").count() == 0)
+            wait_until(lambda: ann.locator(".badge.away").count() == 0)
             # Play a deal by clicking, whoever is to act.
             dropped = False
             deadline = time.monotonic() + 40
@@ -168,9 +164,9 @@ def test_four_people_spectator_and_dropped_connection(server: str, shots: Path) 
                 if actions == 6 and not dropped:
                     watcher.screenshot(path=shots / "ui-07-spectator.png")
                     sockets[0].close(code=1011, reason="test drop")
-                    _wait_until(lambda: ann.wait_for_timeout(30) or len(sockets) >= 2,
+                    wait_until(lambda: ann.wait_for_timeout(30) or len(sockets) >= 2,
                                 timeout=10)  # wait_for_timeout lets Playwright run the route
-                    _wait_until(lambda: ann.locator("#conn").inner_text() == "connected",
+                    wait_until(lambda: ann.locator("#conn").inner_text() == "connected",
                                 timeout=10)
                     ann.wait_for_selector("#hand .card")
                     dropped = True
@@ -178,9 +174,9 @@ def test_four_people_spectator_and_dropped_connection(server: str, shots: Path) 
                     pages[0].wait_for_timeout(40)
             assert dropped and actions >= 32
             for page in pages:
-                _wait_until(lambda page=page: _deal_over(page), timeout=10)
+                wait_until(lambda page=page: _deal_over(page), timeout=10)
                 page.wait_for_selector("#chart svg.chart")
-            _wait_until(lambda: _deal_over(watcher), timeout=10)
+            wait_until(lambda: _deal_over(watcher), timeout=10)
             ann.screenshot(path=shots / "ui-08-four-people.png")
             watcher.screenshot(path=shots / "ui-09-spectator-after.png")
             # The phone layout still fits.
@@ -193,7 +189,7 @@ def test_four_people_spectator_and_dropped_connection(server: str, shots: Path) 
             browser.close()
 
 
-def test_match_result_rematch_and_replay_link(server: str, shots: Path) -> None:  # noqa: F811
+def test_match_result_rematch_and_replay_link(server: str, shots: Path) -> None:
     with playwright_sync.sync_playwright() as p:
         browser = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
         try:
