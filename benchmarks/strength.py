@@ -40,6 +40,10 @@ RUNS: list[tuple[str, str, str, int, int]] = [
     ("pollack-medium", "pollack", "medium,easy,medium,easy", 1000, 117),
     ("pollack-easy", "pollack", "easy,random,easy,random", 1000, 127),
     ("knaves-hard", "knaves", "hard,medium,medium", 100, 108),
+    # second round: the expert/oracle gap at full size, Pollack medium v easy again
+    ("polignac-oracle-2000", "polignac", "oracle,medium,medium,medium", 2000, 204),
+    ("pollack-medium-5000", "pollack", "medium,easy,medium,easy", 5000, 217),
+    ("polignac-expert-2000", "polignac", "expert,medium,medium,medium", 2000, 204),
 ]
 
 
