@@ -15,7 +15,6 @@ the action and the rule broken.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
@@ -26,14 +25,13 @@ from starlette.routing import BaseRoute, Route
 from ..core import CODES, Deal, Match, PolignacError, RecordError, cards_of, replay, summary
 from ..core.actions import action_name, parse_action
 from ..core.cards import parse_card
-from .security import origin_allowed
+from .requests import json_error, read_json
 
 STATIC = Path(__file__).parent / "static"
 MAX_RECORD = 4 * 1024 * 1024
 
 
-def _error(message: str, rule: str, status: int = 400, **extra: Any) -> JSONResponse:
-    return JSONResponse({"error": message, "rule": rule, **extra}, status_code=status)
+_error = json_error
 
 
 def _state(deal: Deal, seats: list[int], action: str | None, seat: int | None) -> dict[str, Any]:
@@ -134,17 +132,9 @@ async def table_replay_page(request: Request) -> Response:
 
 async def replay_api(request: Request) -> Response:
     """A record (JSON body) -> its deals, hands as dealt and the states to step through."""
-    hub = getattr(request.app.state, "hub", None)
-    allowed = hub.config.allowed_origins if hub is not None else ()
-    if not origin_allowed(request.headers.get("origin"), request.headers.get("host"), allowed):
-        return _error("cross-site request refused", "bad-origin", 403)
-    body = await request.body()
-    if len(body) > MAX_RECORD:
-        return _error("the record is too large", "too-large", 413)
-    try:
-        record = json.loads(body)
-    except (json.JSONDecodeError, UnicodeDecodeError):
-        return _error("the record is not JSON", "bad-json")
+    record = await read_json(request, MAX_RECORD, "the record")
+    if isinstance(record, JSONResponse):
+        return record
     try:
         return JSONResponse(replay_steps(record))
     except RecordError as exc:

@@ -18,9 +18,7 @@ field (``taken.JS``, ``tricks``, ``entries[3].card_points`` ...).
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
-from typing import Any
 
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
@@ -28,17 +26,15 @@ from starlette.routing import BaseRoute, Route
 
 from ..core import PRESETS
 from ..core.scorepad import REVOKE_DEFAULTS, ScorePad, ScorePadError
-from .security import origin_allowed
+from .requests import json_error, read_json
 
 STATIC = Path(__file__).parent / "static"
 MAX_BODY = 512 * 1024
 
 
 def _error(message: str, rule: str, status: int = 400, field: str | None = None) -> JSONResponse:
-    body: dict[str, Any] = {"error": message, "rule": rule}
-    if field is not None:
-        body["field"] = field
-    return JSONResponse(body, status_code=status)
+    return json_error(message, rule, status) if field is None else json_error(
+        message, rule, status, field=field)
 
 
 async def scorepad_page(request: Request) -> Response:
@@ -60,17 +56,9 @@ async def scorepad_presets(request: Request) -> Response:
 
 async def scorepad_score(request: Request) -> Response:
     """Replay the pad, add the entry (or undo the last deal), answer the new state."""
-    hub = getattr(request.app.state, "hub", None)
-    allowed = hub.config.allowed_origins if hub is not None else ()
-    if not origin_allowed(request.headers.get("origin"), request.headers.get("host"), allowed):
-        return _error("cross-site request refused", "bad-origin", 403)
-    body = await request.body()
-    if len(body) > MAX_BODY:
-        return _error("the pad is too large", "too-large", 413)
-    try:
-        data = json.loads(body)
-    except (json.JSONDecodeError, UnicodeDecodeError):
-        return _error("the request is not JSON", "bad-json")
+    data = await read_json(request, MAX_BODY, "the request")
+    if isinstance(data, JSONResponse):
+        return data
     if not isinstance(data, dict) or not isinstance(data.get("pad"), dict):
         return _error("send {\"pad\": {...}, \"entry\": {...}}", "bad-request", field="pad")
     try:
