@@ -28,7 +28,8 @@ class _Parser(argparse.ArgumentParser):
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of every subcommand."""
     parser = _Parser(prog=PROG, description="Polignac and its family of trick-avoidance "
-                     "card games: rules, terminal play and game records.")
+                     "card games: rules, the web app, terminal play, bot tournaments "
+                     "and game records.")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
 
     sub.add_parser("presets", help="list the presets (rule sets) by name")
