@@ -152,6 +152,21 @@ def _act(bot: Bot, match: Match, rng: random.Random, timing: _Timing) -> Match:
     return match.apply(action)
 
 
+def _rotation(
+    bots: list[Bot], specs: tuple[str, ...], rot: int
+) -> tuple[list[int], list[Bot], list[str]]:
+    """Rotation ``rot`` of the seating: entrant ``i`` sits at ``seat_of[i]``;
+    ``by_seat`` and ``spec_at`` give the bot and its spec at each seat."""
+    n = len(bots)
+    seat_of = [(i + rot) % n for i in range(n)]
+    by_seat = [bots[0]] * n
+    spec_at = [specs[0]] * n
+    for i, seat in enumerate(seat_of):
+        by_seat[seat] = bots[i]
+        spec_at[seat] = specs[i]
+    return seat_of, by_seat, spec_at
+
+
 def run_task(task: _Task) -> _TaskResult:
     """Play one hand set in every rotation, or one duplicate match in every rotation.
 
@@ -170,12 +185,7 @@ def run_task(task: _Task) -> _TaskResult:
         order = cards_of(rules.pack_mask(n))
         pack_rng.shuffle(order)
         for rot in range(n):
-            seat_of = [(i + rot) % n for i in range(n)]
-            by_seat = [bots[0]] * n
-            spec_at = [specs[0]] * n
-            for i, s in enumerate(seat_of):
-                by_seat[s] = bots[i]
-                spec_at[s] = specs[i]
+            seat_of, by_seat, spec_at = _rotation(bots, specs, rot)
             rng = random.Random(base * 31 + rot)
             match = Match.new(rules, n, 0).deal_from_pack(order)
             while match.current is not None:
@@ -186,12 +196,7 @@ def run_task(task: _Task) -> _TaskResult:
                 scores[specs[i]].append(float(result[s]))
     else:
         for rot in range(n):
-            seat_of = [(i + rot) % n for i in range(n)]
-            by_seat = [bots[0]] * n
-            spec_at = [specs[0]] * n
-            for i, s in enumerate(seat_of):
-                by_seat[s] = bots[i]
-                spec_at[s] = specs[i]
+            seat_of, by_seat, spec_at = _rotation(bots, specs, rot)
             rng = random.Random(base * 31 + rot)
             deal_rng = random.Random(base)
             match = Match.new(rules, n, 0)
