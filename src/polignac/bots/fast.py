@@ -180,6 +180,24 @@ def trick_winner(g: Any, strength: Any, trick: Any, base: int, leader: int) -> i
 
 
 @_jit
+def _trick_points(upts: Any, pts: Any, trick: Any, tb: int, n: int) -> tuple[int, int, int]:
+    """The trick ``trick[tb:tb + n]``'s raw card points, and its negative and
+    positive search points (what playing and undoing the trick adjust)."""
+    raw = 0
+    neg = 0
+    pos = 0
+    for i in range(n):
+        c = trick[tb + i]
+        raw += pts[c]
+        u = upts[c]
+        if u < 0:
+            neg += u
+        else:
+            pos += u
+    return raw, neg, pos
+
+
+@_jit
 def legal_mask(g: Any, hands: Any, trick: Any, st: Any) -> int:
     """Return the cards the player to act may play."""
     n = g[G_N]
@@ -214,17 +232,7 @@ def play_card(g: Any, strength: Any, upts: Any, pts: Any, zob: Any,
     w = trick_winner(g, strength, trick, tb, st[S_LEADER])
     done = st[S_DONE]
     gain = 0
-    raw = 0
-    neg = 0
-    pos = 0
-    for i in range(n):
-        c = trick[tb + i]
-        raw += pts[c]
-        u = upts[c]
-        if u < 0:
-            neg += u
-        else:
-            pos += u
+    raw, neg, pos = _trick_points(upts, pts, trick, tb, n)
     st[S_NEGL] -= neg
     st[S_POSL] -= pos
     if _mine(g, w):
@@ -441,17 +449,7 @@ def _undo_trick(g: Any, upts: Any, pts: Any, trick: Any, st: Any, tb: int, leade
     """Undo the summary of the trick just completed at ``trick[tb:tb + n]`` (not the hands)."""
     n = g[G_N]
     wnr = st[S_LEADER]
-    raw = 0
-    neg = 0
-    pos = 0
-    for j in range(n):
-        c = trick[tb + j]
-        raw += pts[c]
-        u = upts[c]
-        if u < 0:
-            neg += u
-        else:
-            pos += u
+    raw, neg, pos = _trick_points(upts, pts, trick, tb, n)
     st[S_NEGL] += neg
     st[S_POSL] += pos
     st[S_TB] = tb
