@@ -57,11 +57,20 @@ if not _PURE:
         def _jit(f: Any) -> Any:
             return numba.njit(cache=True, nogil=True)(f)
 
+        def _jit_inline(f: Any) -> Any:
+            # small helpers of the search: inlined into it at numba's level
+            # (no call with a dozen array arguments and their reference counts)
+            return numba.njit(cache=True, nogil=True, inline="always")(f)
+
         def _jit_sig(sig: str) -> Callable[[Any], Any]:
             # A self-recursive function is cached safely only when compiled
             # eagerly for an explicit signature (numba issue #6061: a lazily
-            # typed one crashes when reloaded from the cache).
-            return numba.njit(sig, cache=True, nogil=True)
+            # typed one crashes when reloaded from the cache).  These search
+            # functions allocate nothing, so the reference counting of their
+            # array arguments is switched off (``_nrt``: no atomic increments
+            # and decrements at every node).
+            opts: dict[str, Any] = {"cache": True, "nogil": True, "_nrt": False}
+            return numba.njit(sig, **opts)
 
         HAVE_NUMBA = True
     except ImportError:  # pragma: no cover - numba is in the `bots` extra
@@ -70,6 +79,8 @@ if not _PURE:
         def _jit(f: Any) -> Any:
             return f
 
+        _jit_inline = _jit
+
         def _jit_sig(sig: str) -> Callable[[Any], Any]:
             return _jit
 else:
@@ -77,6 +88,8 @@ else:
 
     def _jit(f: Any) -> Any:
         return f
+
+    _jit_inline = _jit
 
     def _jit_sig(sig: str) -> Callable[[Any], Any]:
         return _jit
@@ -137,6 +150,21 @@ TRICK_SIZE = 256  # trick slots: 17 tricks of up to 15 cards
 WORK_SIZE = 32 * TRICK_SIZE  # the search's scratch space (32 slots per ply)
 TT_BITS = 20
 
+# The search's packed memory ``mem``: every array of a solve in one int64
+# array (a recursive call then passes two arrays, not fourteen), each at its
+# offset; :func:`_unpack` returns the views.  ``order`` is kept flat there
+# (``order1[13 * s + i]``).  The table ``tt`` holds four numbers per slot
+# (key, low bound, high bound, move) side by side: one cache line a probe.
+P_G = 0
+P_STR = P_G + G_SIZE
+P_UPTS = P_STR + 52
+P_PTS = P_UPTS + 52
+P_ORDER = P_PTS + 52
+P_HANDS = P_ORDER + 52
+P_ST = P_HANDS + 16
+P_TRICK = P_ST + S_SIZE
+P_WORK = P_TRICK + TRICK_SIZE
+
 # Zobrist table layout: (player, card) numbers, then the summary's numbers.
 Z_LEADER = 16 * 52
 Z_SWEEP = Z_LEADER + 16
@@ -147,9 +175,11 @@ Z_CPS = Z_NTR + 16
 Z_REL = Z_CPS + 16 * 256  # (suit, place among the suit's live cards, owner)
 Z_PV = Z_REL + 52 * 16  # (suit, place, card points mod 16)
 Z_SIZE = Z_PV + 52 * 16
+P_ZOB = P_WORK + WORK_SIZE
+P_SIZE = P_ZOB + Z_SIZE
 
 
-@_jit
+@_jit_inline
 def _mine(g: Any, p: int) -> bool:
     me = g[G_ME]
     if g[G_SIDE] == 1:
@@ -157,7 +187,7 @@ def _mine(g: Any, p: int) -> bool:
     return p == me
 
 
-@_jit
+@_jit_inline
 def trick_winner(g: Any, strength: Any, trick: Any, base: int, leader: int) -> int:
     """Return the player who wins the full trick ``trick[base:base + n]`` led by ``leader``."""
     n = g[G_N]
@@ -179,7 +209,7 @@ def trick_winner(g: Any, strength: Any, trick: Any, base: int, leader: int) -> i
     return (leader + best) % n
 
 
-@_jit
+@_jit_inline
 def _trick_points(upts: Any, pts: Any, trick: Any, tb: int, n: int) -> tuple[int, int, int]:
     """The trick ``trick[tb:tb + n]``'s raw card points, and its negative and
     positive search points (what playing and undoing the trick adjust)."""
@@ -197,7 +227,7 @@ def _trick_points(upts: Any, pts: Any, trick: Any, tb: int, n: int) -> tuple[int
     return raw, neg, pos
 
 
-@_jit
+@_jit_inline
 def legal_mask(g: Any, hands: Any, trick: Any, st: Any) -> int:
     """Return the cards the player to act may play."""
     n = g[G_N]
@@ -210,7 +240,7 @@ def legal_mask(g: Any, hands: Any, trick: Any, st: Any) -> int:
     return h
 
 
-@_jit
+@_jit_inline
 def play_card(g: Any, strength: Any, upts: Any, pts: Any, zob: Any,
               hands: Any, trick: Any, st: Any, c: int) -> int:
     """Play card ``c`` for the player to act; return the mover's additive gain.
@@ -262,7 +292,7 @@ def play_card(g: Any, strength: Any, upts: Any, pts: Any, zob: Any,
     return gain
 
 
-@_jit
+@_jit_inline
 def leaf_value(g: Any, st: Any) -> int:
     """Return the non-additive part of the mover's result of a finished deal."""
     me = g[G_ME]
@@ -331,8 +361,8 @@ def leaf_value(g: Any, st: Any) -> int:
     return adj
 
 
-@_jit
-def _summary_key(g: Any, zob: Any, order: Any, pts: Any, hands: Any, st: Any) -> int:
+@_jit_inline
+def _summary_key(g: Any, zob: Any, order1: Any, pts: Any, hands: Any, st: Any) -> int:
     """Table key at a trick boundary: the hands up to relabelling of ranks.
 
     The key does not include the solve's salt ``g[G_NONCE]``: the search
@@ -351,7 +381,7 @@ def _summary_key(g: Any, zob: Any, order: Any, pts: Any, hands: Any, st: Any) ->
     for s in range(4):
         i = 0
         for j in range(13):
-            c = order[s, j]
+            c = order1[13 * s + j]
             if c < 0:
                 break
             bit = np.int64(1) << np.int64(c)
@@ -378,7 +408,7 @@ def _summary_key(g: Any, zob: Any, order: Any, pts: Any, hands: Any, st: Any) ->
     return k
 
 
-@_jit
+@_jit_inline
 def low_index(m: int) -> int:
     """Return the index of the lowest set bit of ``m`` (``m`` != 0)."""
     b = m & -m
@@ -403,7 +433,7 @@ def low_index(m: int) -> int:
     return i
 
 
-@_jit
+@_jit_inline
 def _bounds(g: Any, st: Any) -> tuple[int, int]:
     """Return (low, high) bounds on the mover's future result, or (-INF, INF).
 
@@ -443,7 +473,7 @@ def _bounds(g: Any, st: Any) -> tuple[int, int]:
     return lo + adj, hi + adj
 
 
-@_jit
+@_jit_inline
 def _undo_trick(g: Any, upts: Any, pts: Any, trick: Any, st: Any, tb: int, leader: int,
                 sweep: int, fwme: int, otherpt: int, lastw: int) -> None:
     """Undo the summary of the trick just completed at ``trick[tb:tb + n]`` (not the hands)."""
@@ -464,7 +494,7 @@ def _undo_trick(g: Any, upts: Any, pts: Any, trick: Any, st: Any, tb: int, leade
     st[S_LASTW] = lastw
 
 
-@_jit
+@_jit_inline
 def _last_trick(g: Any, strength: Any, upts: Any, pts: Any, zob: Any,
                 hands: Any, trick: Any, st: Any) -> int:
     """Future value when every hand holds one card at a trick boundary (forced play)."""
@@ -490,20 +520,28 @@ def _last_trick(g: Any, strength: Any, upts: Any, pts: Any, zob: Any,
     return v
 
 
-SEARCH_SIG = ("int64(int64[::1], int64[::1], int64[::1], int64[::1], int64[:, ::1], "
-              "int64[::1], int64[::1], int64[::1], int64[::1], int64[::1], int64[::1], "
-              "int64[::1], int64[::1], int64[::1], int64, int64)")
+@_jit_inline
+def _unpack(mem: Any) -> tuple[Any, Any, Any, Any, Any, Any, Any, Any, Any, Any]:
+    """The views of the packed memory: ``(g, strength, upts, pts, order1, zob,
+    hands, trick, st, work)``."""
+    return (mem[P_G:P_G + G_SIZE], mem[P_STR:P_STR + 52], mem[P_UPTS:P_UPTS + 52],
+            mem[P_PTS:P_PTS + 52], mem[P_ORDER:P_ORDER + 52], mem[P_ZOB:P_ZOB + Z_SIZE],
+            mem[P_HANDS:P_HANDS + 16], mem[P_TRICK:P_TRICK + TRICK_SIZE],
+            mem[P_ST:P_ST + S_SIZE], mem[P_WORK:P_WORK + WORK_SIZE])
+
+
+SEARCH_SIG = "int64(int64[::1], int64[::1], int64, int64)"
 
 
 @_jit_sig(SEARCH_SIG)
-def search(g: Any, strength: Any, upts: Any, pts: Any, order: Any, zob: Any,
-           hands: Any, trick: Any, st: Any, tt_key: Any, tt_lo: Any, tt_hi: Any,
-           tt_move: Any, work: Any, alpha: int, beta: int) -> int:
+def search(mem: Any, tt: Any, alpha: int, beta: int) -> int:
     """Alpha-beta value of the position (the mover's future result, fail-soft).
 
+    ``mem`` is the packed memory (:func:`_unpack`), ``tt`` the table.
     ``work`` is scratch space for the candidate lists, 32 slots per ply
     (indexed by the ply's trick slot, so no allocation happens in the search).
     """
+    g, strength, upts, pts, order1, zob, hands, trick, st, work = _unpack(mem)
     st[S_NODES] += 1
     if st[S_LIMIT] > 0 and st[S_NODES] > st[S_LIMIT]:
         st[S_ABORT] = 1
@@ -521,12 +559,12 @@ def search(g: Any, strength: Any, upts: Any, pts: Any, order: Any, zob: Any,
     if tl == 0:
         if st[S_DONE] + 1 == g[G_TOTAL_TRICKS]:
             return _last_trick(g, strength, upts, pts, zob, hands, trick, st)
-        key = _summary_key(g, zob, order, pts, hands, st)
-        slot = key & ((1 << TT_BITS) - 1)
+        key = _summary_key(g, zob, order1, pts, hands, st)
+        slot = (key & ((1 << TT_BITS) - 1)) * 4
         key ^= g[G_NONCE]
-        if tt_key[slot] == key:
-            tlo = tt_lo[slot]
-            thi = tt_hi[slot]
+        if tt[slot] == key:
+            tlo = tt[slot + 1]
+            thi = tt[slot + 2]
             if tlo >= beta or tlo == thi:
                 return tlo
             if thi <= alpha:
@@ -535,7 +573,7 @@ def search(g: Any, strength: Any, upts: Any, pts: Any, order: Any, zob: Any,
                 alpha = tlo
             if thi < beta:
                 beta = thi
-            best_move = tt_move[slot]
+            best_move = tt[slot + 3]
         if lo > alpha:
             alpha = lo
         if hi < beta:
@@ -563,7 +601,7 @@ def search(g: Any, strength: Any, upts: Any, pts: Any, order: Any, zob: Any,
             continue
         prev = -1
         for i in range(13):
-            c = order[s, i]
+            c = order1[13 * s + i]
             if c < 0:
                 break
             bit = np.int64(1) << np.int64(c)
@@ -599,6 +637,42 @@ def search(g: Any, strength: Any, upts: Any, pts: Any, order: Any, zob: Any,
         wc = wcard
         mwin = _mine(g, (st[S_LEADER] + wi) % n)
     led = trick[tb] // 13
+    # leading: per suit, the strongest opponent card (for the mover) or the
+    # weakest card of the mover (for the others), found once per node
+    sx0 = -1
+    sx1 = -1
+    sx2 = -1
+    sx3 = -1
+    if wc < 0:
+        if maxing:
+            om = np.int64(0)
+            for q in range(n):
+                if not _mine(g, q):
+                    om |= hands[q]
+        else:
+            om = hands[g[G_ME]]
+        for s in range(4):
+            m = om & (np.int64(0x1FFF) << np.int64(13 * s))
+            x = -1
+            if m != 0:
+                x = strength[low_index(m)]
+                m &= m - 1
+                while m != 0:
+                    y = strength[low_index(m)]
+                    m &= m - 1
+                    if maxing:
+                        if y > x:
+                            x = y
+                    elif y < x:
+                        x = y
+            if s == 0:
+                sx0 = x
+            elif s == 1:
+                sx1 = x
+            elif s == 2:
+                sx2 = x
+            else:
+                sx3 = x
     for i in range(nc):
         c = work[base + i]
         k = 0
@@ -630,33 +704,15 @@ def search(g: Any, strength: Any, upts: Any, pts: Any, order: Any, zob: Any,
             # the mover's cards of the suit (the mover cannot duck) and not
             # a suit the mover lacks (it would discard)
             s = c // 13
-            hs = np.int64(0x1FFF) << np.int64(13 * s)
+            x = sx0 if s == 0 else (sx1 if s == 1 else (sx2 if s == 2 else sx3))
             k = strength[c]
             if maxing:
-                above = False
-                for q in range(n):
-                    if not _mine(g, q):
-                        m = hands[q] & hs
-                        while m != 0:
-                            b = m & -m
-                            m ^= b
-                            if strength[low_index(b)] > strength[c]:
-                                above = True
-                if not above:
+                if x <= strength[c]:
                     k += 50
-            else:
-                mh = hands[g[G_ME]] & hs
-                if mh == 0:
-                    k += 40
-                else:
-                    under = True
-                    while mh != 0:
-                        b = mh & -mh
-                        mh ^= b
-                        if strength[low_index(b)] < strength[c]:
-                            under = False
-                    if not under:
-                        k += 20
+            elif x < 0:
+                k += 40
+            elif x < strength[c]:
+                k += 20
         work[kb + i] = k
     for i in range(1, nc):  # insertion sort, nc is small
         kc = work[kb + i]
@@ -682,12 +738,10 @@ def search(g: Any, strength: Any, upts: Any, pts: Any, order: Any, zob: Any,
             if st[S_DONE] == g[G_TOTAL_TRICKS]:
                 v = gain + leaf_value(g, st)
             else:
-                v = gain + search(g, strength, upts, pts, order, zob, hands, trick, st,
-                                  tt_key, tt_lo, tt_hi, tt_move, work, alpha - gain, beta - gain)
+                v = gain + search(mem, tt, alpha - gain, beta - gain)
             _undo_trick(g, upts, pts, trick, st, tb, leader, sweep, fwme, otherpt, lastw)
         else:
-            v = search(g, strength, upts, pts, order, zob, hands, trick, st,
-                       tt_key, tt_lo, tt_hi, tt_move, work, alpha, beta)
+            v = search(mem, tt, alpha, beta)
         if st[S_ABORT] != 0:
             return 0
         st[S_TL] -= 1
@@ -708,36 +762,35 @@ def search(g: Any, strength: Any, upts: Any, pts: Any, order: Any, zob: Any,
         if alpha >= beta:
             break
     if slot >= 0:
-        if tt_key[slot] != key:
-            tt_key[slot] = key
-            tt_lo[slot] = -INF
-            tt_hi[slot] = INF
+        if tt[slot] != key:
+            tt[slot] = key
+            tt[slot + 1] = -INF
+            tt[slot + 2] = INF
         if best <= a0:
-            if best < tt_hi[slot]:
-                tt_hi[slot] = best
+            if best < tt[slot + 2]:
+                tt[slot + 2] = best
         elif best >= b0:
-            if best > tt_lo[slot]:
-                tt_lo[slot] = best
+            if best > tt[slot + 1]:
+                tt[slot + 1] = best
         else:
-            tt_lo[slot] = best
-            tt_hi[slot] = best
-        tt_move[slot] = bm
+            tt[slot + 1] = best
+            tt[slot + 2] = best
+        tt[slot + 3] = bm
     return best
 
 
 @_jit
-def _mtd(g: Any, strength: Any, upts: Any, pts: Any, order: Any, zob: Any,
-         hands: Any, trick: Any, st: Any, tt_key: Any, tt_lo: Any, tt_hi: Any,
-         tt_move: Any, work: Any) -> int:
+def _mtd(mem: Any, tt: Any) -> int:
     """Exact value by null-window searches (bisection on the value, table reused)."""
+    g = mem[P_G:P_G + G_SIZE]
+    st = mem[P_ST:P_ST + S_SIZE]
     lo, hi = _bounds(g, st)
     if lo <= -INF or hi >= INF:
         lo = -g[G_RANGE]
         hi = g[G_RANGE]
     while lo < hi:
         mid = (lo + hi + 1) // 2
-        v = search(g, strength, upts, pts, order, zob, hands, trick, st,
-                   tt_key, tt_lo, tt_hi, tt_move, work, mid - 1, mid)
+        v = search(mem, tt, mid - 1, mid)
         if st[S_ABORT] != 0:
             return 0
         if v >= mid:
@@ -748,16 +801,16 @@ def _mtd(g: Any, strength: Any, upts: Any, pts: Any, order: Any, zob: Any,
 
 
 @_jit
-def card_values(g: Any, strength: Any, upts: Any, pts: Any, order: Any, zob: Any,
-                hands: Any, trick: Any, st: Any, tt_key: Any, tt_lo: Any, tt_hi: Any,
-                tt_move: Any, work: Any, out: Any) -> None:
+def card_values(mem: Any, tt: Any, out: Any) -> None:
     """Write into ``out[c]`` the exact future value of each legal card ``c``.
 
-    Cards that are not legal get ``-INF``.  Equivalent cards get the same value
-    (each is searched; the table makes the repeats cheap).  When the node
-    budget ``st[S_LIMIT]`` runs out, ``st[S_ABORT]`` is set and ``out`` is
-    meaningless.
+    ``mem`` is the packed memory of the position (:func:`_unpack`), ``tt``
+    the table.  Cards that are not legal get ``-INF``.  Equivalent cards get
+    the same value (each is searched; the table makes the repeats cheap).
+    When the node budget ``st[S_LIMIT]`` runs out, ``st[S_ABORT]`` is set and
+    ``out`` is meaningless.
     """
+    g, strength, upts, pts, _order1, zob, hands, trick, st, _work = _unpack(mem)
     for c in range(52):
         out[c] = -INF
     legal = legal_mask(g, hands, trick, st)
@@ -771,8 +824,7 @@ def card_values(g: Any, strength: Any, upts: Any, pts: Any, order: Any, zob: Any
         if st[S_TL] == 0 and st[S_DONE] == g[G_TOTAL_TRICKS]:
             v = gain + leaf_value(g, st)
         else:
-            v = gain + _mtd(g, strength, upts, pts, order, zob, hands, trick, st,
-                            tt_key, tt_lo, tt_hi, tt_move, work)
+            v = gain + _mtd(mem, tt)
         nodes = st[S_NODES]
         abort = st[S_ABORT]
         st[:] = saved
@@ -785,12 +837,9 @@ def card_values(g: Any, strength: Any, upts: Any, pts: Any, order: Any, zob: Any
 
 
 @_jit
-def root_value(g: Any, strength: Any, upts: Any, pts: Any, order: Any, zob: Any,
-               hands: Any, trick: Any, st: Any, tt_key: Any, tt_lo: Any, tt_hi: Any,
-               tt_move: Any, work: Any) -> int:
+def root_value(mem: Any, tt: Any) -> int:
     """Return the exact future value of the position (best play by the mover)."""
-    return _mtd(g, strength, upts, pts, order, zob, hands, trick, st,
-                tt_key, tt_lo, tt_hi, tt_move, work)
+    return _mtd(mem, tt)
 
 
 @_jit

@@ -121,23 +121,19 @@ class Solver:
     nodes: int = 0
     last_nodes: int = 0
     _k: ModuleType = field(init=False, repr=False)
-    _tt: tuple[Any, Any, Any, Any, Any] = field(init=False, repr=False)
+    _tt: Any = field(init=False, repr=False)
+    _mem: Any = field(init=False, repr=False)
     _zob: Any = field(init=False, repr=False)
     _rng: random.Random = field(init=False, repr=False)
     _mx: tuple[Any, Any] | None = field(init=False, repr=False, default=None)
 
     def __post_init__(self) -> None:
         self._k = fast.pure_kernel() if self.pure or not fast.HAVE_NUMBA else fast
-        size = 1 << fast.TT_BITS
-        self._tt = (
-            np.zeros(size, np.int64),
-            np.zeros(size, np.int64),
-            np.zeros(size, np.int64),
-            np.zeros(size, np.int64),
-            np.zeros(fast.WORK_SIZE, np.int64),
-        )
+        self._tt = np.zeros(4 << fast.TT_BITS, np.int64)
         zr = np.random.default_rng(20240601)
-        self._zob = zr.integers(-(1 << 62), 1 << 62, size=fast.Z_SIZE, dtype=np.int64)
+        self._mem = np.zeros(fast.P_SIZE, np.int64)
+        self._zob = self._mem[fast.P_ZOB:fast.P_ZOB + fast.Z_SIZE]
+        self._zob[:] = zr.integers(-(1 << 62), 1 << 62, size=fast.Z_SIZE, dtype=np.int64)
         self._rng = random.Random(7)
 
     def solve(self, pos: Position) -> dict[Card, int]:
@@ -167,7 +163,7 @@ class Solver:
         st = args[8]
         st[fast.S_LIMIT] = max(0, nodes)
         out = np.zeros(52, np.int64)
-        self._k.card_values(*args, out)
+        self._k.card_values(self._mem, self._tt, out)
         self.nodes += int(st[fast.S_NODES])
         self.last_nodes = int(st[fast.S_NODES])
         if st[fast.S_ABORT]:
@@ -222,14 +218,16 @@ class Solver:
             ValueError: the position is finished or malformed.
         """
         args, banked = self._setup(pos, player)
-        v = int(self._k.root_value(*args))
+        v = int(self._k.root_value(self._mem, self._tt))
         self.nodes += int(args[8][fast.S_NODES])
         return v + banked
 
     # ------------------------------------------------------------ set-up
 
     def _setup(self, pos: Position, player: int | None = None) -> tuple[tuple[Any, ...], int]:
-        """Build the kernel's arrays for ``pos``; return them and the banked result.
+        """Build the kernel's arrays for ``pos`` in the packed memory; return
+        views of them ``(g, strength, upts, pts, order1, zob, hands, trick, st,
+        work)`` and the banked result.
 
         Raises:
             ValueError: the position is finished or malformed.
@@ -238,14 +236,25 @@ class Solver:
         g, strength, upts, pts, order, hands, trick, st, banked = arrays
         if not any(pos.hands):
             raise ValueError("the position is finished: no cards left to play")
-        args = (g, strength, upts, pts, order, self._zob, hands, trick, st, *self._tt)
+        mem = self._mem
+        for off, a in ((fast.P_G, g), (fast.P_STR, strength), (fast.P_UPTS, upts),
+                       (fast.P_PTS, pts), (fast.P_ORDER, order.ravel()), (fast.P_HANDS, hands),
+                       (fast.P_TRICK, trick), (fast.P_ST, st)):
+            mem[off:off + len(a)] = a
+        args = (mem[fast.P_G:fast.P_G + fast.G_SIZE], mem[fast.P_STR:fast.P_STR + 52],
+                mem[fast.P_UPTS:fast.P_UPTS + 52], mem[fast.P_PTS:fast.P_PTS + 52],
+                mem[fast.P_ORDER:fast.P_ORDER + 52], self._zob,
+                mem[fast.P_HANDS:fast.P_HANDS + 16],
+                mem[fast.P_TRICK:fast.P_TRICK + fast.TRICK_SIZE],
+                mem[fast.P_ST:fast.P_ST + fast.S_SIZE],
+                mem[fast.P_WORK:fast.P_WORK + fast.WORK_SIZE])
         # the incremental Zobrist key of the hands
         key = 0
         for p, h in enumerate(pos.hands):
             for c in range(52):
                 if h >> c & 1:
                     key ^= int(self._zob[p * 52 + c])
-        st[fast.S_KEY] = key
+        args[8][fast.S_KEY] = key
         return args, banked
 
 
