@@ -163,7 +163,8 @@ P_ORDER = P_PTS + 52
 P_HANDS = P_ORDER + 52
 P_ST = P_HANDS + 16
 P_TRICK = P_ST + S_SIZE
-P_WORK = P_TRICK + TRICK_SIZE
+P_OWNER = P_TRICK + TRICK_SIZE  # owner[c]: who holds card c (cards never change hands)
+P_WORK = P_OWNER + 52
 
 # Zobrist table layout: (player, card) numbers, then the summary's numbers.
 Z_LEADER = 16 * 52
@@ -362,7 +363,8 @@ def leaf_value(g: Any, st: Any) -> int:
 
 
 @_jit_inline
-def _summary_key(g: Any, zob: Any, order1: Any, pts: Any, hands: Any, st: Any) -> int:
+def _summary_key(g: Any, zob: Any, order1: Any, pts: Any, owner: Any, hands: Any,
+                 st: Any) -> int:
     """Table key at a trick boundary: the hands up to relabelling of ranks.
 
     The key does not include the solve's salt ``g[G_NONCE]``: the search
@@ -384,15 +386,10 @@ def _summary_key(g: Any, zob: Any, order1: Any, pts: Any, hands: Any, st: Any) -
             c = order1[13 * s + j]
             if c < 0:
                 break
-            bit = np.int64(1) << np.int64(c)
-            if live & bit == 0:
+            if (live >> np.int64(c)) & 1 == 0:
                 continue
-            owner = 0
-            for q in range(n):
-                if hands[q] & bit:
-                    owner = q
             slot = s * 13 + i
-            k ^= zob[Z_REL + slot * 16 + owner]
+            k ^= zob[Z_REL + slot * 16 + owner[c]]
             if pts[c] != 0:
                 k ^= zob[Z_PV + slot * 16 + (pts[c] & 15)]
             i += 1
@@ -521,13 +518,13 @@ def _last_trick(g: Any, strength: Any, upts: Any, pts: Any, zob: Any,
 
 
 @_jit_inline
-def _unpack(mem: Any) -> tuple[Any, Any, Any, Any, Any, Any, Any, Any, Any, Any]:
+def _unpack(mem: Any) -> tuple[Any, Any, Any, Any, Any, Any, Any, Any, Any, Any, Any]:
     """The views of the packed memory: ``(g, strength, upts, pts, order1, zob,
-    hands, trick, st, work)``."""
+    hands, trick, st, owner, work)``."""
     return (mem[P_G:P_G + G_SIZE], mem[P_STR:P_STR + 52], mem[P_UPTS:P_UPTS + 52],
             mem[P_PTS:P_PTS + 52], mem[P_ORDER:P_ORDER + 52], mem[P_ZOB:P_ZOB + Z_SIZE],
             mem[P_HANDS:P_HANDS + 16], mem[P_TRICK:P_TRICK + TRICK_SIZE],
-            mem[P_ST:P_ST + S_SIZE], mem[P_WORK:P_WORK + WORK_SIZE])
+            mem[P_ST:P_ST + S_SIZE], mem[P_OWNER:P_OWNER + 52], mem[P_WORK:P_WORK + WORK_SIZE])
 
 
 SEARCH_SIG = "int64(int64[::1], int64[::1], int64, int64)"
@@ -541,25 +538,27 @@ def search(mem: Any, tt: Any, alpha: int, beta: int) -> int:
     ``work`` is scratch space for the candidate lists, 32 slots per ply
     (indexed by the ply's trick slot, so no allocation happens in the search).
     """
-    g, strength, upts, pts, order1, zob, hands, trick, st, work = _unpack(mem)
+    g, strength, upts, pts, order1, zob, hands, trick, st, owner, work = _unpack(mem)
     st[S_NODES] += 1
     if st[S_LIMIT] > 0 and st[S_NODES] > st[S_LIMIT]:
         st[S_ABORT] = 1
         return 0
     n = g[G_N]
     tl = st[S_TL]
-    lo, hi = _bounds(g, st)
-    if lo >= beta or lo == hi:
-        return lo
-    if hi <= alpha:
-        return hi
     slot = -1
     key = np.int64(0)
     best_move = -1
     if tl == 0:
+        # (mid-trick the bounds are those of the trick's start, which the
+        # window already lies within)
+        lo, hi = _bounds(g, st)
+        if lo >= beta or lo == hi:
+            return lo
+        if hi <= alpha:
+            return hi
         if st[S_DONE] + 1 == g[G_TOTAL_TRICKS]:
             return _last_trick(g, strength, upts, pts, zob, hands, trick, st)
-        key = _summary_key(g, zob, order1, pts, hands, st)
+        key = _summary_key(g, zob, order1, pts, owner, hands, st)
         slot = (key & ((1 << TT_BITS) - 1)) * 4
         key ^= g[G_NONCE]
         if tt[slot] == key:
@@ -810,7 +809,7 @@ def card_values(mem: Any, tt: Any, out: Any) -> None:
     When the node budget ``st[S_LIMIT]`` runs out, ``st[S_ABORT]`` is set and
     ``out`` is meaningless.
     """
-    g, strength, upts, pts, _order1, zob, hands, trick, st, _work = _unpack(mem)
+    g, strength, upts, pts, _order1, zob, hands, trick, st, _owner, _work = _unpack(mem)
     for c in range(52):
         out[c] = -INF
     legal = legal_mask(g, hands, trick, st)

@@ -227,7 +227,7 @@ class Solver:
     def _setup(self, pos: Position, player: int | None = None) -> tuple[tuple[Any, ...], int]:
         """Build the kernel's arrays for ``pos`` in the packed memory; return
         views of them ``(g, strength, upts, pts, order1, zob, hands, trick, st,
-        work)`` and the banked result.
+        owner, work)`` and the banked result.
 
         Raises:
             ValueError: the position is finished or malformed.
@@ -241,12 +241,17 @@ class Solver:
                        (fast.P_PTS, pts), (fast.P_ORDER, order.ravel()), (fast.P_HANDS, hands),
                        (fast.P_TRICK, trick), (fast.P_ST, st)):
             mem[off:off + len(a)] = a
+        for p, h in enumerate(pos.hands):
+            for c in range(52):
+                if h >> c & 1:
+                    mem[fast.P_OWNER + c] = p
         args = (mem[fast.P_G:fast.P_G + fast.G_SIZE], mem[fast.P_STR:fast.P_STR + 52],
                 mem[fast.P_UPTS:fast.P_UPTS + 52], mem[fast.P_PTS:fast.P_PTS + 52],
                 mem[fast.P_ORDER:fast.P_ORDER + 52], self._zob,
                 mem[fast.P_HANDS:fast.P_HANDS + 16],
                 mem[fast.P_TRICK:fast.P_TRICK + fast.TRICK_SIZE],
                 mem[fast.P_ST:fast.P_ST + fast.S_SIZE],
+                mem[fast.P_OWNER:fast.P_OWNER + 52],
                 mem[fast.P_WORK:fast.P_WORK + fast.WORK_SIZE])
         # the incremental Zobrist key of the hands
         key = 0
