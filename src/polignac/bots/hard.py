@@ -22,14 +22,14 @@ import dataclasses
 import math
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 from ..core.actions import ANNOUNCE_BASE, CLAIM, PASS, Action
 from ..core.cards import Mask
 from ..core.deal import Deal
 from .base import SeatView
-from .inference import play_log_likelihood, sample_hands
+from .inference import play_log_likelihood, policy_log_likelihood, replay_from_start, sample_hands
 from .simple import MediumBot
 from .solver import Position, Solver, default_solver, final_result
 
@@ -52,16 +52,10 @@ def _position(view: SeatView, hands: Sequence[Mask], declarer: int | None = None
 
 def _world(view: SeatView, hands: Sequence[Mask]) -> Deal | None:
     """The deal with the sampled ``hands`` now, replayed from its start (None: inconsistent)."""
-    n = view.num_players
-    initial = list(hands)
-    for t in view.tricks:
-        for i, c in enumerate(t.cards):
-            initial[(t.leader + i) % n] |= 1 << c
-    for i, c in enumerate(view.trick):
-        initial[(view.leader + i) % n] |= 1 << c
+    d = replay_from_start(view, tuple(hands))
+    if d is None:
+        return None
     try:
-        d = Deal.from_hands(view.rules, initial, dealer=view.dealer, turn_up=view.turn_up,
-                            partie=view.partie)
         for a in view.history:
             d = d.apply(a)
     except ValueError:
@@ -174,6 +168,13 @@ class HardBot:
     def _weight(self, view: SeatView, hands: tuple[Mask, ...]) -> float:
         return 0.0
 
+    def _samples(self, view: SeatView, rng: random.Random,
+                 k: int) -> Iterator[tuple[float, tuple[Mask, ...]]]:
+        """Up to ``k`` sampled deals with their log-weights, drawn lazily."""
+        for _ in range(k):
+            hands = sample_hands(view, rng)
+            yield self._weight(view, hands), hands
+
     def _best_card(self, view: SeatView, cards: list[Action], rng: random.Random) -> Action:
         if self.late < view.hand.bit_count() <= self.roll:
             return self._rollout_card(view, cards, rng)
@@ -184,14 +185,13 @@ class HardBot:
         totals = dict.fromkeys(cards, 0.0)
         samples: list[tuple[float, dict[int, int]]] = []
         left = self.nodes
-        for _ in range(self.samples):
-            hands = sample_hands(view, rng)
+        for weight, hands in self._samples(view, rng, self.samples):
             pos = _position(view, hands)
             values = (self.solver.best_reply_within(pos, left) if self.model == "reply"
                       else self.solver.solve_within(pos, left))
             if values is None:
                 break
-            samples.append((self._weight(view, hands), values))
+            samples.append((weight, values))
             if self.nodes > 0:
                 left -= self.solver.last_nodes
                 if left <= 0:
@@ -217,11 +217,10 @@ class HardBot:
     def _rollout_card(self, view: SeatView, cards: list[Action], rng: random.Random) -> Action:
         """PIMC with ``medium`` playouts: each card's mean result over sampled deals."""
         worlds: list[tuple[float, Deal]] = []
-        for _ in range(self.rollouts):
-            hands = sample_hands(view, rng)
+        for weight, hands in self._samples(view, rng, self.rollouts):
             world = _world(view, hands)
             if world is not None:
-                worlds.append((self._weight(view, hands), world))
+                worlds.append((weight, world))
         if not worlds:
             action = self.fallback.act(view, rng)
             return action if action in cards else cards[0]
@@ -254,27 +253,66 @@ class HardBot:
 class ExpertBot(HardBot):
     """Hard plus inference and match awareness.
 
-    Sampled deals are weighted by the likelihood of the other players'
-    earlier plays under a softmax play model (:mod:`polignac.bots.inference`,
-    option ``beta``, default 1.5).  Near the match threshold (penalty games
+    Inference (``infer``): ``"medium"`` (default) draws ``candidates`` (48)
+    deals consistent with what the seat has seen, scores each by how likely
+    the other players' earlier actions were if they play like ``medium``
+    (each took ``medium``'s action with probability ``1 - eps``, ``eps`` 0.1;
+    :func:`polignac.bots.inference.policy_log_likelihood`), and resamples the
+    deals it searches from them in proportion to that likelihood.
+    ``"heuristic"`` keeps every sampled deal and weights it by a softmax play
+    model (``beta``, default 1.5).  Near the match threshold (penalty games
     with a threshold) each sample's result counts as ``result - 100`` when it
     would take the bot to the threshold, so that the bot minimises the chance
     of losing the match rather than its points.  The weights and the match
     utility apply to the playouts and to the endgame solves alike; defaults
     ``samples`` 16, ``nodes`` 200,000, ``rollouts`` 8 (other options as hard).
+
+    Raises:
+        ValueError: an unknown ``infer`` or ``model``, or ``eps`` outside (0, 1).
     """
 
     name = "expert"
 
     def __init__(self, samples: int = 16, time: float | None = None,
                  declare_samples: int = 4, beta: float = 1.5, nodes: int = 200_000,
-                 rollouts: int = 8, **kw: Any) -> None:
+                 rollouts: int = 8, infer: str = "medium", eps: float = 0.1,
+                 candidates: int = 48, **kw: Any) -> None:
         super().__init__(samples=samples, time=time, declare_samples=declare_samples,
                          nodes=nodes, rollouts=rollouts, **kw)
+        if infer not in ("medium", "heuristic"):
+            raise ValueError(f"expert: infer must be 'medium' or 'heuristic', got {infer!r}")
+        if not 0.0 < float(eps) < 1.0:
+            raise ValueError(f"expert: eps must lie strictly between 0 and 1, got {eps}")
+        self.infer = infer
+        self.eps = float(eps)
+        self.candidates = max(1, int(candidates))
         self.beta = float(beta)
 
     def _weight(self, view: SeatView, hands: tuple[Mask, ...]) -> float:
+        if self.infer == "medium":
+            return 0.0  # the resampling in _samples carries the weights
         return play_log_likelihood(view, hands, self.beta)
+
+    def _samples(self, view: SeatView, rng: random.Random,
+                 k: int) -> Iterator[tuple[float, tuple[Mask, ...]]]:
+        """Deals resampled by the ``medium`` play model's likelihood (log-weight: log count)."""
+        if self.infer != "medium" or not view.history:
+            yield from super()._samples(view, rng, k)
+            return
+        pool: list[tuple[float, tuple[Mask, ...]]] = []
+        best = -math.inf
+        for _ in range(self.candidates):
+            hands = sample_hands(view, rng)
+            w = policy_log_likelihood(view, hands, self.fallback, self.eps, best - 9.0)
+            best = max(best, w)
+            pool.append((w, hands))
+        if best == -math.inf:  # nothing replays (cannot happen with a consistent view)
+            yield from super()._samples(view, rng, k)
+            return
+        weights = [math.exp(w - best) for w, _ in pool]
+        picks = rng.choices(range(len(pool)), weights=weights, k=k)
+        for i in sorted(set(picks)):
+            yield math.log(picks.count(i)), pool[i][1]
 
     def _utility(self, view: SeatView, value: float) -> float:
         r = view.rules

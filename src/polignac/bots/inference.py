@@ -5,7 +5,10 @@ with what the seat has seen (hand sizes, revealed voids, the Knaves turn-up
 is already out of the unseen cards).  :func:`play_log_likelihood` scores a
 sampled deal by how likely the other players' earlier plays were under a
 softmax over a simple heuristic (avoid winning tricks that hold points in the
-penalty games, take them in the point games).
+penalty games, take them in the point games); :func:`policy_log_likelihood`
+scores it under a bot used as the model of the others' play (``expert`` uses
+``medium``): replaying the deal from its start, how often did the model bot,
+seeing each player's own view of the sampled world, do what the player did.
 """
 
 from __future__ import annotations
@@ -14,7 +17,8 @@ import math
 import random
 
 from ..core.cards import Mask
-from .base import SeatView
+from ..core.deal import Deal
+from .base import Bot, SeatView
 
 
 def voids(view: SeatView) -> list[int]:
@@ -125,4 +129,58 @@ def play_log_likelihood(view: SeatView, hands: tuple[Mask, ...], beta: float = 1
         top = max(scores)
         z = sum(math.exp(s - top) for s in scores)
         total += beta * _heuristic(view, hand, before, c, strength, points) - top - math.log(z)
+    return total
+
+
+def replay_from_start(view: SeatView, hands: tuple[Mask, ...]) -> Deal | None:
+    """The deal as dealt, given the sampled current ``hands`` (None: inconsistent).
+
+    The cards already played are given back to the players who played them.
+    """
+    n = view.num_players
+    initial = list(hands)
+    for t in view.tricks:
+        for i, c in enumerate(t.cards):
+            initial[(t.leader + i) % n] |= 1 << c
+    for i, c in enumerate(view.trick):
+        initial[(view.leader + i) % n] |= 1 << c
+    try:
+        return Deal.from_hands(view.rules, initial, dealer=view.dealer, turn_up=view.turn_up,
+                               partie=view.partie)
+    except ValueError:
+        return None
+
+
+def policy_log_likelihood(view: SeatView, hands: tuple[Mask, ...], policy: Bot,
+                          eps: float = 0.1, floor: float = -math.inf) -> float:
+    """Log-probability of the other players' earlier actions if they play like ``policy``.
+
+    The play model: each player (other than the viewer) took ``policy``'s
+    action with probability ``1 - eps``, any other legal action with
+    probability ``eps`` shared equally.  Forced actions (one legal choice)
+    count for nothing.  The deal is replayed from its start with the sampled
+    ``hands``; ``policy`` sees each player's own view of the sampled world.
+    Scoring stops early, returning the partial (lower) value, once it falls
+    below ``floor`` (a sample that is already far less likely than another).
+    A history that cannot be replayed with ``hands`` returns ``-inf``.
+    """
+    d = replay_from_start(view, hands)
+    if d is None:
+        return -math.inf
+    hit = math.log1p(-eps) if eps < 1.0 else -math.inf
+    rng = random.Random(0)  # the model bots are deterministic; random is not a model
+    total = 0.0
+    for a in view.history:
+        p = d.to_act
+        if p != view.player:
+            legal = d.legal_actions()
+            if len(legal) >= 2:
+                guess = policy.act(SeatView.of(d, p), rng)
+                total += hit if guess == a else math.log(eps / (len(legal) - 1))
+                if total < floor:
+                    return total
+        try:
+            d = d.apply(a)
+        except ValueError:
+            return -math.inf
     return total
