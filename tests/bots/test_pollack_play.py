@@ -14,8 +14,11 @@ import random
 import pytest
 
 from polignac.bots.registry import make_bot
-from polignac.bots.runner import play_match
-from polignac.core import PRESETS
+from polignac.bots.runner import choose_action, play_match
+from polignac.bots.tournament import TournamentConfig, run_tournament
+from polignac.core import PRESETS, Match
+from polignac.core.actions import parse_action
+from polignac.core.cards import parse_cards
 
 # sha256 (first 16 hex digits) of the deal histories of three matches (seeds
 # 0-2, at most 4 deals each) per preset and player count, medium in seat 0 and
@@ -76,3 +79,60 @@ def test_recorded_covers_every_other_preset() -> None:
 @pytest.mark.parametrize(("preset", "n"), sorted(RECORDED))
 def test_medium_unchanged_outside_pollack(preset: str, n: int) -> None:
     assert _digest(preset, n) == RECORDED[(preset, n)]
+
+
+# Pollack positions (dealer 0: player 1 is forehand and leads; partners 0-2, 1-3).
+_HANDS = [
+    ["TS", "AS", "9H", "8H", "AH", "KH", "QH", "JH"],
+    ["9C", "8C", "KD", "QD", "JD", "KS", "QS", "JS"],
+    ["TC", "7C", "TD", "7D", "TH", "7H", "8S", "7S"],  # three Tens
+    ["AC", "KC", "QC", "JC", "9D", "8D", "AD", "9S"],
+]
+
+
+def _pollack(hands: list[list[str]], actions: list[str]) -> Match:
+    m = Match.new(PRESETS["pollack"], 4, 0).start_deal([parse_cards(h) for h in hands])
+    for a in actions:
+        m = m.apply(parse_action(a))
+    return m
+
+
+def test_medium_keeps_an_unannounced_combination() -> None:
+    # Player 2's side has not won a trick, so it cannot announce its three
+    # Tens yet: medium follows with the Seven, easy wins with the Ten.
+    m = _pollack(_HANDS, ["9C"])
+    assert choose_action(make_bot("medium"), m, random.Random(0)) == parse_action("7C")
+    assert choose_action(make_bot("easy"), m, random.Random(0)) == parse_action("TC")
+
+
+def test_medium_smears_an_ace_on_its_partners_sure_trick() -> None:
+    hands = [
+        ["7C", "TS", "9H", "8H", "AH", "KH", "QH", "JH"],
+        ["TC", "8C", "KD", "QD", "JD", "KS", "QS", "JS"],
+        ["9C", "7S", "TD", "7D", "TH", "7H", "8S", "AS"],
+        ["AC", "KC", "QC", "JC", "9D", "8D", "AD", "9S"],
+    ]
+    # Player 1 leads the Ten of clubs: nothing beats it; partner 3 drops the Ace.
+    m = _pollack(hands, ["TC", "9C"])
+    assert choose_action(make_bot("medium"), m, random.Random(0)) == parse_action("AC")
+
+
+def test_medium_does_not_lead_an_unguarded_ace() -> None:
+    # Forehand holds the Ace of spades; the Ten and Nine of spades are out.
+    hands = [
+        ["TS", "9S", "9H", "8H", "AH", "KH", "QH", "JH"],
+        ["AS", "8C", "7C", "8D", "7D", "7H", "JC", "7S"],
+        ["TC", "9C", "TD", "9D", "TH", "AD", "8S", "QS"],
+        ["AC", "KC", "QC", "KD", "QD", "JD", "KS", "JS"],
+    ]
+    m = _pollack(hands, [])
+    assert choose_action(make_bot("easy"), m, random.Random(0)) == parse_action("AS")
+    assert choose_action(make_bot("medium"), m, random.Random(0)) != parse_action("AS")
+
+
+def test_medium_beats_easy_in_pollack() -> None:
+    # Measured (2,000 hand sets, seed 21): medium - easy = +1.30 +- 0.12 side points.
+    r = run_tournament(TournamentConfig("pollack", ("medium", "easy", "medium", "easy"),
+                                        deals=150, seed=3))
+    diff = r.bots[1].diff
+    assert diff is not None and diff.mean + diff.half_width < 0, r.to_dict()

@@ -14,7 +14,7 @@ from ..core.actions import (
     is_announcement,
     is_card,
 )
-from ..core.cards import SUIT_MASKS, Card, cards_of
+from ..core.cards import SUIT_MASKS, Card, Mask, cards_of, make_card
 from ..core.deal import ANNOUNCEMENT_VALUES
 from ..core.rules import Rules
 from .base import SeatView
@@ -168,6 +168,36 @@ def _sure_slam(view: SeatView, strength: tuple[int, ...]) -> bool:
     return True
 
 
+# Pollack announcements held in hand: per rank (Ten, Nine, Ace) its four cards
+# (three: 3, four: 4), per suit its pollack (Ten, Nine, Ace: 3).
+_P_RANKS: tuple[tuple[str, Mask], ...] = tuple(
+    (word, sum(1 << make_card(r, s) for s in range(4)))
+    for word, r in (("tens", 8), ("nines", 7), ("aces", 12))
+)
+_P_SUITS: tuple[tuple[str, Mask], ...] = tuple(
+    ("pollack-" + "CDHS"[s], sum(1 << make_card(r, s) for r in (8, 7, 12)))
+    for s in range(4)
+)
+
+
+def _pending(hand: Mask, made: frozenset[str]) -> int:
+    """Pollack: announcement points ``hand`` holds that are not yet announced.
+
+    ``made``: the viewer's announcements so far (a rank announced as three or
+    four, or a suit's pollack, is used up).
+    """
+    v = 0
+    for word, mask in _P_RANKS:
+        if "three-" + word in made or "four-" + word in made:
+            continue
+        k = (hand & mask).bit_count()
+        v += 4 if k == 4 else 3 if k == 3 else 0
+    for word, mask in _P_SUITS:
+        if word not in made and hand & mask == mask:
+            v += 3
+    return v
+
+
 def _cards_only(view: SeatView) -> list[Card]:
     return [a for a in view.legal if is_card(a)]
 
@@ -240,6 +270,65 @@ class EasyBot:
 # ------------------------------------------------------------------ medium
 
 
+# Pollack (medium): what keeping a card is worth, in card points: per step of
+# its strength, and once more when no unseen card of its suit beats it.
+_P_KEEP = 0.2
+_P_KEEP_MASTER = 1.5
+# The card points each player still to play adds to a trick, on average.
+_P_ADD = 1.0
+
+
+class _PollackCtx:
+    """Pollack: medium's model of the trick in progress, for each candidate card.
+
+    The side that takes the trick is the one holding the highest card of the
+    led suit among the cards played and the hands still to play: the unseen
+    cards above the best card so far are placed, highest first, with each
+    player who may still follow in proportion to its cards in hand (known
+    voids hold none); the first one that lies with a player still to play
+    decides.  A card's value is the trick's card points (and the last trick's
+    3) won or lost with that chance, what the players still to play are
+    expected to add, and what keeping the card is worth (higher cards, and
+    cards nothing unseen beats, are kept).
+    """
+
+    def __init__(self, view: SeatView, f: _Facts) -> None:
+        self.view = view
+        self.f = f
+        self.voids = _voids(view)
+        self.unseen = view.unseen
+        self.last = len(view.tricks) == view.initial_hand.bit_count() - 1
+
+    def value(self, c: Card) -> float:
+        """The value of playing ``c``, in card points (higher is better)."""
+        view, st = self.view, self.f.strength
+        n, me = view.num_players, view.player
+        trick = view.trick + (c,)
+        led = trick[0] // 13
+        bi = _best(trick, None, st)
+        top = st[trick[bi]]
+        later = [(view.leader + j) % n for j in range(len(trick), n)]
+        sizes = view.hand_sizes
+        holders = [p for p in range(n) if p != me and not self.voids[p] >> led & 1]
+        total = sum(sizes[p] for p in holders)
+        mate = sum(sizes[p] for p in later if p in holders and _same_side(view, p, me))
+        opp = sum(sizes[p] for p in later if p in holders and not _same_side(view, p, me))
+        p_ours, rest = 0.0, 1.0
+        if total:
+            above = sum(1 for d in cards_of(self.unseen & SUIT_MASKS[led]) if st[d] > top)
+            for _ in range(above):
+                p_ours += rest * mate / total
+                rest *= 1 - (mate + opp) / total
+        if _same_side(view, (view.leader + bi) % n, me):
+            p_ours += rest
+        points = -sum(self.f.cost[d] for d in trick) + (3 if self.last else 0)
+        v = (2 * p_ours - 1) * (points + _P_ADD * len(later))
+        v -= _P_KEEP * st[c]
+        if not any(st[d] > st[c] for d in cards_of(self.unseen & SUIT_MASKS[c // 13])):
+            v -= _P_KEEP_MASTER
+        return v
+
+
 class MediumBot:
     """Card counting plus the seeds' tips (see docs/bots.md).
 
@@ -289,9 +378,26 @@ class MediumBot:
             return view.legal[0]
         if view.declarer == view.player:
             return max(cards, key=lambda c: (f.strength[c], -c))
+        if view.rules.scoring == "pollack":
+            return self._pollack_card(view, f, cards)
         if not view.trick:
             return min(cards, key=lambda c: (self._lead_score(view, f, c), c))
         return min(cards, key=lambda c: (self._follow_score(view, f, c), c))
+
+    def _pollack_card(self, view: SeatView, f: _Facts, cards: list[Card]) -> Card:
+        """Pollack: the card of best value (:class:`_PollackCtx`), less 3 card
+        points per announcement point it would break while announcing is locked."""
+        made = frozenset(a for p, a in view.announcements if p == view.player)
+        pending = _pending(view.hand, made)
+        ctx = _PollackCtx(view, f)
+
+        def score(c: Card) -> float:
+            v = ctx.value(c)
+            if pending:
+                v -= 3 * (pending - _pending(view.hand & ~(1 << c), made))
+            return v
+
+        return max(cards, key=lambda c: (score(c), -c))
 
     def _lead_score(self, view: SeatView, f: _Facts, c: Card) -> float:
         st, cost, sign = f.strength, f.cost, f.sign
