@@ -192,6 +192,12 @@ P_SIZE = P_ZOB + Z_SIZE
 
 
 @_jit_inline
+def _wrap(x: int, n: int) -> int:
+    """``x % n`` for ``0 <= x < 2 * n`` (a seat past the last wraps round), without a division."""
+    return x - n if x >= n else x
+
+
+@_jit_inline
 def _mine(g: Any, p: int) -> bool:
     me = g[G_ME]
     if g[G_SIDE] == 1:
@@ -218,7 +224,7 @@ def trick_winner(g: Any, strength: Any, trick: Any, base: int, leader: int) -> i
             best = i
             bc = c
             bs = s
-    return (leader + best) % n
+    return _wrap(leader + best, n)
 
 
 @_jit_inline
@@ -243,7 +249,7 @@ def _trick_points(upts: Any, pts: Any, trick: Any, tb: int, n: int) -> tuple[int
 def legal_mask(g: Any, hands: Any, trick: Any, st: Any) -> int:
     """Return the cards the player to act may play."""
     n = g[G_N]
-    p = (st[S_LEADER] + st[S_TL]) % n
+    p = _wrap(st[S_LEADER] + st[S_TL], n)
     h = hands[p]
     if st[S_TL] > 0:
         f = h & (np.int64(0x1FFF) << np.int64(13 * (trick[st[S_TB]] // 13)))
@@ -262,7 +268,7 @@ def play_card(g: Any, strength: Any, upts: Any, pts: Any, zob: Any,
     """
     n = g[G_N]
     tl = st[S_TL]
-    p = (st[S_LEADER] + tl) % n
+    p = _wrap(st[S_LEADER] + tl, n)
     hands[p] ^= np.int64(1) << np.int64(c)
     st[S_KEY] ^= zob[p * 52 + c]
     tb = st[S_TB]
@@ -515,13 +521,13 @@ def _last_trick(g: Any, strength: Any, upts: Any, pts: Any, zob: Any,
     tb = st[S_TB]
     gain = 0
     for i in range(n):
-        q = (leader + i) % n
+        q = _wrap(leader + i, n)
         gain = play_card(g, strength, upts, pts, zob, hands, trick, st, low_index(hands[q]))
     v = gain + leaf_value(g, st)
     _undo_trick(g, upts, pts, trick, st, tb, leader, sweep, fwme, otherpt, lastw)
     for i in range(n):
         c = trick[tb + i]
-        q = (leader + i) % n
+        q = _wrap(leader + i, n)
         hands[q] |= np.int64(1) << np.int64(c)
         st[S_KEY] ^= zob[q * 52 + c]
     st[S_TL] = 0
@@ -590,7 +596,7 @@ def search(mem: Any, tt: Any, alpha: int, beta: int) -> int:
             beta = hi
     a0 = alpha
     b0 = beta
-    p = (st[S_LEADER] + tl) % n
+    p = _wrap(st[S_LEADER] + tl, n)
     maxing = _mine(g, p)
     legal = legal_mask(g, hands, trick, st)
     tb = st[S_TB]
@@ -645,7 +651,7 @@ def search(mem: Any, tt: Any, alpha: int, beta: int) -> int:
                 wcard = c
                 wi = i
         wc = wcard
-        mwin = _mine(g, (st[S_LEADER] + wi) % n)
+        mwin = _mine(g, _wrap(st[S_LEADER] + wi, n))
     led = trick[tb] // 13
     # leading: per suit, the strongest opponent card (for the mover) or the
     # weakest card of the mover (for the others), found once per node
@@ -975,7 +981,7 @@ def maxn(g: Any, strength: Any, upts: Any, zob: Any, hands: Any, trick: Any, vec
             for q in range(n):
                 vec[out + q] = tt_val[slot * 4 + q]
             return 0
-    p = (leader + tl) % n
+    p = _wrap(leader + tl, n)
     h = hands[p]
     if tl > 0:
         f = h & (np.int64(0x1FFF) << np.int64(13 * (trick[base] // 13)))
