@@ -398,18 +398,15 @@ def _summary_key(g: Any, zob: Any, order1: Any, pts: Any, owner: Any, hands: Any
         live |= hands[q]
     k = zob[Z_LEADER + st[S_LEADER]]
     for s in range(4):
-        i = 0
-        for j in range(13):
-            c = order1[13 * s + j]
-            if c < 0:
-                break
-            if (live >> np.int64(c)) & 1 == 0:
-                continue
-            slot = s * 13 + i
+        m = (live >> np.int64(13 * s)) & 0x1FFF
+        slot = s * 13
+        while m != 0:
+            c = 13 * s + low_index(m)
+            m &= m - 1
             k ^= zob[Z_REL + slot * 16 + owner[c]]
             if pts[c] != 0:
                 k ^= zob[Z_PV + slot * 16 + (pts[c] & 15)]
-            i += 1
+            slot += 1
     if g[G_SLAM] == 1 or g[G_MODE] == 1:
         k ^= zob[Z_SWEEP + st[S_SWEEP] + 2]
     if g[G_ALL3] == 1:
@@ -422,29 +419,19 @@ def _summary_key(g: Any, zob: Any, order1: Any, pts: Any, owner: Any, hands: Any
     return k
 
 
-@_jit_inline
-def low_index(m: int) -> int:
-    """Return the index of the lowest set bit of ``m`` (``m`` != 0)."""
-    b = m & -m
-    i = 0
-    if b & 0xFFFFFFFF == 0:
-        b >>= 32
-        i += 32
-    if b & 0xFFFF == 0:
-        b >>= 16
-        i += 16
-    if b & 0xFF == 0:
-        b >>= 8
-        i += 8
-    if b & 0xF == 0:
-        b >>= 4
-        i += 4
-    if b & 0x3 == 0:
-        b >>= 2
-        i += 2
-    if b & 0x1 == 0:
-        i += 1
-    return i
+if HAVE_NUMBA:
+    from numba.cpython.unsafe.numbers import trailing_zeros
+
+    _tz: Any = trailing_zeros  # an intrinsic (typing context first): called as tz(m)
+
+    @_jit_inline
+    def low_index(m: int) -> int:
+        """Return the index of the lowest set bit of ``m`` (``m`` != 0)."""
+        return _tz(m)
+else:
+    def low_index(m: int) -> int:
+        """Return the index of the lowest set bit of ``m`` (``m`` != 0)."""
+        return (int(m) & -int(m)).bit_length() - 1
 
 
 @_jit_inline
@@ -601,9 +588,11 @@ def search(mem: Any, tt: Any, alpha: int, beta: int) -> int:
     legal = legal_mask(g, hands, trick, st)
     tb = st[S_TB]
     base = (tb + tl) * 32
-    # Candidate cards, equivalent ones merged: scan each suit weakest first;
-    # a card is skipped when the previous card of the run is ours, of the
-    # same value, and no live card (another hand's or in the trick) lies between.
+    # Candidate cards, equivalent ones merged: scan each suit weakest first
+    # (the solver numbers each suit's cards weakest first, so that is bit
+    # order); a card is skipped when the previous card of the run is ours, of
+    # the same value, and no live card (another hand's or in the trick) lies
+    # between.
     live = np.int64(0)
     for q in range(n):
         if q != p:
@@ -611,26 +600,19 @@ def search(mem: Any, tt: Any, alpha: int, beta: int) -> int:
     for i in range(tl):
         live |= np.int64(1) << np.int64(trick[tb + i])
     nc = 0
-    for s in range(4):
-        sm = np.int64(0x1FFF) << np.int64(13 * s)
-        if legal & sm == 0:
-            continue
-        prev = -1
-        for i in range(13):
-            c = order1[13 * s + i]
-            if c < 0:
-                break
-            bit = np.int64(1) << np.int64(c)
-            if legal & bit:
-                if prev >= 0 and upts[prev] == upts[c] and pts[prev] == pts[c]:
-                    prev = c
-                    work[base + nc - 1] = c  # keep the stronger representative
-                    continue
-                work[base + nc] = c
-                nc += 1
-                prev = c
-            elif live & bit:
-                prev = -1
+    m = legal
+    prev = -1
+    while m != 0:
+        c = low_index(m)
+        m &= m - 1
+        if (prev >= 0 and prev // 13 == c // 13 and upts[prev] == upts[c]
+                and pts[prev] == pts[c]
+                and live & ((np.int64(1) << np.int64(c)) - (np.int64(2) << np.int64(prev))) == 0):
+            work[base + nc - 1] = c  # keep the stronger representative
+        else:
+            work[base + nc] = c
+            nc += 1
+        prev = c
     # Move ordering: the table's move first.  Following: the mover ducks
     # (strongest card that does not take the lead first) and discards the
     # cards that hurt it onto others' tricks; the others feed the mover's
@@ -653,42 +635,16 @@ def search(mem: Any, tt: Any, alpha: int, beta: int) -> int:
         wc = wcard
         mwin = _mine(g, _wrap(st[S_LEADER] + wi, n))
     led = trick[tb] // 13
-    # leading: per suit, the strongest opponent card (for the mover) or the
-    # weakest card of the mover (for the others), found once per node
-    sx0 = -1
-    sx1 = -1
-    sx2 = -1
-    sx3 = -1
+    # leading: the cards of the mover's opponents (for the mover) or the
+    # mover's cards (for the others)
+    om = np.int64(0)
     if nc > 1 and wc < 0:
         if maxing:
-            om = np.int64(0)
             for q in range(n):
                 if not _mine(g, q):
                     om |= hands[q]
         else:
             om = hands[g[G_ME]]
-        for s in range(4):
-            m = om & (np.int64(0x1FFF) << np.int64(13 * s))
-            x = -1
-            if m != 0:
-                x = strength[low_index(m)]
-                m &= m - 1
-                while m != 0:
-                    y = strength[low_index(m)]
-                    m &= m - 1
-                    if maxing:
-                        if y > x:
-                            x = y
-                    elif y < x:
-                        x = y
-            if s == 0:
-                sx0 = x
-            elif s == 1:
-                sx1 = x
-            elif s == 2:
-                sx2 = x
-            else:
-                sx3 = x
     for i in range(nc if nc > 1 else 0):
         c = work[base + i]
         k = 0
@@ -719,15 +675,15 @@ def search(mem: Any, tt: Any, alpha: int, beta: int) -> int:
             # opponent holds a higher card, the others a card below all of
             # the mover's cards of the suit (the mover cannot duck) and not
             # a suit the mover lacks (it would discard)
-            s = c // 13
-            x = sx0 if s == 0 else (sx1 if s == 1 else (sx2 if s == 2 else sx3))
+            sm = np.int64(0x1FFF) << np.int64(13 * (c // 13))
+            below = (np.int64(1) << np.int64(c)) - 1
             k = strength[c]
             if maxing:
-                if x <= strength[c]:
+                if om & sm & ~below & ~(np.int64(1) << np.int64(c)) == 0:
                     k += 50
-            elif x < 0:
+            elif om & sm == 0:
                 k += 40
-            elif x < strength[c]:
+            elif om & sm & below != 0:
                 k += 20
         work[kb + i] = k
     for i in range(1, nc):  # insertion sort, nc is small

@@ -126,6 +126,9 @@ class Solver:
     _zob: Any = field(init=False, repr=False)
     _rng: random.Random = field(init=False, repr=False)
     _mx: tuple[Any, Any] | None = field(init=False, repr=False, default=None)
+    _perm: list[int] = field(init=False, repr=False, default_factory=list)
+    _perms: dict[tuple[int, ...], tuple[list[int], Any]] = field(
+        init=False, repr=False, default_factory=dict)
 
     def __post_init__(self) -> None:
         self._k = fast.pure_kernel() if self.pure or not fast.HAVE_NUMBA else fast
@@ -168,7 +171,8 @@ class Solver:
         self.last_nodes = int(st[fast.S_NODES])
         if st[fast.S_ABORT]:
             return None
-        return {c: int(out[c]) + banked for c in pos.legal_cards()}
+        perm = self._perm
+        return {c: int(out[perm[c]]) + banked for c in pos.legal_cards()}
 
     def best_reply_within(self, pos: Position, nodes: int) -> dict[Card, int] | None:
         """Each legal card's value for the mover under the *best-reply* model.
@@ -192,8 +196,9 @@ class Solver:
         n = pos.num_players
         done = len(pos.winners)
         trick = np.zeros(fast.TRICK_SIZE, np.int64)
+        perm = self._perm
         for i, c in enumerate(pos.trick):
-            trick[done * n + i] = c
+            trick[done * n + i] = perm[c]
         mst = np.zeros(fast.M_SIZE, np.int64)
         mst[fast.M_LIMIT] = max(0, nodes)
         mst[fast.M_KEY] = st[fast.S_KEY]
@@ -209,7 +214,7 @@ class Solver:
         self.last_nodes = int(mst[fast.M_NODES])
         if mst[fast.M_ABORT]:
             return None
-        return {c: int(rootv[c]) + banked for c in pos.legal_cards()}
+        return {c: int(rootv[perm[c]]) + banked for c in pos.legal_cards()}
 
     def value(self, pos: Position, player: int | None = None) -> int:
         """Return the exact value of the position for ``player`` (default: the player to act).
@@ -233,18 +238,53 @@ class Solver:
             ValueError: the position is finished or malformed.
         """
         arrays = build(pos, self._rng.getrandbits(62), player)
-        g, strength, upts, pts, order, hands, trick, st, banked = arrays
+        g, strength, upts, pts, order, _hands, _trick, st, banked = arrays
         if not any(pos.hands):
             raise ValueError("the position is finished: no cards left to play")
+        # The kernel numbers the cards of each suit weakest first (so that a
+        # suit's cards in strength order are its bits in order): ``perm[c]``
+        # is card ``c``'s number there, ``inv`` the reverse.
+        strength_rank = pos.rules.strength()
+        cached = self._perms.get(strength_rank)
+        if cached is None:
+            perm_l = [0] * 52
+            for s in range(4):
+                ranks = sorted(range(13), key=lambda r: (strength_rank[r], r))
+                for i, r in enumerate(ranks):
+                    perm_l[13 * s + r] = 13 * s + i
+            inv_a = np.zeros(52, np.int64)
+            for c, k in enumerate(perm_l):
+                inv_a[k] = c
+            cached = self._perms[strength_rank] = (perm_l, inv_a)
+        perm, inv = cached
+        self._perm = perm
+
+        def remap(m: int) -> int:
+            r = 0
+            while m:
+                low = m & -m
+                r |= 1 << perm[low.bit_length() - 1]
+                m ^= low
+            return r
+
         mem = self._mem
-        for off, a in ((fast.P_G, g), (fast.P_STR, strength), (fast.P_UPTS, upts),
-                       (fast.P_PTS, pts), (fast.P_ORDER, order.ravel()), (fast.P_HANDS, hands),
-                       (fast.P_TRICK, trick), (fast.P_ST, st)):
-            mem[off:off + len(a)] = a
+        mem[fast.P_G:fast.P_G + fast.G_SIZE] = g
+        mem[fast.P_STR:fast.P_STR + 52] = strength[inv]
+        mem[fast.P_UPTS:fast.P_UPTS + 52] = upts[inv]
+        mem[fast.P_PTS:fast.P_PTS + 52] = pts[inv]
+        flat = order.ravel()
+        mem[fast.P_ORDER:fast.P_ORDER + 52] = np.where(flat >= 0, np.array(perm)[flat], -1)
+        mem[fast.P_ST:fast.P_ST + fast.S_SIZE] = st
+        mem[fast.P_HANDS:fast.P_HANDS + 16] = 0
         for p, h in enumerate(pos.hands):
-            for c in range(52):
-                if h >> c & 1:
-                    mem[fast.P_OWNER + c] = p
+            mem[fast.P_HANDS + p] = remap(h)
+            m = h
+            while m:
+                low = m & -m
+                mem[fast.P_OWNER + perm[low.bit_length() - 1]] = p
+                m ^= low
+        for i, c in enumerate(pos.trick):
+            mem[fast.P_TRICK + i] = perm[c]
         args = (mem[fast.P_G:fast.P_G + fast.G_SIZE], mem[fast.P_STR:fast.P_STR + 52],
                 mem[fast.P_UPTS:fast.P_UPTS + 52], mem[fast.P_PTS:fast.P_PTS + 52],
                 mem[fast.P_ORDER:fast.P_ORDER + 52], self._zob,
@@ -255,10 +295,13 @@ class Solver:
                 mem[fast.P_WORK:fast.P_WORK + fast.WORK_SIZE])
         # the incremental Zobrist key of the hands
         key = 0
-        for p, h in enumerate(pos.hands):
-            for c in range(52):
-                if h >> c & 1:
-                    key ^= int(self._zob[p * 52 + c])
+        zob = self._zob
+        for p in range(pos.num_players):
+            m = int(args[6][p])
+            while m:
+                low = m & -m
+                key ^= int(zob[p * 52 + low.bit_length() - 1])
+                m ^= low
         args[8][fast.S_KEY] = key
         return args, banked
 
