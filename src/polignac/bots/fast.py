@@ -475,6 +475,82 @@ def _bounds(g: Any, st: Any) -> tuple[int, int]:
 
 
 @_jit_inline
+def _trick_bounds(g: Any, strength: Any, upts: Any, hands: Any, trick: Any, st: Any,
+                  tb: int, tl: int, alpha: int, beta: int) -> int:
+    """Mid-trick cutoff from the trick in progress, or ``-INF`` for none.
+
+    When the trick is already lost to the mover's side (its last card in the
+    trick is played and someone else leads it) the cards in it are worth
+    nothing to the mover; when the mover's side leads it and no opponent
+    still to play can beat the card, they are all the mover's.  The bounds of
+    :func:`_bounds` narrowed so are returned when they decide the window.
+    Cards are numbered weakest first within a suit.
+    """
+    neg = 0
+    pos = 0
+    for i in range(tl):
+        u = upts[trick[tb + i]]
+        if u < 0:
+            neg += u
+        else:
+            pos += u
+    if neg == 0 and pos == 0:
+        return -INF  # the bounds are those of the trick's start
+    lo, hi = _bounds(g, st)
+    if lo <= -INF or hi >= INF:
+        return -INF
+    n = g[G_N]
+    leader = st[S_LEADER]
+    trump = g[G_TRUMP]
+    wc = trick[tb]
+    led = wc // 13
+    wi = 0
+    for i in range(1, tl):
+        c = trick[tb + i]
+        if c // 13 == wc // 13:
+            if strength[c] > strength[wc]:
+                wc = c
+                wi = i
+        elif c // 13 == trump:
+            wc = c
+            wi = i
+    wmine = _mine(g, _wrap(leader + wi, n))
+    if wmine:
+        # can an opponent still to play take the trick?
+        above = ~((np.int64(2) << np.int64(wc)) - 1)
+        ws = np.int64(0x1FFF) << np.int64(13 * (wc // 13))
+        lm = np.int64(0x1FFF) << np.int64(13 * led)
+        for i in range(tl, n):
+            q = _wrap(leader + i, n)
+            if _mine(g, q):
+                continue
+            h = hands[q]
+            if h & lm != 0:
+                if wc // 13 == led and h & lm & above != 0:
+                    return -INF
+            elif trump >= 0:
+                tm = h & (np.int64(0x1FFF) << np.int64(13 * trump))
+                if wc // 13 == trump:
+                    if tm & ws & above != 0:
+                        return -INF
+                elif tm != 0:
+                    return -INF
+        lo += pos
+        hi += neg
+    else:
+        for i in range(tl, n):
+            if _mine(g, _wrap(leader + i, n)):
+                return -INF
+        lo -= neg
+        hi -= pos
+    if lo >= beta or lo == hi:
+        return lo
+    if hi <= alpha:
+        return hi
+    return -INF
+
+
+@_jit_inline
 def _undo_trick(g: Any, upts: Any, pts: Any, trick: Any, st: Any, tb: int, leader: int,
                 sweep: int, fwme: int, otherpt: int, lastw: int) -> None:
     """Undo the summary of the trick just completed at ``trick[tb:tb + n]`` (not the hands)."""
@@ -581,12 +657,16 @@ def search(mem: Any, tt: Any, alpha: int, beta: int) -> int:
             alpha = lo
         if hi < beta:
             beta = hi
+    tb = st[S_TB]
+    if tl > 0:
+        c = _trick_bounds(g, strength, upts, hands, trick, st, tb, tl, alpha, beta)
+        if c > -INF:
+            return c
     a0 = alpha
     b0 = beta
     p = _wrap(st[S_LEADER] + tl, n)
     maxing = _mine(g, p)
     legal = legal_mask(g, hands, trick, st)
-    tb = st[S_TB]
     base = (tb + tl) * 32
     # Candidate cards, equivalent ones merged: scan each suit weakest first
     # (the solver numbers each suit's cards weakest first, so that is bit
