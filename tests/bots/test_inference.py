@@ -10,6 +10,7 @@ import pytest
 from polignac.bots.base import SeatView
 from polignac.bots.hard import ExpertBot
 from polignac.bots.inference import (
+    announced_needs,
     policy_log_likelihood,
     replay_from_start,
     sample_hands,
@@ -93,3 +94,27 @@ def test_expert_inference_legal_and_reproducible(infer: str) -> None:
     assert first in view.legal
     again = ExpertBot(infer=infer, candidates=12, rollouts=3).act(view, random.Random(4))
     assert again == first
+
+
+def test_samples_keep_announced_cards() -> None:
+    """Pollack: a player who announced keeps its combination's unplayed cards in every sample."""
+    checked = 0
+    for seed in range(60):
+        deal = medium_game("pollack", seed, 5)
+        if deal.done:
+            continue
+        view = SeatView.of(deal, deal.to_act)
+        others = [(p, name) for p, name in view.announcements if p != view.player]
+        if not others:
+            continue
+        rng = random.Random(seed)
+        for _ in range(10):
+            hands = sample_hands(view, rng)
+            world = replay_from_start(view, hands)
+            assert world is not None
+            for a in view.history:  # every announcement must be legal in the sampled world
+                world = world.apply(a)
+            for p, cards, k in announced_needs(view):
+                assert (hands[p] & cards).bit_count() >= k
+        checked += 1
+    assert checked >= 5

@@ -16,8 +16,9 @@ from __future__ import annotations
 import math
 import random
 
+from ..core.actions import ANNOUNCE_BASE
 from ..core.cards import Mask
-from ..core.deal import Deal
+from ..core.deal import ANNOUNCEMENT_NEEDS, Deal
 from .base import Bot, SeatView
 
 
@@ -36,26 +37,67 @@ def voids(view: SeatView) -> list[int]:
     return out
 
 
+def announced_needs(view: SeatView) -> list[tuple[int, Mask, int]]:
+    """Pollack: what the others' announcements say about their hands now.
+
+    One ``(player, cards, k)`` per announcement by another player: ``player``
+    still holds at least ``k`` of the unseen ``cards`` (it held the
+    combination when it announced, less what it has played since).
+    """
+    if not view.announcements:
+        return []
+    n = view.num_players
+    plays = [((t.leader + i) % n, c) for t in view.tricks for i, c in enumerate(t.cards)]
+    plays += [((view.leader + i) % n, c) for i, c in enumerate(view.trick)]
+    made = iter(view.announcements)
+    out: list[tuple[int, Mask, int]] = []
+    done = 0
+    for a in view.history:
+        if a < 52:
+            done += 1
+        elif a >= ANNOUNCE_BASE:
+            p, name = next(made)
+            if p == view.player:
+                continue
+            cards, k = ANNOUNCEMENT_NEEDS[name]
+            since = sum(1 for q, c in plays[done:] if q == p and cards >> c & 1)
+            out.append((p, cards & view.unseen, k - since))
+    return out
+
+
 def sample_hands(view: SeatView, rng: random.Random, tries: int = 50) -> tuple[Mask, ...]:
     """Deal the unseen cards to the other players, respecting hand sizes and voids.
 
-    Falls back to ignoring voids if no consistent deal is found in ``tries``
-    attempts (the voids are then still respected where possible).
+    Pollack announcements are respected too: an announcer keeps enough of its
+    combination's unplayed cards (:func:`announced_needs`).  Falls back to
+    ignoring voids if no consistent deal is found in ``tries`` attempts (the
+    voids are then still respected where possible).
     """
     n = view.num_players
     me = view.player
     unseen = [c for c in range(52) if view.unseen >> c & 1]
     void = voids(view)
+    needs = announced_needs(view)
     for attempt in range(tries + 1):
         strict = attempt < tries
-        rng.shuffle(unseen)
-        # most constrained cards first: suits that many players lack
-        unseen.sort(key=lambda c: -sum(1 for q in range(n) if void[q] >> (c // 13) & 1))
         room = list(view.hand_sizes)
         room[me] = 0
         hands = [0] * n
+        pinned = 0
+        for p, cards, k in needs:  # the announcers' cards first
+            have = (hands[p] & cards).bit_count()
+            free = [c for c in range(52) if cards >> c & 1 and not pinned >> c & 1]
+            for c in rng.sample(free, max(0, min(k - have, len(free), room[p]))):
+                hands[p] |= 1 << c
+                pinned |= 1 << c
+                room[p] -= 1
+        # without announcements the same list is reshuffled at each attempt
+        rest = [c for c in unseen if not pinned >> c & 1] if needs else unseen
+        rng.shuffle(rest)
+        # most constrained cards first: suits that many players lack
+        rest.sort(key=lambda c: -sum(1 for q in range(n) if void[q] >> (c // 13) & 1))
         ok = True
-        for c in unseen:
+        for c in rest:
             who = [q for q in range(n) if room[q] > 0 and not void[q] >> (c // 13) & 1]
             if not who:
                 if strict:

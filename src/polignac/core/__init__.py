@@ -34,7 +34,16 @@ from .cards import (
     rank_of,
     suit_of,
 )
-from .deal import ANNOUNCEMENT_VALUES, DONE, PLAY, Deal, DealScore, ScoreLine, Trick
+from .deal import (
+    ANNOUNCEMENT_NEEDS,
+    ANNOUNCEMENT_VALUES,
+    DONE,
+    PLAY,
+    Deal,
+    DealScore,
+    ScoreLine,
+    Trick,
+)
 from .deal import DECLARE as DECLARE_PHASE
 from .describe import describe_rules
 from .errors import (
@@ -52,7 +61,8 @@ from .record import FORMAT, replay, summary, to_record
 from .rules import PARAMETERS, Rules, parameter_docs
 
 __all__ = [
-    "ANNOUNCEMENTS", "ANNOUNCEMENT_VALUES", "CAPOT", "CLAIM", "CODES", "DECLARE_PHASE", "DONE",
+    "ANNOUNCEMENTS", "ANNOUNCEMENT_NEEDS", "ANNOUNCEMENT_VALUES", "CAPOT", "CLAIM", "CODES",
+    "DECLARE_PHASE", "DONE",
     "FORMAT", "GENERAL", "GENERALE", "NUM_ACTIONS", "PARAMETERS", "PASS", "PLAY", "PRESETS",
     "SUIT_MASKS", "Action", "Card", "CardParseError", "CardSet", "Deal", "DealResult",
     "DealScore", "GameOverError", "IllegalActionError", "Mask", "Match", "NotYourTurnError",

@@ -84,6 +84,9 @@ _ANN_NEED: Final[tuple[tuple[Mask, int, int], ...]] = tuple(
     (mask, k, ANNOUNCEMENT_VALUES[name])
     for name, (mask, k) in zip(ANNOUNCEMENTS, _ANN_CARDS_NEEDED, strict=True)
 )
+ANNOUNCEMENT_NEEDS: Final[dict[str, tuple[Mask, int]]] = dict(
+    zip(ANNOUNCEMENTS, _ANN_CARDS_NEEDED, strict=True))
+"""Pollack: each announcement's cards (a mask) and how many of them it needs in hand."""
 # Which "slot" an announcement uses up for its announcer: a rank (as three or
 # four) or a suit's pollack.
 _ANN_SLOT: Final = (0, 1, 2, 0, 1, 2, 3, 4, 5, 6)
