@@ -2,7 +2,8 @@
 match awareness) and the evaluation-only ``oracle`` (sees every hand).
 
 ``HardBot`` samples complete deals consistent with everything its seat has
-seen (its hand, the cards played, revealed voids, the Knaves turn-up).  Early
+seen (its hand, the cards played, revealed voids, the Knaves turn-up, Pollack
+announcements).  Early
 and in the middle of the deal it plays each legal card in every sampled deal
 and finishes the deal with ``medium`` playing every seat (each from its own
 view of the sampled deal): PIMC with heuristic playouts, a one-step policy

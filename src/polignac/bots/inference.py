@@ -1,8 +1,9 @@
 """Inference about hidden hands: sampling consistent deals and a simple play model.
 
 :func:`sample_hands` deals the unseen cards to the other players consistently
-with what the seat has seen (hand sizes, revealed voids, the Knaves turn-up
-is already out of the unseen cards).  :func:`play_log_likelihood` scores a
+with what the seat has seen (hand sizes, revealed voids, the cards a Pollack
+announcer must still hold; the Knaves turn-up is already out of the unseen
+cards).  :func:`play_log_likelihood` scores a
 sampled deal by how likely the other players' earlier plays were under a
 softmax over a simple heuristic (avoid winning tricks that hold points in the
 penalty games, take them in the point games); :func:`policy_log_likelihood`
