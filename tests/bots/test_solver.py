@@ -158,6 +158,10 @@ def test_node_budget_is_reproducible() -> None:
         assert solver.last_nodes == used
     assert solver.solve_within(pos, used - 1) is None
     assert solver.solve_within(pos, 0) == full
+    value = solver.value(pos)
+    used = solver.last_nodes
+    assert solver.value_within(pos, used) == value == max(full.values())
+    assert solver.value_within(pos, used - 1) is None
 
 
 def test_compiled_kernel_reloads_from_cache() -> None:

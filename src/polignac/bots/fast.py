@@ -159,13 +159,14 @@ S_SIZE = 48
 INF = 1 << 40
 TRICK_SIZE = 256  # trick slots: 17 tricks of up to 15 cards
 WORK_SIZE = 32 * TRICK_SIZE  # the search's scratch space (32 slots per ply)
-TT_BITS = 20
+TT_BITS = 18  # table slots (two a bucket): 8 MB, small enough to stay in cache more
 
 # The search's packed memory ``mem``: every array of a solve in one int64
 # array (a recursive call then passes two arrays, not fourteen), each at its
 # offset; :func:`_unpack` returns the views.  ``order`` is kept flat there
 # (``order1[13 * s + i]``).  The table ``tt`` holds four numbers per slot
-# (key, low bound, high bound, move) side by side: one cache line a probe.
+# (key, low bound, high bound, and a tag: the solve's stamp, the trick index
+# and the move) side by side, two slots a bucket: one cache line a probe.
 P_G = 0
 P_STR = P_G + G_SIZE
 P_UPTS = P_STR + 52
@@ -639,8 +640,10 @@ def search(mem: Any, tt: Any, alpha: int, beta: int) -> int:
         if st[S_DONE] + 1 == g[G_TOTAL_TRICKS]:
             return _last_trick(g, strength, upts, pts, zob, hands, trick, st)
         key = _summary_key(g, zob, order1, pts, owner, hands, st)
-        slot = (key & ((1 << TT_BITS) - 1)) * 4
+        slot = (key & ((1 << (TT_BITS - 1)) - 1)) * 8
         key ^= g[G_NONCE]
+        if tt[slot + 4] == key:
+            slot += 4
         if tt[slot] == key:
             tlo = tt[slot + 1]
             thi = tt[slot + 2]
@@ -652,7 +655,9 @@ def search(mem: Any, tt: Any, alpha: int, beta: int) -> int:
                 alpha = tlo
             if thi < beta:
                 beta = thi
-            best_move = tt[slot + 3]
+            best_move = tt[slot + 3] & 0xFF
+            if best_move >= 52:
+                best_move = -1
         if lo > alpha:
             alpha = lo
         if hi < beta:
@@ -814,7 +819,17 @@ def search(mem: Any, tt: Any, alpha: int, beta: int) -> int:
         if alpha >= beta:
             break
     if slot >= 0:
-        if tt[slot] != key:
+        # two entries a bucket (one cache line): the one of this position,
+        # else the first unless it holds a bigger subtree (an earlier trick)
+        # of this solve, else the second
+        slot &= ~7
+        stamp = (g[G_NONCE] & 0xFFFFFFFFFF) << 16  # this solve's entries
+        if tt[slot + 4] == key:
+            slot += 4
+        elif tt[slot] != key:
+            tag = tt[slot + 3]
+            if (tag & ~0xFFFF) == stamp and ((tag >> 8) & 0xFF) < st[S_DONE]:
+                slot += 4
             tt[slot] = key
             tt[slot + 1] = -INF
             tt[slot + 2] = INF
@@ -827,7 +842,7 @@ def search(mem: Any, tt: Any, alpha: int, beta: int) -> int:
         else:
             tt[slot + 1] = best
             tt[slot + 2] = best
-        tt[slot + 3] = bm
+        tt[slot + 3] = stamp | (st[S_DONE] << 8) | (bm & 0xFF)
     return best
 
 

@@ -110,7 +110,7 @@ class Position:
 
 @dataclass
 class Solver:
-    """A reusable solver: holds the transposition table (about 20 MB).
+    """A reusable solver: holds the transposition table (about 8 MB).
 
     ``pure`` runs the kernel as plain Python (slow; the reference path).
     ``nodes`` counts the search nodes of every solve, ``last_nodes`` those of
@@ -222,9 +222,27 @@ class Solver:
         Raises:
             ValueError: the position is finished or malformed.
         """
+        v = self.value_within(pos, 0, player)
+        assert v is not None
+        return v
+
+    def value_within(self, pos: Position, nodes: int, player: int | None = None) -> int | None:
+        """:meth:`value` within a budget of ``nodes`` search nodes (0: none).
+
+        Returns None when the budget runs out first (reproducibly, as
+        :meth:`solve_within`).
+
+        Raises:
+            ValueError: the position is finished or malformed.
+        """
         args, banked = self._setup(pos, player)
+        st = args[8]
+        st[fast.S_LIMIT] = max(0, nodes)
         v = int(self._k.root_value(self._mem, self._tt))
-        self.nodes += int(args[8][fast.S_NODES])
+        self.nodes += int(st[fast.S_NODES])
+        self.last_nodes = int(st[fast.S_NODES])
+        if st[fast.S_ABORT]:
+            return None
         return v + banked
 
     # ------------------------------------------------------------ set-up
