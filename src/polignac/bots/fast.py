@@ -30,6 +30,17 @@ Pollack the mover's side, takes it: minus its penalty, or plus its points),
 ``pts[c]`` (raw card points, for the chips games), ``order[s, i]`` (suit ``s``'s
 cards from weakest to strongest, -1 padded), ``zob`` (Zobrist numbers).
 
+The search (:func:`search`, driven by :func:`card_values` and
+:func:`root_value`) gets all of these as views of one packed int64 array
+``mem`` (offsets ``P_*``) plus the table ``tt``, and numbers the cards of each
+suit weakest first (the solver remaps them), so that a suit's cards in
+strength order are its bits in order: candidate generation, merging of
+equivalent cards, lead ordering and the rank-relative table key are bit
+operations.  The helpers are inlined into it and it runs without numba's
+reference counting.  The functions that take the separate arrays
+(:func:`play_card`, :func:`legal_mask`, :func:`leaf_value`,
+:func:`random_playouts`, :func:`maxn`) work with either numbering.
+
 The value a search returns is the mover's *future* result: the final deal
 result minus what the mover has already banked in the additive part, so
 that the transposition table can share positions reached with different

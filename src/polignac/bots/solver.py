@@ -23,10 +23,12 @@ The model (documented choices):
   chelem of ``polignac-fr``; Slobberhannes' all-three rule.  The all-three
   rule assumes no per-trick points (true of every preset that has it).
 
-The search itself lives in :mod:`polignac.bots.fast` (alpha-beta with a
-transposition table at trick boundaries, equivalent cards merged, move
-ordering, early bounds), compiled by numba when it is installed; pass
-``pure=True`` to run the same code as plain Python.
+The search itself lives in :mod:`polignac.bots.fast` (fail-soft alpha-beta
+driven by null-window bisection on the value, a transposition table at trick
+boundaries keyed on the rank-relative position, equivalent cards merged,
+move ordering, static bounds at trick boundaries and from the trick in
+progress), compiled by numba when it is installed; pass ``pure=True`` to run
+the same code as plain Python.
 """
 
 from __future__ import annotations
