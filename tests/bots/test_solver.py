@@ -12,6 +12,7 @@ import pytest
 from polignac.bots import fast
 from polignac.bots.solver import Position, Solver, build, final_result
 from polignac.core import Deal, get_rules
+from polignac.core.cards import RANK_LETTERS, make_card
 
 FAMILIES = [
     ("polignac", 4, None),
@@ -141,6 +142,41 @@ def test_kernel_matches_core_on_random_games(preset: str, n: int, contract: str 
             assert int(st[fast.S_TL]) == len(deal.trick)
         me = pos.to_act
         assert gain + int(fast.leaf_value(g, st)) == final_result(deal, me)
+
+
+def test_table_key_is_rank_relative() -> None:
+    """Positions that differ only in which cards are gone share a table key (and a
+    value); moving a card to another hand, or a point card's place, changes it."""
+    rules = get_rules("polignac")
+    by_strength = sorted((r for r in range(13) if rules.strength()[r] >= 0),
+                         key=lambda r: rules.strength()[r])  # 8 ranks, weakest first
+    jack = RANK_LETTERS.index("J")
+
+    def position(suit0: list[list[int]], jack_owner: int) -> Position:
+        hands = []
+        for p in range(4):
+            m = sum(1 << make_card(by_strength[i], 0) for i in suit0[p])
+            m |= sum(1 << make_card(by_strength[i], 1) for i in (0, 1, 2, 3) if i == p)
+            if p == jack_owner:
+                m |= 1 << make_card(jack, 2)
+            else:
+                m |= 1 << make_card(by_strength[p], 2)
+            hands.append(m)
+        return Position(rules, tuple(hands), (), 0, (), (0, 0, 0, 0))
+
+    def key(pos: Position) -> int:
+        solver = Solver()
+        g, _s, _u, pts, _o, zob, hands, _t, st, owner, _w = solver._setup(pos)[0]
+        return int(fast._summary_key(g, zob, pts, owner, hands, st))
+
+    assert by_strength[5] == jack  # the only suit-0 card with points, left out below
+    base = position([[0], [1], [2], [3]], 1)
+    same = position([[1], [2], [4], [6]], 1)  # other suit-0 cards, in the same order
+    assert key(base) == key(same)
+    assert Solver().value(base) == Solver().value(same)
+    assert key(base) != key(position([[1], [0], [2], [3]], 1))  # two cards swap hands
+    assert key(base) != key(position([[0], [1], [2], [3]], 3))  # the Jack in another hand
+    assert key(base) != key(position([[0], [1], [2], [5]], 1))  # a point card in its place
 
 
 def test_node_budget_is_reproducible() -> None:

@@ -392,8 +392,7 @@ def leaf_value(g: Any, st: Any) -> int:
 
 
 @_jit_inline
-def _summary_key(g: Any, zob: Any, order1: Any, pts: Any, owner: Any, hands: Any,
-                 st: Any) -> int:
+def _summary_key(g: Any, zob: Any, pts: Any, owner: Any, hands: Any, st: Any) -> int:
     """Table key at a trick boundary: the hands up to relabelling of ranks.
 
     The key does not include the solve's salt ``g[G_NONCE]``: the search
@@ -630,7 +629,7 @@ def search(mem: Any, tt: Any, alpha: int, beta: int) -> int:
     ``work`` is scratch space for the candidate lists, 32 slots per ply
     (indexed by the ply's trick slot, so no allocation happens in the search).
     """
-    g, strength, upts, pts, order1, zob, hands, trick, st, owner, work = _unpack(mem)
+    g, strength, upts, pts, _order1, zob, hands, trick, st, owner, work = _unpack(mem)
     st[S_NODES] += 1
     if st[S_LIMIT] > 0 and st[S_NODES] > st[S_LIMIT]:
         st[S_ABORT] = 1
@@ -650,7 +649,7 @@ def search(mem: Any, tt: Any, alpha: int, beta: int) -> int:
             return hi
         if st[S_DONE] + 1 == g[G_TOTAL_TRICKS]:
             return _last_trick(g, strength, upts, pts, zob, hands, trick, st)
-        key = _summary_key(g, zob, order1, pts, owner, hands, st)
+        key = _summary_key(g, zob, pts, owner, hands, st)
         slot = (key & ((1 << (TT_BITS - 1)) - 1)) * 8
         key ^= g[G_NONCE]
         if tt[slot + 4] == key:
