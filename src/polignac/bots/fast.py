@@ -170,7 +170,7 @@ S_SIZE = 48
 INF = 1 << 40
 TRICK_SIZE = 256  # trick slots: 17 tricks of up to 15 cards
 WORK_SIZE = 32 * TRICK_SIZE  # the search's scratch space (32 slots per ply)
-TT_BITS = 18  # table slots (two a bucket): 8 MB, small enough to stay in cache more
+TT_BITS = 19  # table slots (two a bucket): 16 MB
 
 # The search's packed memory ``mem``: every array of a solve in one int64
 # array (a recursive call then passes two arrays, not fourteen), each at its

@@ -112,7 +112,7 @@ class Position:
 
 @dataclass
 class Solver:
-    """A reusable solver: holds the transposition table (about 8 MB).
+    """A reusable solver: holds the transposition table (about 16 MB).
 
     ``pure`` runs the kernel as plain Python (slow; the reference path).
     ``nodes`` counts the search nodes of every solve, ``last_nodes`` those of
