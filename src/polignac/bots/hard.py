@@ -28,7 +28,7 @@ from typing import Any
 
 from ..core.actions import ANNOUNCE_BASE, CLAIM, PASS, Action
 from ..core.cards import Mask
-from ..core.deal import Deal
+from ..core.deal import ANNOUNCEMENT_VALUES, Deal
 from .base import SeatView
 from .inference import play_log_likelihood, policy_log_likelihood, replay_from_start, sample_hands
 from .simple import MediumBot
@@ -64,6 +64,18 @@ def _world(view: SeatView, hands: Sequence[Mask]) -> Deal | None:
     return d
 
 
+def playout_result(deal: Deal, player: int) -> int:
+    """A finished playout's result for ``player``: the solver's model plus, in
+    Pollack, the side's announcements (each point worth ``point_divisor`` card
+    points, as in the deal score), which the card play can win or lose."""
+    result = final_result(deal, player)
+    if deal.rules.scoring == "pollack":
+        calls = sum(ANNOUNCEMENT_VALUES[name] for p, name in deal.announcements
+                    if p & 1 == player & 1)
+        result += calls * deal.rules.point_divisor
+    return result
+
+
 def pollack_call(view: SeatView) -> Action | None:
     """Pollack: announce any scoring combination; claim exactly when the side has 21."""
     for a in view.legal:
@@ -75,10 +87,16 @@ def pollack_call(view: SeatView) -> Action | None:
 
 
 def _could_sweep(view: SeatView) -> bool:
-    """Cheap filter: at most one card of the hand is below the top three ranks."""
-    top = len(view.rules.rank_order) - 3
+    """Cheap filter: at most one card of the hand can be beaten by a card of its
+    suit that the hand does not hold."""
     strength = view.rules.strength()
-    weak = sum(1 for c in range(52) if view.hand >> c & 1 and strength[c % 13] < top)
+    others = view.rules.pack_mask(view.num_players) & ~view.hand
+    weak = 0
+    for c in range(52):
+        if view.hand >> c & 1:
+            suit = others >> (13 * (c // 13)) & 0x1FFF
+            if any(suit >> r & 1 and strength[r] > strength[c % 13] for r in range(13)):
+                weak += 1
     return weak <= 1
 
 
@@ -153,15 +171,35 @@ class HardBot:
         contract = next(a for a in view.legal if a != PASS)
         if not _could_sweep(view):
             return PASS
-        eldest = (view.dealer + 1) % view.num_players
-        lead = view.player if view.rules.declaration == "generale" else eldest
         gain = 0.0
         for _ in range(self.declare_samples):
             hands = sample_hands(view, rng)
-            yes = self.solver.value(_position(view, hands, view.player, lead), view.player)
-            no = self.solver.value(_position(view, hands, -1, eldest), view.player)
-            gain += yes - no
+            gain += (self._contract_value(view, hands, contract, True, rng)
+                     - self._contract_value(view, hands, contract, False, rng))
         return contract if gain > 0 else PASS
+
+    def _contract_value(self, view: SeatView, hands: Sequence[Mask], contract: Action,
+                        declare: bool, rng: random.Random) -> float:
+        """The seat's result in one deal if it declares ``contract`` (or passes).
+
+        Exact under the paranoid model (the others try to break a contract)
+        within the node budget ``nodes``; past it, one ``medium`` playout of
+        the deal (everyone else passing, or declaring as ``medium`` would).
+        """
+        eldest = (view.dealer + 1) % view.num_players
+        lead = view.player if view.rules.declaration == "generale" else eldest
+        pos = (_position(view, hands, view.player, lead) if declare
+               else _position(view, hands, -1, eldest))
+        value = self.solver.value_within(pos, self.nodes, view.player)
+        if value is not None:
+            return value
+        d = _world(view, hands)
+        if d is None:  # pragma: no cover - sampled hands always replay
+            return 0.0
+        d = d.apply(contract if declare else PASS)
+        while not d.done:
+            d = d.apply(self.fallback.act(SeatView.of(d, d.to_act), rng))
+        return playout_result(d, view.player)
 
     def _utility(self, view: SeatView, value: float) -> float:
         return value
@@ -240,7 +278,7 @@ class HardBot:
                 d = world.apply(c)
                 while not d.done:
                     d = d.apply(self.fallback.act(SeatView.of(d, d.to_act), rng))
-                totals[c] += weight * self._utility(view, final_result(d, view.player))
+                totals[c] += weight * self._utility(view, playout_result(d, view.player))
         best = max(totals.values())
         near = [c for c in cards if totals[c] >= best - self.tol * wsum - 1e-9]
         return near[0] if len(near) == 1 else self._medium_pick(view, near, rng)
@@ -356,10 +394,8 @@ class OracleBot(HardBot):
             contract = next(a for a in view.legal if a != PASS)
             if not _could_sweep(view):
                 return PASS
-            eldest = (view.dealer + 1) % view.num_players
-            lead = player if view.rules.declaration == "generale" else eldest
-            yes = self.solver.value(_position(view, deal.hands, player, lead), player)
-            no = self.solver.value(_position(view, deal.hands, -1, eldest), player)
+            yes = self._contract_value(view, deal.hands, contract, True, rng)
+            no = self._contract_value(view, deal.hands, contract, False, rng)
             return contract if yes > no else PASS
         cards = [a for a in view.legal if a < 52]
         if len(cards) == 1:
