@@ -44,6 +44,28 @@ RUNS: list[tuple[str, str, str, int, int]] = [
     ("polignac-oracle-2000", "polignac", "oracle,medium,medium,medium", 2000, 204),
     ("pollack-medium-5000", "pollack", "medium,easy,medium,easy", 5000, 217),
     ("polignac-expert-2000", "polignac", "expert,medium,medium,medium", 2000, 204),
+    # third round: the other games' lower rungs at 2,000 hand sets, the search rung as
+    # large as a session allows (Knaves' 17-card playouts are the slowest)
+    ("slobberhannes-medium-2000", "slobberhannes", "medium,easy,easy,easy", 2000, 315),
+    ("slobberhannes-easy-2000", "slobberhannes", "easy,random,random,random", 2000, 325),
+    ("knaves-medium-2000", "knaves", "medium,easy,easy", 2000, 318),
+    ("knaves-easy-2000", "knaves", "easy,random,random", 2000, 328),
+    ("bassadewitz-medium-2000", "bassadewitz", "medium,easy,easy,easy", 2000, 316),
+    ("bassadewitz-easy-2000", "bassadewitz", "easy,random,random,random", 2000, 326),
+    ("pollack-easy-2000", "pollack", "easy,random,easy,random", 2000, 327),
+    ("slobberhannes-hard-1000", "slobberhannes", "hard,medium,medium,medium", 1000, 305),
+    ("bassadewitz-hard-1000", "bassadewitz", "hard,medium,medium,medium", 1000, 306),
+    ("knaves-hard-300", "knaves", "hard,medium,medium", 300, 308),
+    # expert with medium as its play model; a second oracle that uses its sight only
+    # through the exact solver (medium play until the solver reaches the endgame)
+    # fourth round: hard and expert with 16 playouts (the new default; the runs above
+    # used 6 for hard and 8 for expert: add `:rollouts=6` / `:rollouts=8` to repeat them)
+    ("pollack-hard-16", "pollack", "hard,medium,hard,medium", 500, 407),
+    ("polignac-expert-16", "polignac", "expert,medium,medium,medium", 500, 204),
+    ("polignac-hard-16", "polignac", "hard,medium,medium,medium", 2000, 101),
+    ("polignac-expert-1000", "polignac", "expert:rollouts=8,medium,medium,medium", 1000, 204),
+    ("polignac-oracle-solver-2000", "polignac",
+     "oracle:late=5,roll=5,nodes=2000000,medium,medium,medium", 2000, 204),
 ]
 
 

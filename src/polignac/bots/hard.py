@@ -107,7 +107,7 @@ class HardBot:
 
     * ``roll`` (99): with more than ``late`` and at most ``roll`` cards in
       hand, each legal card is scored by ``medium`` playouts over
-      ``rollouts`` (6) sampled deals (the same deals for every card); with more
+      ``rollouts`` (16) sampled deals (the same deals for every card); with more
       than ``roll`` cards the bot plays ``medium``'s card.
     * ``late`` (3): with at most this many cards in hand, each of up to
       ``samples`` (12) sampled deals is solved exactly within a node budget
@@ -129,7 +129,7 @@ class HardBot:
 
     def __init__(self, samples: int = 12, time: float | None = None,
                  declare_samples: int = 4, nodes: int = 150_000, tol: float = 0.0,
-                 late: int = 3, model: str = "reply", roll: int = 99, rollouts: int = 6,
+                 late: int = 3, model: str = "reply", roll: int = 99, rollouts: int = 16,
                  **_: object) -> None:
         self.roll = int(roll)
         self.rollouts = int(rollouts)
@@ -304,7 +304,7 @@ class ExpertBot(HardBot):
     would take the bot to the threshold, so that the bot minimises the chance
     of losing the match rather than its points.  The weights and the match
     utility apply to the playouts and to the endgame solves alike; defaults
-    ``samples`` 16, ``nodes`` 200,000, ``rollouts`` 8 (other options as hard).
+    ``samples`` 16, ``nodes`` 200,000, ``rollouts`` 16 (other options as hard).
 
     Raises:
         ValueError: an unknown ``infer`` or ``model``, or ``eps`` outside (0, 1).
@@ -314,7 +314,7 @@ class ExpertBot(HardBot):
 
     def __init__(self, samples: int = 16, time: float | None = None,
                  declare_samples: int = 4, beta: float = 1.5, nodes: int = 200_000,
-                 rollouts: int = 8, infer: str = "medium", eps: float = 0.1,
+                 rollouts: int = 16, infer: str = "medium", eps: float = 0.1,
                  candidates: int = 48, **kw: Any) -> None:
         super().__init__(samples=samples, time=time, declare_samples=declare_samples,
                          nodes=nodes, rollouts=rollouts, **kw)
