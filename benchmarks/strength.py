@@ -4,6 +4,7 @@ Run from the repository root (one tournament at a time, ``--jobs 2``)::
 
     .venv/bin/python benchmarks/strength.py            # every run below
     .venv/bin/python benchmarks/strength.py polignac-hard   # the named ones only
+    .venv/bin/python benchmarks/strength.py --table         # the saved results, as Markdown
 
 Each run is ``polignac tournament --preset P --bots B --deals N --seed S --jobs 2 --json``;
 its JSON goes to ``benchmarks/results/<name>.json``.  docs/bots.md ("Measured
@@ -69,7 +70,32 @@ RUNS: list[tuple[str, str, str, int, int]] = [
 ]
 
 
+def table() -> str:
+    """A Markdown table of every run whose JSON is in ``benchmarks/results``."""
+    import json
+
+    rows = ["| run | preset | bots | hand sets | seed | first bot per deal | others: diff vs "
+            "first | first bot ms/move |", "| --- | --- | --- | ---: | ---: | --- | --- | ---: |"]
+    for name, preset, bots, _deals, seed in RUNS:
+        path = OUT / f"{name}.json"
+        if not path.exists():
+            continue
+        d = json.loads(path.read_text())
+        first, *others = d["bots"]
+        diffs = "; ".join(
+            f"{b['bot']} {b['diff_vs_first']['mean']:+.3f} ± {b['diff_vs_first']['half_width']:.3f}"
+            for b in others if b["diff_vs_first"])
+        score = first["score"]
+        rows.append(f"| {name} | {preset} | `{bots}` | {d['deals']} | {seed} | "
+                    f"{score['mean']:.3f} ± {score['half_width']:.3f} | {diffs} | "
+                    f"{first['ms_per_move']:.1f} |")
+    return "\n".join(rows)
+
+
 def main(names: list[str]) -> None:
+    if names == ["--table"]:
+        print(table())
+        return
     OUT.mkdir(parents=True, exist_ok=True)
     for name, preset, bots, deals, seed in RUNS:
         if names and name not in names:
