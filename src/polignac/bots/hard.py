@@ -23,7 +23,8 @@ import dataclasses
 import math
 import random
 import time
-from collections.abc import Iterator, Sequence
+from collections import Counter
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 from ..core.actions import ANNOUNCE_BASE, CLAIM, PASS, Action
@@ -196,10 +197,19 @@ class HardBot:
         d = _world(view, hands)
         if d is None:  # pragma: no cover - sampled hands always replay
             return 0.0
-        d = d.apply(contract if declare else PASS)
-        while not d.done:
-            d = d.apply(self.fallback.act(SeatView.of(d, d.to_act), rng))
-        return playout_result(d, view.player)
+        return playout_result(self._playout(d.apply(contract if declare else PASS), rng),
+                              view.player)
+
+    def _playout(self, deal: Deal, rng: random.Random) -> Deal:
+        """``deal`` finished with ``medium`` in every seat, each from its own view."""
+        while not deal.done:
+            deal = deal.apply(self.fallback.act(SeatView.of(deal, deal.to_act), rng))
+        return deal
+
+    def _medium_card(self, view: SeatView, cards: list[Action], rng: random.Random) -> Action:
+        """``medium``'s card (the fallback when the search has nothing to go on)."""
+        action = self.fallback.act(view, rng)
+        return action if action in cards else cards[0]
 
     def _utility(self, view: SeatView, value: float) -> float:
         return value
@@ -218,11 +228,9 @@ class HardBot:
         if self.late < view.hand.bit_count() <= self.roll:
             return self._rollout_card(view, cards, rng)
         if view.hand.bit_count() > self.late:
-            action = self.fallback.act(view, rng)
-            return action if action in cards else cards[0]
+            return self._medium_card(view, cards, rng)
         start = time.perf_counter()
-        totals = dict.fromkeys(cards, 0.0)
-        samples: list[tuple[float, dict[int, int]]] = []
+        samples: list[tuple[float, Mapping[int, float]]] = []
         left = self.nodes
         for weight, hands in self._samples(view, rng, self.samples):
             pos = _position(view, hands)
@@ -238,20 +246,8 @@ class HardBot:
             if self.time is not None and time.perf_counter() - start > self.time:
                 break
         if not samples:
-            action = self.fallback.act(view, rng)
-            return action if action in cards else cards[0]
-        top = max(w for w, _ in samples)
-        wsum = 0.0
-        for w, values in samples:
-            weight = math.exp(w - top)
-            wsum += weight
-            for c in cards:
-                totals[c] += weight * self._utility(view, values[c])
-        best = max(totals.values())
-        near = [c for c in cards if totals[c] >= best - self.tol * wsum - 1e-9]
-        if len(near) == 1:
-            return near[0]
-        return self._medium_pick(view, near, rng)
+            return self._medium_card(view, cards, rng)
+        return self._weighted_pick(view, cards, samples, rng)
 
     def _rollout_card(self, view: SeatView, cards: list[Action], rng: random.Random) -> Action:
         """PIMC with ``medium`` playouts: each card's mean result over sampled deals."""
@@ -261,24 +257,30 @@ class HardBot:
             if world is not None:
                 worlds.append((weight, world))
         if not worlds:
-            action = self.fallback.act(view, rng)
-            return action if action in cards else cards[0]
+            return self._medium_card(view, cards, rng)
         return self._rollout_pick(view, cards, worlds, rng)
 
     def _rollout_pick(self, view: SeatView, cards: list[Action],
                       worlds: list[tuple[float, Deal]], rng: random.Random) -> Action:
         """The card with the best weighted mean result of ``medium`` playouts in ``worlds``."""
+        scored = [(w, {c: playout_result(self._playout(world.apply(c), rng), view.player)
+                       for c in cards}) for w, world in worlds]
+        return self._weighted_pick(view, cards, scored, rng)
+
+    def _weighted_pick(self, view: SeatView, cards: list[Action],
+                       scored: Sequence[tuple[float, Mapping[int, float]]],
+                       rng: random.Random) -> Action:
+        """The card with the best weighted mean utility over ``scored``
+        (log-weight, result per card); cards within ``tol`` of it go to
+        ``medium``'s choice."""
         totals = dict.fromkeys(cards, 0.0)
-        top = max(w for w, _ in worlds)
+        top = max(w for w, _ in scored)
         wsum = 0.0
-        for w, world in worlds:
+        for w, values in scored:
             weight = math.exp(w - top)
             wsum += weight
             for c in cards:
-                d = world.apply(c)
-                while not d.done:
-                    d = d.apply(self.fallback.act(SeatView.of(d, d.to_act), rng))
-                totals[c] += weight * self._utility(view, playout_result(d, view.player))
+                totals[c] += weight * self._utility(view, values[c])
         best = max(totals.values())
         near = [c for c in cards if totals[c] >= best - self.tol * wsum - 1e-9]
         return near[0] if len(near) == 1 else self._medium_pick(view, near, rng)
@@ -349,9 +351,9 @@ class ExpertBot(HardBot):
             yield from super()._samples(view, rng, k)
             return
         weights = [math.exp(w - best) for w, _ in pool]
-        picks = rng.choices(range(len(pool)), weights=weights, k=k)
-        for i in sorted(set(picks)):
-            yield math.log(picks.count(i)), pool[i][1]
+        picks = Counter(rng.choices(range(len(pool)), weights=weights, k=k))
+        for i in sorted(picks):
+            yield math.log(picks[i]), pool[i][1]
 
     def _utility(self, view: SeatView, value: float) -> float:
         r = view.rules
@@ -409,6 +411,4 @@ class OracleBot(HardBot):
             if view.hand.bit_count() > self.roll:
                 return self._best_card(view, cards, rng)
             return self._rollout_pick(view, cards, [(0.0, deal)], rng)
-        best = max(values.values())
-        near = [c for c in cards if values[c] >= best - self.tol]
-        return near[0] if len(near) == 1 else self._medium_pick(view, near, rng)
+        return self._weighted_pick(view, cards, [(0.0, values)], rng)
