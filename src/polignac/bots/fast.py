@@ -218,25 +218,28 @@ def _mine(g: Any, p: int) -> bool:
 
 
 @_jit_inline
-def trick_winner(g: Any, strength: Any, trick: Any, base: int, leader: int) -> int:
-    """Return the player who wins the full trick ``trick[base:base + n]`` led by ``leader``."""
-    n = g[G_N]
+def _taking(g: Any, strength: Any, trick: Any, base: int, count: int) -> int:
+    """Index (in play order) of the card that takes ``trick[base:base + count]`` so far."""
     trump = g[G_TRUMP]
     best = 0
     bc = trick[base]
-    bs = bc // 13
-    for i in range(1, n):
+    for i in range(1, count):
         c = trick[base + i]
-        s = c // 13
-        if s == bs:
+        if c // 13 == bc // 13:
             if strength[c] > strength[bc]:
                 best = i
                 bc = c
-        elif s == trump:
+        elif c // 13 == trump:
             best = i
             bc = c
-            bs = s
-    return _wrap(leader + best, n)
+    return best
+
+
+@_jit_inline
+def trick_winner(g: Any, strength: Any, trick: Any, base: int, leader: int) -> int:
+    """Return the player who wins the full trick ``trick[base:base + n]`` led by ``leader``."""
+    n = g[G_N]
+    return _wrap(leader + _taking(g, strength, trick, base, n), n)
 
 
 @_jit_inline
@@ -513,18 +516,9 @@ def _trick_bounds(g: Any, strength: Any, upts: Any, hands: Any, trick: Any, st: 
     n = g[G_N]
     leader = st[S_LEADER]
     trump = g[G_TRUMP]
-    wc = trick[tb]
-    led = wc // 13
-    wi = 0
-    for i in range(1, tl):
-        c = trick[tb + i]
-        if c // 13 == wc // 13:
-            if strength[c] > strength[wc]:
-                wc = c
-                wi = i
-        elif c // 13 == trump:
-            wc = c
-            wi = i
+    led = trick[tb] // 13
+    wi = _taking(g, strength, trick, tb, tl)
+    wc = trick[tb + wi]
     wmine = _mine(g, _wrap(leader + wi, n))
     if wmine:
         # can an opponent still to play take the trick?
@@ -716,18 +710,8 @@ def search(mem: Any, tt: Any, alpha: int, beta: int) -> int:
     wc = -1
     mwin = False
     if nc > 1 and tl > 0:
-        wcard = trick[tb]
-        wi = 0
-        for i in range(1, tl):
-            c = trick[tb + i]
-            if c // 13 == wcard // 13:
-                if strength[c] > strength[wcard]:
-                    wcard = c
-                    wi = i
-            elif c // 13 == g[G_TRUMP]:
-                wcard = c
-                wi = i
-        wc = wcard
+        wi = _taking(g, strength, trick, tb, tl)
+        wc = trick[tb + wi]
         mwin = _mine(g, _wrap(st[S_LEADER] + wi, n))
     led = trick[tb] // 13
     # leading: the cards of the mover's opponents (for the mover) or the
