@@ -14,8 +14,8 @@ from ..core.actions import (
     is_announcement,
     is_card,
 )
-from ..core.cards import SUIT_MASKS, Card, Mask, cards_of, make_card
-from ..core.deal import ANNOUNCEMENT_VALUES
+from ..core.cards import SUIT_LETTERS, SUIT_MASKS, Card, Mask, cards_of
+from ..core.deal import ANNOUNCEMENT_NEEDS, ANNOUNCEMENT_VALUES
 from ..core.rules import Rules
 from .base import SeatView
 
@@ -168,33 +168,26 @@ def _sure_slam(view: SeatView, strength: tuple[int, ...]) -> bool:
     return True
 
 
-# Pollack announcements held in hand: per rank (Ten, Nine, Ace) its four cards
-# (three: 3, four: 4), per suit its pollack (Ten, Nine, Ace: 3).
-_P_RANKS: tuple[tuple[str, Mask], ...] = tuple(
-    (word, sum(1 << make_card(r, s) for s in range(4)))
-    for word, r in (("tens", 8), ("nines", 7), ("aces", 12))
-)
-_P_SUITS: tuple[tuple[str, Mask], ...] = tuple(
-    ("pollack-" + "CDHS"[s], sum(1 << make_card(r, s) for r in (8, 7, 12)))
-    for s in range(4)
-)
-
-
 def _pending(hand: Mask, made: frozenset[str]) -> int:
     """Pollack: announcement points ``hand`` holds that are not yet announced.
 
     ``made``: the viewer's announcements so far (a rank announced as three or
-    four, or a suit's pollack, is used up).
+    four, or a suit's pollack, is used up).  Four of a rank count as four.
     """
     v = 0
-    for word, mask in _P_RANKS:
+    for word in ("tens", "nines", "aces"):
         if "three-" + word in made or "four-" + word in made:
             continue
-        k = (hand & mask).bit_count()
-        v += 4 if k == 4 else 3 if k == 3 else 0
-    for word, mask in _P_SUITS:
-        if word not in made and hand & mask == mask:
-            v += 3
+        for name in ("four-" + word, "three-" + word):
+            cards, k = ANNOUNCEMENT_NEEDS[name]
+            if (hand & cards).bit_count() >= k:
+                v += ANNOUNCEMENT_VALUES[name]
+                break
+    for suit in SUIT_LETTERS:
+        name = "pollack-" + suit
+        cards, k = ANNOUNCEMENT_NEEDS[name]
+        if name not in made and (hand & cards).bit_count() >= k:
+            v += ANNOUNCEMENT_VALUES[name]
     return v
 
 
@@ -385,7 +378,7 @@ class MediumBot:
         return min(cards, key=lambda c: (self._follow_score(view, f, c), c))
 
     def _pollack_card(self, view: SeatView, f: _Facts, cards: list[Card]) -> Card:
-        """Pollack: the card of best value (:class:`_PollackCtx`), less 3 card
+        """Pollack: the card of best value (:class:`_PollackCtx`), less 3 (the divisor) card
         points per announcement point it would break while announcing is locked."""
         made = frozenset(a for p, a in view.announcements if p == view.player)
         pending = _pending(view.hand, made)
@@ -394,7 +387,7 @@ class MediumBot:
         def score(c: Card) -> float:
             v = ctx.value(c)
             if pending:
-                v -= 3 * (pending - _pending(view.hand & ~(1 << c), made))
+                v -= view.rules.point_divisor * (pending - _pending(view.hand & ~(1 << c), made))
             return v
 
         return max(cards, key=lambda c: (score(c), -c))
