@@ -94,6 +94,14 @@ def clean_name(value: Any, default: str) -> str:
     return text or default
 
 
+def _cookie_seat(table: GameTable, cookies: dict[str, str]) -> tuple[int, str] | None:
+    """The seat and token of ``table``'s cookie when it names a seat there (unchecked token)."""
+    parsed = parse_cookie(cookies.get(cookie_name(table.id)))
+    if parsed is None or not 0 <= parsed[0] < len(table.seats):
+        return None
+    return parsed
+
+
 class Hub:
     """Every table of this server process, and the storage behind them."""
 
@@ -271,24 +279,20 @@ class Hub:
 
     def pending_take(self, table: GameTable, cookies: dict[str, str]) -> int | None:
         """The bot's seat this browser asked to take at the next deal, or None."""
-        parsed = parse_cookie(cookies.get(cookie_name(table.id)))
-        if parsed is None:
+        found = _cookie_seat(table, cookies)
+        if found is None:
             return None
-        seat, token = parsed
-        if not 0 <= seat < len(table.seats):
-            return None
+        seat, token = found
         return seat if token_matches(token, table.seats[seat].take_hash) else None
 
     def seat_and_token(self, table: GameTable, cookies: dict[str, str]
                        ) -> tuple[int, str] | None:
         """The seat and token this browser validly holds at ``table``, or None."""
-        parsed = parse_cookie(cookies.get(cookie_name(table.id)))
-        if parsed is None:
+        found = _cookie_seat(table, cookies)
+        if found is None:
             return None
-        seat, token = parsed
-        if not 0 <= seat < len(table.seats):
-            return None
-        return (seat, token) if token_matches(token, table.seats[seat].token_hash) else None
+        seat, token = found
+        return found if token_matches(token, table.seats[seat].token_hash) else None
 
 
 def _hub(request: Request | WebSocket) -> Hub:
