@@ -4,13 +4,17 @@ Routes::
 
     GET  /                       lobby
     GET  /tables/{id}            table page
-    GET  /tables/{id}/join       invite link: ?seat=N&token=T -> seat cookie, redirect
+    GET  /tables/{id}/join       invite link: ?seat=N&token=T -> a page to choose a name
+    POST /tables/{id}/join       that page's form (name) -> seat cookie, redirect
+    GET  /tables/{id}/invites    the creator's unused invite links, again
     GET  /tables/{id}/record.json  the match record (finished deals only while playing)
     GET  /api/presets            presets, bot levels, house rules for the lobby
     POST /api/play-now           you and three bots, preset polignac
     POST /api/tables             create a table from a JSON description
     GET  /api/tables             every table for the lobby: preset, status, who is seated
-    POST /tables/{id}/seats/{seat}/take  take a bot's seat (now, or at the next deal)
+    POST /tables/{id}/seats/{seat}/take  ask for a bot's seat (the creator answers)
+    POST /tables/{id}/seats/{seat}/approve  the creator approves that request
+    POST /tables/{id}/seats/{seat}/refuse   the creator refuses it
     POST /tables/{id}/start      the creator starts a waiting table; bots fill open seats
     POST /tables/{id}/rematch    a new table with the same settings and seats
     WS   /tables/{id}/ws         the table protocol (docs/server.md); no seat cookie: spectator
@@ -21,17 +25,28 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
+import functools
+import html
 import json
 import logging
 import re
 import secrets
+import time
+import urllib.parse
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
 from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
 from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse, RedirectResponse, Response
+from starlette.responses import (
+    FileResponse,
+    HTMLResponse,
+    JSONResponse,
+    RedirectResponse,
+    Response,
+)
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -51,6 +66,16 @@ from .db import (
     migrate,
     set_rematch,
     update_seat,
+    update_table,
+)
+from .seating import (
+    IDENTITY_COOKIE,
+    KeyedRateLimit,
+    identity_hash,
+    new_identity,
+    read_identity,
+    seal,
+    unseal,
 )
 from .security import (
     RateLimit,
@@ -75,15 +100,18 @@ HOUSE_RULES: dict[str, dict[str, Any]] = {
                         "max": 100},
 }
 _NAME_OK = re.compile(r"[^\w \-'.]", re.UNICODE)
+_TABLE_ID = re.compile(r"[A-Za-z0-9_\-]{1,32}")
 
 
 class ApiError(Exception):
     """A bad request to the JSON API: answered with ``status`` and ``{"error", "rule"}``."""
 
-    def __init__(self, message: str, rule: str, status: int = 400) -> None:
+    def __init__(self, message: str, rule: str, status: int = 400,
+                 headers: dict[str, str] | None = None) -> None:
         super().__init__(message)
         self.rule = rule
         self.status = status
+        self.headers = headers
 
 
 def clean_name(value: Any, default: str) -> str:
@@ -110,6 +138,8 @@ class Hub:
         self.tables: dict[str, GameTable] = {}
         self.store: Store | None = None
         self.writer: Writer | None = None
+        self.create_limit = KeyedRateLimit(config.create_per_minute, config.create_burst)
+        self.loading: dict[str, asyncio.Task[GameTable | None]] = {}
 
     async def start(self) -> None:
         """Open the database, migrate it, rebuild every table by replaying its events.
@@ -128,10 +158,74 @@ class Hub:
             except PolignacError:
                 log.exception("table %s does not replay; skipped", row.id)
                 continue
-            self.tables[row.id] = table
+            self._register(table)
             table.wake()
             for s in table.seats:  # nobody is connected yet: the grace period starts now
                 table.start_grace(s.seat)
+
+    def _register(self, table: GameTable) -> None:
+        """Keep ``table`` in memory until it is unloaded (:meth:`unload`)."""
+        self.tables[table.id] = table
+        table.on_idle = self.unload
+        table.settle()
+
+    async def find(self, table_id: str) -> GameTable | None:
+        """The table ``table_id``: in memory, or loaded from the database (a closed or
+        finished table that left memory: it comes back paused, and leaves again), or
+        None when there is no such table.
+
+        Raises:
+            sqlalchemy.exc.SQLAlchemyError: the database cannot be read.
+        """
+        table = self.tables.get(table_id)
+        if table is not None or not _TABLE_ID.fullmatch(table_id) or self.store is None:
+            return table
+        task = self.loading.get(table_id)
+        if task is None:
+            task = self.loading[table_id] = asyncio.get_running_loop().create_task(
+                self._load(table_id))
+            task.add_done_callback(lambda _t: self.loading.pop(table_id, None))
+        return await asyncio.shield(task)
+
+    async def _load(self, table_id: str) -> GameTable | None:
+        assert self.store is not None and self.writer is not None
+        store, writer = self.store, self.writer
+        row = await asyncio.to_thread(store.load_one, table_id)
+        if row is None:
+            return None
+        if table_id in self.tables:  # created meanwhile
+            return self.tables[table_id]
+        try:
+            table = await asyncio.to_thread(GameTable, row, writer, self.config)
+        except PolignacError:
+            log.exception("table %s does not replay", table_id)
+            return None
+        table.paused = not table.match.finished  # nobody is here yet
+        self._register(table)
+        return table
+
+    async def unload(self, table: GameTable, why: str) -> bool:
+        """Take a paused (``why`` = ``closed``) or finished table out of memory; it stays
+        in the database (:meth:`find` loads it again).  False, and nothing done,
+        while it still has connections.
+
+        Raises:
+            sqlalchemy.exc.SQLAlchemyError, WriterClosedError: not stored.
+        """
+        assert self.writer is not None
+        if table.subscribers or self.tables.get(table.id) is not table:
+            return False
+        now = time.time()
+        values = {"closed_at": now} if why == "closed" else {"finished_at": now}
+        await self.writer.run(lambda conn: update_table(conn, table.id, **values))
+        if why == "closed":
+            table.closed_at = now
+        if table.subscribers:  # somebody came while it was being stored
+            return False
+        del self.tables[table.id]
+        await table.stop()
+        log.info("table %s left memory (%s)", table.id, why)
+        return True
 
     async def stop(self) -> None:
         """Stop every table's driver, write what is waiting and close the database."""
@@ -143,13 +237,19 @@ class Hub:
             self.store.engine.dispose()
 
     async def create(self, preset: str, players: int | None, seats: list[dict[str, Any]],
-                     overrides: dict[str, Any], name: str) -> tuple[GameTable, str, dict[int, str]]:
-        """Create a table; return it, the creator's seat token and the invite tokens.
+                     overrides: dict[str, Any], name: str, holder: str,
+                     options: dict[str, Any]) -> tuple[GameTable, str, dict[int, str]]:
+        """Create a table for the browser identity hashed as ``holder``; return it, the
+        creator's seat token and the invite tokens.
 
         Raises:
-            ApiError: unknown preset, bad player count, bad seats or house rules.
+            ApiError: unknown preset, bad player count, bad seats or house rules
+                (400); the server holds ``max_tables`` tables (429).
         """
         assert self.store is not None
+        if len(self.tables) >= self.config.max_tables:
+            raise ApiError(f"the server has {len(self.tables)} tables open, its most; try "
+                           "again later", "too-many-tables", 429)
         try:
             rules = get_rules(preset, overrides)
             n = rules.default_players if players is None else players
@@ -162,16 +262,19 @@ class Hub:
             raise ApiError("exactly one seat must be yours (kind 'you')", "bad-seats")
         rows: list[SeatRow] = []
         creator = new_token()
+        table_id = secrets.token_urlsafe(9)
         invites: dict[int, str] = {}
         for i, spec in enumerate(seats):
             kind = spec.get("kind")
             if kind == "you":
-                rows.append(SeatRow(i, "human", None, name, hash_token(creator), None))
+                rows.append(SeatRow(i, "human", None, name, hash_token(creator), None,
+                                    holder_hash=holder))
             elif kind == "open":
                 invite = new_token()
                 invites[i] = invite
                 rows.append(SeatRow(i, "human", None, f"Guest {i + 1}", None,
-                                    hash_token(invite)))
+                                    hash_token(invite),
+                                    invite_sealed=seal(invite, creator, table_id, i)))
             elif kind == "bot":
                 level = spec.get("level", "easy")
                 if not isinstance(level, str) or level not in self.config.bot_levels:
@@ -183,8 +286,8 @@ class Hub:
             else:
                 raise ApiError(f"seat {i}: kind must be you, bot or open", "bad-seats")
         you = [s.get("kind") for s in seats].index("you")
-        row = TableRow(secrets.token_urlsafe(9), preset, rules.overrides_from(PRESETS[preset]),
-                       n, secrets.randbelow(n), rows, [], creator_seat=you)
+        row = TableRow(table_id, preset, rules.overrides_from(PRESETS[preset]),
+                       n, secrets.randbelow(n), rows, [], creator_seat=you, options=options)
         return await self.open_table(row), creator, invites
 
     async def open_table(self, row: TableRow) -> GameTable:
@@ -197,7 +300,7 @@ class Hub:
         assert self.writer is not None
         await self.writer.run(lambda conn: insert_table(conn, row))
         table = GameTable(row, self.writer, self.config)
-        self.tables[row.id] = table
+        self._register(table)
         await table.deal()
         table.wake()
         for s in table.seats:  # a seated person who never comes is replaced by a bot
@@ -227,14 +330,16 @@ class Hub:
             if s.kind == "bot":
                 rows.append(SeatRow(s.seat, "bot", s.bot_level, s.name, None, None))
             elif s.token_hash is not None:
-                rows.append(SeatRow(s.seat, "human", None, s.name, None, s.token_hash))
+                rows.append(SeatRow(s.seat, "human", None, s.name, None, s.token_hash,
+                                    holder_hash=s.holder_hash))
             else:
                 invites[s.seat] = new_token()
                 rows.append(SeatRow(s.seat, "human", None, s.name, None,
                                     hash_token(invites[s.seat])))
         n = len(old.seats)
         row = TableRow(secrets.token_urlsafe(9), old.preset, dict(old.overrides), n,
-                       secrets.randbelow(n), rows, [], creator_seat=seat)
+                       secrets.randbelow(n), rows, [], creator_seat=seat,
+                       options=dict(old.options))
         table = await self.open_table(row)
         await self.writer.run(lambda conn: set_rematch(conn, old.id, table.id))
         old.rematch_id = table.id
@@ -253,22 +358,30 @@ class Hub:
                                            or row.token_hash is not None):
                 raise ApiError("this seat is not yours", "bad-token", 403)
             fresh = new_token()
-            await self.claim(table, seat, hash_token(fresh))
+            await self.claim(table, seat, hash_token(fresh), row.holder_hash)
         table.wake()  # the last person to come back starts the first deal
         return fresh
 
-    async def claim(self, table: GameTable, seat: int, token_hash: str) -> None:
-        """Give person's ``seat`` its token (invite used up); call with ``table.lock`` held.
+    async def claim(self, table: GameTable, seat: int, token_hash: str,
+                    holder: str | None, name: str | None = None) -> None:
+        """Give person's ``seat`` its token and holder (invite used up), and ``name``
+        when given; call with ``table.lock`` held.
 
         Raises:
             sqlalchemy.exc.SQLAlchemyError, WriterClosedError: not stored.
         """
         assert self.writer is not None
+        row = table.seats[seat]
+        new_name = row.name if name is None else name
         await self.writer.run(lambda conn: update_seat(conn, table.id, seat,
                                                        token_hash=token_hash,
-                                                       invite_hash=None))
-        row = table.seats[seat]
-        row.token_hash, row.invite_hash = token_hash, None
+                                                       invite_hash=None, invite_sealed=None,
+                                                       holder_hash=holder, name=new_name))
+        row.token_hash, row.invite_hash, row.invite_sealed = token_hash, None, None
+        row.holder_hash = holder
+        if new_name != row.name:
+            row.name = new_name
+            table.rename(seat, new_name)
         table.start_grace(seat)
         table.broadcast(table.presence_frame())
 
@@ -306,10 +419,37 @@ def _set_seat_cookie(response: Response, config: ServerConfig, table_id: str, se
                         httponly=True, samesite="lax", secure=config.secure_cookies, path="/")
 
 
+def _identity(request: Request) -> tuple[str, str | None]:
+    """This browser's identity hash, and the new identity to set when it had none."""
+    identity = read_identity(request.cookies)
+    if identity is not None:
+        return identity_hash(identity), None
+    fresh = new_identity()
+    return identity_hash(fresh), fresh
+
+
+def _set_identity(response: Response, config: ServerConfig, fresh: str | None) -> None:
+    """Set the browser identity cookie (``seating.py``) when ``fresh`` is a new one."""
+    if fresh is not None:
+        response.set_cookie(IDENTITY_COOKIE, fresh, max_age=400 * 24 * 3600, httponly=True,
+                            samesite="lax", secure=config.secure_cookies, path="/")
+
+
 def _check_origin(request: Request) -> None:
     if not origin_allowed(request.headers.get("origin"), request.headers.get("host"),
                           _hub(request).config.allowed_origins):
         raise ApiError("cross-site request refused", "bad-origin", 403)
+
+
+def _check_create_rate(request: Request, holder: str) -> None:
+    """One more table for this address and this browser, or 429."""
+    hub = _hub(request)
+    address = request.client.host if request.client else "?"
+    if not hub.create_limit.allow(f"address:{address}", f"identity:{holder}"):
+        raise ApiError(f"too many new tables from you: at most {hub.config.create_burst} at "
+                       f"once and {hub.config.create_per_minute:g} a minute; try again later",
+                       "create-rate", 429,
+                       {"Retry-After": str(hub.create_limit.retry_after())})
 
 
 async def _json_body(request: Request) -> dict[str, Any]:
@@ -333,35 +473,73 @@ def _api(handler: Any) -> Any:
             response: Response = await handler(request)
             return response
         except ApiError as exc:
-            return JSONResponse({"error": str(exc), "rule": exc.rule}, status_code=exc.status)
+            return JSONResponse({"error": str(exc), "rule": exc.rule}, status_code=exc.status,
+                                headers=exc.headers)
+    return wrapped
+
+
+@functools.cache
+def _template(name: str) -> str:
+    return (STATIC / name).read_text(encoding="utf-8")
+
+
+def _render(name: str, status: int = 200, **values: Any) -> HTMLResponse:
+    """A page of ``static/`` with each ``{{key}}`` replaced by its value, HTML-escaped."""
+    text = _template(name)
+    for key, value in values.items():
+        text = text.replace("{{" + key + "}}", html.escape(str(value)))
+    return HTMLResponse(text, status_code=status)
+
+
+def error_page(message: str, rule: str, status: int) -> HTMLResponse:
+    """An error as a page in the site's style (``static/error.html``), status kept."""
+    return _render("error.html", status, message=message, rule=rule, code=status)
+
+
+def _page(handler: Any) -> Any:
+    """Like :func:`_api` for the HTML routes: errors answer with :func:`error_page`."""
+    async def wrapped(request: Request) -> Response:
+        try:
+            response: Response = await handler(request)
+            return response
+        except ApiError as exc:
+            page = error_page(str(exc), exc.rule, exc.status)
+            page.headers.update(exc.headers or {})
+            return page
     return wrapped
 
 
 @_api
 async def play_now(request: Request) -> Response:
-    """You and three easy bots at a new table of ``polignac`` (or the preset given)."""
+    """You and three easy bots at a new private table of ``polignac`` (or the preset given)."""
     _check_origin(request)
     data = await _json_body(request)
     preset = data.get("preset", "polignac")
     if not isinstance(preset, str):
         raise ApiError("preset must be text", "bad-field")
+    holder, fresh = _identity(request)
+    _check_create_rate(request, holder)
     rules = PRESETS.get(preset)
     n = rules.default_players if rules else 4
     seats = [{"kind": "you"}] + [{"kind": "bot", "level": "easy"}] * (n - 1)
     hub = _hub(request)
-    table, token, _ = await hub.create(preset, n, seats, {}, clean_name(data.get("name"), "You"))
+    table, token, _ = await hub.create(preset, n, seats, {}, clean_name(data.get("name"), "You"),
+                                       holder, {"private": True})
     response = JSONResponse({"url": f"/tables/{table.id}", "id": table.id})
     _set_seat_cookie(response, hub.config, table.id, 0, token)
+    _set_identity(response, hub.config, fresh)
     return response
 
 
 @_api
 async def create_table(request: Request) -> Response:
-    """Create a table from ``{preset, players, seats: [{kind, level}], overrides, name}``."""
+    """Create a table from ``{preset, players, seats: [{kind, level}], overrides, name,
+    private}`` (``private``: false by default)."""
     _check_origin(request)
     data = await _json_body(request)
     preset, players = data.get("preset", "polignac"), data.get("players")
     seats, overrides = data.get("seats"), data.get("overrides") or {}
+    private = data.get("private", False)
     if not isinstance(preset, str):
         raise ApiError("preset must be text", "bad-field")
     if players is not None and (not isinstance(players, int) or isinstance(players, bool)):
@@ -370,27 +548,35 @@ async def create_table(request: Request) -> Response:
         raise ApiError("seats must be a list of objects", "bad-field")
     if not isinstance(overrides, dict):
         raise ApiError("overrides must be an object", "bad-field")
+    if not isinstance(private, bool):
+        raise ApiError("private must be true or false", "bad-field")
+    holder, fresh = _identity(request)
+    _check_create_rate(request, holder)
     hub = _hub(request)
     table, token, invites = await hub.create(preset, players, seats, overrides,
-                                             clean_name(data.get("name"), "You"))
+                                             clean_name(data.get("name"), "You"), holder,
+                                             {"private": private})
     you = next(i for i, s in enumerate(seats) if s.get("kind") == "you")
     response = JSONResponse({
-        "url": f"/tables/{table.id}", "id": table.id,
+        "url": f"/tables/{table.id}", "id": table.id, "private": private,
         "invites": [{"seat": s, "url": f"/tables/{table.id}/join?seat={s}&token={t}"}
                     for s, t in invites.items()],
     })
     _set_seat_cookie(response, hub.config, table.id, you, token)
+    _set_identity(response, hub.config, fresh)
     return response
 
 
 async def list_tables(request: Request) -> Response:
-    """Every table, newest first (at most 500): preset, status, who is seated."""
+    """Every public table in memory, newest first (at most 500): preset, status, who is
+    seated.  Private tables (Play now, or created private) are not listed."""
     hub = _hub(request)
-    tables = sorted(hub.tables.values(), key=lambda t: t.created_at, reverse=True)[:500]
+    tables = sorted((t for t in hub.tables.values() if not t.private),
+                    key=lambda t: t.created_at, reverse=True)[:500]
     return JSONResponse({"tables": [
         {"id": t.id, "url": f"/tables/{t.id}", "preset": t.preset, "overrides": t.overrides,
          "players": len(t.seats), "status": t.status(), "deal_number": t.match.deal_number,
-         "created_at": t.created_at, "rematch": t.rematch_id,
+         "created_at": t.created_at, "rematch": t.rematch_id, "paused": t.paused,
          "open_seats": [p["seat"] for p in t.presence() if p["open"]],
          "seats": [{"seat": s.seat, "name": s.name, "kind": s.kind, "level": s.bot_level,
                     "open": p["open"], "connected": p["connected"]}
@@ -398,37 +584,104 @@ async def list_tables(request: Request) -> Response:
         for t in tables]})
 
 
+def _seat_param(request: Request, table: GameTable) -> int:
+    seat_text = request.path_params["seat"]
+    if not seat_text.isdigit() or len(seat_text) > 3 or not 0 <= int(seat_text) < len(
+            table.seats):
+        raise ApiError(f"no such seat: seats are 0 to {len(table.seats) - 1}", "bad-seat", 404)
+    return int(seat_text)
+
+
 @_api
 async def take_seat(request: Request) -> Response:
-    """A person takes a bot's seat: ``{"name"}`` -> ``{"url", "seat", "queued"}`` + cookie.
-
-    Between deals the seat is theirs at once (200); during a deal the request
-    is queued (202, ``queued: true``) and granted when the deal ends.
+    """A person asks for a bot's seat: ``{"name"}`` -> 202 ``{"url", "seat", "queued":
+    true}`` + cookie.  The request waits for the table creator's answer; approved, the
+    seat is theirs at once between deals, else when the current deal ends.
     """
     _check_origin(request)
-    table = _table(request)
+    table = await _table(request)
     hub = _hub(request)
     data = await _json_body(request)
-    seat_text = request.path_params["seat"]
-    if not seat_text.isdigit() or not 0 <= int(seat_text) < len(table.seats):
-        raise ApiError("no such seat", "bad-seat", 404)
-    seat = int(seat_text)
-    if hub.seat_of(table, request.cookies) is not None:
+    seat = _seat_param(request, table)
+    identity = read_identity(request.cookies)
+    if identity is None:
+        raise ApiError("your browser sent no identity cookie: open the table's page (with "
+                       "cookies allowed) and ask again", "no-identity", 403)
+    if table.private:
+        raise ApiError("this table is private: only the people its creator invited sit "
+                       "at it", "private-table", 403)
+    holder = identity_hash(identity)
+    if hub.seat_of(table, request.cookies) is not None or table.holder_seat(holder) is not None:
         raise ApiError("you already have a seat at this table", "already-seated", 409)
-    if hub.pending_take(table, request.cookies) is not None:
+    if hub.pending_take(table, request.cookies) is not None or \
+            table.asked_by(holder) is not None:
         raise ApiError("you already asked for a seat at this table", "already-asked", 409)
     name = clean_name(data.get("name"), f"Player {seat + 1}")
     token = new_token()
     async with table.lock:
         try:
-            granted = await table.request_take(seat, name, hash_token(token))
+            await table.request_take(seat, name, hash_token(token), holder)
+        except ProtocolError as exc:
+            status = 429 if exc.rule == "too-many-requests" else 409
+            raise ApiError(str(exc), exc.rule, status) from None
+    response = JSONResponse({"url": f"/tables/{table.id}", "id": table.id, "seat": seat,
+                             "queued": True, "approved": False}, status_code=202)
+    _set_seat_cookie(response, hub.config, table.id, seat, token)
+    return response
+
+
+async def _answer(request: Request, approve: bool) -> Response:
+    _check_origin(request)
+    table = await _table(request)
+    hub = _hub(request)
+    seat = _seat_param(request, table)
+    me = hub.seat_of(table, request.cookies)
+    if me is None or me != table.creator_seat:
+        raise ApiError("only the table's creator answers requests for a seat", "not-creator",
+                       403)
+    async with table.lock:
+        try:
+            granted = await table.answer_take(seat, approve)
         except ProtocolError as exc:
             raise ApiError(str(exc), exc.rule, 409) from None
     table.wake()
-    response = JSONResponse({"url": f"/tables/{table.id}", "id": table.id, "seat": seat,
-                             "queued": not granted}, status_code=200 if granted else 202)
-    _set_seat_cookie(response, hub.config, table.id, seat, token)
-    return response
+    return JSONResponse({"url": f"/tables/{table.id}", "id": table.id, "seat": seat,
+                         "approved": approve, "granted": granted})
+
+
+@_api
+async def approve_take(request: Request) -> Response:
+    """The creator approves the request for a bot's seat -> ``{"approved", "granted"}``
+    (``granted``: the seat changed hands now, between deals; else at the deal's end)."""
+    return await _answer(request, True)
+
+
+@_api
+async def refuse_take(request: Request) -> Response:
+    """The creator refuses the request for a bot's seat (it is dropped)."""
+    return await _answer(request, False)
+
+
+@_api
+async def invites(request: Request) -> Response:
+    """The creator's unused invite links, again: ``{"invites": [{"seat", "url"}]}``.
+
+    Invite tokens are stored sealed with the creator's seat token
+    (``seating.seal``): only the creator's cookie opens them.
+    """
+    table = await _table(request)
+    held = _hub(request).seat_and_token(table, request.cookies)
+    if held is None or held[0] != table.creator_seat:
+        raise ApiError("only the table's creator sees its invite links", "not-creator", 403)
+    out = []
+    for s in table.seats:
+        if s.kind != "human" or s.token_hash is not None or s.invite_sealed is None:
+            continue
+        token = unseal(s.invite_sealed, held[1], table.id, s.seat)
+        if token is not None and token_matches(token, s.invite_hash):
+            out.append({"seat": s.seat, "url": f"/tables/{table.id}/join?seat={s.seat}"
+                                               f"&token={token}"})
+    return JSONResponse({"invites": out})
 
 
 @_api
@@ -439,7 +692,7 @@ async def rematch(request: Request) -> Response:
     calls it to get their cookie for the new table.
     """
     _check_origin(request)
-    old = _table(request)
+    old = await _table(request)
     hub = _hub(request)
     held = hub.seat_and_token(old, request.cookies)
     if held is None:
@@ -467,7 +720,7 @@ async def start_now(request: Request) -> Response:
     not-waiting`` once the first deal is dealt or when no seat is open.
     """
     _check_origin(request)
-    table = _table(request)
+    table = await _table(request)
     hub = _hub(request)
     seat = hub.seat_of(table, request.cookies)
     if seat is None or seat != table.creator_seat:
@@ -494,57 +747,111 @@ async def presets(request: Request) -> Response:
     })
 
 
-def _table(request: Request) -> GameTable:
-    table = _hub(request).tables.get(request.path_params["table_id"])
+async def _table(request: Request) -> GameTable:
+    table = await _hub(request).find(request.path_params["table_id"])
     if table is None:
-        raise ApiError("no such table", "no-table", 404)
+        raise ApiError("there is no such table (or it was never created here)", "no-table", 404)
     return table
 
 
 async def lobby_page(request: Request) -> Response:
-    """The lobby."""
-    return FileResponse(STATIC / "lobby.html")
+    """The lobby (gives the browser its identity cookie)."""
+    response = FileResponse(STATIC / "lobby.html")
+    _set_identity(response, _hub(request).config, _identity(request)[1])
+    return response
 
 
-@_api
+@_page
 async def table_page(request: Request) -> Response:
     """The table page (the script connects to the WebSocket)."""
-    _table(request)
-    return FileResponse(STATIC / "table.html")
+    await _table(request)
+    response = FileResponse(STATIC / "table.html")
+    _set_identity(response, _hub(request).config, _identity(request)[1])
+    return response
 
 
-@_api
+def _invited_seat(request: Request, table: GameTable) -> tuple[int, str]:
+    """The seat and token of the invite link's query; the token is not checked."""
+    seat_text, token = request.query_params.get("seat", ""), request.query_params.get("token", "")
+    if not seat_text.isdigit() or len(seat_text) > 3 or not 0 <= int(seat_text) < len(
+            table.seats):
+        raise ApiError("this invitation is not valid: the link names no seat of this table",
+                       "bad-token", 403)
+    return int(seat_text), token
+
+
+_USED = "this invitation is not valid or was already used: ask the table's creator for a new one"
+
+
+@_page
 async def join(request: Request) -> Response:
-    """Exchange an invite token for a seat cookie, then redirect to the table without it."""
-    table = _table(request)
+    """An invite link: a page where the friend chooses a name (its form posts to
+    :func:`join_submit`); straight to the table for a browser already seated there."""
+    table = await _table(request)
+    hub = _hub(request)
+    holder, fresh = _identity(request)
+    if hub.seat_of(table, request.cookies) is not None or table.holder_seat(holder) is not None:
+        return RedirectResponse(f"/tables/{table.id}", status_code=303)
+    seat, token = _invited_seat(request, table)
+    if not token_matches(token, table.seats[seat].invite_hash):
+        raise ApiError(_USED, "bad-token", 403)
+    creator = table.seats[table.creator_seat].name if table.creator_seat is not None else ""
+    response = _render("join.html", creator=creator, preset=table.preset,
+                       players=len(table.seats), seat=seat + 1, table=table.id)
+    _set_identity(response, hub.config, fresh)
+    return response
+
+
+@_page
+async def join_submit(request: Request) -> Response:
+    """The invite page's form (``name``): exchange the invite for a seat cookie, then
+    redirect (303) to the table without the token."""
+    _check_origin(request)
+    table = await _table(request)
     hub = _hub(request)
     target = RedirectResponse(f"/tables/{table.id}", status_code=303)
-    if hub.seat_of(table, request.cookies) is not None:
-        return target
-    seat_text, token = request.query_params.get("seat", ""), request.query_params.get("token", "")
-    if not seat_text.isdigit() or not 0 <= int(seat_text) < len(table.seats):
-        raise ApiError("this invitation is not valid", "bad-token", 403)
-    seat = int(seat_text)
+    holder, fresh = _identity(request)
+    if hub.seat_of(table, request.cookies) is not None or table.holder_seat(holder) is not None:
+        return target  # one seat per person: the invite stays unused
+    seat, token = _invited_seat(request, table)
+    body = await request.body()
+    if len(body) > 4096:
+        raise ApiError("the form is too large", "too-large", 413)
+    form = urllib.parse.parse_qs(body.decode("utf-8", "replace"), max_num_fields=10)
+    name = clean_name((form.get("name") or [""])[0], f"Guest {seat + 1}")
     async with table.lock:
-        row = table.seats[seat]
-        if not token_matches(token, row.invite_hash):
-            raise ApiError("this invitation is not valid or was already used", "bad-token", 403)
-        fresh = new_token()
-        await hub.claim(table, seat, hash_token(fresh))
+        if not token_matches(token, table.seats[seat].invite_hash):
+            raise ApiError(_USED, "bad-token", 403)
+        fresh_token = new_token()
+        await hub.claim(table, seat, hash_token(fresh_token), holder, name)
     table.wake()  # the last open seat claimed: the first deal
-    _set_seat_cookie(target, hub.config, table.id, seat, fresh)
+    _set_seat_cookie(target, hub.config, table.id, seat, fresh_token)
+    _set_identity(target, hub.config, fresh)
     return target
 
 
 @_api
 async def record_json(request: Request) -> Response:
     """The record of the match; while a deal is in play, only the finished deals."""
-    table = _table(request)
+    table = await _table(request)
     match = table.match
     if match.current is not None:
         match = dataclasses.replace(match, current=None, current_seats=(), current_dealer=-1)
     return JSONResponse(to_record(match), headers={
         "Content-Disposition": f'attachment; filename="polignac-{table.id}.json"'})
+
+
+async def http_error(request: Request, exc: Exception) -> Response:
+    """Starlette's own errors (unknown URL, wrong method): a page for a browser asking for
+    HTML, ``{"error", "rule"}`` for everyone else."""
+    status = getattr(exc, "status_code", 500)
+    message = {404: "there is no such page", 405: "this address does not take that method"
+               }.get(status, str(getattr(exc, "detail", "error")).lower())
+    rule = {404: "not-found", 405: "bad-method"}.get(status, "error")
+    if request.method == "GET" and "text/html" in request.headers.get("accept", ""):
+        return error_page(message, rule, status)
+    return JSONResponse({"error": message, "rule": rule}, status_code=status,
+                        headers=getattr(exc, "headers", None))
 
 
 # ------------------------------------------------------------------ WebSocket
@@ -561,7 +868,7 @@ async def table_socket(websocket: WebSocket) -> None:
     """One connection to a table: see the protocol in docs/server.md."""
     hub = _hub(websocket)
     config = hub.config
-    table = hub.tables.get(websocket.path_params["table_id"])
+    table = await hub.find(websocket.path_params["table_id"])
     if table is None:
         await websocket.close(code=4404)
         return
@@ -723,9 +1030,13 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
             Route("/api/tables", create_table, methods=["POST"]),
             Route("/api/tables", list_tables, methods=["GET"]),
             Route("/tables/{table_id}", table_page),
-            Route("/tables/{table_id}/join", join),
+            Route("/tables/{table_id}/join", join, methods=["GET"]),
+            Route("/tables/{table_id}/join", join_submit, methods=["POST"]),
+            Route("/tables/{table_id}/invites", invites),
             Route("/tables/{table_id}/record.json", record_json),
             Route("/tables/{table_id}/seats/{seat}/take", take_seat, methods=["POST"]),
+            Route("/tables/{table_id}/seats/{seat}/approve", approve_take, methods=["POST"]),
+            Route("/tables/{table_id}/seats/{seat}/refuse", refuse_take, methods=["POST"]),
             Route("/tables/{table_id}/rematch", rematch, methods=["POST"]),
             Route("/tables/{table_id}/start", start_now, methods=["POST"]),
             WebSocketRoute("/tables/{table_id}/ws", table_socket),
@@ -735,6 +1046,7 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
             Mount("/static", StaticFiles(directory=STATIC), name="static"),
         ],
         lifespan=lifespan,
+        exception_handlers={HTTPException: http_error},
     )
     app.state.hub = hub
     app.add_middleware(SecurityHeaders)

@@ -39,6 +39,19 @@ class ServerConfig:
     """Level of the bot that plays for an absent human after the grace period."""
     fill_level: str = "easy"
     """Level of the bots that take the open seats when the creator presses Start now."""
+    # --- seats and tables (docs/server.md, "Seats" and "Tables that nobody plays")
+    create_per_minute: float = 6.0
+    """Tables each address, and each browser, may create a minute (after the burst)."""
+    create_burst: int = 12
+    """Tables each address, and each browser, may create at once."""
+    max_tables: int = 1000
+    """Tables in memory at most (server-wide); creating one more answers 429."""
+    max_take_requests: int = 3
+    """Requests to take a bot's seat waiting for the creator's answer, per table."""
+    close_seconds: float = 3600.0
+    """Seconds a paused table (nobody at it) stays in memory before it is closed."""
+    finished_keep_seconds: float = 600.0
+    """Seconds a finished table stays in memory (its record stays in the database)."""
 
     def url(self) -> str:
         """The SQLAlchemy URL of the database."""

@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import json
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from sqlalchemy import (
+    Boolean,
     Column,
     Connection,
     Engine,
@@ -43,6 +44,9 @@ tables_t = Table(
     Column("created_at", Float, nullable=False),
     Column("rematch_id", String(32), nullable=True),  # migration 0002
     Column("creator_seat", Integer, nullable=True),  # migration 0003
+    Column("options", Text, nullable=False, default="{}"),  # migration 0004
+    Column("closed_at", Float, nullable=True),  # migration 0004
+    Column("finished_at", Float, nullable=True),  # migration 0004
 )
 
 seats_t = Table(
@@ -56,6 +60,10 @@ seats_t = Table(
     Column("invite_hash", String(64), nullable=True),
     Column("take_hash", String(64), nullable=True),  # migration 0003
     Column("take_name", String(64), nullable=True),  # migration 0003
+    Column("holder_hash", String(64), nullable=True),  # migration 0004
+    Column("take_holder", String(64), nullable=True),  # migration 0004
+    Column("take_approved", Boolean, nullable=False, default=False),  # migration 0004
+    Column("invite_sealed", String(64), nullable=True),  # migration 0004
 )
 
 events_t = Table(
@@ -84,6 +92,14 @@ class SeatRow:
     """SHA-256 of the token of a person waiting to take this bot's seat at the next deal."""
     take_name: str | None = None
     """That person's name."""
+    holder_hash: str | None = None
+    """SHA-256 of the browser identity (see ``seating.py``) of the person holding the seat."""
+    take_holder: str | None = None
+    """SHA-256 of the browser identity of the person asking for this bot's seat."""
+    take_approved: bool = False
+    """The table's creator approved that request (granted at the next deal boundary)."""
+    invite_sealed: str | None = None
+    """The unused invite token, sealed with the creator's seat token (``seating.seal``)."""
 
 
 @dataclass
@@ -113,6 +129,10 @@ class TableRow:
     created_at: float = 0.0
     creator_seat: int | None = None
     """The seat of the person who created the table (may start it with open seats)."""
+    options: dict[str, Any] = field(default_factory=dict)
+    """Table-level settings (JSON): ``private`` (not listed, no seat for strangers)."""
+    closed_at: float | None = None
+    """When the table was closed for want of players (it is then not loaded at start)."""
 
 
 def make_engine(url: str) -> Engine:
@@ -166,11 +186,14 @@ def insert_table(conn: Connection, row: TableRow) -> None:
     conn.execute(insert(tables_t).values(
         id=row.id, preset=row.preset, overrides=json.dumps(row.overrides),
         num_players=row.num_players, first_dealer=row.first_dealer,
-        created_at=row.created_at, rematch_id=row.rematch_id, creator_seat=row.creator_seat))
+        created_at=row.created_at, rematch_id=row.rematch_id, creator_seat=row.creator_seat,
+        options=json.dumps(row.options)))
     conn.execute(insert(seats_t), [
         {"table_id": row.id, "seat": s.seat, "kind": s.kind, "bot_level": s.bot_level,
          "name": s.name, "token_hash": s.token_hash, "invite_hash": s.invite_hash,
-         "take_hash": s.take_hash, "take_name": s.take_name}
+         "take_hash": s.take_hash, "take_name": s.take_name, "holder_hash": s.holder_hash,
+         "take_holder": s.take_holder, "take_approved": s.take_approved,
+         "invite_sealed": s.invite_sealed}
         for s in row.seats
     ])
 
@@ -185,6 +208,11 @@ def set_rematch(conn: Connection, table_id: str, rematch_id: str) -> None:
     """Record that ``rematch_id`` is the rematch of ``table_id``, in ``conn``'s transaction."""
     conn.execute(update(tables_t).where(tables_t.c.id == table_id)
                  .values(rematch_id=rematch_id))
+
+
+def update_table(conn: Connection, table_id: str, **values: Any) -> None:
+    """Change columns of one table (``closed_at``, ``finished_at``), in ``conn``'s transaction."""
+    conn.execute(update(tables_t).where(tables_t.c.id == table_id).values(**values))
 
 
 class Store:
@@ -243,19 +271,39 @@ class Store:
             set_rematch(conn, table_id, rematch_id)
 
     def load_all(self) -> list[TableRow]:
-        """Every table with its seats and events, in creation and sequence order."""
+        """Every table still in play (neither closed nor known to be finished), with its
+        seats and events, in creation and sequence order."""
+        return self._load(tables_t.c.closed_at.is_(None) & tables_t.c.finished_at.is_(None))
+
+    def load_one(self, table_id: str) -> TableRow | None:
+        """One table with its seats and events (closed or finished ones too), or None."""
+        found = self._load(tables_t.c.id == table_id)
+        return found[0] if found else None
+
+    def _load(self, where: Any) -> list[TableRow]:
         out: dict[str, TableRow] = {}
         with self.engine.connect() as conn:
-            for r in conn.execute(select(tables_t).order_by(tables_t.c.created_at)):
+            for r in conn.execute(select(tables_t).where(where)
+                                  .order_by(tables_t.c.created_at)):
                 out[r.id] = TableRow(r.id, r.preset, json.loads(r.overrides), r.num_players,
                                      r.first_dealer, [], [], r.rematch_id, r.created_at,
-                                     r.creator_seat)
-            for r in conn.execute(select(seats_t).order_by(seats_t.c.table_id, seats_t.c.seat)):
-                out[r.table_id].seats.append(SeatRow(r.seat, r.kind, r.bot_level, r.name,
-                                                     r.token_hash, r.invite_hash,
-                                                     r.take_hash, r.take_name))
-            for r in conn.execute(select(events_t).order_by(events_t.c.table_id,
-                                                            events_t.c.seq)):
+                                     r.creator_seat, json.loads(r.options or "{}"),
+                                     r.closed_at)
+            if not out:
+                return []
+            ids = select(tables_t.c.id).where(where).scalar_subquery()
+            for r in conn.execute(select(seats_t).where(seats_t.c.table_id.in_(ids))
+                                  .order_by(seats_t.c.table_id, seats_t.c.seat)):
+                if r.table_id not in out:  # created since the first query
+                    continue
+                out[r.table_id].seats.append(SeatRow(
+                    r.seat, r.kind, r.bot_level, r.name, r.token_hash, r.invite_hash,
+                    r.take_hash, r.take_name, r.holder_hash, r.take_holder,
+                    bool(r.take_approved), r.invite_sealed))
+            for r in conn.execute(select(events_t).where(events_t.c.table_id.in_(ids))
+                                  .order_by(events_t.c.table_id, events_t.c.seq)):
+                if r.table_id not in out:
+                    continue
                 out[r.table_id].events.append(EventRow(
                     r.seq, r.kind, r.action, r.seat,
                     None if r.data is None else json.loads(r.data)))

@@ -125,7 +125,7 @@ async def replay_page(request: Request) -> Response:
 async def table_replay_page(request: Request) -> Response:
     """The replay viewer for one table (its script loads the table's record)."""
     hub = getattr(request.app.state, "hub", None)
-    if hub is not None and request.path_params["table_id"] not in hub.tables:
+    if hub is not None and await hub.find(request.path_params["table_id"]) is None:
         return _error("no such table", "no-table", 404)
     return FileResponse(STATIC / "replay.html")
 

@@ -17,7 +17,7 @@ import logging
 import random
 import secrets
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -36,7 +36,7 @@ from ..core import (
 )
 from ..core.deal import Deal
 from .config import ServerConfig
-from .db import EventRow, SeatRow, TableRow, update_seat
+from .db import EventRow, SeatRow, TableRow, update_seat, update_table
 from .writer import Writer
 
 log = logging.getLogger("polignac.server")
@@ -141,8 +141,35 @@ class GameTable:
         self.standing_in: set[int] = set()
         self.standins: dict[int, Any] = {}
         self.grace_tasks: dict[int, asyncio.Task[None]] = {}
+        # Tables nobody plays: paused (no bot plays for nobody), then closed; finished
+        # tables leave memory too.  ``on_idle(table, why)`` is the hub's: it unloads
+        # the table and answers True, or False while connections remain.
+        self.options: dict[str, Any] = dict(row.options)
+        self.closed_at = row.closed_at
+        self.paused = False
+        self.on_idle: Callable[[GameTable, str], Awaitable[bool]] | None = None
+        self.idle_task: asyncio.Task[None] | None = None
 
     # ----------------------------------------------------------------- views
+
+    @property
+    def private(self) -> bool:
+        """A private table: not in the public list, and nobody may ask for a seat."""
+        return bool(self.options.get("private", False))
+
+    def people_connected(self) -> bool:
+        """True when at least one seated person has a connection."""
+        return any(n > 0 for n in self.connections.values())
+
+    def holder_seat(self, holder: str) -> int | None:
+        """The seat the browser identity hashed as ``holder`` holds here, or None."""
+        return next((s.seat for s in self.seats if s.kind == "human"
+                     and s.holder_hash == holder), None)
+
+    def asked_by(self, holder: str) -> int | None:
+        """The bot's seat the browser identity hashed as ``holder`` asked for, or None."""
+        return next((s.seat for s in self.seats if s.take_hash is not None
+                     and s.take_holder == holder), None)
 
     @property
     def seq(self) -> int:
@@ -164,6 +191,8 @@ class GameTable:
             ],
             "status": self.status(),
             "creator": self.creator_seat,
+            "private": self.private,
+            "paused": self.paused,
             "rematch": None if self.rematch_id is None else f"/tables/{self.rematch_id}",
         }
 
@@ -197,12 +226,14 @@ class GameTable:
                 "grace_until": None if until is None else int(until * 1000),
                 "bot_playing": bot or s.seat in self.standing_in,
                 "take_pending": bot and s.take_hash is not None,
+                "take_name": s.take_name if bot and s.take_hash is not None else None,
+                "take_approved": bot and s.take_hash is not None and s.take_approved,
             })
         return out
 
     def presence_frame(self) -> dict[str, Any]:
         """The ``presence`` frame (the same for every receiver)."""
-        return {"type": "presence", "seats": self.presence()}
+        return {"type": "presence", "seats": self.presence(), "paused": self.paused}
 
     def state_frame(self, seat: int | None) -> dict[str, Any]:
         """The full state for ``seat`` (None: a spectator)."""
@@ -282,14 +313,15 @@ class GameTable:
     async def deal(self) -> None:
         """Deal the next hands with a cryptographically secure shuffle, if one is due.
 
-        Nothing happens while the table waits for people (:meth:`waiting_for_people`).
+        Nothing happens while the table waits for people (:meth:`waiting_for_people`)
+        or is paused.
 
         Raises:
             sqlalchemy.exc.SQLAlchemyError, WriterClosedError: the deal was not
                 committed (nothing changed).
         """
         async with self.lock:
-            if not self.match.needs_deal or self.waiting_for_people():
+            if not self.match.needs_deal or self.waiting_for_people() or self.paused:
                 return
             after = self.match.deal_random(secrets.SystemRandom())
             d = after.current
@@ -323,6 +355,8 @@ class GameTable:
             self._send(sub, text)
         if after.current is None:  # a deal boundary: seats people asked for change hands
             await self._grant_takes()
+        if after.finished and not before.finished:
+            self.settle()
 
     def _send(self, sub: Subscriber, frame: Frame) -> None:
         if sub.dropped:
@@ -345,6 +379,7 @@ class GameTable:
             self.connections[seat] = self.connections.get(seat, 0) + 1
             self._end_grace(seat)
             self.standing_in.discard(seat)
+            self.resume()
         return sub
 
     def unsubscribe(self, sub: Subscriber) -> None:
@@ -393,13 +428,77 @@ class GameTable:
         self.grace_until.pop(seat, None)
         if self.connections.get(seat, 0) > 0 or self.seats[seat].kind != "human":
             return
+        if not self.people_connected():  # nobody left to play with: pause, no stand-in
+            self.pause()
+            return
         self.standing_in.add(seat)
         if seat not in self.standins:
             self.standins[seat] = make_bot(self.config.standin_level)
         self.broadcast(self.presence_frame())
         self.wake()
 
-    def _rename(self, seat: int, name: str) -> None:
+    def pause(self) -> None:
+        """Nobody is at the table: no bot plays and no card is dealt until a person
+        connects (:meth:`resume`); after ``close_seconds`` the hub closes it."""
+        if self.paused or self.match.finished:
+            return
+        self.paused = True
+        self.broadcast(self.presence_frame())
+        self._schedule_idle(self.config.close_seconds, "closed")
+
+    def resume(self) -> None:
+        """A person connected to a paused table: absent people get their grace period
+        again, the bots play again (a closed table is open again)."""
+        if not self.paused:
+            return
+        self.paused = False
+        self._cancel_idle()
+        for s in self.seats:
+            if s.kind == "human" and s.seat not in self.standing_in:
+                self.start_grace(s.seat)
+        if self.closed_at is not None:
+            self.closed_at = None
+            task = asyncio.get_running_loop().create_task(self._store_reopened())
+            self.grace_tasks[-1] = task  # kept (and cancelled by stop) with the timers
+        self.wake()
+
+    async def _store_reopened(self) -> None:
+        try:
+            await self.writer.run(lambda conn: update_table(conn, self.id, closed_at=None))
+        except Exception:  # the table plays on; it would be closed again at a restart
+            log.exception("table %s: could not store that it is open again", self.id)
+        finally:
+            self.grace_tasks.pop(-1, None)
+
+    def settle(self) -> None:
+        """Start the right idle timer: a finished table leaves memory after
+        ``finished_keep_seconds``; a paused one is closed after ``close_seconds``."""
+        if self.match.finished:
+            self._schedule_idle(self.config.finished_keep_seconds, "finished")
+        elif self.paused:
+            self._schedule_idle(self.config.close_seconds, "closed")
+
+    def _schedule_idle(self, delay: float, why: str) -> None:
+        self._cancel_idle()
+        self.idle_task = asyncio.get_running_loop().create_task(self._idle_timer(delay, why))
+
+    def _cancel_idle(self) -> None:
+        if self.idle_task is not None and self.idle_task is not asyncio.current_task():
+            self.idle_task.cancel()
+        self.idle_task = None
+
+    async def _idle_timer(self, delay: float, why: str) -> None:
+        while True:
+            await asyncio.sleep(delay)
+            if (why == "closed" and not self.paused) or self.on_idle is None:
+                return
+            try:
+                if await self.on_idle(self, why):
+                    return
+            except Exception:  # try again later
+                log.exception("table %s: could not unload", self.id)
+
+    def rename(self, seat: int, name: str) -> None:
         """The match's name for ``seat`` (as a restart, which replays with the seats'
         names, would have it)."""
         names = list(self.match.names)
@@ -414,24 +513,27 @@ class GameTable:
             return self.standins[seat]
         return None
 
-    def take_seat(self, seat: int, name: str, token_hash: str) -> None:
+    def take_seat(self, seat: int, name: str, token_hash: str, holder: str | None) -> None:
         """Make bot ``seat`` a person's seat (storage is the caller's job); its grace starts."""
         row = self.seats[seat]
         row.kind, row.bot_level, row.name = "human", None, name
-        row.token_hash, row.invite_hash = token_hash, None
-        row.take_hash = row.take_name = None
-        self._rename(seat, name)
+        row.token_hash, row.invite_hash, row.holder_hash = token_hash, None, holder
+        row.take_hash = row.take_name = row.take_holder = None
+        row.take_approved = False
+        self.rename(seat, name)
         self.bots.pop(seat, None)
         self.start_grace(seat)
         self.broadcast(self.presence_frame())
 
-    async def request_take(self, seat: int, name: str, token_hash: str) -> bool:
-        """A person asks for bot ``seat``: granted now between deals (True), else queued
-        and granted when the current deal ends (False).  Call with the lock held.
+    async def request_take(self, seat: int, name: str, token_hash: str, holder: str) -> None:
+        """A person (browser identity hashed as ``holder``) asks for bot ``seat``; the
+        request waits, stored, for the creator's answer (:meth:`answer_take`).  Call
+        with the lock held.
 
         Raises:
             ProtocolError: not a bot's seat (``not-a-bot``), the match is over
-                (``finished``), someone already asked for it (``take-pending``).
+                (``finished``), someone already asked for it (``take-pending``),
+                ``max_take_requests`` requests already wait (``too-many-requests``).
             sqlalchemy.exc.SQLAlchemyError, WriterClosedError: not stored
                 (nothing changed).
         """
@@ -442,34 +544,72 @@ class GameTable:
             raise ProtocolError("the match is over", "finished")
         if row.take_hash is not None:
             raise ProtocolError("someone already asked for this seat", "take-pending")
+        waiting = sum(s.take_hash is not None for s in self.seats)
+        if waiting >= self.config.max_take_requests:
+            raise ProtocolError(f"{waiting} requests already wait for the creator's answer; "
+                                "try again later", "too-many-requests")
+        await self.writer.run(lambda conn: update_seat(
+            conn, self.id, seat, take_hash=token_hash, take_name=name, take_holder=holder,
+            take_approved=False))
+        row.take_hash, row.take_name, row.take_holder = token_hash, name, holder
+        row.take_approved = False
+        self.broadcast(self.presence_frame())
+
+    async def answer_take(self, seat: int, approve: bool) -> bool:
+        """The creator's answer to the request for bot ``seat``: refused (the request is
+        dropped), or approved: the seat changes hands now between deals (True), else
+        at the end of this deal (False).  Call with the lock held.
+
+        Raises:
+            ProtocolError: nobody asked for that seat (``no-request``).
+            sqlalchemy.exc.SQLAlchemyError, WriterClosedError: not stored
+                (nothing changed).
+        """
+        row = self.seats[seat]
+        if row.kind != "bot" or row.take_hash is None:
+            raise ProtocolError("nobody asked for this seat", "no-request")
+        if not approve:
+            await self.writer.run(lambda conn: update_seat(
+                conn, self.id, seat, take_hash=None, take_name=None, take_holder=None,
+                take_approved=False))
+            row.take_hash = row.take_name = row.take_holder = None
+            row.take_approved = False
+            self.broadcast(self.presence_frame())
+            return False
         if self.match.current is None:
+            token_hash, name, holder = row.take_hash, row.take_name or "", row.take_holder
             await self.writer.run(lambda conn: update_seat(
                 conn, self.id, seat, kind="human", bot_level=None, name=name,
-                token_hash=token_hash, invite_hash=None, take_hash=None, take_name=None))
-            self.take_seat(seat, name, token_hash)
+                token_hash=token_hash, invite_hash=None, holder_hash=holder, take_hash=None,
+                take_name=None, take_holder=None, take_approved=False))
+            self.take_seat(seat, name, token_hash, holder)
             return True
         await self.writer.run(lambda conn: update_seat(conn, self.id, seat,
-                                                       take_hash=token_hash, take_name=name))
-        row.take_hash, row.take_name = token_hash, name
+                                                       take_approved=True))
+        row.take_approved = True
         self.broadcast(self.presence_frame())
         return False
 
     async def _grant_takes(self) -> None:
-        """At a deal boundary: give each bot's seat somebody asked for to them (or, when
-        the match is over, drop the requests).  Call with the lock held."""
-        asked = [s for s in self.seats if s.kind == "bot" and s.take_hash is not None]
+        """At a deal boundary: give each bot's seat whose request the creator approved to
+        its requester (or, when the match is over, drop every request).  Call with the
+        lock held."""
+        finished = self.match.finished
+        asked = [s for s in self.seats if s.kind == "bot" and s.take_hash is not None
+                 and (finished or s.take_approved)]
         if not asked:
             return
-        finished = self.match.finished
 
         def store(conn: Any) -> None:
             for s in asked:
                 if finished:
-                    update_seat(conn, self.id, s.seat, take_hash=None, take_name=None)
+                    update_seat(conn, self.id, s.seat, take_hash=None, take_name=None,
+                                take_holder=None, take_approved=False)
                 else:
                     update_seat(conn, self.id, s.seat, kind="human", bot_level=None,
                                 name=s.take_name, token_hash=s.take_hash, invite_hash=None,
-                                take_hash=None, take_name=None)
+                                holder_hash=s.take_holder, take_hash=None, take_name=None,
+                                take_holder=None, take_approved=False)
 
         try:
             await self.writer.run(store)
@@ -478,10 +618,11 @@ class GameTable:
             return
         for s in asked:
             if finished:
-                s.take_hash = s.take_name = None
+                s.take_hash = s.take_name = s.take_holder = None
+                s.take_approved = False
             else:
                 assert s.take_hash is not None and s.take_name is not None
-                self.take_seat(s.seat, s.take_name, s.take_hash)
+                self.take_seat(s.seat, s.take_name, s.take_hash, s.take_holder)
         self.broadcast(self.presence_frame())
 
     async def start_now(self, level: str) -> None:
@@ -501,22 +642,22 @@ class GameTable:
         def store(conn: Any) -> None:
             for seat in fill:
                 update_seat(conn, self.id, seat, kind="bot", bot_level=level, name=names[seat],
-                            token_hash=None, invite_hash=None)
+                            token_hash=None, invite_hash=None, invite_sealed=None)
 
         await self.writer.run(store)
         for seat in fill:
             row = self.seats[seat]
             row.kind, row.bot_level, row.name = "bot", level, names[seat]
-            row.token_hash = row.invite_hash = None
+            row.token_hash = row.invite_hash = row.invite_sealed = None
             self.bots[seat] = make_bot(level)
-            self._rename(seat, names[seat])
+            self.rename(seat, names[seat])
         self.broadcast(self.presence_frame())
 
     # ---------------------------------------------------------------- driver
 
     def _due(self) -> str | None:
         m = self.match
-        if m.finished:
+        if m.finished or self.paused:
             return None
         if m.needs_deal:
             return None if self.waiting_for_people() else "deal"
@@ -553,17 +694,18 @@ class GameTable:
             return
         action = await asyncio.to_thread(choose_action, bot, match, self.bot_rng)
         async with self.lock:
-            if self.seq != seq or self._bot_for(seat) is not bot:
+            if self.seq != seq or self._bot_for(seat) is not bot or self.paused:
                 return
             after = self.match.apply(action, seat)
             await self._commit(EventRow(self.seq + 1, "act", action_name(action), seat, None),
                                after)
 
     async def stop(self) -> None:
-        """Cancel the driver and the grace timers, and close every connection."""
+        """Cancel the driver and the timers, and close every connection."""
         for task in list(self.grace_tasks.values()):
             task.cancel()
         self.grace_tasks.clear()
+        self._cancel_idle()
         if self.driver is not None:
             self.driver.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):

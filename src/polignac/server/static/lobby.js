@@ -1,5 +1,6 @@
 // The lobby: "Play now", the table list, "Create table", the replay viewer link.
 import { languagePicker, onLang, t, translatePage } from "./i18n.js";
+import { inviteRow } from "./seats.js";
 
 const $ = (id) => document.getElementById(id);
 let info = null;
@@ -98,14 +99,8 @@ function showCreated() {
   if (!created) return;
   box.hidden = false;
   box.replaceChildren(make("p", "", t("lobby.invites")));
-  for (const inv of created.invites) {
-    const row = make("p", "", `${t("lobby.seat", { n: inv.seat + 1 })}: `);
-    const input = Object.assign(document.createElement("input"),
-      { readOnly: true, value: new URL(inv.url, location.href).href, className: "invite" });
-    input.dataset.seat = inv.seat;
-    row.append(input);
-    box.append(row);
-  }
+  for (const inv of created.invites) box.append(inviteRow(inv));
+  if (created.private) box.append(make("p", "small-muted", t("seats.privateNote")));
   box.append(Object.assign(make("a", "button primary", t("lobby.goTable")), { href: created.url, id: "go-table" }));
 }
 
@@ -125,7 +120,7 @@ $("create").addEventListener("submit", async (e) => {
   }
   try {
     const data = await post("/api/tables", { preset: form.get("preset"), players: n, seats,
-      overrides, name: form.get("name") });
+      overrides, name: form.get("name"), private: form.get("private") === "on" });
     if (!data.invites.length) { location.href = data.url; return; }
     created = data;
     showCreated();

@@ -2,6 +2,7 @@
 import { cardBack, cardLabel, cardSVG, setDeck, suitIcon } from "./cards.js";
 import { totalsChart } from "./chart.js";
 import { cardName, has, languagePicker, onLang, suitName, t, translatePage } from "./i18n.js";
+import { initSeats, renderSeatsPanel, resetSeatsPanel, seatExtras, seatsPresence } from "./seats.js";
 
 const tableId = location.pathname.split("/")[2];
 const $ = (id) => document.getElementById(id);
@@ -11,7 +12,6 @@ let you = null;          // our seat; null: spectating
 let table = null;
 let view = null;
 let summary = null;
-let pendingSeat = null;  // the bot's seat this browser asked for, granted at the next deal
 let presence = [];       // by seat: {seat, name, kind, connected, grace_until, bot_playing}
 let showLast = false;
 let focusIndex = 0;
@@ -87,10 +87,11 @@ function setPresence(p) {
   const seats = Array.isArray(p) ? p : p.seats ?? [];
   presence = [];
   for (const s of seats) presence[s.seat] = s;
-  const asked = pendingSeat === null ? null : presence[pendingSeat];
-  if (asked && asked.kind === "human") location.reload();  // granted: the cookie is a seat now
-  else if (asked && !asked.take_pending) { pendingSeat = null; toast(tr("table.takeDropped", "The seat was not handed over: the match is over.")); }
+  seatsPresence(p, { table, view });
 }
+
+/** What seats.js needs to draw its parts. */
+function seatCtx() { return { table, view, presence, you, spectating: spectating() }; }
 
 /** `key`'s text, or `english` when the translations do not have it yet. */
 function tr(key, english) { return has(key) ? t(key) : english; }
@@ -137,7 +138,7 @@ function render() {
   $("result-replay").href = `/tables/${tableId}/replay`;
   $("hint").hidden = spectating();
   renderSeats(); renderTrick(); renderHand(); renderPrompt(); renderStatus();
-  renderLastTrick(); renderScores();
+  renderLastTrick(); renderScores(); renderSeatsPanel(seatCtx());
 }
 
 function seatOfPlayer(p) { return view.deal_seats ? view.deal_seats[p] : p; }
@@ -190,31 +191,8 @@ function seatBox(seat) {
     for (let i = 0; i < d.hand_sizes[p]; i++) backs.append(cardBack());
     box.append(backs);
   }
-  if (kind.kind === "bot" && pr?.take_pending) {
-    badge(tr("table.takePending", "taken at the next deal"), "grace");
-  } else if (spectating() && kind.kind === "bot" && !view.finished && pendingSeat === null) {
-    const take = make("button", "take small-button", t("table.takeSeat"));
-    take.type = "button";
-    take.dataset.seat = seat;
-    take.addEventListener("click", () => takeSeat(seat));
-    box.append(take);
-  }
+  box.append(...seatExtras(seat, seatCtx()));
   return box;
-}
-
-async function takeSeat(seat) {
-  try {
-    const data = await post(`/tables/${tableId}/seats/${seat}/take`);
-    if (data.queued) {  // during a deal: the bot finishes it, then the seat is ours
-      pendingSeat = seat;
-      toast(tr("table.takeQueued", "You get this seat when this deal ends."));
-      if (view) render();
-      return;
-    }
-    location.href = data.url ?? location.href;
-  } catch (e) {
-    toast(t("table.takeFailed", { msg: e.message }));
-  }
 }
 
 function renderSeats() {
@@ -478,7 +456,8 @@ setInterval(() => {
 
 languagePicker($("lang"));
 translatePage();
-onLang(() => { setConn(connKey); render(); });
+onLang(() => { setConn(connKey); resetSeatsPanel(); render(); });
+initSeats({ tableId, toast, rerender: () => { if (view) render(); } });
 fetch("/api/presets").then((r) => r.json()).then((info) => {
   const wait = () => {
     if (!table) { setTimeout(wait, 200); return; }

@@ -1,0 +1,107 @@
+"""Who is who at the tables: the browser identity cookie, the table-creation rate
+limit, and invite tokens sealed for the table's creator.
+
+The **browser identity** is a long-lived random id (``polignac_id`` cookie,
+HttpOnly) that the server sets on the pages and on the first API call.  It
+proves nothing by itself (a client can drop it and get another); it names the
+browser so that one browser holds at most one seat, or one request for a seat,
+at a table.  What keeps strangers off someone's table is the creator's
+approval (``POST /tables/{id}/seats/{seat}/approve``), and private tables.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import hmac
+import re
+import time
+from collections import OrderedDict
+
+from .security import RateLimit, new_token
+
+IDENTITY_COOKIE = "polignac_id"
+"""The browser identity's cookie (table cookies are ``polignac_<table id>``; table ids
+have 12 characters, so the names never meet)."""
+_IDENTITY_OK = re.compile(r"[A-Za-z0-9_\-]{20,64}")
+
+
+def read_identity(cookies: dict[str, str]) -> str | None:
+    """This browser's identity from its cookies, or None (absent or malformed)."""
+    value = cookies.get(IDENTITY_COOKIE)
+    if value is None or not _IDENTITY_OK.fullmatch(value):
+        return None
+    return value
+
+
+def new_identity() -> str:
+    """A fresh browser identity (256 random bits)."""
+    return new_token()
+
+
+def identity_hash(identity: str) -> str:
+    """The stored form of an identity (SHA-256, hex)."""
+    return hashlib.sha256(b"identity:" + identity.encode("ascii")).hexdigest()
+
+
+def _pad(creator_token: str, table_id: str, seat: int) -> bytes:
+    return hmac.new(creator_token.encode("utf-8", "surrogatepass"),
+                    f"invite:{table_id}:{seat}".encode(), hashlib.sha256).digest()
+
+
+def seal(invite: str, creator_token: str, table_id: str, seat: int) -> str:
+    """``invite`` (a :func:`~.security.new_token`, 32 bytes) XOR a pad that only the
+    creator's seat token gives: what the database keeps so that the creator, and
+    nobody who reads the database, can see the invite link again (hex)."""
+    raw = base64.urlsafe_b64decode(invite + "=" * (-len(invite) % 4))
+    return bytes(a ^ b for a, b in zip(raw, _pad(creator_token, table_id, seat),
+                                       strict=True)).hex()
+
+
+def unseal(sealed: str, creator_token: str, table_id: str, seat: int) -> str | None:
+    """The invite token :func:`seal` sealed, or None when ``sealed`` is malformed."""
+    try:
+        raw = bytes.fromhex(sealed)
+    except ValueError:
+        return None
+    if len(raw) != 32:
+        return None
+    plain = bytes(a ^ b for a, b in zip(raw, _pad(creator_token, table_id, seat), strict=True))
+    return base64.urlsafe_b64encode(plain).rstrip(b"=").decode("ascii")
+
+
+class KeyedRateLimit:
+    """One token bucket per key (an address, an identity): ``per_minute`` a minute,
+    bursts of ``burst``.  Keeps at most ``max_keys`` buckets (the least recently
+    used go first: a forgotten key starts again with a full bucket)."""
+
+    def __init__(self, per_minute: float, burst: int, max_keys: int = 100_000) -> None:
+        self.rate = per_minute / 60.0
+        self.burst = burst
+        self.max_keys = max_keys
+        self.buckets: OrderedDict[str, RateLimit] = OrderedDict()
+
+    def allow(self, *keys: str) -> bool:
+        """Take one token from every key's bucket; False (nothing taken) when one is empty."""
+        buckets = []
+        for key in keys:
+            bucket = self.buckets.get(key)
+            if bucket is None:
+                bucket = self.buckets[key] = RateLimit(self.rate, self.burst)
+                while len(self.buckets) > self.max_keys:
+                    self.buckets.popitem(last=False)
+            self.buckets.move_to_end(key)
+            buckets.append(bucket)
+        now = time.monotonic()
+        for b in buckets:  # refill, then take only if every bucket has a token
+            b.tokens = min(b.burst, b.tokens + (now - b.last) * b.rate)
+            b.last = now
+        if any(b.tokens < 1 for b in buckets):
+            return False
+        for b in buckets:
+            b.tokens -= 1
+        return True
+
+    def retry_after(self) -> int:
+        """Seconds until one more token (a whole number, at least 1)."""
+        return max(1, int(1 / self.rate) + 1) if self.rate > 0 else 3600

@@ -1,0 +1,216 @@
+// Seats and friends on the table page: asking for a bot's seat (with a name), the
+// creator's Approve / Refuse, "asked for by NAME" for everyone, the invite links again
+// for the creator of a waiting table, the paused notice. table.js calls the hooks:
+// initSeats once, seatsPresence on every presence, seatExtras per seat box,
+// renderSeatsPanel on every render. Also used by the lobby: inviteRow (copy button).
+import { t } from "./i18n.js";
+
+let ctx = null;          // { tableId, toast, rerender }
+let pendingSeat = null;  // the bot's seat this browser asked for
+let asking = null;       // the seat whose name form is open
+let paused = false;
+let invites = null;      // the creator's invite links, once loaded
+let invitesKey = "";     // which open seats they were loaded for
+
+function make(tag, className, text) {
+  const node = document.createElement(tag);
+  if (className) node.className = className;
+  if (text !== undefined) node.textContent = text;
+  return node;
+}
+
+async function send(url, body = {}, method = "POST") {
+  const r = await fetch(url, { method, credentials: "same-origin",
+    headers: { "content-type": "application/json" },
+    body: method === "POST" ? JSON.stringify(body) : undefined });
+  let data = {};
+  try { data = await r.json(); } catch { /* no body */ }
+  if (!r.ok) throw new Error(data.error || `error ${r.status}`);
+  return data;
+}
+
+/** A button that copies `input`'s text (the clipboard, else selecting it). */
+export function copyButton(input) {
+  const b = make("button", "copy small-button", t("seats.copy"));
+  b.type = "button";
+  b.addEventListener("click", async () => {
+    try {
+      await navigator.clipboard.writeText(input.value);
+    } catch {
+      input.select();
+      document.execCommand?.("copy");
+    }
+    b.textContent = t("seats.copied");
+    setTimeout(() => { b.textContent = t("seats.copy"); }, 2000);
+  });
+  return b;
+}
+
+/** One invite link: "Seat N:", the link in a read-only field, a copy button. */
+export function inviteRow(inv) {
+  const row = make("p", "invite-row");
+  row.append(make("span", "invite-seat", `${t("lobby.seat", { n: inv.seat + 1 })}: `));
+  const input = Object.assign(document.createElement("input"),
+    { readOnly: true, value: new URL(inv.url, location.href).href, className: "invite" });
+  input.dataset.seat = inv.seat;
+  input.setAttribute("aria-label", t("lobby.seat", { n: inv.seat + 1 }));
+  input.addEventListener("focus", () => input.select());
+  row.append(input, copyButton(input));
+  return row;
+}
+
+/** Once, from table.js. */
+export function initSeats(options) { ctx = options; }
+
+/** Every presence (a presence frame, or a state's list with its table). */
+export function seatsPresence(frame, { table, view }) {
+  const seats = Array.isArray(frame) ? frame : frame.seats ?? [];
+  if (!Array.isArray(frame) && "paused" in frame) paused = !!frame.paused;
+  else if (table) paused = !!table.paused;
+  if (pendingSeat === null) return;
+  const asked = seats.find((s) => s && s.seat === pendingSeat);
+  if (asked && asked.kind === "human") location.reload();  // granted: the cookie is a seat now
+  else if (asked && !asked.take_pending) {
+    pendingSeat = null;
+    ctx?.toast(t(view?.finished ? "table.takeDropped" : "seats.refused"));
+  }
+}
+
+async function ask(seat, name) {
+  try {
+    await send(`/tables/${ctx.tableId}/seats/${seat}/take`, { name });
+    pendingSeat = seat;
+    asking = null;
+    ctx.toast(t("seats.asked"));
+  } catch (e) {
+    ctx.toast(t("table.takeFailed", { msg: e.message }));
+  }
+  ctx.rerender();
+}
+
+async function answer(seat, verb) {
+  try {
+    await send(`/tables/${ctx.tableId}/seats/${seat}/${verb}`);
+  } catch (e) {
+    ctx.toast(e.message);
+  }
+}
+
+function askForm(seat) {
+  const form = make("form", "ask-form");
+  const input = Object.assign(document.createElement("input"),
+    { name: "name", maxLength: 24, required: true, placeholder: t("seats.yourName") });
+  input.setAttribute("aria-label", t("seats.yourName"));
+  const go = make("button", "small-button primary", t("seats.ask"));
+  go.type = "submit";
+  const cancel = make("button", "small-button", t("table.close"));
+  cancel.type = "button";
+  cancel.addEventListener("click", () => { asking = null; ctx.rerender(); });
+  form.addEventListener("submit", (e) => { e.preventDefault(); ask(seat, input.value); });
+  form.append(input, go, cancel);
+  setTimeout(() => input.focus(), 0);
+  return form;
+}
+
+/** What the seat box of `seat` shows besides the table's own: requests and answers. */
+export function seatExtras(seat, { table, view, presence, you, spectating }) {
+  const pr = presence[seat];
+  if (!table || !view || !pr || pr.kind !== "bot") return [];
+  if (pr.take_pending) {
+    const box = make("div", "seat-request");
+    box.dataset.seat = seat;
+    box.append(make("span", "asked-by", t(pr.take_approved ? "seats.approvedFor" : "seats.askedBy",
+      { name: pr.take_name ?? "?" })));
+    if (!spectating && you === table.creator && !pr.take_approved) {
+      for (const verb of ["approve", "refuse"]) {
+        const b = make("button", `small-button ${verb}` + (verb === "approve" ? " primary" : ""),
+          t(`seats.${verb}`));
+        b.type = "button";
+        b.dataset.seat = seat;
+        b.addEventListener("click", () => answer(seat, verb));
+        box.append(b);
+      }
+    }
+    return [box];
+  }
+  if (!spectating || view.finished || table.private || pendingSeat !== null) return [];
+  const take = make("button", "take small-button" + (asking === seat ? " chosen" : ""),
+    t("table.takeSeat"));
+  take.type = "button";
+  take.dataset.seat = seat;
+  take.addEventListener("click", () => { asking = seat; ctx.rerender(); });
+  return [take];
+}
+
+async function loadInvites(key) {
+  try {
+    invites = (await send(`/tables/${ctx.tableId}/invites`, undefined, "GET")).invites;
+  } catch {
+    invites = [];
+  }
+  invitesKey = key;
+  ctx.rerender();
+}
+
+function part(panel, id, className) {
+  let node = document.getElementById(id);
+  if (!node) {
+    node = make("div", className);
+    node.id = id;
+    panel.append(node);
+  }
+  return node;
+}
+
+let askBuilt = null;    // the seat the ask form was built for
+let invitesBuilt = "";  // the open seats the invite rows were built for
+
+/** The panel above the scores: paused and private notes, the form to ask for a seat
+ * (kept while its seat is chosen, so typing survives the table's updates), the
+ * creator's invite links. */
+export function renderSeatsPanel({ table, presence, you, spectating }) {
+  let panel = document.getElementById("seats-panel");
+  if (!panel) {
+    panel = make("div", "seats-panel");
+    panel.id = "seats-panel";
+    document.querySelector(".side")?.prepend(panel);
+  }
+  if (!table) return;
+  const note = part(panel, "seats-note", "seats-note");
+  const lines = [];
+  if (paused && table.status !== "finished") lines.push(make("p", "paused-note", t("seats.paused")));
+  if (table.private) lines.push(make("p", "small-muted private-note", t("seats.privateNote")));
+  note.replaceChildren(...lines);
+
+  const askBox = part(panel, "ask-box", "ask-box");
+  if (asking !== askBuilt) {
+    askBuilt = asking;
+    askBox.replaceChildren();
+    if (asking !== null) {
+      askBox.append(make("p", "", t("seats.askFor", { n: asking + 1 })), askForm(asking));
+    }
+  }
+
+  const inv = part(panel, "invites-again", "invites-again");
+  const open = presence.filter((p) => p && p.open).map((p) => p.seat);
+  if (spectating || you !== table.creator || !open.length) {
+    inv.replaceChildren();
+    invitesBuilt = "";
+    return;
+  }
+  const key = open.join(",");
+  if (invitesKey !== key) {
+    if (invitesKey !== `loading:${key}`) { invitesKey = `loading:${key}`; loadInvites(key); }
+    return;
+  }
+  if (invitesBuilt === key) return;
+  invitesBuilt = key;
+  const shown = (invites ?? []).filter((x) => open.includes(x.seat));
+  inv.replaceChildren();
+  if (!shown.length) return;
+  inv.append(make("p", "", t("lobby.invites")));
+  shown.forEach((x) => inv.append(inviteRow(x)));
+}
+
+/** Forget what the panel built (after a change of language). */
+export function resetSeatsPanel() { askBuilt = null; invitesBuilt = ""; }
