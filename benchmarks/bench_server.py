@@ -56,7 +56,8 @@ def start_server(data: Path, port: int, database_url: str | None) -> subprocess.
     script = Path(sys.executable).parent / "polignac"
     cmd = [str(script)] if script.exists() else [sys.executable, "-m", "polignac"]
     cmd += ["serve", "--host", "127.0.0.1", "--port", str(port), "--data", str(data),
-            "--deal-delay", "0", "--bot-delay", "0", "--rate", "100000", "--grace", "3600"]
+            "--deal-delay", "0", "--bot-delay", "0", "--rate", "100000", "--grace", "3600",
+            "--create-burst", "100000"]
     if database_url:
         cmd += ["--database-url", database_url]
     proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
@@ -94,7 +95,7 @@ async def _make_table(http: httpx.AsyncClient, preset: str) -> tuple[str, list[s
     cookies = [f"{name}={r.cookies[name]}"]
     for invite in r.json()["invites"]:
         http.cookies.clear()  # each invite is opened by another browser
-        j = await http.get(invite["url"], follow_redirects=False)
+        j = await http.post(invite["url"], follow_redirects=False)
         cookies.append(f"{name}={j.cookies[name]}")
     return table, cookies
 

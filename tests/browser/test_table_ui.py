@@ -135,8 +135,11 @@ def test_four_people_spectator_and_dropped_connection(server: str, shots: Path) 
 
             ann.route_web_socket(re.compile(r".*/ws$"), through)
             ann.click("#go-table")
-            for page, url in zip(pages[1:], invites, strict=True):
-                page.goto(url)
+            for k, (page, url) in enumerate(zip(pages[1:], invites, strict=True)):
+                page.goto(url)  # the invitation: choose a name, then the seat
+                page.fill("#join-name", f"Friend {k + 1}")
+                page.click("#join-go")
+                page.wait_for_url("**/tables/*")
             for page in pages:
                 page.wait_for_selector("#hand .card")
                 assert page.locator("#hand .card").count() == 8

@@ -178,7 +178,7 @@ def test_kill_minus_9_loses_nothing(database_url: str, tmp_path: Path) -> None:
             for invite in r.json()["invites"]:
                 with httpx.Client(base_url=server.base, timeout=TIMEOUT,
                                   trust_env=False) as guest:
-                    j = guest.get(invite["url"], follow_redirects=False)
+                    j = guest.post(invite["url"], follow_redirects=False)
                     assert j.status_code == 303
                     cookies.append(f"polignac_{table}={j.cookies[f'polignac_{table}']}")
         log: dict[int, str] = {}

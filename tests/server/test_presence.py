@@ -30,7 +30,8 @@ def _seats_until(ws: WebSocketTestSession, test: Any, limit: int = 5000) -> list
     raise AssertionError("no such presence frame")
 
 
-def test_grace_period_then_a_bot_plays_until_the_person_returns(config: ServerConfig) -> None:
+def test_grace_period_then_a_solo_table_pauses_until_the_person_returns(
+        config: ServerConfig) -> None:
     with TestClient(create_app(replace(config, grace_seconds=0.3))) as client:
         url = play_now(client)
         watcher = sibling(client)  # no cookie: a spectator
@@ -39,7 +40,7 @@ def test_grace_period_then_a_bot_plays_until_the_person_returns(config: ServerCo
             me = state["presence"][0]
             assert me == {"seat": 0, "name": "You", "kind": "human", "open": False,
                           "connected": True, "grace_until": None, "bot_playing": False,
-                          "take_pending": False}
+                          "take_pending": False, "take_name": None, "take_approved": False}
             assert [p["kind"] for p in state["presence"]] == ["human", "bot", "bot", "bot"]
             assert all(p["bot_playing"] for p in state["presence"][1:])
             with watcher.websocket_connect(url + "/ws") as spectator:
@@ -50,18 +51,25 @@ def test_grace_period_then_a_bot_plays_until_the_person_returns(config: ServerCo
                 ws.close()
                 gone = _presence_until(spectator, lambda p: not p["connected"])["seats"][0]
                 assert gone["grace_until"] is not None and not gone["bot_playing"]
-                bot = _presence_until(spectator, lambda p: p["bot_playing"])["seats"][0]
-                assert bot["grace_until"] is None and not bot["connected"]
-                for _ in range(2000):  # the stand-in plays seat 0
+                for _ in range(2000):  # the grace ends: nobody plays for nobody
                     frame = spectator.receive_json()
-                    if frame["type"] == "event" and frame["event"].get("seat") == 0:
+                    if frame["type"] == "presence" and frame["paused"]:
                         break
+                    assert frame["type"] != "event" or frame["event"].get("seat") != 0, \
+                        "a stand-in played for the only person at the table"
                 else:
-                    raise AssertionError("the stand-in bot never played")
+                    raise AssertionError("the table never paused")
+                assert not frame["seats"][0]["bot_playing"]
                 with client.websocket_connect(url + "/ws") as again:
                     assert hello(again)["presence"][0]["connected"]
-                    back = _presence_until(spectator, lambda p: p["connected"])["seats"][0]
-                    assert not back["bot_playing"] and back["grace_until"] is None
+                    back = next_of(spectator, "presence")
+                    assert not back["paused"] and back["seats"][0]["connected"]
+
+
+def _ask(client: TestClient, url: str, seat: int, name: str) -> Any:
+    """A browser that opened the table page (identity cookie) asks for ``seat``."""
+    assert client.get(url).status_code == 200
+    return client.post(f"{url}/seats/{seat}/take", json={"name": name})
 
 
 def test_take_a_bots_seat_between_deals(config: ServerConfig) -> None:
@@ -74,16 +82,21 @@ def test_take_a_bots_seat_between_deals(config: ServerConfig) -> None:
         with client.websocket_connect(url + "/ws") as ws:
             play_until(ws, hello(ws), random.Random(5),
                        lambda v: bool(v["deals"]) and "deal" not in v)
-            assert friend.post(f"{url}/seats/0/take").json()["rule"] == "not-a-bot"
+            assert _ask(friend, url, 0, "Bea").json()["rule"] == "not-a-bot"
             assert friend.post(f"{url}/seats/9/take").status_code == 404
             took = friend.post(f"{url}/seats/2/take", json={"name": "Bea"})
-            assert took.status_code == 200 and took.json()["seat"] == 2
-            assert not took.json()["queued"]
+            assert took.status_code == 202 and took.json()["seat"] == 2
+            assert took.json()["queued"] and not took.json()["approved"]
             assert "HttpOnly" in took.headers["set-cookie"]
+            asked = next_of(ws, "presence")["seats"][2]
+            assert asked["take_name"] == "Bea" and asked["kind"] == "bot"
+            assert friend.post(f"{url}/seats/2/approve").json()["rule"] == "not-creator"
+            ok = client.post(f"{url}/seats/2/approve")
+            assert ok.status_code == 200 and ok.json()["granted"]  # between deals: at once
             assert next_of(ws, "presence")["seats"][2]["kind"] == "human"
             again = friend.post(f"{url}/seats/3/take")
             assert again.json()["rule"] == "already-seated"
-            assert other.post(f"{url}/seats/2/take").json()["rule"] == "not-a-bot"
+            assert _ask(other, url, 2, "Cy").json()["rule"] == "not-a-bot"
         listed = {t["id"]: t for t in client.get("/api/tables").json()["tables"]}[table_id]
         assert listed["status"] == "between-deals" and listed["preset"] == "slobberhannes"
         assert [(s["name"], s["kind"], s["level"]) for s in listed["seats"]] == [
@@ -104,13 +117,16 @@ def test_take_a_bots_seat_during_a_deal_is_granted_at_the_next_deal(
         with client.websocket_connect(url + "/ws") as ws:
             first = hello(ws)
             assert first["table"]["status"] == "playing"
-            asked = friend.post(f"{url}/seats/2/take", json={"name": "Bea"})
+            asked = _ask(friend, url, 2, "Bea")
             assert asked.status_code == 202, asked.text
             assert asked.json()["queued"] and asked.json()["seat"] == 2
             pending = _seats_until(ws, lambda seats: seats[2]["take_pending"])[2]
-            assert pending["kind"] == "bot"
-            assert other.post(f"{url}/seats/2/take").json()["rule"] == "take-pending"
+            assert pending["kind"] == "bot" and not pending["take_approved"]
+            assert _ask(other, url, 2, "Cy").json()["rule"] == "take-pending"
             assert friend.post(f"{url}/seats/3/take").json()["rule"] == "already-asked"
+            approved = client.post(f"{url}/seats/2/approve")
+            assert approved.status_code == 200 and not approved.json()["granted"]
+            assert _seats_until(ws, lambda seats: seats[2]["take_approved"])
             # the requester's cookie is not a seat yet: it watches as a spectator
             with friend.websocket_connect(url + "/ws") as watching:
                 assert hello(watching)["you"] is None
@@ -143,10 +159,10 @@ def test_a_table_with_open_seats_waits_for_its_people(config: ServerConfig) -> N
             assert state["seq"] == 0 and state["table"]["status"] == "waiting"
             assert state["table"]["creator"] == 0 and "deal" not in state["view"]
             guest = sibling(client)
-            guest.get(invites[0]["url"], follow_redirects=False)
+            guest.post(invites[0]["url"], follow_redirects=False)
             _seats_until(ws, lambda seats: not seats[1]["open"])
             assert client.get("/api/tables").json()["tables"][0]["status"] == "waiting"
-            sibling(client).get(invites[1]["url"], follow_redirects=False)
+            sibling(client).post(invites[1]["url"], follow_redirects=False)
             deal = next_of(ws, "event")  # the last open seat claimed: the first deal
             assert deal["seq"] == 1 and deal["event"]["kind"] == "deal"
             assert client.post(url + "/start").json()["rule"] == "not-waiting"
@@ -161,7 +177,7 @@ def test_the_creator_starts_a_waiting_table_and_bots_fill_the_open_seats(
                       {"kind": "bot", "level": "random"}]})
         url, invites = r.json()["url"], r.json()["invites"]
         guest = sibling(client)
-        guest.get(invites[0]["url"], follow_redirects=False)
+        guest.post(invites[0]["url"], follow_redirects=False)
         assert guest.post(url + "/start").json()["rule"] == "not-creator"
         assert sibling(client).post(url + "/start").status_code == 403
         with client.websocket_connect(url + "/ws") as ws:
@@ -190,14 +206,14 @@ def test_rematch_keeps_the_seats(config: ServerConfig) -> None:
         data = r.json()
         url = data["url"]
         guest = sibling(client)
-        assert guest.get(data["invites"][0]["url"], follow_redirects=False).status_code == 303
+        assert guest.post(data["invites"][0]["url"], follow_redirects=False).status_code == 303
         assert client.post(url + "/rematch").json()["rule"] == "not-finished"
         with client.websocket_connect(url + "/ws") as ws:  # seat 1: a stand-in after 0.05 s
             first = hello(ws)
             assert first["presence"][3]["open"] and not first["presence"][3]["bot_playing"]
             # seat 3 was never claimed: nobody plays it, so claim it and let a bot stand in
             third = sibling(client)
-            third.get(data["invites"][1]["url"], follow_redirects=False)
+            third.post(data["invites"][1]["url"], follow_redirects=False)
             play_until(ws, first, random.Random(6), lambda v: v["finished"])
             assert sibling(client).post(url + "/rematch").json()["rule"] == "not-seated"
             made = client.post(url + "/rematch")

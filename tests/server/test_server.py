@@ -177,7 +177,9 @@ def test_invite_link_is_exchanged_for_a_cookie_once(client: TestClient) -> None:
     invite = data["invites"][0]["url"]
     assert data["invites"][0]["seat"] == 1
     guest = sibling(client)
-    r = guest.get(invite, follow_redirects=False)
+    page = guest.get(invite, follow_redirects=False)  # first a page to choose a name
+    assert page.status_code == 200 and 'name="name"' in page.text and "Ann" in page.text
+    r = guest.post(invite, data={"name": "Bea"}, follow_redirects=False)
     assert r.status_code == 303 and r.headers["location"] == data["url"]
     assert "token" not in r.headers["location"] and "HttpOnly" in r.headers["set-cookie"]
     with guest.websocket_connect(data["url"] + "/ws") as ws:
@@ -186,7 +188,10 @@ def test_invite_link_is_exchanged_for_a_cookie_once(client: TestClient) -> None:
         assert state["table"]["overrides"] == {"threshold": 5}
         assert not state["table"]["seats"][1]["open"]
     third = sibling(client)
-    assert third.get(invite, follow_redirects=False).status_code == 403
+    used = third.get(invite, follow_redirects=False, headers={"accept": "text/html"})
+    assert used.status_code == 403 and used.headers["content-type"].startswith("text/html")
+    assert "already used" in used.text
+    assert third.post(invite, data={"name": "Cy"}, follow_redirects=False).status_code == 403
 
 
 @pytest.mark.parametrize("body", [
@@ -217,5 +222,5 @@ def test_sqlite_connections_use_wal_and_full_sync(tmp_path: Path) -> None:
     with engine.connect() as conn:
         assert conn.exec_driver_sql("PRAGMA journal_mode").scalar() == "wal"
         assert conn.exec_driver_sql("PRAGMA synchronous").scalar() == 2  # FULL
-        assert conn.exec_driver_sql("SELECT version_num FROM alembic_version").scalar() == "0003"
+        assert conn.exec_driver_sql("SELECT version_num FROM alembic_version").scalar() == "0004"
     engine.dispose()

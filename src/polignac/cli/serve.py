@@ -34,6 +34,20 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     p.add_argument("--rate", type=float, default=10.0, metavar="N",
                    help="messages a second each connection may send (default 10, bursts of "
                         "3 seconds' worth)")
+    # --- seats and tables
+    p.add_argument("--create-rate", type=float, default=6.0, metavar="N",
+                   help="tables each address, and each browser, may create a minute "
+                        "(default 6)")
+    p.add_argument("--create-burst", type=int, default=12, metavar="N",
+                   help="tables each address, and each browser, may create at once "
+                        "(default 12)")
+    p.add_argument("--max-tables", type=int, default=1000, metavar="N",
+                   help="tables in memory at most, server-wide (default 1000)")
+    p.add_argument("--close-after", type=float, default=3600.0, metavar="SECONDS",
+                   help="seconds a paused table (nobody at it) stays in memory before it "
+                        "is closed (default 3600)")
+    p.add_argument("--finished-keep", type=float, default=600.0, metavar="SECONDS",
+                   help="seconds a finished table stays in memory (default 600)")
     p.set_defaults(func=run_serve)
 
 
@@ -56,10 +70,21 @@ def build_config(args: argparse.Namespace) -> object:
         if not 0 <= getattr(args, option) <= 3600:
             raise CliError(f"--{option.replace('_', '-')} {getattr(args, option)}: choose "
                            "from 0 to 3600 seconds")
+    if not 0 < args.create_rate <= 1e6 or not 1 <= args.create_burst <= 1_000_000:
+        raise CliError("--create-rate and --create-burst: choose numbers above 0")
+    if not 1 <= args.max_tables <= 1_000_000:
+        raise CliError(f"--max-tables {args.max_tables}: choose from 1 to 1000000")
+    for option in ("close_after", "finished_keep"):
+        if not 0 <= getattr(args, option) <= 30 * 24 * 3600:
+            raise CliError(f"--{option.replace('_', '-')} {getattr(args, option)}: choose "
+                           "from 0 to 2592000 seconds")
     return ServerConfig(data_dir=Path(args.data), database_url=args.database_url,
                         allowed_origins=tuple(args.allow_origin), grace_seconds=args.grace,
                         bot_delay=args.bot_delay, deal_delay=args.deal_delay,
-                        rate_per_second=args.rate, rate_burst=max(1, int(args.rate * 3)))
+                        rate_per_second=args.rate, rate_burst=max(1, int(args.rate * 3)),
+                        create_per_minute=args.create_rate, create_burst=args.create_burst,
+                        max_tables=args.max_tables, close_seconds=args.close_after,
+                        finished_keep_seconds=args.finished_keep)
 
 
 def run_serve(args: argparse.Namespace) -> int:
