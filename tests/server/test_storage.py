@@ -20,9 +20,9 @@ def test_migrations_reach_head_and_are_idempotent(database_url: str) -> None:
         migrate(engine)
         with engine.connect() as conn:
             version = conn.exec_driver_sql("SELECT version_num FROM alembic_version").scalar()
-        assert version == "0003"
+        assert version == "0004"
         names = {c["name"] for c in inspect(engine).get_columns("tables")}
-        assert "rematch_id" in names
+        assert {"rematch_id", "options", "closed_at", "finished_at"} <= names
     finally:
         engine.dispose()
 
@@ -66,6 +66,7 @@ def test_taken_seat_and_rematch_survive_a_restart(backend_config: ServerConfig) 
         with client.websocket_connect(url + "/ws") as ws:
             play_until(ws, hello(ws), random.Random(4), lambda v: v["finished"])
         friend = sibling(client)
+        friend.get(url)  # the page gives the browser its identity
         took = friend.post(f"{url}/seats/2/take", json={"name": "Bea"})
         assert took.status_code == 409 and took.json()["rule"] == "finished"
         again = client.post(url + "/rematch")
