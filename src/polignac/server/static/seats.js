@@ -7,7 +7,6 @@ import { t } from "./i18n.js";
 
 let ctx = null;          // { tableId, toast, rerender }
 let pendingSeat = null;  // the bot's seat this browser asked for
-let asking = null;       // the seat whose name form is open
 let paused = false;
 let invites = null;      // the creator's invite links, once loaded
 let invitesKey = "";     // which open seats they were loaded for
@@ -80,7 +79,6 @@ async function ask(seat, name) {
   try {
     await send(`/tables/${ctx.tableId}/seats/${seat}/take`, { name });
     pendingSeat = seat;
-    asking = null;
     ctx.toast(t("seats.asked"));
   } catch (e) {
     ctx.toast(t("table.takeFailed", { msg: e.message }));
@@ -96,20 +94,39 @@ async function answer(seat, verb) {
   }
 }
 
-function askForm(seat) {
+/** The dialog that asks for a seat: a name, then Ask (a dialog, so that the table's
+ * updates do not disturb the typing). */
+function openAsk(seat) {
+  let dialog = document.getElementById("ask-dialog");
+  if (!dialog) {
+    dialog = make("dialog", "ask-dialog");
+    dialog.id = "ask-dialog";
+    document.body.append(dialog);
+  }
   const form = make("form", "ask-form");
+  form.method = "dialog";
+  const title = make("p", "ask-title", t("seats.askFor", { n: seat + 1 }));
   const input = Object.assign(document.createElement("input"),
-    { name: "name", maxLength: 24, required: true, placeholder: t("seats.yourName") });
-  input.setAttribute("aria-label", t("seats.yourName"));
-  const go = make("button", "small-button primary", t("seats.ask"));
+    { name: "name", maxLength: 24, required: true, autocomplete: "nickname", id: "ask-name" });
+  const label = make("label", "", t("seats.yourName"));
+  label.htmlFor = "ask-name";
+  const go = make("button", "primary", t("seats.ask"));
   go.type = "submit";
-  const cancel = make("button", "small-button", t("table.close"));
+  go.id = "ask-go";
+  const cancel = make("button", "", t("table.close"));
   cancel.type = "button";
-  cancel.addEventListener("click", () => { asking = null; ctx.rerender(); });
-  form.addEventListener("submit", (e) => { e.preventDefault(); ask(seat, input.value); });
-  form.append(input, go, cancel);
-  setTimeout(() => input.focus(), 0);
-  return form;
+  cancel.addEventListener("click", () => dialog.close());
+  form.addEventListener("submit", (e) => {
+    e.preventDefault();
+    dialog.close();
+    ask(seat, input.value);
+  });
+  const buttons = make("div", "ask-buttons");
+  buttons.append(go, cancel);
+  form.append(title, label, input, buttons);
+  dialog.replaceChildren(form);
+  dialog.showModal();
+  input.focus();
 }
 
 /** What the seat box of `seat` shows besides the table's own: requests and answers. */
@@ -134,11 +151,10 @@ export function seatExtras(seat, { table, view, presence, you, spectating }) {
     return [box];
   }
   if (!spectating || view.finished || table.private || pendingSeat !== null) return [];
-  const take = make("button", "take small-button" + (asking === seat ? " chosen" : ""),
-    t("table.takeSeat"));
+  const take = make("button", "take small-button", t("table.takeSeat"));
   take.type = "button";
   take.dataset.seat = seat;
-  take.addEventListener("click", () => { asking = seat; ctx.rerender(); });
+  take.addEventListener("click", () => openAsk(seat));
   return [take];
 }
 
@@ -162,12 +178,9 @@ function part(panel, id, className) {
   return node;
 }
 
-let askBuilt = null;    // the seat the ask form was built for
 let invitesBuilt = "";  // the open seats the invite rows were built for
 
-/** The panel above the scores: paused and private notes, the form to ask for a seat
- * (kept while its seat is chosen, so typing survives the table's updates), the
- * creator's invite links. */
+/** The panel above the scores: paused and private notes, the creator's invite links. */
 export function renderSeatsPanel({ table, presence, you, spectating }) {
   let panel = document.getElementById("seats-panel");
   if (!panel) {
@@ -181,15 +194,6 @@ export function renderSeatsPanel({ table, presence, you, spectating }) {
   if (paused && table.status !== "finished") lines.push(make("p", "paused-note", t("seats.paused")));
   if (table.private) lines.push(make("p", "small-muted private-note", t("seats.privateNote")));
   note.replaceChildren(...lines);
-
-  const askBox = part(panel, "ask-box", "ask-box");
-  if (asking !== askBuilt) {
-    askBuilt = asking;
-    askBox.replaceChildren();
-    if (asking !== null) {
-      askBox.append(make("p", "", t("seats.askFor", { n: asking + 1 })), askForm(asking));
-    }
-  }
 
   const inv = part(panel, "invites-again", "invites-again");
   const open = presence.filter((p) => p && p.open).map((p) => p.seat);
@@ -213,4 +217,4 @@ export function renderSeatsPanel({ table, presence, you, spectating }) {
 }
 
 /** Forget what the panel built (after a change of language). */
-export function resetSeatsPanel() { askBuilt = null; invitesBuilt = ""; }
+export function resetSeatsPanel() { invitesBuilt = ""; }
