@@ -37,7 +37,7 @@ import httpx
 import websockets
 
 sys.path.insert(0, str(Path(__file__).parent))
-from bench_server import cpu_seconds, free_port  # noqa: E402
+from bench_server import cpu_seconds, free_port
 
 
 def start_server(data: Path, port: int, grace: float) -> Any:
@@ -179,7 +179,7 @@ def main() -> int:
                         help="seconds watched after the grace period (default 40)")
     parser.add_argument("--every", type=float, default=5.0, help="sampling (default 5 s)")
     args = parser.parse_args()
-    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    _soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
     with tempfile.TemporaryDirectory() as tmp:
         port = free_port()

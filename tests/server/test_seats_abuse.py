@@ -165,6 +165,12 @@ def test_a_request_waits_for_the_creator_and_a_refusal_drops_it(
             gone = _presence(ws, lambda f: not f["seats"][1]["take_pending"])
             assert gone["seats"][1]["kind"] == "bot" and gone["seats"][2]["take_pending"]
             assert dan.post(f"{url}/seats/3/take", json={"name": "Dan"}).status_code == 202
+            # the refused request's cookie is cleared when Bea opens the page again
+            name = f"polignac_{table.id}"
+            assert name in bea.cookies
+            assert bea.get(url).status_code == 200 and name not in bea.cookies
+            with bea.websocket_connect(url + "/ws") as watching:
+                assert hello(watching)["you"] is None
 
 
 def test_table_creation_is_rate_limited_per_address_and_per_browser(

@@ -25,8 +25,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
-import functools
-import html
 import json
 import logging
 import re
@@ -40,13 +38,7 @@ from typing import Any
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
-from starlette.responses import (
-    FileResponse,
-    HTMLResponse,
-    JSONResponse,
-    RedirectResponse,
-    Response,
-)
+from starlette.responses import FileResponse, JSONResponse, RedirectResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -68,6 +60,7 @@ from .db import (
     update_seat,
     update_table,
 )
+from .pages import error_page, render
 from .seating import (
     IDENTITY_COOKIE,
     KeyedRateLimit,
@@ -324,6 +317,9 @@ class Hub:
             return self.tables[old.rematch_id], {}
         if not old.match.finished:
             raise ApiError("the match is not over yet", "not-finished", 409)
+        if len(self.tables) >= self.config.max_tables:
+            raise ApiError(f"the server has {len(self.tables)} tables open, its most; try "
+                           "again later", "too-many-tables", 429)
         rows: list[SeatRow] = []
         invites: dict[int, str] = {}
         for s in old.seats:
@@ -476,24 +472,6 @@ def _api(handler: Any) -> Any:
             return JSONResponse({"error": str(exc), "rule": exc.rule}, status_code=exc.status,
                                 headers=exc.headers)
     return wrapped
-
-
-@functools.cache
-def _template(name: str) -> str:
-    return (STATIC / name).read_text(encoding="utf-8")
-
-
-def _render(name: str, status: int = 200, **values: Any) -> HTMLResponse:
-    """A page of ``static/`` with each ``{{key}}`` replaced by its value, HTML-escaped."""
-    text = _template(name)
-    for key, value in values.items():
-        text = text.replace("{{" + key + "}}", html.escape(str(value)))
-    return HTMLResponse(text, status_code=status)
-
-
-def error_page(message: str, rule: str, status: int) -> HTMLResponse:
-    """An error as a page in the site's style (``static/error.html``), status kept."""
-    return _render("error.html", status, message=message, rule=rule, code=status)
 
 
 def _page(handler: Any) -> Any:
@@ -764,9 +742,13 @@ async def lobby_page(request: Request) -> Response:
 @_page
 async def table_page(request: Request) -> Response:
     """The table page (the script connects to the WebSocket)."""
-    await _table(request)
+    table = await _table(request)
+    hub = _hub(request)
     response = FileResponse(STATIC / "table.html")
-    _set_identity(response, _hub(request).config, _identity(request)[1])
+    _set_identity(response, hub.config, _identity(request)[1])
+    if request.cookies.get(cookie_name(table.id)) and hub.seat_of(table, request.cookies) is None \
+            and hub.pending_take(table, request.cookies) is None:
+        response.delete_cookie(cookie_name(table.id), path="/")  # a refused or dropped request
     return response
 
 
@@ -796,7 +778,7 @@ async def join(request: Request) -> Response:
     if not token_matches(token, table.seats[seat].invite_hash):
         raise ApiError(_USED, "bad-token", 403)
     creator = table.seats[table.creator_seat].name if table.creator_seat is not None else ""
-    response = _render("join.html", creator=creator, preset=table.preset,
+    response = render("join.html", creator=creator, preset=table.preset,
                        players=len(table.seats), seat=seat + 1, table=table.id)
     _set_identity(response, hub.config, fresh)
     return response

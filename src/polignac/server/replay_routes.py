@@ -25,6 +25,7 @@ from starlette.routing import BaseRoute, Route
 from ..core import CODES, Deal, Match, PolignacError, RecordError, cards_of, replay, summary
 from ..core.actions import action_name, parse_action
 from ..core.cards import parse_card
+from .pages import error_page
 from .requests import json_error, read_json
 
 STATIC = Path(__file__).parent / "static"
@@ -126,7 +127,8 @@ async def table_replay_page(request: Request) -> Response:
     """The replay viewer for one table (its script loads the table's record)."""
     hub = getattr(request.app.state, "hub", None)
     if hub is not None and await hub.find(request.path_params["table_id"]) is None:
-        return _error("no such table", "no-table", 404)
+        return error_page("there is no such table (or it was never created here)", "no-table",
+                          404)
     return FileResponse(STATIC / "replay.html")
 
 

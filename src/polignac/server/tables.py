@@ -149,6 +149,7 @@ class GameTable:
         self.paused = False
         self.on_idle: Callable[[GameTable, str], Awaitable[bool]] | None = None
         self.idle_task: asyncio.Task[None] | None = None
+        self.reopen_task: asyncio.Task[None] | None = None
 
     # ----------------------------------------------------------------- views
 
@@ -458,8 +459,7 @@ class GameTable:
                 self.start_grace(s.seat)
         if self.closed_at is not None:
             self.closed_at = None
-            task = asyncio.get_running_loop().create_task(self._store_reopened())
-            self.grace_tasks[-1] = task  # kept (and cancelled by stop) with the timers
+            self.reopen_task = asyncio.get_running_loop().create_task(self._store_reopened())
         self.wake()
 
     async def _store_reopened(self) -> None:
@@ -467,8 +467,6 @@ class GameTable:
             await self.writer.run(lambda conn: update_table(conn, self.id, closed_at=None))
         except Exception:  # the table plays on; it would be closed again at a restart
             log.exception("table %s: could not store that it is open again", self.id)
-        finally:
-            self.grace_tasks.pop(-1, None)
 
     def settle(self) -> None:
         """Start the right idle timer: a finished table leaves memory after

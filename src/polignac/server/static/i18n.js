@@ -163,6 +163,7 @@ const EN = {
   "seats.error.bad-token": "This invitation is not valid or was already used: ask the table's creator for a new one.",
   "seats.error.not-found": "There is no such page.",
   "seats.error.bad-method": "This address does not take that method.",
+  "seats.statusPaused": "paused (nobody at the table)",
 };
 
 const FR = {
@@ -323,6 +324,7 @@ const FR = {
   "seats.error.bad-token": "Cette invitation n’est pas valable ou a déjà servi : demandez-en une nouvelle au créateur de la table.",
   "seats.error.not-found": "Cette page n’existe pas.",
   "seats.error.bad-method": "Cette adresse n’accepte pas cette méthode.",
+  "seats.statusPaused": "en pause (personne à la table)",
 };
 
 const DE = {
@@ -483,6 +485,7 @@ const DE = {
   "seats.error.bad-token": "Diese Einladung ist ungültig oder wurde schon benutzt: bitten Sie den Gastgeber um eine neue.",
   "seats.error.not-found": "Diese Seite gibt es nicht.",
   "seats.error.bad-method": "Diese Adresse nimmt diese Methode nicht an.",
+  "seats.statusPaused": "pausiert (niemand am Tisch)",
 };
 
 const TEXT = { en: EN, fr: FR, de: DE };

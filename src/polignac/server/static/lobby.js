@@ -157,7 +157,8 @@ function renderTables() {
     game.append(make("strong", "", tb.preset));
     const status = tb.status === "finished" ? "finished" :
       (tb.open_seats?.length ? "waiting" : "playing");
-    game.append(make("div", "who", t(`lobby.status.${status}`) +
+    const label = tb.paused && status !== "finished" ? t("seats.statusPaused") : t(`lobby.status.${status}`);
+    game.append(make("div", "who", label +
       (tb.deal_number ? ` · ${t("table.deal")} ${tb.deal_number}` : "")));
     const who = r.insertCell();
     who.className = "who";
