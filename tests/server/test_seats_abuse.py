@@ -8,6 +8,7 @@ import random
 import time
 from collections.abc import Callable
 from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -347,3 +348,44 @@ def test_html_routes_answer_errors_with_a_page_and_the_api_with_json(
     url = play_now(client)
     forged = sibling(client).get(url + "/join?seat=1&token=<script>")
     assert forged.status_code == 403 and "<script>" not in forged.text
+
+
+def test_migration_0004_upgrades_a_database_with_tables(tmp_path: Path) -> None:
+    from alembic import command
+    from alembic.config import Config
+    from sqlalchemy import text
+
+    import polignac.server.db as db
+
+    engine = make_engine(f"sqlite:///{tmp_path / 'old.db'}")
+    try:
+        cfg = Config()
+        cfg.set_main_option("script_location", str(Path(db.__file__).parent / "migrations"))
+        with engine.begin() as conn:
+            cfg.attributes["connection"] = conn
+            command.upgrade(cfg, "0003")
+            conn.execute(text("INSERT INTO tables (id, preset, overrides, num_players, "
+                              "first_dealer, created_at) VALUES ('old', 'polignac', '{}', 4, "
+                              "0, 1.0)"))
+            conn.execute(text("INSERT INTO seats (table_id, seat, kind, name) VALUES "
+                              "('old', 0, 'bot', 'Bot 1')"))
+        db.migrate(engine)
+        (row,) = Store(engine).load_all()
+        assert row.id == "old" and row.options == {} and row.closed_at is None
+        assert row.seats[0].take_approved is False and row.seats[0].holder_hash is None
+    finally:
+        engine.dispose()
+
+
+def test_the_invite_form_refuses_a_foreign_origin(config: ServerConfig) -> None:
+    with TestClient(create_app(config)) as client:
+        r = client.post("/api/tables", json={
+            "preset": "polignac", "seats": [{"kind": "you"}, {"kind": "open"},
+                                            {"kind": "bot"}, {"kind": "bot"}]})
+        invite = r.json()["invites"][0]["url"]
+        bea = sibling(client)
+        forged = bea.post(invite, data={"name": "Bea"}, follow_redirects=False,
+                          headers={"origin": "http://evil.example"})
+        assert forged.status_code == 403 and "<html" in forged.text
+        assert bea.post(invite, data={"name": "Bea"}, follow_redirects=False,
+                        headers={"origin": "http://testserver"}).status_code == 303
