@@ -908,6 +908,9 @@ async def table_socket(websocket: WebSocket) -> None:
                     out.put_nowait(_error("bad-field", "last_seq must be a number"))
                     continue
                 first = sub is None
+                if first and hub.tables.get(table.id) is not table:
+                    out.put_nowait(None)  # it left memory meanwhile: reconnect to reload it
+                    break
                 if first:
                     sub = table.subscribe(seat, out)
                 for frame in table.catch_up(seat, last):
