@@ -125,20 +125,22 @@ def test_a_stranger_can_neither_see_nor_take_a_seat_at_a_play_now_table(
             eve.goto(server + "/")
             eve.wait_for_selector("#tables p, #tables table")
             assert eve.locator(f"#tables tr[data-table='{table_id}']").count() == 0
+            _narrow_enough(eve)
+            eve.screenshot(path=shots / "friends-09-lobby-phone.png", full_page=True)
             eve.goto(ann.url)  # with the link: watching only
             eve.wait_for_selector("#opponents .seat")
             assert eve.locator("#spectating").is_visible()
             assert eve.locator(".seat .take").count() == 0
             assert eve.locator(".private-note").is_visible()
             _narrow_enough(eve)
-            eve.screenshot(path=shots / "friends-09-private-watch.png", full_page=True)
+            eve.screenshot(path=shots / "friends-10-private-watch.png", full_page=True)
             r = eve.request.post(f"{ann.url}/seats/1/take", data={"name": "Eve"})
             assert r.status == 403 and r.json()["rule"] == "private-table"
 
             missing = eve.goto(server + "/tables/nosuchtable")
             assert missing is not None and missing.status == 404
             eve.wait_for_selector("#notice")
-            eve.screenshot(path=shots / "friends-10-no-table.png")
+            eve.screenshot(path=shots / "friends-11-no-table.png")
             eve.locator("#lang").select_option("fr")
             wait_until(lambda: "table" in eve.locator("#message").inner_text()
                        and "existe" in eve.locator("#message").inner_text())

@@ -122,6 +122,8 @@ def test_one_browser_one_seat_or_request_whatever_cookies_it_drops(
         eve.get(url)
         assert eve.post(f"{url}/seats/2/take", json={"name": "Eve"}).status_code == 202
         eve.cookies.delete(f"polignac_{table_id}")  # drop the seat cookie, keep the identity
+        assert eve.get(f"{url}/request").json() == {"seat": 2}  # known by the identity
+        assert sibling(client).get(f"{url}/request").json() == {"seat": None}
         again = eve.post(f"{url}/seats/3/take", json={"name": "Eve 2"})
         assert again.status_code == 409 and again.json()["rule"] == "already-asked"
         ok = client.post(f"{url}/seats/2/approve")

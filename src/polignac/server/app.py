@@ -7,6 +7,7 @@ Routes::
     GET  /tables/{id}/join       invite link: ?seat=N&token=T -> a page to choose a name
     POST /tables/{id}/join       that page's form (name) -> seat cookie, redirect
     GET  /tables/{id}/invites    the creator's unused invite links, again
+    GET  /tables/{id}/request    this browser's waiting request for a seat, if any
     GET  /tables/{id}/record.json  the match record (finished deals only while playing)
     GET  /api/presets            presets, bot levels, house rules for the lobby
     POST /api/play-now           you and three bots, preset polignac
@@ -663,6 +664,18 @@ async def invites(request: Request) -> Response:
 
 
 @_api
+async def my_request(request: Request) -> Response:
+    """This browser's waiting request for a seat here: ``{"seat": N | null}`` (so that a
+    reloaded page still knows it asked)."""
+    table = await _table(request)
+    seat = _hub(request).pending_take(table, request.cookies)
+    if seat is None:
+        identity = read_identity(request.cookies)
+        seat = None if identity is None else table.asked_by(identity_hash(identity))
+    return JSONResponse({"seat": seat})
+
+
+@_api
 async def rematch(request: Request) -> Response:
     """A new table with the same settings and seats; the caller keeps their seat.
 
@@ -1018,6 +1031,7 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
             Route("/tables/{table_id}/join", join, methods=["GET"]),
             Route("/tables/{table_id}/join", join_submit, methods=["POST"]),
             Route("/tables/{table_id}/invites", invites),
+            Route("/tables/{table_id}/request", my_request),
             Route("/tables/{table_id}/record.json", record_json),
             Route("/tables/{table_id}/seats/{seat}/take", take_seat, methods=["POST"]),
             Route("/tables/{table_id}/seats/{seat}/approve", approve_take, methods=["POST"]),

@@ -58,8 +58,16 @@ export function inviteRow(inv) {
   return row;
 }
 
-/** Once, from table.js. */
-export function initSeats(options) { ctx = options; }
+/** Once, from table.js: also asks whether this browser already waits for a seat here. */
+export function initSeats(options) {
+  ctx = options;
+  send(`/tables/${ctx.tableId}/request`, undefined, "GET").then((r) => {
+    if (r.seat !== null && r.seat !== undefined && pendingSeat === null) {
+      pendingSeat = r.seat;
+      ctx.rerender();
+    }
+  }).catch(() => {});
+}
 
 /** Every presence (a presence frame, or a state's list with its table). */
 export function seatsPresence(frame, { table, view }) {
