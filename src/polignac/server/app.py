@@ -223,7 +223,7 @@ class Hub:
 
     async def stop(self) -> None:
         """Stop every table's driver, write what is waiting and close the database."""
-        for table in self.tables.values():
+        for table in list(self.tables.values()):  # unload may remove tables meanwhile
             await table.stop()
         if self.writer is not None:
             await self.writer.stop()
