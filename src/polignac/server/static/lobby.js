@@ -67,7 +67,19 @@ function fillSeats() {
     label.append(sel);
     box.append(label);
   }
+  privacyDefault();
 }
+
+// Private by default for a table of you and bots (like Play now), public when a seat is
+// open; once the creator ticks or unticks the box, it stays as they chose.
+let privacyChosen = false;
+function privacyDefault() {
+  if (privacyChosen) return;
+  const open = [...$("seats").querySelectorAll("select")].some((s) => s.value === "open");
+  $("private").checked = !open;
+}
+$("private").addEventListener("change", () => { privacyChosen = true; });
+$("seats").addEventListener("change", privacyDefault);
 
 function fillHouse() {
   const box = $("house");
