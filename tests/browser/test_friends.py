@@ -37,7 +37,9 @@ def test_copy_invite_join_with_a_name_and_approve_a_request(server: str, shots: 
             ann.goto(server + "/")
             ann.wait_for_selector("#seats select[name=seat3]", state="attached")
             ann.fill("input[name=name]", "Ann")
+            assert ann.locator("#private").is_checked()  # you and bots: private
             ann.select_option("#seats select[name=seat1]", "open")
+            assert not ann.locator("#private").is_checked()  # a seat for a friend: public
             ann.click("#create button[type=submit]")
             ann.wait_for_selector("#created .invite-row .copy")
             link = ann.locator("#created input.invite").input_value()
