@@ -9,6 +9,7 @@ Routes::
     GET  /api/presets            presets, bot levels, house rules for the lobby
     POST /api/play-now           you and three bots, preset polignac
     POST /api/tables             create a table from a JSON description
+    POST /api/learn              the guided first deal (guide.py)
     GET  /api/tables             every table for the lobby: preset, status, who is seated
     POST /tables/{id}/seats/{seat}/take  take a bot's seat (now, or at the next deal)
     POST /tables/{id}/start      the creator starts a waiting table; bots fill open seats
@@ -40,7 +41,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from ..bots.registry import make_bot
 from ..core import PRESETS, PolignacError, get_rules, to_record
 from ..core.rules import DECLARATIONS
-from . import replay_routes, scorepad_routes
+from . import guide, replay_routes, scorepad_routes
 from .config import ServerConfig
 from .db import (
     SeatRow,
@@ -732,6 +733,7 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
             # Other modules' routes: one line each, e.g. *scorepad_routes.routes(),
             *replay_routes.routes(),
             *scorepad_routes.routes(),
+            *guide.routes(),
             Mount("/static", StaticFiles(directory=STATIC), name="static"),
         ],
         lifespan=lifespan,

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -113,6 +113,9 @@ class TableRow:
     created_at: float = 0.0
     creator_seat: int | None = None
     """The seat of the person who created the table (may start it with open seats)."""
+    options: dict[str, Any] = field(default_factory=dict)
+    """Table options; ``guide``: the id of the guided deal (see ``guide.py``).  Not
+    stored yet (the ``options`` column comes with migration 0004)."""
 
 
 def make_engine(url: str) -> Engine:

@@ -37,6 +37,7 @@ from ..core import (
 from ..core.deal import Deal
 from .config import ServerConfig
 from .db import EventRow, SeatRow, TableRow, update_seat
+from .guide import Guide, load_guide
 from .writer import Writer
 
 log = logging.getLogger("polignac.server")
@@ -129,7 +130,11 @@ class GameTable:
         self.lock = asyncio.Lock()
         self.subscribers: set[Subscriber] = set()
         self.driver: asyncio.Task[None] | None = None
-        self.bot_rng = random.Random(secrets.randbits(64))
+        self.guide: Guide | None = None  # a guided table: the prepared deal, seeded bots
+        if "guide" in row.options:
+            self.guide = load_guide(row.options["guide"])
+        self.bot_rng = random.Random(secrets.randbits(64) if self.guide is None
+                                     else self.guide.bot_seed)
         self.bots = {s.seat: make_bot(s.bot_level or "random")
                      for s in self.seats if s.kind == "bot"}
         self.rematch_id = row.rematch_id
@@ -165,6 +170,8 @@ class GameTable:
             "status": self.status(),
             "creator": self.creator_seat,
             "rematch": None if self.rematch_id is None else f"/tables/{self.rematch_id}",
+            "guide": self.guide is not None,
+            "guide_id": None if self.guide is None else self.guide.id,
         }
 
     def status(self) -> str:
@@ -291,7 +298,10 @@ class GameTable:
         async with self.lock:
             if not self.match.needs_deal or self.waiting_for_people():
                 return
-            after = self.match.deal_random(secrets.SystemRandom())
+            if self.guide is not None and not self.match.results:  # the prepared deal
+                after = self.guide.deal(self.match)
+            else:
+                after = self.match.deal_random(secrets.SystemRandom())
             d = after.current
             assert d is not None
             data = {
