@@ -1,0 +1,240 @@
+// The guided first deal: short bubbles that explain the game when it matters.
+//
+// table.js loads this module when the table info says `guide: true` and hands it
+// every frame after it has drawn it.  The guide reacts to what happens: the
+// capot prompt, following suit, a Jack in the trick, being void in the suit led,
+// a trick with a Jack (or the Polignac) taken, and the end of the deal.  The
+// moments are the ones of polignac.server.guide (turn_moments, trick_moments).
+// One bubble at a time, anchored to the element it talks about, with "Got it";
+// the cards it talks about glow.  The guide repeats no rule: which cards are
+// legal, who took a trick and the scores come from the server.
+import { cardName, rankIndex, suitName, t } from "./i18n.js";
+
+const $ = (id) => document.getElementById(id);
+const SPOT = "guide-spot";
+
+/**
+ * Start the guide on this page.
+ * @param {{tableId: string, playNow?: () => Promise<string>}} options
+ * @returns {{frame: (f: object, ctx: {you: number|null, view: object, table: object}) => void}}
+ */
+export function startGuide({ tableId }) {
+  const link = document.createElement("link");
+  link.rel = "stylesheet";
+  link.href = "/static/guide.css";
+  document.head.append(link);
+
+  const store = `polignac-guide-${tableId}`;
+  let done = new Set();
+  try { done = new Set(JSON.parse(sessionStorage.getItem(store) ?? "[]")); } catch { /* none */ }
+  const queue = [];
+  let current = null;   // {moment, node, anchor, spots, valid}
+  let ctx = null;
+
+  const remember = (moment) => {
+    done.add(moment);
+    try { sessionStorage.setItem(store, JSON.stringify([...done])); } catch { /* blocked */ }
+  };
+
+  function name(seat) {
+    if (seat === ctx.you) return t("table.you");
+    return ctx.view.names?.[seat] ?? t("table.seatN", { n: seat + 1 });
+  }
+  const card = (code) => cardName(code, ctx.table.suits);
+  const suit = (code) => suitName(code[1], ctx.table.suits);
+  const isJack = (code) => code[0] === "J";
+
+  /** Queue the bubble for `moment` unless it was shown already. */
+  function offer(moment, bubble) {
+    if (done.has(moment) || queue.some((b) => b.moment === moment) || current?.moment === moment) return;
+    queue.push({ moment, ...bubble });
+  }
+
+  // -------------------------------------------------------------- the moments
+
+  function onTurn(deal) {
+    const legal = deal.legal ?? [];
+    const hand = deal.hand ?? [];
+    const trick = deal.trick.cards;
+    const turnOf = () => ctx.view.deal?.legal?.length && ctx.view.deal.trick.cards.join() === trick.join();
+    if (legal.includes("capot")) {
+      offer("capot", { anchor: "prompt", text: t("guide.capot", { pass: t("call.pass") }), spots: ["#prompt [data-action='pass']"],
+        valid: () => ctx.view.deal?.legal?.includes("capot") });
+    }
+    if (deal.phase !== "play" || !trick.length) return;
+    const led = trick[0][1];
+    const suits = new Set(hand.map((c) => c[1]));
+    const leader = ctx.view.deal_seats ? ctx.view.deal_seats[deal.trick.leader] : deal.trick.leader;
+    const jack = trick.find(isJack);
+    if (jack) {
+      offer("jack-in-trick", { anchor: "trick", text: t("guide.jackInTrick", { card: card(jack), suit: suit(trick[0]) }),
+        spots: [`#trick [data-card='${jack}']`], valid: turnOf });
+    }
+    if (suits.has(led) && suits.size > 1) {
+      offer("follow", { anchor: "hand", text: t("guide.follow", { name: name(leader), suit: suit(trick[0]) }),
+        spots: legal.map((c) => `#hand [data-card='${c}']`), valid: turnOf });
+    }
+    const jacks = hand.filter(isJack);
+    if (!suits.has(led) && jacks.length) {
+      offer("void-jack", { anchor: "hand",
+        text: t("guide.voidJack", { suit: suit(trick[0]), card: jacks.map(card).join(", ") }),
+        spots: jacks.map((c) => `#hand [data-card='${c}']`), valid: turnOf });
+    }
+  }
+
+  function onTrick(trick) {
+    const jacks = trick.cards.filter(isJack);
+    const spots = jacks.map((c) => `#trick [data-card='${c}']`);
+    const you = trick.winner === ctx.you;
+    if (trick.cards.includes("JS")) {
+      offer("polignac", { anchor: "trick", spots,
+        text: t(you ? "guide.polignacYou" : "guide.polignac", { name: name(trick.winner) }) });
+    }
+    const others = jacks.filter((c) => c !== "JS");
+    if (others.length) {
+      offer("jack-taken", { anchor: "trick", spots,
+        text: t(you ? "guide.jackTakenYou" : "guide.jackTaken",
+          { name: name(trick.winner), card: others.map(card).join(", ") }) });
+    }
+  }
+
+  function onEnd() {
+    const v = ctx.view;
+    const points = v.totals[ctx.you];
+    const lost = v.losers.includes(ctx.you);
+    offer("end", { anchor: "scores", final: true, spots: ["#scores"],
+      text: `${t("guide.end", { points })} ${t(lost ? "guide.endLost" : "guide.endWon",
+        { names: v.losers.map(name).join(", ") })} ${t("guide.endRealGame")}` });
+  }
+
+  // -------------------------------------------------------------- the bubble
+
+  function show() {
+    while (!current && queue.length) {
+      const next = queue.shift();
+      if (next.valid && !next.valid()) continue;  // that turn is over: not worth saying now
+      current = next;
+      remember(next.moment);
+      draw();
+    }
+  }
+
+  function dismiss() {
+    if (!current) return;
+    current.node.remove();
+    current = null;
+    spotlight();
+    show();
+  }
+
+  function draw() {
+    const box = document.createElement("div");
+    box.className = "guide-bubble";
+    box.setAttribute("role", "dialog");
+    box.setAttribute("aria-live", "polite");
+    box.setAttribute("aria-label", t("guide.title"));
+    box.dataset.moment = current.moment;
+    const title = document.createElement("p");
+    title.className = "guide-title";
+    title.textContent = t("guide.title");
+    const text = document.createElement("p");
+    text.className = "guide-text";
+    text.textContent = current.text;
+    const actions = document.createElement("div");
+    actions.className = "guide-actions";
+    if (current.final) {
+      const play = document.createElement("button");
+      play.type = "button";
+      play.className = "primary guide-play";
+      play.textContent = t("guide.playReal");
+      play.addEventListener("click", playNow);
+      const rules = document.createElement("a");
+      rules.className = "button guide-rules";
+      rules.href = "/rules/polignac";
+      rules.textContent = t("guide.readRules");
+      actions.append(play, rules);
+    }
+    const ok = document.createElement("button");
+    ok.type = "button";
+    ok.className = current.final ? "guide-ok" : "primary guide-ok";
+    ok.textContent = t(current.final ? "guide.close" : "guide.gotIt");
+    ok.addEventListener("click", dismiss);
+    actions.append(ok);
+    box.append(title, text, actions);
+    document.body.append(box);
+    current.node = box;
+    const anchor = $(current.anchor);
+    if (anchor) {
+      const r = anchor.getBoundingClientRect();
+      if (r.bottom < 0 || r.top > innerHeight) anchor.scrollIntoView({ block: "center" });
+    }
+    spotlight();
+    place();
+    ok.focus({ preventScroll: true });
+  }
+
+  /** Put the bubble next to its anchor: above it when there is room, else below. */
+  function place() {
+    if (!current) return;
+    const box = current.node;
+    const anchor = $(current.anchor);
+    const r = anchor ? anchor.getBoundingClientRect()
+      : { top: innerHeight / 2, bottom: innerHeight / 2, left: 0, width: innerWidth };
+    const w = box.offsetWidth, h = box.offsetHeight;
+    const left = Math.max(8, Math.min(innerWidth - w - 8, r.left + r.width / 2 - w / 2));
+    const above = r.top - h - 12 >= 8;
+    const top = above ? r.top - h - 12 : Math.min(r.bottom + 12, innerHeight - h - 8);
+    box.style.left = `${left + scrollX}px`;
+    box.style.top = `${Math.max(8, top) + scrollY}px`;
+    box.dataset.side = above ? "above" : "below";
+    const arrow = Math.max(16, Math.min(w - 16, r.left + r.width / 2 - left));
+    box.style.setProperty("--arrow", `${arrow}px`);
+  }
+
+  /** Make the cards (or buttons) the bubble talks about glow, and only those. */
+  function spotlight() {
+    for (const node of document.querySelectorAll(`.${SPOT}`)) node.classList.remove(SPOT);
+    if (!current) return;
+    for (const sel of current.spots ?? []) {
+      for (const node of document.querySelectorAll(sel)) {
+        (node.closest(".card, .played, button") ?? node).classList.add(SPOT);
+      }
+    }
+  }
+
+  async function playNow() {
+    try {
+      const r = await fetch("/api/play-now", { method: "POST", credentials: "same-origin",
+        headers: { "content-type": "application/json" }, body: "{}" });
+      const data = await r.json();
+      if (r.ok) location.href = data.url;
+    } catch { /* stay here */ }
+  }
+
+  // The table redraws its hand and trick from scratch: put the glow back each time.
+  const watch = new MutationObserver(() => { spotlight(); place(); });
+  for (const id of ["hand", "trick", "prompt", "scores"]) {
+    if ($(id)) watch.observe($(id), { childList: true });
+  }
+  addEventListener("resize", place);
+
+  return {
+    frame(f, now) {
+      ctx = now;
+      if (!ctx.view || !ctx.table || ctx.you === null || ctx.you === undefined) return;
+      const deal = ctx.view.deal;
+      if (deal && !done.has("welcome")) {
+        const ranks = [...ctx.table.rank_order].map((r) => rankIndex(r, ctx.table.suits)).join(" ");
+        offer("welcome", { anchor: "hand", text: t("guide.welcome", { ranks }),
+          spots: (deal.hand ?? []).filter(isJack).map((c) => `#hand [data-card='${c}']`) });
+      }
+      if (f.type === "event" && f.event?.kind === "act" && f.event.trick) onTrick(f.event.trick);
+      if (deal?.legal?.length) onTurn(deal);
+      if (ctx.view.finished) onEnd();
+      if (current?.valid && !current.valid()) dismiss();  // the turn it spoke of is over
+      show();
+      spotlight();
+      place();
+    },
+  };
+}
