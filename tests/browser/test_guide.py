@@ -2,7 +2,7 @@
 play the prepared deal to its end by clicking cards, on a phone (390x844); then a
 screenshot of the guided deal on a laptop (1280x800).
 
-``GUIDE_SHOTS=DIR`` writes the laptop screenshots there (the README's come from
+``GUIDE_SHOTS=DIR`` writes the two screenshots of the README there (they come from
 ``GUIDE_SHOTS=docs/screenshots``); the others go to ``$POLIGNAC_SCREENSHOTS``.
 """
 
@@ -72,6 +72,9 @@ def test_guided_first_deal(server: str, shots: Path) -> None:
             page.goto(server + "/")
             page.wait_for_selector("#learn")
             seen = _play_guided(page, shots, "guide-phone")
+            folder = Path(os.environ.get("GUIDE_SHOTS", shots))
+            folder.mkdir(parents=True, exist_ok=True)
+            page.screenshot(path=folder / "guide-phone-end.png")
             assert seen[0] == "welcome" and seen[-1] == "end", seen
             assert set(MOMENTS) <= set(seen), seen  # every moment was explained
             assert len(seen) == len(set(seen))  # each once
@@ -88,16 +91,15 @@ def test_guided_first_deal(server: str, shots: Path) -> None:
             page.wait_for_timeout(300)
             assert page.locator(".guide-bubble").count() == 0  # a real game: no guide
 
-            # The laptop screenshots for the README.
-            folder = Path(os.environ.get("GUIDE_SHOTS", shots))
-            folder.mkdir(parents=True, exist_ok=True)
+            # The laptop screenshot for the README: the felt's middle, bubble and hand.
             wide = browser.new_page(viewport={"width": 1280, "height": 800})
             wide.on("pageerror", lambda exc: errors.append(str(exc)))
             wide.goto(server + "/")
             wide.wait_for_selector("#learn")
             _play_guided(wide, shots, "guide-wide", pause_at="void-jack")
             wide.wait_for_timeout(400)  # the bubble's fade-in
-            wide.screenshot(path=folder / "guide-void-jack.png")
+            wide.screenshot(path=folder / "guide-void-jack.png",
+                            clip={"x": 200, "y": 170, "width": 580, "height": 610})
             assert not errors, errors
         finally:
             browser.close()

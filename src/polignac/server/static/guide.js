@@ -8,6 +8,7 @@
 // One bubble at a time, anchored to the element it talks about, with "Got it";
 // the cards it talks about glow.  The guide repeats no rule: which cards are
 // legal, who took a trick and the scores come from the server.
+import { cardSVG } from "./cards.js";
 import { cardName, rankIndex, suitName, t } from "./i18n.js";
 
 const $ = (id) => document.getElementById(id);
@@ -15,7 +16,7 @@ const SPOT = "guide-spot";
 
 /**
  * Start the guide on this page.
- * @param {{tableId: string, playNow?: () => Promise<string>}} options
+ * @param {{tableId: string}} options
  * @returns {{frame: (f: object, ctx: {you: number|null, view: object, table: object}) => void}}
  */
 export function startGuide({ tableId }) {
@@ -58,7 +59,7 @@ export function startGuide({ tableId }) {
     const trick = deal.trick.cards;
     const turnOf = () => ctx.view.deal?.legal?.length && ctx.view.deal.trick.cards.join() === trick.join();
     if (legal.includes("capot")) {
-      offer("capot", { anchor: "prompt", text: t("guide.capot", { pass: t("call.pass") }), spots: ["#prompt [data-action='pass']"],
+      offer("capot", { anchor: "prompt", side: "above", text: t("guide.capot", { pass: t("call.pass") }), spots: ["#prompt [data-action='pass']"],
         valid: () => ctx.view.deal?.legal?.includes("capot") });
     }
     if (deal.phase !== "play" || !trick.length) return;
@@ -67,16 +68,16 @@ export function startGuide({ tableId }) {
     const leader = ctx.view.deal_seats ? ctx.view.deal_seats[deal.trick.leader] : deal.trick.leader;
     const jack = trick.find(isJack);
     if (jack) {
-      offer("jack-in-trick", { anchor: "trick", text: t("guide.jackInTrick", { card: card(jack), suit: suit(trick[0]) }),
+      offer("jack-in-trick", { anchor: "trick", side: "above", text: t("guide.jackInTrick", { card: card(jack), suit: suit(trick[0]) }),
         spots: [`#trick [data-card='${jack}']`], valid: turnOf });
     }
     if (suits.has(led) && suits.size > 1) {
-      offer("follow", { anchor: "hand", text: t("guide.follow", { name: name(leader), suit: suit(trick[0]) }),
+      offer("follow", { anchor: "hand", side: "below", text: t("guide.follow", { name: name(leader), suit: suit(trick[0]) }),
         spots: legal.map((c) => `#hand [data-card='${c}']`), valid: turnOf });
     }
     const jacks = hand.filter(isJack);
     if (!suits.has(led) && jacks.length) {
-      offer("void-jack", { anchor: "hand",
+      offer("void-jack", { anchor: "hand", side: "below",
         text: t("guide.voidJack", { suit: suit(trick[0]), card: jacks.map(card).join(", ") }),
         spots: jacks.map((c) => `#hand [data-card='${c}']`), valid: turnOf });
     }
@@ -86,13 +87,14 @@ export function startGuide({ tableId }) {
     const jacks = trick.cards.filter(isJack);
     const spots = jacks.map((c) => `#trick [data-card='${c}']`);
     const you = trick.winner === ctx.you;
+    const shown = { cards: trick.cards, winner: trick.seats.indexOf(trick.winner) };
     if (trick.cards.includes("JS")) {
-      offer("polignac", { anchor: "trick", spots,
+      offer("polignac", { anchor: "trick", spots, trick: shown,
         text: t(you ? "guide.polignacYou" : "guide.polignac", { name: name(trick.winner) }) });
     }
     const others = jacks.filter((c) => c !== "JS");
     if (others.length) {
-      offer("jack-taken", { anchor: "trick", spots,
+      offer("jack-taken", { anchor: "trick", spots, trick: shown,
         text: t(you ? "guide.jackTakenYou" : "guide.jackTaken",
           { name: name(trick.winner), card: others.map(card).join(", ") }) });
     }
@@ -102,7 +104,7 @@ export function startGuide({ tableId }) {
     const v = ctx.view;
     const points = v.totals[ctx.you];
     const lost = v.losers.includes(ctx.you);
-    offer("end", { anchor: "scores", final: true, spots: ["#scores"],
+    offer("end", { anchor: "scores", side: "below", final: true, spots: ["#scores"],
       text: `${t("guide.end", { points })} ${t(lost ? "guide.endLost" : "guide.endWon",
         { names: v.losers.map(name).join(", ") })} ${t("guide.endRealGame")}` });
   }
@@ -140,6 +142,17 @@ export function startGuide({ tableId }) {
     const text = document.createElement("p");
     text.className = "guide-text";
     text.textContent = current.text;
+    if (current.trick) {  // the trick it speaks of, which may be off the table by now
+      const row = document.createElement("div");
+      row.className = "guide-cards";
+      current.trick.cards.forEach((code, i) => {
+        const svg = cardSVG(code, ctx.table.suits);
+        if (i === current.trick.winner) svg.classList.add("guide-taker");
+        if (isJack(code)) svg.classList.add("guide-jack");
+        row.append(svg);
+      });
+      current.row = row;
+    }
     const actions = document.createElement("div");
     actions.className = "guide-actions";
     if (current.final) {
@@ -160,7 +173,7 @@ export function startGuide({ tableId }) {
     ok.textContent = t(current.final ? "guide.close" : "guide.gotIt");
     ok.addEventListener("click", dismiss);
     actions.append(ok);
-    box.append(title, text, actions);
+    box.append(title, ...(current.row ? [current.row] : []), text, actions);
     document.body.append(box);
     current.node = box;
     const anchor = $(current.anchor);
@@ -173,21 +186,30 @@ export function startGuide({ tableId }) {
     ok.focus({ preventScroll: true });
   }
 
-  /** Put the bubble next to its anchor: above it when there is room, else below. */
+  /** Put the bubble next to its anchor, on its side (trick and prompt: above; hand and
+   * scores: below) when it fits in the window, else on the other side.  The last
+   * bubble scrolls the page to fit below. */
   function place() {
     if (!current) return;
     const box = current.node;
     const anchor = $(current.anchor);
     const r = anchor ? anchor.getBoundingClientRect()
       : { top: innerHeight / 2, bottom: innerHeight / 2, left: 0, width: innerWidth };
-    const w = box.offsetWidth, h = box.offsetHeight;
+    const w = box.offsetWidth, h = box.offsetHeight, gap = 18;
     const left = Math.max(8, Math.min(innerWidth - w - 8, r.left + r.width / 2 - w / 2));
-    const above = r.top - h - 12 >= 8;
-    const top = above ? r.top - h - 12 : Math.min(r.bottom + 12, innerHeight - h - 8);
+    const fitsAbove = r.top - h - gap >= 8;
+    const fitsBelow = r.bottom + gap + h <= innerHeight - 8;
+    let side = current.side ?? "above";
+    if (side === "below" && !fitsBelow && (fitsAbove || current.final)) {
+      if (current.final) scrollBy(0, r.bottom + gap + h + 8 - innerHeight);
+      else side = "above";
+    } else if (side === "above" && !fitsAbove && fitsBelow) side = "below";
+    const a = anchor ? anchor.getBoundingClientRect() : r;
+    const top = side === "above" ? a.top - h - gap : a.bottom + gap;
     box.style.left = `${left + scrollX}px`;
-    box.style.top = `${Math.max(8, top) + scrollY}px`;
-    box.dataset.side = above ? "above" : "below";
-    const arrow = Math.max(16, Math.min(w - 16, r.left + r.width / 2 - left));
+    box.style.top = `${Math.max(8, top + scrollY)}px`;
+    box.dataset.side = side;
+    const arrow = Math.max(16, Math.min(w - 16, a.left + a.width / 2 - left));
     box.style.setProperty("--arrow", `${arrow}px`);
   }
 
@@ -225,7 +247,7 @@ export function startGuide({ tableId }) {
       const deal = ctx.view.deal;
       if (deal && !done.has("welcome")) {
         const ranks = [...ctx.table.rank_order].map((r) => rankIndex(r, ctx.table.suits)).join(" ");
-        offer("welcome", { anchor: "hand", text: t("guide.welcome", { ranks }),
+        offer("welcome", { anchor: "hand", side: "below", text: t("guide.welcome", { ranks }),
           spots: (deal.hand ?? []).filter(isJack).map((c) => `#hand [data-card='${c}']`) });
       }
       if (f.type === "event" && f.event?.kind === "act" && f.event.trick) onTrick(f.event.trick);
