@@ -7,9 +7,11 @@
 // moments are the ones of polignac.server.guide (turn_moments, trick_moments).
 // One bubble at a time, anchored to the element it talks about, with "Got it";
 // the cards it talks about glow.  The guide repeats no rule: which cards are
-// legal, who took a trick and the scores come from the server.
+// legal, who took a trick and the scores come from the server.  What it needs of
+// the page: the elements #hand, #trick, #prompt and #scores, cards that carry
+// data-card (hand buttons, trick SVGs) and prompt buttons that carry data-action.
 import { cardSVG } from "./cards.js";
-import { cardName, rankIndex, suitName, t } from "./i18n.js";
+import { cardName, onLang, rankIndex, suitName, t } from "./i18n.js";
 
 const $ = (id) => document.getElementById(id);
 const SPOT = "guide-spot";
@@ -47,7 +49,8 @@ export function startGuide({ tableId }) {
 
   /** Queue the bubble for `moment` unless it was shown already. */
   function offer(moment, bubble) {
-    if (done.has(moment) || queue.some((b) => b.moment === moment) || current?.moment === moment) return;
+    if (done.has(moment) || current?.moment === moment) return;
+    if (queue.some((b) => b.moment === moment)) return;
     queue.push({ moment, ...bubble });
   }
 
@@ -57,28 +60,33 @@ export function startGuide({ tableId }) {
     const legal = deal.legal ?? [];
     const hand = deal.hand ?? [];
     const trick = deal.trick.cards;
-    const turnOf = () => ctx.view.deal?.legal?.length && ctx.view.deal.trick.cards.join() === trick.join();
+    const turnOf = () => ctx.view.deal?.legal?.length > 0 &&
+      ctx.view.deal.trick.cards.join() === trick.join();  // still this turn
     if (legal.includes("capot")) {
-      offer("capot", { anchor: "prompt", side: "above", text: t("guide.capot", { pass: t("call.pass") }), spots: ["#prompt [data-action='pass']"],
-        valid: () => ctx.view.deal?.legal?.includes("capot") });
+      offer("capot", { anchor: "prompt", side: "above",
+        text: () => t("guide.capot", { pass: t("call.pass") }),
+        spots: ["#prompt [data-action='pass']"], valid: () => ctx.view.deal?.legal?.includes("capot") });
     }
     if (deal.phase !== "play" || !trick.length) return;
     const led = trick[0][1];
     const suits = new Set(hand.map((c) => c[1]));
-    const leader = ctx.view.deal_seats ? ctx.view.deal_seats[deal.trick.leader] : deal.trick.leader;
+    const seats = ctx.view.deal_seats;
+    const leader = seats ? seats[deal.trick.leader] : deal.trick.leader;
     const jack = trick.find(isJack);
     if (jack) {
-      offer("jack-in-trick", { anchor: "trick", side: "above", text: t("guide.jackInTrick", { card: card(jack), suit: suit(trick[0]) }),
+      offer("jack-in-trick", { anchor: "trick", side: "above",
+        text: () => t("guide.jackInTrick", { card: card(jack), suit: suit(trick[0]) }),
         spots: [`#trick [data-card='${jack}']`], valid: turnOf });
     }
     if (suits.has(led) && suits.size > 1) {
-      offer("follow", { anchor: "hand", side: "below", text: t("guide.follow", { name: name(leader), suit: suit(trick[0]) }),
+      offer("follow", { anchor: "hand", side: "below",
+        text: () => t("guide.follow", { name: name(leader), suit: suit(trick[0]) }),
         spots: legal.map((c) => `#hand [data-card='${c}']`), valid: turnOf });
     }
     const jacks = hand.filter(isJack);
     if (!suits.has(led) && jacks.length) {
       offer("void-jack", { anchor: "hand", side: "below",
-        text: t("guide.voidJack", { suit: suit(trick[0]), card: jacks.map(card).join(", ") }),
+        text: () => t("guide.voidJack", { suit: suit(trick[0]), card: jacks.map(card).join(", ") }),
         spots: jacks.map((c) => `#hand [data-card='${c}']`), valid: turnOf });
     }
   }
@@ -90,12 +98,12 @@ export function startGuide({ tableId }) {
     const shown = { cards: trick.cards, winner: trick.seats.indexOf(trick.winner) };
     if (trick.cards.includes("JS")) {
       offer("polignac", { anchor: "trick", spots, trick: shown,
-        text: t(you ? "guide.polignacYou" : "guide.polignac", { name: name(trick.winner) }) });
+        text: () => t(you ? "guide.polignacYou" : "guide.polignac", { name: name(trick.winner) }) });
     }
     const others = jacks.filter((c) => c !== "JS");
     if (others.length) {
       offer("jack-taken", { anchor: "trick", spots, trick: shown,
-        text: t(you ? "guide.jackTakenYou" : "guide.jackTaken",
+        text: () => t(you ? "guide.jackTakenYou" : "guide.jackTaken",
           { name: name(trick.winner), card: others.map(card).join(", ") }) });
     }
   }
@@ -105,7 +113,7 @@ export function startGuide({ tableId }) {
     const points = v.totals[ctx.you];
     const lost = v.losers.includes(ctx.you);
     offer("end", { anchor: "scores", side: "below", final: true, spots: ["#scores"],
-      text: `${t("guide.end", { points })} ${t(lost ? "guide.endLost" : "guide.endWon",
+      text: () => `${t("guide.end", { points })} ${t(lost ? "guide.endLost" : "guide.endWon",
         { names: v.losers.map(name).join(", ") })} ${t("guide.endRealGame")}` });
   }
 
@@ -141,7 +149,7 @@ export function startGuide({ tableId }) {
     title.textContent = t("guide.title");
     const text = document.createElement("p");
     text.className = "guide-text";
-    text.textContent = current.text;
+    text.textContent = current.text();
     if (current.trick) {  // the trick it speaks of, which may be off the table by now
       const row = document.createElement("div");
       row.className = "guide-cards";
@@ -182,14 +190,14 @@ export function startGuide({ tableId }) {
       if (r.bottom < 0 || r.top > innerHeight) anchor.scrollIntoView({ block: "center" });
     }
     spotlight();
-    place();
+    place(true);
     ok.focus({ preventScroll: true });
   }
 
   /** Put the bubble next to its anchor, on its side (trick and prompt: above; hand and
    * scores: below) when it fits in the window, else on the other side.  The last
-   * bubble scrolls the page to fit below. */
-  function place() {
+   * bubble, when first drawn (`scroll`), scrolls the page to fit below. */
+  function place(scroll = false) {
     if (!current) return;
     const box = current.node;
     const anchor = $(current.anchor);
@@ -201,8 +209,8 @@ export function startGuide({ tableId }) {
     const fitsBelow = r.bottom + gap + h <= innerHeight - 8;
     let side = current.side ?? "above";
     if (side === "below" && !fitsBelow && (fitsAbove || current.final)) {
-      if (current.final) scrollBy(0, r.bottom + gap + h + 8 - innerHeight);
-      else side = "above";
+      if (current.final && scroll) scrollBy(0, r.bottom + gap + h + 8 - innerHeight);
+      else if (fitsAbove) side = "above";
     } else if (side === "above" && !fitsAbove && fitsBelow) side = "below";
     const a = anchor ? anchor.getBoundingClientRect() : r;
     const top = side === "above" ? a.top - h - gap : a.bottom + gap;
@@ -238,7 +246,13 @@ export function startGuide({ tableId }) {
   for (const id of ["hand", "trick", "prompt", "scores"]) {
     if ($(id)) watch.observe($(id), { childList: true });
   }
-  addEventListener("resize", place);
+  addEventListener("resize", () => place());
+  addEventListener("keydown", (e) => { if (e.key === "Escape" && current) dismiss(); });
+  onLang(() => {  // the same bubble, in the new language
+    if (!current) return;
+    current.node.remove();
+    draw();
+  });
 
   return {
     frame(f, now) {
@@ -246,8 +260,9 @@ export function startGuide({ tableId }) {
       if (!ctx.view || !ctx.table || ctx.you === null || ctx.you === undefined) return;
       const deal = ctx.view.deal;
       if (deal && !done.has("welcome")) {
-        const ranks = [...ctx.table.rank_order].map((r) => rankIndex(r, ctx.table.suits)).join(" ");
-        offer("welcome", { anchor: "hand", side: "below", text: t("guide.welcome", { ranks }),
+        const deck = ctx.table.suits;
+        const ranks = [...ctx.table.rank_order].map((r) => rankIndex(r, deck)).join(" ");
+        offer("welcome", { anchor: "hand", side: "below", text: () => t("guide.welcome", { ranks }),
           spots: (deal.hand ?? []).filter(isJack).map((c) => `#hand [data-card='${c}']`) });
       }
       if (f.type === "event" && f.event?.kind === "act" && f.event.trick) onTrick(f.event.trick);

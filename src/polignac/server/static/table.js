@@ -82,9 +82,11 @@ function onFrame(f) {
     toast(f.message);
     if (f.rule === "stale-seq") send({ type: "hello", last_seq: lastSeq });
   }
-  if (table?.guide && !guide) guide = import("./guide.js").then((m) => m.startGuide({ tableId }));
+  if (table?.guide && !guide) {
+    guide = import("./guide.js").then((m) => m.startGuide({ tableId }), () => null);
+  }
   const now = { you, view, table };
-  guide?.then((g) => g.frame(f, now));
+  guide?.then((g) => g?.frame(f, now));
 }
 
 function setPresence(p) {
