@@ -47,6 +47,8 @@ and :func:`trick_moments`): the capot prompt; following suit; a Jack in the tric
 the newcomer is to play to; being void in the suit led while holding a Jack;
 a trick with a Jack taken; the Jack of spades (Polignac) played."""
 
+FORMAT = "polignac-guide/1"
+"""The ``format`` of a guide file."""
 MAX_BODY = 16 * 1024
 _ID = re.compile(r"[a-z0-9-]{1,40}")
 
@@ -102,6 +104,8 @@ def load_guide(guide_id: str) -> Guide:
         encoding="utf-8")
     try:
         data = json.loads(text)
+        if data.get("format") != FORMAT:
+            raise ValueError(f"format must be {FORMAT}")
         bots = data["bots"]
         guide = Guide(
             id=guide_id, preset=str(data["preset"]), overrides=dict(data["overrides"]),

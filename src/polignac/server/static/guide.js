@@ -47,11 +47,14 @@ export function startGuide({ tableId }) {
   const suit = (code) => suitName(code[1], ctx.table.suits);
   const isJack = (code) => code[0] === "J";
 
-  /** Queue the bubble for `moment` unless it was shown already. */
+  /** Queue the bubble for `moment` unless it was shown or queued already. */
   function offer(moment, bubble) {
     if (done.has(moment) || current?.moment === moment) return;
     if (queue.some((b) => b.moment === moment)) return;
-    queue.push({ moment, ...bubble });
+    // A bubble about the newcomer's turn (it has `valid`) is urgent: it goes before
+    // the bubbles about finished tricks.
+    const at = bubble.valid ? queue.findIndex((b) => !b.valid) : -1;
+    queue.splice(at < 0 ? queue.length : at, 0, { moment, ...bubble });
   }
 
   // -------------------------------------------------------------- the moments
@@ -262,7 +265,8 @@ export function startGuide({ tableId }) {
       if (deal && !done.has("welcome")) {
         const deck = ctx.table.suits;
         const ranks = [...ctx.table.rank_order].map((r) => rankIndex(r, deck)).join(" ");
-        offer("welcome", { anchor: "hand", side: "below", text: () => t("guide.welcome", { ranks }),
+        offer("welcome", { anchor: "hand", side: "below", valid: () => true,  // first of all
+          text: () => t("guide.welcome", { ranks }),
           spots: (deal.hand ?? []).filter(isJack).map((c) => `#hand [data-card='${c}']`) });
       }
       if (f.type === "event" && f.event?.kind === "act" && f.event.trick) onTrick(f.event.trick);
