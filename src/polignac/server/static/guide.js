@@ -15,6 +15,7 @@ import { cardName, onLang, rankIndex, suitName, t } from "./i18n.js";
 
 const $ = (id) => document.getElementById(id);
 const SPOT = "guide-spot";
+const HAND = ["below", "above"];  // where a bubble about the hand (or the scores) goes
 
 /**
  * Start the guide on this page.
@@ -66,7 +67,7 @@ export function startGuide({ tableId }) {
     const turnOf = () => ctx.view.deal?.legal?.length > 0 &&
       ctx.view.deal.trick.cards.join() === trick.join();  // still this turn
     if (legal.includes("capot")) {
-      offer("capot", { anchor: "prompt", side: "above",
+      offer("capot", { anchor: "prompt",
         text: () => t("guide.capot", { pass: t("call.pass") }),
         spots: ["#prompt [data-action='pass']"], valid: () => ctx.view.deal?.legal?.includes("capot") });
     }
@@ -75,20 +76,21 @@ export function startGuide({ tableId }) {
     const suits = new Set(hand.map((c) => c[1]));
     const seats = ctx.view.deal_seats;
     const leader = seats ? seats[deal.trick.leader] : deal.trick.leader;
-    const jack = trick.find(isJack);
-    if (jack) {
-      offer("jack-in-trick", { anchor: "trick", side: "above",
-        text: () => t("guide.jackInTrick", { card: card(jack), suit: suit(trick[0]) }),
-        spots: [`#trick [data-card='${jack}']`], valid: turnOf });
+    const inTrick = trick.filter(isJack);
+    if (inTrick.length) {
+      const key = suits.has(led) ? "guide.jackInTrick" : "guide.jackInTrickVoid";
+      offer("jack-in-trick", { anchor: "trick",
+        text: () => t(key, { card: inTrick.map(card).join(", "), suit: suit(trick[0]) }),
+        spots: inTrick.map((c) => `#trick [data-card='${c}']`), valid: turnOf });
     }
     if (suits.has(led) && suits.size > 1) {
-      offer("follow", { anchor: "hand", side: "below",
+      offer("follow", { anchor: "hand", sides: HAND,
         text: () => t("guide.follow", { name: name(leader), suit: suit(trick[0]) }),
         spots: legal.map((c) => `#hand [data-card='${c}']`), valid: turnOf });
     }
     const jacks = hand.filter(isJack);
     if (!suits.has(led) && jacks.length) {
-      offer("void-jack", { anchor: "hand", side: "below",
+      offer("void-jack", { anchor: "hand", sides: HAND,
         text: () => t("guide.voidJack", { suit: suit(trick[0]), card: jacks.map(card).join(", ") }),
         spots: jacks.map((c) => `#hand [data-card='${c}']`), valid: turnOf });
     }
@@ -115,7 +117,7 @@ export function startGuide({ tableId }) {
     const v = ctx.view;
     const points = v.totals[ctx.you];
     const lost = v.losers.includes(ctx.you);
-    offer("end", { anchor: "scores", side: "below", final: true, spots: ["#scores"],
+    offer("end", { anchor: "scores", sides: HAND, final: true, spots: ["#scores"],
       text: () => `${t("guide.end", { points })} ${t(lost ? "guide.endLost" : "guide.endWon",
         { names: v.losers.map(name).join(", ") })} ${t("guide.endRealGame")}` });
   }
@@ -197,31 +199,56 @@ export function startGuide({ tableId }) {
     ok.focus({ preventScroll: true });
   }
 
-  /** Put the bubble next to its anchor, on its side (trick and prompt: above; hand and
-   * scores: below) when it fits in the window, else on the other side.  The last
-   * bubble, when first drawn (`scroll`), scrolls the page to fit below. */
+  /** Where the anchor's content is: the box around its children (the trick's cards,
+   * the prompt's buttons), or the anchor itself when it has none. */
+  function anchorRect(anchor) {
+    const kids = [...anchor.children].map((c) => c.getBoundingClientRect())
+      .filter((k) => k.width && k.height);
+    if (!kids.length || anchor.id === "scores") return anchor.getBoundingClientRect();
+    const top = Math.min(...kids.map((k) => k.top)), bottom = Math.max(...kids.map((k) => k.bottom));
+    const left = Math.min(...kids.map((k) => k.left)), right = Math.max(...kids.map((k) => k.right));
+    return { top, bottom, left, right, width: right - left, height: bottom - top };
+  }
+
+  /** Put the bubble next to its anchor, on the first of its sides that fits in the
+   * window (trick and prompt: right, above, below; hand and scores: below, above).
+   * The last bubble, when first drawn (`scroll`), scrolls the page to fit below. */
   function place(scroll = false) {
     if (!current) return;
     const box = current.node;
     const anchor = $(current.anchor);
-    const r = anchor ? anchor.getBoundingClientRect()
-      : { top: innerHeight / 2, bottom: innerHeight / 2, left: 0, width: innerWidth };
+    let r = anchor ? anchorRect(anchor)
+      : { top: innerHeight / 2, bottom: innerHeight / 2, left: 0, right: innerWidth, width: innerWidth };
     const w = box.offsetWidth, h = box.offsetHeight, gap = 18;
-    const left = Math.max(8, Math.min(innerWidth - w - 8, r.left + r.width / 2 - w / 2));
-    const fitsAbove = r.top - h - gap >= 8;
-    const fitsBelow = r.bottom + gap + h <= innerHeight - 8;
-    let side = current.side ?? "above";
-    if (side === "below" && !fitsBelow && (fitsAbove || current.final)) {
-      if (current.final && scroll) scrollBy(0, r.bottom + gap + h + 8 - innerHeight);
-      else if (fitsAbove) side = "above";
-    } else if (side === "above" && !fitsAbove && fitsBelow) side = "below";
-    const a = anchor ? anchor.getBoundingClientRect() : r;
-    const top = side === "above" ? a.top - h - gap : a.bottom + gap;
+    const fits = {
+      right: r.right + gap + w <= innerWidth - 8 && h <= innerHeight - 16,
+      above: r.top - h - gap >= 8,
+      below: r.bottom + gap + h <= innerHeight - 8,
+    };
+    const sides = current.sides ?? ["right", "above", "below"];
+    let side = sides.find((x) => fits[x]);
+    if (!side) {
+      side = sides.includes("below") ? "below" : sides.at(-1);
+      if (current.final && scroll && side === "below") {
+        scrollBy(0, r.bottom + gap + h + 8 - innerHeight);
+        r = anchorRect(anchor);
+      }
+    }
+    let left, top;
+    if (side === "right") {
+      left = r.right + gap;
+      top = Math.max(8, Math.min(innerHeight - h - 8, r.top - 10));  // grows downwards
+      const arrow = Math.max(16, Math.min(h - 16, r.top + r.height / 2 - top));
+      box.style.setProperty("--arrow", `${arrow}px`);
+    } else {
+      left = Math.max(8, Math.min(innerWidth - w - 8, r.left + r.width / 2 - w / 2));
+      top = side === "above" ? r.top - h - gap : r.bottom + gap;
+      const arrow = Math.max(16, Math.min(w - 16, r.left + r.width / 2 - left));
+      box.style.setProperty("--arrow", `${arrow}px`);
+    }
     box.style.left = `${left + scrollX}px`;
     box.style.top = `${Math.max(8, top + scrollY)}px`;
     box.dataset.side = side;
-    const arrow = Math.max(16, Math.min(w - 16, a.left + a.width / 2 - left));
-    box.style.setProperty("--arrow", `${arrow}px`);
   }
 
   /** Make the cards (or buttons) the bubble talks about glow, and only those. */
@@ -265,7 +292,7 @@ export function startGuide({ tableId }) {
       if (deal && !done.has("welcome")) {
         const deck = ctx.table.suits;
         const ranks = [...ctx.table.rank_order].map((r) => rankIndex(r, deck)).join(" ");
-        offer("welcome", { anchor: "hand", side: "below", valid: () => true,  // first of all
+        offer("welcome", { anchor: "hand", sides: HAND, valid: () => true,  // first of all
           text: () => t("guide.welcome", { ranks }),
           spots: (deal.hand ?? []).filter(isJack).map((c) => `#hand [data-card='${c}']`) });
       }
