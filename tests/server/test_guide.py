@@ -14,6 +14,7 @@ from polignac.server.guide import (
     GUIDE_IDS,
     MOMENTS,
     GuideError,
+    guide_of,
     load_guide,
     trick_moments,
     turn_moments,
@@ -134,3 +135,9 @@ def test_other_tables_are_not_guided(client: TestClient) -> None:
     with client.websocket_connect(url + "/ws") as ws:
         table = hello(ws)["table"]
     assert table["guide"] is False and table["guide_id"] is None
+
+
+def test_guide_of_table_options() -> None:
+    assert guide_of({}) is None
+    assert guide_of({"guide": "polignac-4p"}) == load_guide("polignac-4p")
+    assert guide_of({"guide": "gone"}) is None  # an ordinary table then

@@ -16,6 +16,7 @@ reacts to the same conditions as :func:`turn_moments` and :func:`trick_moments`.
 from __future__ import annotations
 
 import json
+import logging
 import re
 import secrets
 from dataclasses import dataclass
@@ -35,6 +36,8 @@ from .security import hash_token, new_token, origin_allowed
 
 if TYPE_CHECKING:
     from .app import Hub
+
+log = logging.getLogger("polignac.server")
 
 GUIDE_IDS: tuple[str, ...] = ("polignac-4p",)
 """The bundled guides; ``POST /api/learn`` starts the first."""
@@ -117,6 +120,20 @@ def load_guide(guide_id: str) -> Guide:
     except (KeyError, TypeError, ValueError) as exc:
         raise GuideError(f"guide {guide_id}: bad data ({exc})") from None
     return guide
+
+
+def guide_of(options: dict[str, Any]) -> Guide | None:
+    """The guide a table's options name (``options["guide"]``), or None: for a table
+    that is not guided, and (logged) for a guide this version does not have, whose
+    table then plays on as an ordinary one (its prepared deal is in its event log)."""
+    guide_id = options.get("guide")
+    if guide_id is None:
+        return None
+    try:
+        return load_guide(str(guide_id))
+    except GuideError:
+        log.warning("unknown guide %r: the table plays on without it", guide_id)
+        return None
 
 
 # ------------------------------------------------------------------ moments

@@ -37,7 +37,7 @@ from ..core import (
 from ..core.deal import Deal
 from .config import ServerConfig
 from .db import EventRow, SeatRow, TableRow, update_seat
-from .guide import Guide, load_guide
+from .guide import Guide, guide_of
 from .writer import Writer
 
 log = logging.getLogger("polignac.server")
@@ -130,9 +130,7 @@ class GameTable:
         self.lock = asyncio.Lock()
         self.subscribers: set[Subscriber] = set()
         self.driver: asyncio.Task[None] | None = None
-        self.guide: Guide | None = None  # a guided table: the prepared deal, seeded bots
-        if "guide" in row.options:
-            self.guide = load_guide(row.options["guide"])
+        self.guide: Guide | None = guide_of(row.options)  # the prepared deal, seeded bots
         self.bot_rng = random.Random(secrets.randbits(64) if self.guide is None
                                      else self.guide.bot_seed)
         self.bots = {s.seat: make_bot(s.bot_level or "random")
