@@ -117,7 +117,7 @@ export function startGuide({ tableId }) {
     const v = ctx.view;
     const points = v.totals[ctx.you];
     const lost = v.losers.includes(ctx.you);
-    offer("end", { anchor: "scores", sides: HAND, final: true, spots: ["#scores"],
+    offer("end", { anchor: "scores", sides: ["below"], final: true, spots: ["#scores"],
       text: () => `${t("guide.end", { points })} ${t(lost ? "guide.endLost" : "guide.endWon",
         { names: v.losers.map(name).join(", ") })} ${t("guide.endRealGame")}` });
   }
