@@ -93,6 +93,7 @@ def test_learn_starts_a_guided_table(client: TestClient) -> None:
     assert r.status_code == 200, r.text
     url = r.json()["url"]
     assert r.json()["guide"] == "polignac-4p"
+    assert client.get("/api/tables").json()["tables"] == []  # private: not in the lobby
     guide = load_guide("polignac-4p")
     with client.websocket_connect(url + "/ws") as ws:
         state = hello(ws)
@@ -126,8 +127,10 @@ def test_learn_refuses_foreign_origins_and_bad_bodies(client: TestClient) -> Non
     assert r.status_code == 400 and r.json()["rule"] == "bad-json"
     r = client.post("/api/learn", content=b"x" * 20000)
     assert r.status_code == 413 and r.json()["rule"] == "too-large"
-    assert client.get("/api/tables").json()["tables"] == []  # nothing was created
+    tables = client.app.state.hub.tables  # type: ignore[attr-defined]
+    assert not tables  # nothing was created
     assert client.post("/api/learn").status_code == 200  # no body at all is fine
+    assert len(tables) == 1
 
 
 def test_other_tables_are_not_guided(client: TestClient) -> None:

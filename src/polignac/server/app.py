@@ -385,9 +385,11 @@ async def create_table(request: Request) -> Response:
 
 
 async def list_tables(request: Request) -> Response:
-    """Every table, newest first (at most 500): preset, status, who is seated."""
+    """Every table but the guided ones, newest first (at most 500): preset, status, who
+    is seated."""
     hub = _hub(request)
-    tables = sorted(hub.tables.values(), key=lambda t: t.created_at, reverse=True)[:500]
+    tables = sorted((t for t in hub.tables.values() if t.guide is None),  # guided: private
+                    key=lambda t: t.created_at, reverse=True)[:500]
     return JSONResponse({"tables": [
         {"id": t.id, "url": f"/tables/{t.id}", "preset": t.preset, "overrides": t.overrides,
          "players": len(t.seats), "status": t.status(), "deal_number": t.match.deal_number,
