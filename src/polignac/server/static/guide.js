@@ -146,7 +146,6 @@ export function startGuide({ tableId }) {
     const box = document.createElement("div");
     box.className = "guide-bubble";
     box.setAttribute("role", "dialog");
-    box.setAttribute("aria-live", "polite");
     box.setAttribute("aria-label", t("guide.title"));
     box.dataset.moment = current.moment;
     const title = document.createElement("p");
@@ -154,7 +153,9 @@ export function startGuide({ tableId }) {
     title.textContent = t("guide.title");
     const text = document.createElement("p");
     text.className = "guide-text";
+    text.id = "guide-text";
     text.textContent = current.text();
+    box.setAttribute("aria-describedby", text.id);
     if (current.trick) {  // the trick it speaks of, which may be off the table by now
       const row = document.createElement("div");
       row.className = "guide-cards";
@@ -231,7 +232,7 @@ export function startGuide({ tableId }) {
       side = sides.includes("below") ? "below" : sides.at(-1);
       if (current.final && scroll && side === "below") {
         scrollBy(0, r.bottom + gap + h + 8 - innerHeight);
-        r = anchorRect(anchor);
+        if (anchor) r = anchorRect(anchor);
       }
     }
     let left, top;
@@ -262,13 +263,26 @@ export function startGuide({ tableId }) {
     }
   }
 
+  /** Play now (a real game); on failure the bubble says why. */
   async function playNow() {
+    let message = "";
     try {
       const r = await fetch("/api/play-now", { method: "POST", credentials: "same-origin",
         headers: { "content-type": "application/json" }, body: "{}" });
       const data = await r.json();
-      if (r.ok) location.href = data.url;
-    } catch { /* stay here */ }
+      if (r.ok) { location.href = data.url; return; }
+      message = data.error ?? `error ${r.status}`;
+    } catch (e) {
+      message = String(e.message ?? e);
+    }
+    const text = current?.node.querySelector(".guide-text");
+    if (!text) return;
+    const line = document.createElement("p");
+    line.className = "error guide-error";
+    line.setAttribute("role", "alert");
+    line.textContent = message;
+    current.node.querySelector(".guide-error")?.remove();
+    text.after(line);
   }
 
   // The table redraws its hand and trick from scratch: put the glow back each time.
