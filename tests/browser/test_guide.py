@@ -48,6 +48,11 @@ def _play_guided(page: Any, shots: Path, prefix: str,
                 page.screenshot(path=shots / f"{prefix}-{len(seen):02d}-{moment}.png")
             if moment in (pause_at, "end"):
                 return seen
+            if moment == "welcome" and pause_at is None:  # a bubble follows the language
+                page.select_option("#lang", "fr")
+                wait_until(lambda: "Bienvenue" in bubble.first.inner_text())
+                page.select_option("#lang", "en")
+                wait_until(lambda: "Welcome" in bubble.first.inner_text())
             bubble.locator(".guide-ok").click(timeout=5000)
             wait_until(lambda m=moment: bubble.count() == 0
                        or bubble.first.get_attribute("data-moment") != m)
