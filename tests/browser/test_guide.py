@@ -29,6 +29,7 @@ def _play_guided(page: Any, shots: Path, prefix: str,
     page.click("#learn")
     page.wait_for_url("**/tables/*")
     page.wait_for_selector("#hand .card")
+    page.wait_for_selector(".guide-bubble")  # the guide is loaded: nothing is missed now
     seen: list[str] = []
     bubble = page.locator(".guide-bubble")
     deadline = time.monotonic() + 90
