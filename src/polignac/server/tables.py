@@ -285,7 +285,8 @@ class GameTable:
         self.wake()
 
     async def deal(self) -> None:
-        """Deal the next hands with a cryptographically secure shuffle, if one is due.
+        """Deal the next hands with a cryptographically secure shuffle, if one is due
+        (a guided table's first deal: the guide's prepared hands).
 
         Nothing happens while the table waits for people (:meth:`waiting_for_people`).
 
