@@ -3,7 +3,8 @@ play the prepared deal to its end by clicking cards, on a phone (390x844); then 
 screenshot of the guided deal on a laptop (1280x800).
 
 ``GUIDE_SHOTS=DIR`` writes the two screenshots of the README there (they come from
-``GUIDE_SHOTS=docs/screenshots``); the others go to ``$POLIGNAC_SCREENSHOTS``.
+``GUIDE_SHOTS=docs/screenshots``); with ``$POLIGNAC_SCREENSHOTS`` set, one of every
+bubble goes there.
 """
 
 from __future__ import annotations
@@ -19,6 +20,8 @@ from tests.browser.support import ARGS, CHROMIUM, wait_until
 from polignac.server.guide import MOMENTS
 
 playwright_sync = pytest.importorskip("playwright.sync_api")
+EVERY_BUBBLE = "POLIGNAC_SCREENSHOTS" in os.environ
+"""A screenshot of every bubble, only when screenshots are kept (they take time)."""
 
 
 def _play_guided(page: Any, shots: Path, prefix: str,
@@ -45,8 +48,9 @@ def _play_guided(page: Any, shots: Path, prefix: str,
             assert moment is not None
             if not seen or seen[-1] != moment:
                 seen.append(moment)
-                page.wait_for_timeout(250)  # the bubble's fade-in
-                page.screenshot(path=shots / f"{prefix}-{len(seen):02d}-{moment}.png")
+                if EVERY_BUBBLE:
+                    page.wait_for_timeout(250)  # the bubble's fade-in
+                    page.screenshot(path=shots / f"{prefix}-{len(seen):02d}-{moment}.png")
             if moment in (pause_at, "end"):
                 return seen
             if moment == "welcome" and pause_at is None:  # a bubble follows the language
@@ -80,6 +84,7 @@ def test_guided_first_deal(server: str, shots: Path) -> None:
             seen = _play_guided(page, shots, "guide-phone")
             folder = Path(os.environ.get("GUIDE_SHOTS", shots))
             folder.mkdir(parents=True, exist_ok=True)
+            page.wait_for_timeout(250)  # the bubble's fade-in
             page.screenshot(path=folder / "guide-phone-end.png")
             assert seen[0] == "welcome" and seen[-1] == "end", seen
             assert set(MOMENTS) <= set(seen), seen  # every moment was explained
