@@ -12,6 +12,7 @@ Routes::
     GET  /api/presets            presets, bot levels, house rules for the lobby
     POST /api/play-now           you and three bots, preset polignac
     POST /api/tables             create a table from a JSON description
+    POST /api/learn              the guided first deal (guide.py)
     GET  /api/tables             every table for the lobby: preset, status, who is seated
     POST /tables/{id}/seats/{seat}/take  ask for a bot's seat (the creator answers)
     POST /tables/{id}/seats/{seat}/approve  the creator approves that request
@@ -61,6 +62,7 @@ from .db import (
     update_seat,
     update_table,
 )
+from .guide import GUIDE_IDS, Guide, load_guide
 from .pages import error_page, render
 from .seating import (
     IDENTITY_COOKIE,
@@ -284,6 +286,30 @@ class Hub:
                        n, secrets.randbelow(n), rows, [], creator_seat=you, options=options)
         return await self.open_table(row), creator, invites
 
+    async def create_guided(self, guide: Guide, name: str, holder: str
+                            ) -> tuple[GameTable, str]:
+        """A private table for one newcomer: ``guide``'s prepared deal against its seeded
+        bots; return it and the newcomer's seat token.
+
+        Raises:
+            ApiError: the server holds ``max_tables`` tables (429).
+        """
+        if len(self.tables) >= self.config.max_tables:
+            raise ApiError(f"the server has {len(self.tables)} tables open, its most; try "
+                           "again later", "too-many-tables", 429)
+        token = new_token()
+        rows = [
+            SeatRow(s, "human", None, name, hash_token(token), None, holder_hash=holder)
+            if s == guide.you else
+            SeatRow(s, "bot", guide.bot_level, f"{guide.bot_level.capitalize()} bot {s + 1}",
+                    None, None)
+            for s in range(guide.players)
+        ]
+        row = TableRow(secrets.token_urlsafe(9), guide.preset, dict(guide.overrides),
+                       guide.players, guide.dealer, rows, [], creator_seat=guide.you,
+                       options={"guide": guide.id, "private": True})
+        return await self.open_table(row), token
+
     async def open_table(self, row: TableRow) -> GameTable:
         """Store a new table, deal its first hands (unless it waits for people to claim
         its open seats) and start its driver.
@@ -336,7 +362,8 @@ class Hub:
         n = len(old.seats)
         row = TableRow(secrets.token_urlsafe(9), old.preset, dict(old.overrides), n,
                        secrets.randbelow(n), rows, [], creator_seat=seat,
-                       options=dict(old.options))
+                       options={k: v for k, v in old.options.items()
+                                if k != "guide"})  # a guided deal is played once
         table = await self.open_table(row)
         await self.writer.run(lambda conn: set_rematch(conn, old.id, table.id))
         old.rematch_id = table.id
@@ -506,6 +533,26 @@ async def play_now(request: Request) -> Response:
                                        holder, {"private": True})
     response = JSONResponse({"url": f"/tables/{table.id}", "id": table.id})
     _set_seat_cookie(response, hub.config, table.id, 0, token)
+    _set_identity(response, hub.config, fresh)
+    return response
+
+
+@_api
+async def learn(request: Request) -> Response:
+    """The guided first deal (``guide.py``): a private table for one newcomer.
+
+    -> ``{"url", "id", "guide"}`` and the seat cookie; the same origin check and
+    creation limits as Play now.
+    """
+    _check_origin(request)
+    data = await _json_body(request)
+    holder, fresh = _identity(request)
+    _check_create_rate(request, holder)
+    hub = _hub(request)
+    guide = load_guide(GUIDE_IDS[0])
+    table, token = await hub.create_guided(guide, clean_name(data.get("name"), "You"), holder)
+    response = JSONResponse({"url": f"/tables/{table.id}", "id": table.id, "guide": guide.id})
+    _set_seat_cookie(response, hub.config, table.id, guide.you, token)
     _set_identity(response, hub.config, fresh)
     return response
 
@@ -1042,6 +1089,7 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
             # Other modules' routes: one line each, e.g. *scorepad_routes.routes(),
             *replay_routes.routes(),
             *scorepad_routes.routes(),
+            Route("/api/learn", learn, methods=["POST"]),
             Mount("/static", StaticFiles(directory=STATIC), name="static"),
         ],
         lifespan=lifespan,

@@ -37,6 +37,7 @@ from ..core import (
 from ..core.deal import Deal
 from .config import ServerConfig
 from .db import EventRow, SeatRow, TableRow, update_seat, update_table
+from .guide import Guide, guide_of
 from .writer import Writer
 
 log = logging.getLogger("polignac.server")
@@ -129,7 +130,9 @@ class GameTable:
         self.lock = asyncio.Lock()
         self.subscribers: set[Subscriber] = set()
         self.driver: asyncio.Task[None] | None = None
-        self.bot_rng = random.Random(secrets.randbits(64))
+        self.guide: Guide | None = guide_of(row.options)  # the prepared deal, seeded bots
+        self.bot_rng = random.Random(secrets.randbits(64) if self.guide is None
+                                     else self.guide.bot_seed)
         self.bots = {s.seat: make_bot(s.bot_level or "random")
                      for s in self.seats if s.kind == "bot"}
         self.rematch_id = row.rematch_id
@@ -195,6 +198,8 @@ class GameTable:
             "private": self.private,
             "paused": self.paused,
             "rematch": None if self.rematch_id is None else f"/tables/{self.rematch_id}",
+            "guide": self.guide is not None,
+            "guide_id": None if self.guide is None else self.guide.id,
         }
 
     def status(self) -> str:
@@ -312,7 +317,8 @@ class GameTable:
         self.wake()
 
     async def deal(self) -> None:
-        """Deal the next hands with a cryptographically secure shuffle, if one is due.
+        """Deal the next hands with a cryptographically secure shuffle, if one is due
+        (a guided table's first deal: the guide's prepared hands).
 
         Nothing happens while the table waits for people (:meth:`waiting_for_people`)
         or is paused.
@@ -324,7 +330,10 @@ class GameTable:
         async with self.lock:
             if not self.match.needs_deal or self.waiting_for_people() or self.paused:
                 return
-            after = self.match.deal_random(secrets.SystemRandom())
+            if self.guide is not None and not self.match.results:  # the prepared deal
+                after = self.guide.deal(self.match)
+            else:
+                after = self.match.deal_random(secrets.SystemRandom())
             d = after.current
             assert d is not None
             data = {

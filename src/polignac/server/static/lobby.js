@@ -33,6 +33,17 @@ $("play-now").addEventListener("click", async () => {
   }
 });
 
+// The guided first deal (guide.py, guide.js).
+$("learn").addEventListener("click", async () => {
+  $("learn").disabled = true;
+  try {
+    location.href = (await post("/api/learn", {})).url;
+  } catch (e) {
+    $("error").textContent = e.message;
+    $("learn").disabled = false;
+  }
+});
+
 function option(value, text, selected) {
   const o = document.createElement("option");
   o.value = value; o.textContent = text ?? value; o.selected = !!selected;

@@ -19,6 +19,7 @@ let retry = 500;
 let connKey = "conn.connecting";
 let presetThreshold = null;
 let rematchUrl = null;     // set when someone asked for a rematch
+let guide = null;          // the guided first deal's bubbles (guide.js) when the table info says guide
 
 const spectating = () => table !== null && (you === null || you === undefined);
 
@@ -81,6 +82,11 @@ function onFrame(f) {
     toast(f.message);
     if (f.rule === "stale-seq") send({ type: "hello", last_seq: lastSeq });
   }
+  if (table?.guide && !guide) {
+    guide = import("./guide.js").then((m) => m.startGuide({ tableId }), () => null);
+  }
+  const now = { you, view, table };
+  guide?.then((g) => g?.frame(f, now));
 }
 
 function setPresence(p) {
