@@ -45,7 +45,7 @@ from .deal import (
     Trick,
 )
 from .deal import DECLARE as DECLARE_PHASE
-from .describe import describe_rules
+from .describe import Msg, RulesText, rules_text
 from .errors import (
     CardParseError,
     GameOverError,
@@ -67,7 +67,8 @@ __all__ = [
     "SUIT_MASKS", "Action", "Card", "CardParseError", "CardSet", "Deal", "DealResult",
     "DealScore", "GameOverError", "IllegalActionError", "Mask", "Match", "NotYourTurnError",
     "PolignacError", "RecordError", "Rules", "RulesError", "ScoreLine", "Trick", "action_name",
-    "card_code", "card_name", "card_symbol", "cards_of", "describe_rules", "get_rules",
+    "Msg", "RulesText", "card_code", "card_name", "card_symbol", "cards_of", "get_rules",
+    "rules_text",
     "is_announcement",
     "is_card", "mask_of", "parameter_docs", "parse_action", "parse_card", "parse_cards",
     "preset_names", "rank_of", "replay", "suit_of", "summary", "to_record",
