@@ -40,7 +40,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from ..bots.registry import make_bot
 from ..core import PRESETS, PolignacError, get_rules, to_record
 from ..core.rules import DECLARATIONS
-from . import replay_routes, scorepad_routes
+from . import replay_routes, rules_routes, scorepad_routes
 from .config import ServerConfig
 from .db import (
     SeatRow,
@@ -732,6 +732,7 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
             # Other modules' routes: one line each, e.g. *scorepad_routes.routes(),
             *replay_routes.routes(),
             *scorepad_routes.routes(),
+            *rules_routes.routes(),
             Mount("/static", StaticFiles(directory=STATIC), name="static"),
         ],
         lifespan=lifespan,
