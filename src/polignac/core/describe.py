@@ -121,7 +121,7 @@ def _penalty_cards(rules: Rules) -> tuple[str, ...]:
     out = list(specific)
     for letter in rules.rank_order:
         if letter in ranks:
-            out += [letter + s for s in SUIT_LETTERS if letter + s in pack and letter + s not in out]
+            out += [c for c in (letter + s for s in SUIT_LETTERS) if c in pack and c not in out]
     return tuple(out)
 
 
@@ -131,7 +131,8 @@ def _penalty_cards(rules: Rules) -> tuple[str, ...]:
 def card(code: str, german: bool) -> Msg:
     """The name of the card ``code`` ("Jack of spades")."""
     deck = "german" if german else "french"
-    return msg("card.name", rank=msg(f"rank.{deck}.{code[0]}"), suit=msg(f"suitOf.{deck}.{code[1]}"))
+    return msg("card.name", rank=msg(f"rank.{deck}.{code[0]}"),
+               suit=msg(f"suitOf.{deck}.{code[1]}"))
 
 
 def _card(code: str, rules: Rules) -> Msg:

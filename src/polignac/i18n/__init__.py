@@ -128,6 +128,41 @@ def negotiate(accept_language: str | None, default: str = DEFAULT) -> str:
     return best[1] if best else default
 
 
+# ------------------------------------------------------------------ seat names
+
+
+def default_name(key: str, **params: object) -> str:
+    """A default seat name as the server stores it (English): ``name.guest`` -> "Guest 2"."""
+    return t(DEFAULT, key, **params)
+
+
+def bot_name(level: str, n: int) -> str:
+    """A bot's default name as the server stores it: "Easy bot 2" (any level)."""
+    key = f"name.bot.{level}"
+    return default_name(key, n=n) if key in catalog(DEFAULT) else f"{level.capitalize()} bot {n}"
+
+
+def name_fields(name: str, seat: int, level: str | None) -> dict[str, object]:
+    """``{"name_key", "name_params"}`` when ``name`` is the server's default name for the seat.
+
+    The server stores default names in English ("Easy bot 2", "Guest 2", "You");
+    with these fields each page shows them in its own language.
+
+    >>> name_fields("Easy bot 3", 2, "easy")
+    {'name_key': 'name.bot.easy', 'name_params': {'n': 3}}
+    >>> name_fields("Alice", 0, None)
+    {}
+    """
+    candidates = [("name.you", {}), ("name.guest", {"n": seat + 1}),
+                  ("name.player", {"n": seat + 1})]
+    if level:
+        candidates.insert(0, (f"name.bot.{level}", {"n": seat + 1}))
+    for key, params in candidates:
+        if key in catalog(DEFAULT) and default_name(key, **params) == name:
+            return {"name_key": key, "name_params": params}
+    return {}
+
+
 # ------------------------------------------------------------- the rules text
 
 
@@ -179,6 +214,25 @@ def presets_in(lang: str) -> list[dict[str, str]]:
             for p in PRESETS]
 
 
-__all__ = ["DEFAULT", "LANGS", "NAMES", "RulesText", "catalog", "catalog_json",
-           "describe_rules", "fill", "lookup", "negotiate", "plural", "preset_name",
-           "preset_summary", "presets_in", "render", "rules_text", "t"]
+__all__ = [
+    "DEFAULT",
+    "LANGS",
+    "NAMES",
+    "RulesText",
+    "bot_name",
+    "catalog",
+    "catalog_json",
+    "default_name",
+    "describe_rules",
+    "fill",
+    "lookup",
+    "name_fields",
+    "negotiate",
+    "plural",
+    "preset_name",
+    "preset_summary",
+    "presets_in",
+    "render",
+    "rules_text",
+    "t",
+]

@@ -40,6 +40,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from ..bots.registry import make_bot
 from ..core import PRESETS, PolignacError, get_rules, to_record
 from ..core.rules import DECLARATIONS
+from ..i18n import bot_name, default_name, name_fields
 from . import replay_routes, rules_routes, scorepad_routes
 from .config import ServerConfig
 from .db import (
@@ -170,7 +171,7 @@ class Hub:
             elif kind == "open":
                 invite = new_token()
                 invites[i] = invite
-                rows.append(SeatRow(i, "human", None, f"Guest {i + 1}", None,
+                rows.append(SeatRow(i, "human", None, default_name("name.guest", n=i + 1), None,
                                     hash_token(invite)))
             elif kind == "bot":
                 level = spec.get("level", "easy")
@@ -178,7 +179,7 @@ class Hub:
                     raise ApiError(f"bot level {level!r}: choose one of "
                                    f"{', '.join(self.config.bot_levels)}", "bad-seats")
                 make_bot(level)
-                rows.append(SeatRow(i, "bot", level, f"{level.capitalize()} bot {i + 1}",
+                rows.append(SeatRow(i, "bot", level, bot_name(level, i + 1),
                                     None, None))
             else:
                 raise ApiError(f"seat {i}: kind must be you, bot or open", "bad-seats")
@@ -349,7 +350,8 @@ async def play_now(request: Request) -> Response:
     n = rules.default_players if rules else 4
     seats = [{"kind": "you"}] + [{"kind": "bot", "level": "easy"}] * (n - 1)
     hub = _hub(request)
-    table, token, _ = await hub.create(preset, n, seats, {}, clean_name(data.get("name"), "You"))
+    table, token, _ = await hub.create(preset, n, seats, {},
+                                       clean_name(data.get("name"), default_name("name.you")))
     response = JSONResponse({"url": f"/tables/{table.id}", "id": table.id})
     _set_seat_cookie(response, hub.config, table.id, 0, token)
     return response
@@ -372,7 +374,7 @@ async def create_table(request: Request) -> Response:
         raise ApiError("overrides must be an object", "bad-field")
     hub = _hub(request)
     table, token, invites = await hub.create(preset, players, seats, overrides,
-                                             clean_name(data.get("name"), "You"))
+                                             clean_name(data.get("name"), default_name("name.you")))
     you = next(i for i, s in enumerate(seats) if s.get("kind") == "you")
     response = JSONResponse({
         "url": f"/tables/{table.id}", "id": table.id,
@@ -392,7 +394,8 @@ async def list_tables(request: Request) -> Response:
          "players": len(t.seats), "status": t.status(), "deal_number": t.match.deal_number,
          "created_at": t.created_at, "rematch": t.rematch_id,
          "open_seats": [p["seat"] for p in t.presence() if p["open"]],
-         "seats": [{"seat": s.seat, "name": s.name, "kind": s.kind, "level": s.bot_level,
+         "seats": [{"seat": s.seat, "name": s.name, **name_fields(s.name, s.seat, s.bot_level),
+                    "kind": s.kind, "level": s.bot_level,
                     "open": p["open"], "connected": p["connected"]}
                    for s, p in zip(t.seats, t.presence(), strict=True)]}
         for t in tables]})
@@ -417,7 +420,7 @@ async def take_seat(request: Request) -> Response:
         raise ApiError("you already have a seat at this table", "already-seated", 409)
     if hub.pending_take(table, request.cookies) is not None:
         raise ApiError("you already asked for a seat at this table", "already-asked", 409)
-    name = clean_name(data.get("name"), f"Player {seat + 1}")
+    name = clean_name(data.get("name"), default_name("name.player", n=seat + 1))
     token = new_token()
     async with table.lock:
         try:
