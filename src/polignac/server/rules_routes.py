@@ -5,6 +5,7 @@ Routes::
     GET  /i18n/{lang}.json     the catalog of one language (en, fr, de) for static/i18n.js
     GET  /rules                every game, with its name, summary and a link to its rules
     GET  /rules/{preset}       "How to play": a preset's complete rules and its scoring cards
+    GET  /tables/{id}/rules    303 to the rules of that table's preset (the table page's link)
 
 The rules pages are written by the server from the same structured text as
 ``polignac rules PRESET --lang L`` (``polignac.core.describe.rules_text``
@@ -21,7 +22,7 @@ import re
 from typing import Final
 
 from starlette.requests import Request
-from starlette.responses import HTMLResponse, Response
+from starlette.responses import HTMLResponse, RedirectResponse, Response
 from starlette.routing import BaseRoute, Route
 
 from .. import i18n
@@ -144,10 +145,21 @@ async def rules_page(request: Request) -> Response:
     return _page(lang, title, "\n".join(parts))
 
 
+async def table_rules(request: Request) -> Response:
+    """Redirect to the rules of a table's preset (the index for an unknown table)."""
+    table = request.app.state.hub.tables.get(request.path_params["table_id"])
+    target = "/rules" if table is None else f"/rules/{table.preset}"
+    lang = request.query_params.get("lang")
+    if lang in i18n.LANGS:
+        target += f"?lang={lang}"
+    return RedirectResponse(target, status_code=303)
+
+
 def routes() -> list[BaseRoute]:
     """The catalog and rules routes, for the app's route list."""
     return [
         Route("/i18n/{lang}.json", catalog),
         Route("/rules", rules_index),
         Route("/rules/{preset}", rules_page),
+        Route("/tables/{table_id}/rules", table_rules),
     ]

@@ -61,6 +61,11 @@ export let lang = initial();
 const listeners = [];
 await Promise.all([load("en"), load(lang)]);
 if (new URLSearchParams(location.search).has("lang")) remember(lang);
+// The "Rules" link in a table page's header goes to the rules of that table's game.
+const rulesLink = document.getElementById("rules-link");
+if (rulesLink && /^\/tables\/[^/]+$/.test(location.pathname)) {
+  rulesLink.href = `${location.pathname}/rules`;
+}
 
 /** The text for `key` in the current language, with {name} replaced from `params`.
  * A key with `.one`/`.other` forms is a plural chosen by `params.n`. */
