@@ -145,6 +145,8 @@ def bot_name(level: str, n: int) -> str:
 def name_fields(name: str, seat: int, level: str | None) -> dict[str, object]:
     """``{"name_key", "name_params"}`` when ``name`` is the server's default name for the seat.
 
+    ``level`` is the seat's bot level (None: a person, or unknown as in a record).
+
     The server stores default names in English ("Easy bot 2", "Guest 2", "You");
     with these fields each page shows them in its own language.
 
@@ -153,10 +155,10 @@ def name_fields(name: str, seat: int, level: str | None) -> dict[str, object]:
     >>> name_fields("Alice", 0, None)
     {}
     """
-    candidates = [("name.you", {}), ("name.guest", {"n": seat + 1}),
-                  ("name.player", {"n": seat + 1})]
-    if level:
-        candidates.insert(0, (f"name.bot.{level}", {"n": seat + 1}))
+    candidates: list[tuple[str, dict[str, int]]] = [
+        ("name.you", {}), ("name.guest", {"n": seat + 1}), ("name.player", {"n": seat + 1})]
+    levels = [level] if level else [k[9:] for k in catalog(DEFAULT) if k.startswith("name.bot.")]
+    candidates += [(f"name.bot.{lv}", {"n": seat + 1}) for lv in levels]
     for key, params in candidates:
         if key in catalog(DEFAULT) and default_name(key, **params) == name:
             return {"name_key": key, "name_params": params}
