@@ -1,7 +1,10 @@
 // The table page: one WebSocket to the server, which sends states, numbered events and presence.
 import { cardBack, cardLabel, cardSVG, setDeck, suitIcon } from "./cards.js";
 import { totalsChart } from "./chart.js";
-import { cardName, has, languagePicker, onLang, suitName, t, translatePage } from "./i18n.js";
+import {
+  errorText, has, languagePicker, levelName, onLang, presetName, reasonText, seatName, suitName,
+  t, translatePage,
+} from "./i18n.js";
 
 const tableId = location.pathname.split("/")[2];
 const $ = (id) => document.getElementById(id);
@@ -24,7 +27,8 @@ const spectating = () => table !== null && (you === null || you === undefined);
 
 function name(seat) {
   if (seat === you && !spectating()) return t("table.you");
-  return presence[seat]?.name ?? view?.names?.[seat] ?? t("table.seatN", { n: seat + 1 });
+  if (presence[seat]?.name) return seatName(presence[seat]);
+  return view?.names?.[seat] ?? t("table.seatN", { n: seat + 1 });
 }
 
 function make(tag, className, text) {
@@ -78,7 +82,7 @@ function onFrame(f) {
     rematchUrl = f.url;
     if (view) render();
   } else if (f.type === "error") {
-    toast(f.message);
+    toast(errorText(f));
     if (f.rule === "stale-seq") send({ type: "hello", last_seq: lastSeq });
   }
 }
@@ -109,7 +113,7 @@ async function post(url) {
     headers: { "content-type": "application/json" }, body: "{}" });
   let data = {};
   try { data = await r.json(); } catch { /* no body */ }
-  if (!r.ok) throw new Error(data.error || `error ${r.status}`);
+  if (!r.ok) throw new Error(errorText(data) || `error ${r.status}`);
   return data;
 }
 
@@ -127,7 +131,7 @@ function render() {
   setDeck(table.suits);
   document.body.classList.toggle("spectator", spectating());
   $("spectating").hidden = !spectating();
-  $("title").textContent = t("table.title", { preset: table.preset,
+  $("title").textContent = t("table.title", { preset: presetName(table.preset),
     n: view.deal ? view.deal_number : Math.max(view.deals.length, 1) });
   const rec = $("record");
   rec.href = `/tables/${tableId}/record.json`;
@@ -162,7 +166,7 @@ function seatBox(seat) {
   const kind = { ...table.seats[seat], ...(presence[seat] ?? {}) };
   const title = make("div", "seat-name", name(seat));
   const badge = (text, extra = "") => title.append(make("span", `badge ${extra}`, text));
-  if (kind.kind === "bot") badge(t("table.bot", { level: kind.level }));
+  if (kind.kind === "bot") badge(t("table.bot", { level: levelName(kind.level) }));
   if (view.dealer === seat) badge(t("table.dealer"));
   if (turn) badge(`▶ ${t("table.toPlay")}`, "turn");
   const pr = presence[seat];
@@ -351,6 +355,7 @@ function callLabel(a) {
   if (a.startsWith("announce:")) {
     let what = a.slice(9);
     if (what.startsWith("pollack-")) what = `Pollack ${suitName(what.slice(8), table.suits)}`;
+    else what = t(`announce.${what}`);
     return t("call.announce", { what });
   }
   return has(`call.${a}`) ? t(`call.${a}`) : a;
@@ -399,10 +404,7 @@ function reasonLine(line) {
   const who = line.seat ?? line.player;
   const whoName = line.seat === undefined && table.preset.startsWith("pollack") ?
     t("table.side", { n: who + 1 }) : name(who);
-  const reason = has(`reason.${line.reason}`) ? t(`reason.${line.reason}`) : line.reason;
-  let detail = line.detail ?? "";
-  if (/^[2-9TJQKA][CDHS]$/.test(detail)) detail = cardName(detail, table.suits);
-  return `${whoName}: ${line.points > 0 ? "+" : ""}${line.points} ${reason}${detail ? ` (${detail})` : ""}`;
+  return reasonText({ ...line, player: who }, (s) => (s === who ? whoName : name(s)), table.suits);
 }
 
 function renderScores() {
