@@ -191,7 +191,7 @@ def _play(rules: Rules) -> list[Param]:
         lines.append(msg("rules.aceBelowJack"))
     lines.append(msg(f"rules.direction.{rules.direction}"))
     if rules.packets == (1,):
-        packets = msg("rules.packets.one")
+        packets = msg("rules.packets.single")
     else:
         packets = msg("rules.packets.of", seq="-".join(str(p) for p in rules.packets))
     lines.append(msg("rules.dealing", packets=packets, interp=INTERP))
