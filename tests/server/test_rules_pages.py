@@ -77,6 +77,8 @@ def test_catalogs_are_served(client: TestClient) -> None:
         r = client.get(f"/i18n/{lang}.json")
         assert r.status_code == 200 and r.headers["content-type"] == "application/json"
         assert r.json() == dict(i18n.catalog(lang))
+        again = client.get(f"/i18n/{lang}.json", headers={"if-none-match": r.headers["etag"]})
+        assert again.status_code == 304 and not again.content
     assert client.get("/i18n/xx.json").status_code == 404
     assert client.get("/i18n/../x.json").status_code == 404
 

@@ -17,6 +17,7 @@ An unknown preset or language answers 404 (a page in the site's style).
 
 from __future__ import annotations
 
+import hashlib
 import html
 import re
 from typing import Final
@@ -47,8 +48,12 @@ async def catalog(request: Request) -> Response:
     if lang not in i18n.LANGS:
         return Response(f"unknown language {lang[:20]!r}", status_code=404,
                         media_type="text/plain")
-    return Response(i18n.catalog_json(lang), media_type="application/json",
-                    headers={"Cache-Control": "no-cache"})
+    body = i18n.catalog_json(lang)
+    etag = f'"{hashlib.sha256(body).hexdigest()[:32]}"'
+    headers = {"Cache-Control": "no-cache", "ETag": etag}
+    if request.headers.get("if-none-match") == etag:
+        return Response(status_code=304, headers=headers)
+    return Response(body, media_type="application/json", headers=headers)
 
 
 def _text(value: Param, lang: str) -> str:

@@ -168,7 +168,7 @@ function showError(body) {
     : null;
   if (label && body.error && body.error.startsWith(`${field}: `)) {
     box.textContent = lang === "en" ? `${label.textContent}: ${body.error.slice(field.length + 2)}`
-      : t("error.bad-entry", { field: label.textContent });
+      : t("error.bad-entry", { field: fieldLabel(field) });
   }
   hits.forEach((n) => {
     n.classList.add("invalid");
@@ -177,12 +177,21 @@ function showError(body) {
   if (hits.length) hits[0].focus();
 }
 
+// The words the form shows for a field ("taken.JD" -> "J♦ (+1)", "card_points[0]" -> its
+// group and the side's names), for errors in the page language.
+function fieldLabel(field) {
+  const node = document.querySelector(`[data-field="${field}"]`)
+    || document.querySelector(`[data-field^="${field.split("[")[0]}"]`);
+  if (!node) return field;
+  const own = node.id ? document.querySelector(`label[for="${node.id}"]`)?.textContent : null;
+  const group = node.closest("fieldset")?.querySelector("legend")?.textContent;
+  const item = node.closest("label")?.querySelector("span")?.textContent;
+  return [own ?? group, own ? null : item].filter(Boolean).join(", ") || field;
+}
+
 function explain(body) {
   // Replace seat numbers in field names by the players' names.
-  if (lang !== "en" && body.rule === "bad-entry") {
-    return t("error.bad-entry", { field: (body.field || "").replace(/\[(\d+)\]/g,
-      (m, i) => (pad && pad.names[i] ? ` (${pad.names[i]})` : m)) });
-  }
+  if (lang !== "en" && body.rule === "bad-entry") return t("error.bad-entry", { field: fieldLabel(body.field || "") });
   if (lang !== "en" || body.rule === "network") return errorText(body);
   let text = body.error || "error";
   if (pad) {
