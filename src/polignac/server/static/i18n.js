@@ -61,6 +61,7 @@ export let lang = initial();
 const listeners = [];
 await Promise.all([load("en"), load(lang)]);
 if (new URLSearchParams(location.search).has("lang")) remember(lang);
+for (const code of Object.keys(LANGS)) load(code);  // so that setLang is immediate
 // The "Rules" link in a table page's header goes to the rules of that table's game.
 const rulesLink = document.getElementById("rules-link");
 if (rulesLink && /^\/tables\/[^/]+$/.test(location.pathname)) {
@@ -85,12 +86,13 @@ export function has(key) { return key in TEXT.en || `${key}.other` in TEXT.en; }
 /** Change the language, remember it, re-translate the page and tell the listeners. */
 export function setLang(code) {
   if (!LANGS[code]) return;
-  load(code).then(() => {
+  const apply = () => {
     lang = code;
     remember(code);
     translatePage();
     for (const f of listeners) f(code);
-  });
+  };
+  if (TEXT[code]) apply(); else load(code).then(apply);
 }
 
 /** Call `f(lang)` after every language change. */

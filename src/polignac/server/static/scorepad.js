@@ -311,8 +311,8 @@ function renderResult() {
     if (!pad.winners.length && !pad.losers.length) {
       box.append(t("scorepad.draw"));
     } else {
-      box.append(t("scorepad.winners", { names: listNames(pad.winners) }),
-        t("scorepad.losers", { names: listNames(pad.losers) }));
+      box.append(t("scorepad.winners", { names: listNames(pad.winners), n: pad.winners.length }),
+        t("scorepad.losers", { names: listNames(pad.losers), n: pad.losers.length }));
     }
   } else if (pad.tied.length) {
     box.className = "sp-tie";
