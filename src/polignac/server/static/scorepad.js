@@ -319,7 +319,8 @@ function renderResult() {
     box.append(t("scorepad.tie", { names: listNames(pad.tied) }));
   }
   const note = pad.notes[pad.notes.length - 1];
-  if (note && pad.finished) box.append(el("div", { class: "sp-muted", text: `(${note})` }));
+  // The core's match-end notes are English only (no catalog keys yet): shown to English readers.
+  if (note && pad.finished && lang === "en") box.append(el("div", { class: "sp-muted", text: `(${note})` }));
 }
 
 // -------------------------------------------------------------- the form
