@@ -237,7 +237,8 @@ $("file").addEventListener("change", async () => {
 
 languagePicker($("lang"));
 translatePage();
-onLang(() => { render(); if (partial && data) $("notice").textContent = t("replay.partial"); });
+document.title = `${t("replay.title")} · Polignac`;
+onLang(() => { document.title = `${t("replay.title")} · Polignac`; render(); if (partial && data) $("notice").textContent = t("replay.partial"); });
 
 if (tableId) {
   const url = `/tables/${tableId}/record.json`;

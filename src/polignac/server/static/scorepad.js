@@ -510,7 +510,9 @@ async function boot() {
     text: presetName(p.name) })));
   languagePicker($("lang"));
   translatePage();
+  document.title = `${t("scorepad.title")} · Polignac`;
   onLang(() => {
+    document.title = `${t("scorepad.title")} · Polignac`;
     const keep = $("sp-preset").value;
     [...$("sp-preset").options].forEach((o) => { o.textContent = presetName(o.value); });
     $("sp-preset").value = keep;
