@@ -55,28 +55,23 @@ def english_pieces(lang: str) -> tuple[str, ...]:
     return tuple(sorted(pieces, key=len, reverse=True))
 
 
-def english_on(page: Any, lang: str) -> list[str]:
-    """The English pieces a person sees on ``page`` (text in <code> is a word to type)."""
-    seen = page.evaluate(SEEN)
+def english_in(seen: dict[str, Any], lang: str) -> list[str]:
+    """The English pieces in what a person sees (text in <code> is a word to type)."""
     text = seen["text"]
     for code in seen["code"]:
         text = text.replace(code, " ")
     text = text.replace("\u00a0", " ")
-    found = []
-    for piece in english_pieces(lang):
-        if piece in text and re.search(rf"(?<![\w]){re.escape(piece)}(?![\w])", text):
-            found.append(piece)
-    return found
-
-
-def raw_keys(page: Any) -> list[str]:
-    return RAW_KEY.findall(page.evaluate(SEEN)["text"])
+    return [piece for piece in english_pieces(lang)
+            if piece in text and re.search(rf"(?<![\w]){re.escape(piece)}(?![\w])", text)]
 
 
 def check(page: Any, lang: str, where: str) -> None:
-    assert not raw_keys(page), (where, raw_keys(page))
+    """No catalog key and, in French and German, no English catalog text on ``page``."""
+    seen = page.evaluate(SEEN)
+    assert not RAW_KEY.findall(seen["text"]), (where, RAW_KEY.findall(seen["text"]))
     if lang != "en":
-        assert not english_on(page, lang), (where, english_on(page, lang))
+        english = english_in(seen, lang)
+        assert not english, (where, english)
 
 
 def ready(page: Any) -> None:
