@@ -89,7 +89,7 @@ def test_every_rules_page_in_three_languages(server: str, shots: Path) -> None:
                 for preset in PRESETS:
                     page.goto(f"{server}/rules/{preset}?lang={lang}")
                     ready(page)
-                    cards = rules_text(get_rules(preset)).penalty_cards
+                    cards = rules_text(get_rules(preset)).cards
                     assert page.locator(".rule-cards svg.card-svg").count() == len(cards)
                     assert page.locator("#lang").input_value() == lang
                     check(page, lang, f"/rules/{preset} {lang}")

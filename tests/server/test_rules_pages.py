@@ -37,8 +37,11 @@ def test_every_preset_has_a_rules_page_in_three_languages(client: TestClient,
                 assert words in cli
                 assert words.replace("`", "").replace("\u00a0", " ") in text, words
         assert i18n.preset_name(preset, lang) in text
-        cards = rules_text(get_rules(preset)).penalty_cards
-        assert f'data-cards="{" ".join(cards)}"' in r.text
+        cards = rules_text(get_rules(preset)).cards
+        assert re.findall(r'data-card="(\w\w)"', r.text) == [c.code for c in cards]
+        for c in cards:
+            assert f"{i18n.render(c.name, lang)} {i18n.render(c.value, lang)}".replace(
+                "\u00a0", " ") in text
 
 
 def test_language_from_query_cookie_then_accept_language(client: TestClient) -> None:

@@ -13,8 +13,10 @@ choice of ours that the sources leave open with the ``rules.interp`` message
 >>> text = rules_text(get_rules("polignac"))
 >>> text.title.key, [s.title.key for s in text.sections][:2]
 ('rules.title', ['rules.section.pack', 'rules.section.play'])
->>> text.penalty_cards
-('JS', 'JC', 'JD', 'JH')
+>>> [c.code for c in text.cards]
+['JS', 'JC', 'JD', 'JH']
+>>> [c.code for c in rules_text(get_rules("bassadewitz")).cards]  # one card for each rank
+['AS', 'TS', 'KS', 'QS', 'JS']
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ from dataclasses import dataclass
 from typing import Final, Union
 
 from .actions import ANNOUNCEMENTS
-from .cards import CODES, RANK_LETTERS, SUIT_LETTERS, cards_of
+from .cards import CODES, RANK_LETTERS, cards_of
 from .deal import ANNOUNCEMENT_VALUES
 from .rules import Rules
 
@@ -63,12 +65,22 @@ class Section:
 
 
 @dataclass(frozen=True)
+class ScoringCard:
+    """A card that scores, to be pictured: its ``code``, its ``name`` (for a card that
+    stands for its whole rank, "every Ten") and its ``value``."""
+
+    code: str
+    name: Msg
+    value: Param
+
+
+@dataclass(frozen=True)
 class RulesText:
     """A rule set's complete rules: a title, sections, and the cards that score."""
 
     title: Msg
     sections: tuple[Section, ...]
-    penalty_cards: tuple[str, ...]
+    cards: tuple[ScoringCard, ...]
 
 
 def msg(key: str, **params: Param) -> Msg:
@@ -110,18 +122,31 @@ def rules_text(rules: Rules, players: int | None = None) -> RulesText:
     if notes:
         sections.append(Section(msg("rules.section.interpretations"), tuple(notes)))
     title = msg("rules.title", game=msg(f"game.{rules.game}"), preset=rules.preset)
-    return RulesText(title, tuple(sections), _penalty_cards(rules))
+    return RulesText(title, tuple(sections), _scoring_cards(rules))
 
 
-def _penalty_cards(rules: Rules) -> tuple[str, ...]:
-    """The codes of the cards that score by themselves (specific cards, then whole ranks)."""
-    specific = [k for k in rules.card_points if len(k) == 2]
-    ranks = [k for k in rules.card_points if len(k) == 1]
+def _scoring_cards(rules: Rules) -> tuple[ScoringCard, ...]:
+    """The cards that score: the specific ones, then each scoring rank's cards (all of
+    them when that makes at most eight cards, else one Spade standing for its rank)."""
+    table = rules.point_table()
     pack = {CODES[c] for c in cards_of(rules.pack_mask(rules.default_players))}
-    out = list(specific)
-    for letter in rules.rank_order:
-        if letter in ranks:
-            out += [c for c in (letter + s for s in SUIT_LETTERS) if c in pack and c not in out]
+
+    def value(code: str) -> Param:
+        points = table[CODES.index(code)]
+        if rules.scoring == "penalty":
+            return _pts(points)
+        return _signed(points) if rules.scoring == "points" else points
+
+    specific = [k for k in rules.card_points if len(k) == 2 and k in pack]
+    ranks = [k for k in rules.rank_order if k in rules.card_points]
+    rest = [[c for c in (r + s for s in "SCDH") if c in pack and c not in specific]
+            for r in ranks]
+    out = [ScoringCard(c, card(c, rules.german), value(c)) for c in specific]
+    if len(specific) + sum(map(len, rest)) <= 8:
+        out += [ScoringCard(c, card(c, rules.german), value(c)) for cs in rest for c in cs]
+    else:
+        out += [ScoringCard(cs[0], msg("rules.everyRankName", rank=_rank(cs[0][0], rules)),
+                            value(cs[0])) for cs in rest if cs]
     return tuple(out)
 
 
@@ -425,5 +450,5 @@ def _interpretations(rules: Rules) -> list[Param]:
     return out
 
 
-__all__ = ["Join", "Msg", "Param", "RulesText", "Section", "card", "msg", "rules_text",
-           "sentences"]
+__all__ = ["Join", "Msg", "Param", "RulesText", "ScoringCard", "Section", "card", "msg",
+           "rules_text", "sentences"]

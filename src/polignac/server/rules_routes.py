@@ -133,12 +133,14 @@ async def rules_page(request: Request) -> Response:
         f'<p class="small-muted">{_text(text.title, lang)} · '
         f'{html.escape(t(lang, "rulespage.players", players=_players(rules, lang)))}</p>',
     ]
-    if text.penalty_cards:
+    if text.cards:
         deck = "german" if rules.german else "french"
-        parts.append(
-            f'<h2>{html.escape(t(lang, "rulespage.cards"))}</h2>'
-            f'<div class="rule-cards" data-deck="{deck}" '
-            f'data-cards="{" ".join(text.penalty_cards)}"></div>')
+        figures = "".join(
+            f'<figure data-card="{c.code}"><figcaption>{_text(c.name, lang)}<br>'
+            f'<strong>{_text(c.value, lang)}</strong></figcaption></figure>'
+            for c in text.cards)
+        parts.append(f'<h2>{html.escape(t(lang, "rulespage.cards"))}</h2>'
+                     f'<div class="rule-cards" data-deck="{deck}">{figures}</div>')
     parts.append("</section>")
     for section in text.sections:
         lines = "".join(f"<li>{_text(line, lang)}</li>" for line in section.lines)

@@ -1,6 +1,6 @@
 // The rules pages (/rules, /rules/{preset}): the server writes the text in the page
 // language; this draws the scoring cards and reloads the page in another language.
-import { cardName, lang, languagePicker, onLang } from "./i18n.js";
+import { lang, languagePicker, onLang } from "./i18n.js";
 import { cardSVG } from "./cards.js";
 
 const page = document.documentElement.lang;
@@ -18,13 +18,8 @@ onLang((code) => {
 });
 
 for (const box of document.querySelectorAll(".rule-cards")) {
-  const deck = box.dataset.deck;
-  for (const code of box.dataset.cards.split(" ").filter(Boolean)) {
-    const figure = document.createElement("figure");
-    const caption = document.createElement("figcaption");
-    caption.textContent = cardName(code, deck);
-    figure.append(cardSVG(code, deck), caption);
-    box.append(figure);
+  for (const figure of box.querySelectorAll("figure[data-card]")) {
+    figure.prepend(cardSVG(figure.dataset.card, box.dataset.deck));
   }
 }
 document.body.dataset.ready = "1";
