@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from polignac.core import PRESETS, RulesError, describe_rules, get_rules
+from polignac.core import PRESETS, RulesError, get_rules
+from polignac.i18n import describe_rules
 
 
 def words(*args: object, **kwargs: object) -> str:

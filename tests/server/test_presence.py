@@ -38,7 +38,8 @@ def test_grace_period_then_a_solo_table_pauses_until_the_person_returns(
         with client.websocket_connect(url + "/ws") as ws:
             state = hello(ws)
             me = state["presence"][0]
-            assert me == {"seat": 0, "name": "You", "kind": "human", "open": False,
+            assert me == {"seat": 0, "name": "You", "name_key": "name.you", "name_params": {},
+                          "kind": "human", "open": False,
                           "connected": True, "grace_until": None, "bot_playing": False,
                           "take_pending": False, "take_name": None, "take_approved": False}
             assert [p["kind"] for p in state["presence"]] == ["human", "bot", "bot", "bot"]
@@ -192,7 +193,9 @@ def test_the_creator_starts_a_waiting_table_and_bots_fill_the_open_seats(
             assert client.post(url + "/start").json()["rule"] == "not-waiting"
         with client.websocket_connect(url + "/ws") as ws:
             table = hello(ws)["table"]
-            assert table["seats"][2] == {"seat": 2, "name": "Easy bot 3", "kind": "bot",
+            assert table["seats"][2] == {"seat": 2, "name": "Easy bot 3",
+                                         "name_key": "name.bot.easy", "name_params": {"n": 3},
+                                         "kind": "bot",
                                          "level": "easy", "open": False}
             assert table["status"] == "playing"
 

@@ -12,7 +12,8 @@ import sys
 from collections.abc import Sequence
 from typing import NoReturn, TextIO
 
-from ..core import PRESETS, PolignacError, Rules, describe_rules, parameter_docs
+from ..core import PRESETS, PolignacError, Rules, parameter_docs
+from ..i18n import LANGS, describe_rules
 from .common import CliError, load_rules
 
 PROG = "polignac"
@@ -40,6 +41,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--players", type=int, metavar="N", help="describe the pack for N only")
     p.add_argument("--params", action="store_true",
                    help="list every rule parameter with its value and meaning instead")
+    p.add_argument("--lang", choices=LANGS, default="en",
+                   help="the language of the text: en (default), fr or de")
     _add_rule_options(p)
 
     p = sub.add_parser("play", help="play a match in the terminal against bots",
@@ -129,7 +132,7 @@ def _run(argv: list[str], out: TextIO) -> int:
             _params(rules, out)
             return 0
         try:
-            out.write(describe_rules(rules, args.players))
+            out.write(describe_rules(rules, args.players, args.lang))
         except PolignacError as exc:
             raise CliError(str(exc)) from None
         return 0

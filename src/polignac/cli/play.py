@@ -246,7 +246,7 @@ def _ask_human(match: Match, seat: int, ask: Callable[[str], str], out: TextIO) 
             _show(match, seat, out)
             continue
         if low == "rules":
-            from ..core import describe_rules
+            from ..i18n import describe_rules
 
             print(describe_rules(match.rules, match.num_players), file=out)
             continue

@@ -45,7 +45,7 @@ from .deal import (
     Trick,
 )
 from .deal import DECLARE as DECLARE_PHASE
-from .describe import describe_rules
+from .describe import Msg, RulesText, rules_text
 from .errors import (
     CardParseError,
     GameOverError,
@@ -65,10 +65,11 @@ __all__ = [
     "DECLARE_PHASE", "DONE",
     "FORMAT", "GENERAL", "GENERALE", "NUM_ACTIONS", "PARAMETERS", "PASS", "PLAY", "PRESETS",
     "SUIT_MASKS", "Action", "Card", "CardParseError", "CardSet", "Deal", "DealResult",
-    "DealScore", "GameOverError", "IllegalActionError", "Mask", "Match", "NotYourTurnError",
-    "PolignacError", "RecordError", "Rules", "RulesError", "ScoreLine", "Trick", "action_name",
-    "card_code", "card_name", "card_symbol", "cards_of", "describe_rules", "get_rules",
+    "DealScore", "GameOverError", "IllegalActionError", "Mask", "Match", "Msg",
+    "NotYourTurnError", "PolignacError", "RecordError", "Rules", "RulesError", "RulesText",
+    "ScoreLine",
+    "Trick", "action_name", "card_code", "card_name", "card_symbol", "cards_of", "get_rules",
     "is_announcement",
     "is_card", "mask_of", "parameter_docs", "parse_action", "parse_card", "parse_cards",
-    "preset_names", "rank_of", "replay", "suit_of", "summary", "to_record",
+    "preset_names", "rank_of", "replay", "rules_text", "suit_of", "summary", "to_record",
 ]

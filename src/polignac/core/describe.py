@@ -1,46 +1,106 @@
-"""The rules of a rule set in plain English, generated from its :class:`Rules` values.
+"""The rules of a rule set as translatable structured text, built from its :class:`Rules`.
+
+The core stays pure: :func:`rules_text` returns message keys and parameters
+(:class:`Msg`, :class:`Join`), never sentences. ``polignac.i18n`` renders them
+in English, French or German from its catalogs, for ``polignac rules`` and
+for the ``/rules/{preset}`` pages alike, so the two never disagree.
 
 The text follows the parameter values (house rules change it), and marks every
-choice of ours that the sources leave open with ``(interpretation)``, as
-RULES.md asks.
+choice of ours that the sources leave open with the ``rules.interp`` message
+("(interpretation)").
 
 >>> from polignac.core.presets import get_rules
->>> text = " ".join(describe_rules(get_rules("polignac")).split())
->>> 'Jack of spades (JS, "Polignac"): 2 points' in text
-True
->>> "threshold 10" in describe_rules(get_rules("polignac", {"threshold": 10}))
-True
+>>> text = rules_text(get_rules("polignac"))
+>>> text.title.key, [s.title.key for s in text.sections][:2]
+('rules.title', ['rules.section.pack', 'rules.section.play'])
+>>> [c.code for c in text.cards]
+['JS', 'JC', 'JD', 'JH']
+>>> [c.code for c in rules_text(get_rules("bassadewitz")).cards]  # one card for each rank
+['AS', 'TS', 'KS', 'QS', 'JS']
 """
 
 from __future__ import annotations
 
-from typing import Final
+from dataclasses import dataclass
+from typing import Final, Union
 
 from .actions import ANNOUNCEMENTS
-from .cards import (
-    CODES,
-    RANK_LETTERS,
-    RANK_NAMES_DE,
-    RANK_NAMES_FR,
-    card_name,
-    cards_of,
-)
+from .cards import CODES, RANK_LETTERS, cards_of
 from .deal import ANNOUNCEMENT_VALUES
 from .rules import Rules
 
-INTERPRETATION: Final = "(interpretation)"
-
-_GAME_TITLES: Final = {
-    "polignac": "Polignac (Quatre Valets, Four Jacks)",
-    "slobberhannes": "Slobberhannes family (first trick, last trick, one bad card)",
-    "knaves": "Knaves",
-    "bassadewitz": "Bassadewitz",
-    "pollack": "Pollack",
-}
+Param = Union[str, int, "Msg", "Join"]
 
 
-def describe_rules(rules: Rules, players: int | None = None) -> str:
-    """Return the complete rules of ``rules`` in plain English.
+@dataclass(frozen=True)
+class Msg:
+    """A message: a catalog ``key`` and its parameters (text, numbers or nested messages).
+
+    A key whose catalog has ``KEY.one``/``KEY.other`` instead of ``KEY`` is
+    chosen by the plural category of the parameter ``n``.
+    """
+
+    key: str
+    params: tuple[tuple[str, Param], ...] = ()
+
+    def get(self, name: str) -> Param | None:
+        """The parameter ``name``, or None."""
+        return dict(self.params).get(name)
+
+
+@dataclass(frozen=True)
+class Join:
+    """``items`` rendered one after the other, separated by the catalog text ``sep``."""
+
+    sep: str
+    items: tuple[Param, ...]
+
+
+@dataclass(frozen=True)
+class Section:
+    """A titled section: one message per line (bullet)."""
+
+    title: Msg
+    lines: tuple[Param, ...]
+
+
+@dataclass(frozen=True)
+class ScoringCard:
+    """A card that scores, to be pictured: its ``code``, its ``name`` (for a card that
+    stands for its whole rank, "every Ten") and its ``value``."""
+
+    code: str
+    name: Msg
+    value: Param
+
+
+@dataclass(frozen=True)
+class RulesText:
+    """A rule set's complete rules: a title, sections, and the cards that score."""
+
+    title: Msg
+    sections: tuple[Section, ...]
+    cards: tuple[ScoringCard, ...]
+
+
+def msg(key: str, **params: Param) -> Msg:
+    """Build a :class:`Msg`."""
+    return Msg(key, tuple(params.items()))
+
+
+SPACE: Final = "sep.space"
+LIST: Final = "sep.list"
+SEMI: Final = "sep.semi"
+INTERP: Final = msg("rules.interp")
+
+
+def sentences(*items: Param | None) -> Join:
+    """Messages written one after the other in one line (None items left out)."""
+    return Join(SPACE, tuple(i for i in items if i is not None))
+
+
+def rules_text(rules: Rules, players: int | None = None) -> RulesText:
+    """Return the complete rules of ``rules`` as structured, translatable text.
 
     ``players`` limits the pack description to that player count.
 
@@ -52,189 +112,151 @@ def describe_rules(rules: Rules, players: int | None = None) -> str:
         rules.check_player_count(players)
     counts = (players,) if players is not None else tuple(rules.players)
     sections = [
-        _title(rules),
-        _section("Players and pack", _pack(rules, counts)),
-        _section("Dealing and play", _play(rules)),
-        _section("Scoring", _scoring(rules)),
-        _section("Declarations", _declarations(rules)),
-        _section("Match end", _match_end(rules)),
+        Section(msg("rules.section.pack"), tuple(_pack(rules, counts))),
+        Section(msg("rules.section.play"), tuple(_play(rules))),
+        Section(msg("rules.section.scoring"), tuple(_scoring(rules))),
+        Section(msg("rules.section.declarations"), tuple(_declarations(rules))),
+        Section(msg("rules.section.end"), tuple(_match_end(rules))),
     ]
     notes = _interpretations(rules)
     if notes:
-        sections.append(_section("Interpretations", notes))
-    return "\n\n".join(sections) + "\n"
+        sections.append(Section(msg("rules.section.interpretations"), tuple(notes)))
+    title = msg("rules.title", game=msg(f"game.{rules.game}"), preset=rules.preset)
+    return RulesText(title, tuple(sections), _scoring_cards(rules))
+
+
+def _scoring_cards(rules: Rules) -> tuple[ScoringCard, ...]:
+    """The cards that score: the specific ones, then each scoring rank's cards (all of
+    them when that makes at most eight cards, else one Spade standing for its rank)."""
+    table = rules.point_table()
+    pack = {CODES[c] for c in cards_of(rules.pack_mask(rules.default_players))}
+
+    def value(code: str) -> Param:
+        points = table[CODES.index(code)]
+        if rules.scoring == "penalty":
+            return _pts(points)
+        return _signed(points) if rules.scoring == "points" else points
+
+    specific = [k for k in rules.card_points if len(k) == 2 and k in pack]
+    ranks = [k for k in rules.rank_order if k in rules.card_points]
+    rest = [[c for c in (r + s for s in "SCDH") if c in pack and c not in specific]
+            for r in ranks]
+    out = [ScoringCard(c, card(c, rules.german), value(c)) for c in specific]
+    if len(specific) + sum(map(len, rest)) <= 8:
+        out += [ScoringCard(c, card(c, rules.german), value(c)) for cs in rest for c in cs]
+    else:
+        out += [ScoringCard(cs[0], msg("rules.everyRankName", rank=_rank(cs[0][0], rules)),
+                            value(cs[0])) for cs in rest if cs]
+    return tuple(out)
 
 
 # ----------------------------------------------------------------- helpers
 
 
-def _title(rules: Rules) -> str:
-    head = f"{_GAME_TITLES.get(rules.game, rules.game)}: preset {rules.preset!r}"
-    return head + "\n" + "=" * len(head)
+def card(code: str, german: bool) -> Msg:
+    """The name of the card ``code`` ("Jack of spades")."""
+    deck = "german" if german else "french"
+    return msg("card.name", rank=msg(f"rank.{deck}.{code[0]}"),
+               suit=msg(f"suitOf.{deck}.{code[1]}"))
 
 
-def _section(title: str, lines: list[str]) -> str:
-    body = "\n".join(_wrap("- " + line, "  ") for line in lines)
-    return f"{title}\n{'-' * len(title)}\n{body}"
+def _card(code: str, rules: Rules) -> Msg:
+    if code == "JS" and rules.game == "polignac" and not rules.german:
+        return msg("rules.cardCode.polignac", name=card(code, rules.german), code=code)
+    return msg("rules.cardCode", name=card(code, rules.german), code=code)
 
 
-def _wrap(text: str, indent: str, width: int = 78) -> str:
-    out: list[str] = []
-    line = ""
-    for word in text.split(" "):
-        if line and len(line) + 1 + len(word) > width:
-            out.append(line)
-            line = indent + word
-        else:
-            line = f"{line} {word}" if line else word
-    out.append(line)
-    return "\n".join(out)
+def _rank(letter: str, rules: Rules) -> Msg:
+    return msg(f"rank.{'german' if rules.german else 'french'}.{letter}")
 
 
-def _card(code: str, rules: Rules) -> str:
-    card = CODES.index(code)
-    return f"{card_name(card, rules.german)} ({code})"
-
-
-def _rank_word(letter: str, rules: Rules, plural: bool = True) -> str:
-    names = RANK_NAMES_DE if rules.german else RANK_NAMES_FR
-    word = names[RANK_LETTERS.index(letter)]
-    if not plural:
-        return word
-    return word + ("es" if word == "Six" else "s")
-
-
-def _count_range(counts: tuple[int, ...]) -> str:
+def _count_range(counts: tuple[int, ...]) -> Param:
     if len(counts) > 1 and list(counts) == list(range(counts[0], counts[-1] + 1)):
-        return f"{counts[0]} to {counts[-1]}"
-    return ", ".join(str(n) for n in counts)
+        return msg("rules.range", a=counts[0], b=counts[-1])
+    return Join(LIST, counts)
 
 
 def _codes(mask: int) -> str:
     return " ".join(CODES[c] for c in cards_of(mask))
 
 
-def _seq(items: tuple[int, ...]) -> str:
-    return ", ".join(str(i) for i in items)
+def _pts(value: int) -> Msg:
+    return msg("rules.pts", n=value)
+
+
+def _signed(value: int) -> str:
+    return f"{value:+d}"
 
 
 # ------------------------------------------------------------------ sections
 
 
-def _pack(rules: Rules, counts: tuple[int, ...]) -> list[str]:
-    lines = [
-        f"Players: {_count_range(tuple(rules.players))} (default {rules.default_players})."
-        + (" Partners sit opposite: seats 0 and 2 play against seats 1 and 3."
-           if rules.partnerships else "")
-    ]
-    if rules.pack == 32:
-        pack = "the 32-card piquet pack (Seven to Ace in each suit)"
-    else:
-        pack = "the 52-card pack (Two to Ace in each suit)"
-    lines.append(f"Pack: {pack}.")
+def _pack(rules: Rules, counts: tuple[int, ...]) -> list[Param]:
+    lines: list[Param] = [sentences(
+        msg("rules.players", range=_count_range(tuple(rules.players)), n=rules.default_players),
+        msg("rules.partners") if rules.partnerships else None)]
+    lines.append(msg("rules.pack32" if rules.pack == 32 else "rules.pack52"))
     if rules.german:
-        lines.append(
-            "German-suited pack: Acorns = clubs (C), Leaves = spades (S), Hearts = "
-            "hearts (H), Bells = diamonds (D); Sow = Ace (A), Ober = Queen (Q), "
-            "Unter = Jack (J). Records always use the French codes."
-        )
+        lines.append(msg("rules.germanPack"))
+    turn = ".turnUp" if rules.trumps == "turn-up" else ""
     for n in counts:
         removed = rules.removed_cards(n)
         size = rules.pack_mask(n).bit_count()
-        what = f"remove {_codes(removed)}" if removed else "no cards are removed"
-        turn = " and one card is turned up" if rules.trumps == "turn-up" else ""
-        lines.append(
-            f"With {n} players: {what}; {size} cards{turn}, {rules.hand_size(n)} "
-            "cards each."
-        )
+        if removed:
+            lines.append(msg("rules.withN.remove" + turn, n=n, cards=_codes(removed), size=size,
+                             hand=rules.hand_size(n)))
+        else:
+            lines.append(msg("rules.withN.all" + turn, n=n, size=size, hand=rules.hand_size(n)))
     return lines
 
 
-def _play(rules: Rules) -> list[str]:
-    order = " ".join(rules.rank_order)
-    lines = [f"Rank order in each suit, highest first: {order} (T is the Ten)."]
+def _play(rules: Rules) -> list[Param]:
+    lines: list[Param] = [msg("rules.rankOrder", order=" ".join(rules.rank_order))]
     if rules.rank_order.index("A") > rules.rank_order.index("J"):
-        lines.append("The Ace ranks below the Jack and above the Ten.")
-    side = "to the left" if rules.direction == "clockwise" else "to the right"
-    lines.append(
-        f"Dealing and play go {rules.direction} ({side}). The first dealer is chosen "
-        "at random; the deal passes to the next player in the play direction."
-    )
+        lines.append(msg("rules.aceBelowJack"))
+    lines.append(msg(f"rules.direction.{rules.direction}"))
     if rules.packets == (1,):
-        packets = "one card at a time"
+        packets = msg("rules.packets.single")
     else:
-        packets = "packets of " + "-".join(str(p) for p in rules.packets)
-    lines.append(
-        f"The dealer deals {packets}, starting with eldest hand (the player after "
-        "the dealer). The packet sequence is repeated as needed, and a packet that "
-        f"would overfill a hand is cut to what remains {INTERPRETATION}. With a fair "
-        "shuffle the packets do not change which hands are possible; they fix the "
-        "hands dealt from a given pack order."
-    )
-    if rules.trumps == "turn-up":
-        lines.append(
-            "Trumps: the last card of the pack is turned face up; its suit is trumps "
-            "and it belongs to nobody."
-        )
-    else:
-        lines.append("Trumps: none.")
-    lead = "Eldest hand leads the first trick"
-    if rules.declaration == "generale":
-        lead += " (except that the declarer of a générale leads it)"
-    lines.append(
-        f"{lead}. Each player in turn must follow the suit led if able, otherwise "
-        + ("may play any card, a trump included. The highest trump wins the trick "
-           "if any was played, otherwise the highest card of the suit led."
-           if rules.trumps == "turn-up" else
-           "may play any card. The highest card of the suit led wins the trick.")
-        + " The winner of a trick leads the next. The deal ends when every card "
-        "is played" + (" or a claim is made." if rules.scoring == "pollack" else ".")
-    )
+        packets = msg("rules.packets.of", seq="-".join(str(p) for p in rules.packets))
+    lines.append(msg("rules.dealing", packets=packets, interp=INTERP))
+    lines.append(msg("rules.trumps.turnUp" if rules.trumps == "turn-up" else "rules.trumps.none"))
+    lines.append(sentences(
+        msg("rules.lead.generale" if rules.declaration == "generale" else "rules.lead"),
+        msg("rules.follow.trumps" if rules.trumps == "turn-up" else "rules.follow"),
+        msg("rules.dealEnds.claim" if rules.scoring == "pollack" else "rules.dealEnds")))
     if rules.game == "pollack":
-        lines.append("Players must follow suit but need not head the trick.")
-    lines.append(
-        "An illegal action (a card not in hand, not following suit when able, "
-        "acting out of turn, a declaration at the wrong time, a word that does not "
-        "belong to the game) is rejected with the rule it breaks; nothing changes."
-    )
+        lines.append(msg("rules.pollack.noHead"))
+    lines.append(msg("rules.illegal"))
     return lines
 
 
-def _point_cards(rules: Rules) -> list[str]:
+def _point_cards(rules: Rules) -> list[Param]:
     """Describe the card_points table: specific cards first, then whole ranks."""
-    out: list[str] = []
+    out: list[Param] = []
     specific = {k: v for k, v in rules.card_points.items() if len(k) == 2}
     ranks = {k: v for k, v in rules.card_points.items() if len(k) == 1}
     for code, value in specific.items():
-        name = _card(code, rules)
-        if code == "JS" and rules.game == "polignac" and not rules.german:
-            name = name.replace("(JS)", "(JS, \"Polignac\")")
-        out.append(f"{name}: {_pts(value)}")
+        out.append(msg("rules.cardValue", card=_card(code, rules), value=_pts(value)))
     for letter in RANK_LETTERS[::-1]:
         if letter not in ranks:
             continue
-        other = "every other" if any(k[0] == letter for k in specific) else "every"
-        word = _rank_word(letter, rules, plural=False)
-        out.append(f"{other} {word} ({letter}): {_pts(ranks[letter])}")
+        key = "rules.everyOtherRank" if any(k[0] == letter for k in specific) else "rules.everyRank"
+        out.append(msg(key, rank=_rank(letter, rules), letter=letter, value=_pts(ranks[letter])))
     return out
 
 
-def _pts(value: int) -> str:
-    return f"{value} point" + ("" if abs(value) == 1 else "s")
-
-
-def _per_deal_total(rules: Rules) -> str:
+def _per_deal_total(rules: Rules) -> Msg:
     table = rules.point_table()
     totals = {n: sum(table[c] for c in cards_of(rules.pack_mask(n))) for n in rules.players}
     values = set(totals.values())
     if len(values) == 1:
-        total = values.pop()
-        return f"{total} card point{'' if abs(total) == 1 else 's'} in all per deal"
-    return "card points per deal: " + ", ".join(
-        f"{t} with {n} players" for n, t in totals.items())
+        return msg("rules.perDeal", n=values.pop())
+    return msg("rules.perDealByPlayers", list=Join(LIST, tuple(
+        msg("rules.totalWith", total=t, n=n) for n, t in totals.items())))
 
 
-def _scoring(rules: Rules) -> list[str]:
+def _scoring(rules: Rules) -> list[Param]:
     if rules.scoring == "penalty":
         return _scoring_penalty(rules)
     if rules.scoring == "points":
@@ -244,278 +266,189 @@ def _scoring(rules: Rules) -> list[str]:
     return _scoring_pollack(rules)
 
 
-def _scoring_penalty(rules: Rules) -> list[str]:
-    lines = ["Penalty points: lower is better. After each deal each player adds the "
-             "penalties below to a running total."]
+def _scoring_penalty(rules: Rules) -> list[Param]:
+    lines: list[Param] = [msg("rules.penalty.intro")]
     cards = _point_cards(rules)
     if cards:
-        lines.append("Penalty cards, scored against the player who takes them in a trick: "
-                     + "; ".join(cards) + f" ({_per_deal_total(rules)}).")
+        lines.append(msg("rules.penalty.cards", cards=Join(SEMI, tuple(cards)),
+                         total=_per_deal_total(rules)))
     else:
-        lines.append("No card scores by itself.")
+        lines.append(msg("rules.noCardScores"))
     if rules.trick_points:
-        lines.append(f"Each trick taken: {_pts(rules.trick_points)}.")
+        lines.append(msg("rules.eachTrick", value=_pts(rules.trick_points)))
     if rules.first_trick_points:
-        lines.append(f"Taking the first trick: {_pts(rules.first_trick_points)}.")
+        lines.append(msg("rules.firstTrick", value=_pts(rules.first_trick_points)))
     if rules.last_trick_points:
-        lines.append(f"Taking the last trick: {_pts(rules.last_trick_points)}.")
+        lines.append(msg("rules.lastTrick", value=_pts(rules.last_trick_points)))
     if rules.all_three_points is not None:
-        lines.append(
-            "A player who takes the first trick, the last trick and every penalty card "
-            f"in one deal scores {rules.all_three_points} instead of the sum."
-        )
+        lines.append(msg("rules.allThree", n=rules.all_three_points))
     return lines
 
 
-def _scoring_points(rules: Rules) -> list[str]:
-    lines = ["Points: higher is better. After each deal each player adds the points "
-             "below to a running total."]
+def _scoring_points(rules: Rules) -> list[Param]:
+    lines: list[Param] = [msg("rules.points.intro")]
     if rules.trick_points:
-        lines.append(f"Each trick taken: {rules.trick_points:+d}.")
-    cards = [f"{_card(k, rules) if len(k) == 2 else 'every ' + _rank_word(k, rules, False)}"
-             f" {v:+d}" for k, v in rules.card_points.items()]
+        lines.append(msg("rules.eachTrick", value=_signed(rules.trick_points)))
+    cards = tuple(
+        msg("rules.signedValue",
+            card=_card(k, rules) if len(k) == 2 else msg("rules.everyRankName",
+                                                         rank=_rank(k, rules)),
+            value=_signed(v))
+        for k, v in rules.card_points.items())
     if cards:
-        lines.append("Cards scored for (or, when negative, against) the player who "
-                     "takes them: " + "; ".join(cards) + ".")
+        lines.append(msg("rules.points.cards", cards=Join(SEMI, cards)))
     if rules.first_trick_points:
-        lines.append(f"Taking the first trick: {rules.first_trick_points:+d}.")
+        lines.append(msg("rules.firstTrick", value=_signed(rules.first_trick_points)))
     if rules.last_trick_points:
-        lines.append(f"Taking the last trick: {rules.last_trick_points:+d}.")
+        lines.append(msg("rules.lastTrick", value=_signed(rules.last_trick_points)))
     return lines
 
 
-def _card_values(rules: Rules) -> str:
-    parts = []
-    for letter in rules.rank_order:
-        value = rules.card_points.get(letter, 0)
-        parts.append(f"{_rank_word(letter, rules, False)} {value}")
-    specific = [f"{_card(k, rules)} {v}" for k, v in rules.card_points.items() if len(k) == 2]
-    return ", ".join(parts) + ("; but " + ", ".join(specific) if specific else "")
+def _card_values(rules: Rules) -> Msg:
+    values = Join(LIST, tuple(msg("rules.rankValue", rank=_rank(letter, rules),
+                                  value=rules.card_points.get(letter, 0))
+                              for letter in rules.rank_order))
+    specific = tuple(msg("rules.rankValue", rank=_card(k, rules), value=v)
+                     for k, v in rules.card_points.items() if len(k) == 2)
+    if specific:
+        return msg("rules.cardValues.but", values=values, but=Join(LIST, specific))
+    return msg("rules.cardValues", values=values)
 
 
-def _scoring_chips(rules: Rules) -> list[str]:
-    shares = rules.pool_shares
-    places = ("fewest", "second fewest", "third fewest", "fourth fewest", "fifth fewest")
-    paid = "; ".join(f"the {places[i] if i < len(places) else f'place {i + 1}'} "
-                     f"wins {s}" for i, s in enumerate(shares))
-    lines = [
-        "Chips: each deal is settled in chips; the running total is each player's "
-        "chip balance (higher is better).",
-        f"Card points taken in tricks: {_card_values(rules)}"
-        + (f"; each trick adds {rules.trick_points} to its taker's card points"
-           if rules.trick_points else "") + f" ({_per_deal_total(rules)}).",
-        f"The dealer puts {rules.pool} chips into a pool. It is shared by card points "
-        f"taken: {paid} chips.",
-        "Ties are settled in favour of the player nearer the dealer's left (eldest "
-        "first), except that a player who took no trick beats one who took tricks "
-        "worth no points.",
-        f"A player who wins every trick is paid {rules.sweep_chips} chips by each other "
-        f"player. A player who takes {rules.overload_points} or more card points without "
-        f"winning every trick pays {rules.overload_chips} chips to each other player.",
-        "In those cases, and when all players take the same card points, the pool "
-        "stays where it is and the same dealer deals again without adding to it (a "
-        "redeal).",
-        "A deal's chip change for each player is what it received minus what it paid, "
-        "the dealer's stake included in the deal where it is put up (not in a redeal).",
+def _scoring_chips(rules: Rules) -> list[Param]:
+    paid = Join(SEMI, tuple(
+        msg("rules.chips.share", place=msg(f"rules.place.{i + 1}") if i < 5
+            else msg("rules.place.n", n=i + 1), n=s)
+        for i, s in enumerate(rules.pool_shares)))
+    return [
+        msg("rules.chips.intro"),
+        msg("rules.chips.cards.trick" if rules.trick_points else "rules.chips.cards",
+            values=_card_values(rules), trick=rules.trick_points, total=_per_deal_total(rules)),
+        msg("rules.chips.pool", pool=rules.pool, paid=paid),
+        msg("rules.chips.ties"),
+        msg("rules.chips.sweep", sweep=rules.sweep_chips, overload=rules.overload_points,
+            chips=rules.overload_chips),
+        msg("rules.chips.redeal"),
+        msg("rules.chips.change"),
     ]
-    return lines
 
 
-def _scoring_pollack(rules: Rules) -> list[str]:
-    ann = "; ".join(f"{a.replace('-', ' ')} {ANNOUNCEMENT_VALUES[a]}"
-                    for a in ANNOUNCEMENTS if not a.startswith("pollack-"))
-    pollack = ANNOUNCEMENT_VALUES["pollack-S"]
-    lines = [
-        f"Card values: {_card_values(rules)}. Winning the last trick is worth "
-        f"{rules.last_trick_points}.",
-        "Deal score: each side adds the values of the cards in its tricks and the "
-        f"last-trick {rules.last_trick_points}, divides by {rules.point_divisor} and "
-        "discards the fraction.",
+def _scoring_pollack(rules: Rules) -> list[Param]:
+    ann = Join(SEMI, tuple(msg("rules.pollack.announcement", name=msg(f"announce.{a}"),
+                               n=ANNOUNCEMENT_VALUES[a])
+                           for a in ANNOUNCEMENTS if not a.startswith("pollack-")))
+    target, div = rules.partie_target, rules.point_divisor
+    lines: list[Param] = [
+        msg("rules.pollack.values", values=_card_values(rules), last=rules.last_trick_points),
+        msg("rules.pollack.dealScore", last=rules.last_trick_points, div=div),
     ]
     if rules.announcements:
         lines += [
-            f"Announcements (bonuses for cards held in hand): {ann}; a pollack (the "
-            f"Ten, Nine and Ace of one suit) {pollack}. Announcements are added after "
-            f"the division {INTERPRETATION}.",
-            "Forehand (eldest hand) may announce before leading to the first trick; "
-            "any other player only after its side has won a trick, at its turn, before "
-            f"playing a card {INTERPRETATION}.",
-            "An announcement must be true: only announcements the hand really holds are "
-            "accepted, and the cards of an announcement must all still be in the "
-            f"announcer's hand when it is made {INTERPRETATION}.",
-            "Each combination once per player and deal: each rank (Tens, Nines, Aces) "
-            "as three or as four, not both, and each suit's pollack once. One card may "
-            "count in two announcements (the Ten of spades in four Tens and in the "
-            "spade pollack). A player may make several announcements at one turn, and "
-            "may announce and then claim at the same turn.",
+            msg("rules.pollack.ann", list=ann, pollack=ANNOUNCEMENT_VALUES["pollack-S"],
+                interp=INTERP),
+            msg("rules.pollack.annWhen", interp=INTERP),
+            msg("rules.pollack.annTrue", interp=INTERP),
+            msg("rules.pollack.annOnce"),
         ]
     lines += [
-        f"Partie: the first side to {rules.partie_target} wins it. A side that has "
-        f"reached {rules.partie_target} (its earlier deals, plus its announcements, "
-        f"plus its card points so far this deal divided by {rules.point_divisor}, "
-        "rounded down) may claim \"out\" (say `claim`) when it is on lead: from hand, "
-        "or right after taking a trick that brings it there; forehand may claim "
-        "before the first card.",
-        "A correct claim wins the partie at once; if the first side to get there does "
-        "not claim and the other side then reaches it and claims, the claimant wins. "
-        f"A wrong claim loses the partie {INTERPRETATION}. A claim, right or wrong, "
-        "ends the deal at once; the deal scores what each side had counted at the claim.",
-        f"A deal that ends without a claim: a side at {rules.partie_target} or more "
-        "wins the partie; if both are, the higher total wins; if equal, the side that "
-        "took the last trick.",
+        msg("rules.pollack.partie", target=target, div=div),
+        msg("rules.pollack.claim", interp=INTERP),
+        msg("rules.pollack.noClaim", target=target),
     ]
     return lines
 
 
-def _declarations(rules: Rules) -> list[str]:
+def _declarations(rules: Rules) -> list[Param]:
     d = rules.declaration
     v = rules.contract_points
-    cards = "penalty card" if rules.card_points else "penalty"
+    nouns = "card" if rules.card_points else "plain"
+    card = msg(f"rules.noun.{nouns}.one")
+    cards = msg(f"rules.noun.{nouns}.other")
     if d == "none":
-        return ["There are no declarations and no declaration round: `pass`, `capot`, "
-                "`general` and `generale` are illegal words in this game."
-                + (" Announcements and claims are Pollack's and belong only to it."
-                   if rules.game != "pollack" else "")]
+        return [sentences(msg("rules.decl.none"),
+                          msg("rules.decl.pollackOnly") if rules.game != "pollack" else None)]
     if d == "chelem":
-        return [
-            "Chelem (automatic, never announced): a player who takes every trick scores "
-            f"0 and each other player scores {v}.",
-            "There is no declaration round: `pass`, `capot`, `general` and `generale` "
-            "are illegal words in this game.",
-        ]
-    word = "générale" if d == "generale" else ("general" if d.startswith("general") else d)
-    said = "generale" if d == "generale" else word
-    lines = [
-        f"After the deal and before the first card, each player in turn from eldest "
-        f"hand may declare {word} (say `{said}`) or `pass`; the first declaration ends "
-        "the round, so there is at most one declarer per deal. The declarer undertakes "
-        "to take every trick.",
-    ]
+        return [msg("rules.decl.chelem", v=v), msg("rules.decl.noRound")]
+    said = "generale" if d == "generale" else ("general" if d.startswith("general") else d)
+    word = msg(f"contract.{said}")
+    lines: list[Param] = [msg("rules.decl.round", word=word, said=said)]
     if d == "generale":
-        lines.append("The declarer of a générale leads the first trick.")
+        lines.append(msg("rules.decl.generaleLeads"))
     else:
-        lines.append(f"Eldest hand still leads the first trick after a {word}.")
-    mine = -v if d == "general-bonus" else 0
-    lines.append(f"Success (the declarer takes every trick): the declarer scores {mine}, "
-                 f"each opponent {v}.")
+        lines.append(msg("rules.decl.eldestLeads", word=word))
+    lines.append(msg("rules.decl.success", mine=-v if d == "general-bonus" else 0, v=v))
     if d == "generale":
-        lines.append(
-            f"Failure: the declarer scores {v} whatever {cards}s he took (his own "
-            f"{cards}s do not count); the others score their {cards}s as usual.")
-        lines.append("A slam that was not announced counts as an ordinary deal.")
+        lines.append(msg("rules.decl.generaleFail", v=v, cards=cards))
+        lines.append(msg("rules.decl.generaleSlam"))
     else:
-        interp = f" {INTERPRETATION}" if d in ("capot", "general") else ""
-        lines.append(
-            f"Failure: the declarer scores {v}, and every {cards} scores as usual against "
-            f"its taker, the declarer included{interp}.")
-        lines.append(
-            f"If another player takes every trick, the declarer has failed ({v} and "
-            f"{cards}s as usual); the other player's slam is an ordinary deal for him. "
-            "An unannounced slam has no score of its own.")
-    lines.append("The deal is always played out, also after the declarer loses a trick.")
+        if d in ("capot", "general"):
+            lines.append(msg("rules.decl.fail.interp", v=v, card=card, interp=INTERP))
+        else:
+            lines.append(msg("rules.decl.fail", v=v, card=card))
+        lines.append(msg("rules.decl.otherSlam", v=v, cards=cards))
+    lines.append(msg("rules.decl.playedOut"))
     if d in ("general", "general-bonus"):
-        lines.append("The word said is `general` in both general presets; the preset "
-                     "decides how it scores.")
+        lines.append(msg("rules.decl.generalWord"))
     return lines
 
 
-def _match_end(rules: Rules) -> list[str]:
+def _match_end(rules: Rules) -> list[Param]:
     end = rules.match_end
-    t = rules.threshold
-    reach = (f"Reaching {t} means a total of {t} or more." if t is not None else "")
+    t = rules.threshold if rules.threshold is not None else 0
+    reach = msg("rules.end.reach", t=t)
     if end == "threshold-loser":
-        lines = [
-            f"Match to a threshold {t}: after each deal, if any player's total has "
-            f"reached {t}, the match ends. The player with the highest total loses; if "
-            "several share the highest total, all of them lose. Everyone else wins.",
-            reach,
-        ]
+        lines: list[Param] = [msg("rules.end.loser", t=t), reach]
         if rules.declaration == "chelem":
-            lines.append("After a chelem several players may reach the threshold at "
-                         "once: the one with the highest total loses alone; if several "
-                         "share the highest total, all of them lose.")
+            lines.append(msg("rules.end.loserChelem"))
         return lines
     if end == "threshold-lowest-wins":
-        return [
-            f"Match to a threshold {t}: after each deal, if any player's total has "
-            f"reached {t}, the match ends and the lowest total wins; everyone else loses.",
-            reach,
-            "Players tied for the lowest total play tie-break deals among themselves "
-            "only (with this preset's removal rule applied to that many players, even "
-            "two) until one has fewer penalties in a deal; the winner is that player, "
-            f"and tie-break penalties are not added to the totals {INTERPRETATION}.",
-            "The dealer of a tie-break deal is the first tied player strictly after the "
-            "previous dealer in the play direction. If all the players of a tie-break "
-            "deal score the same, they play another; if some but not all tie for the "
-            "fewest penalties, the next tie-break deal is among those only.",
-        ]
-    deals = (f"{rules.deals} deals" if rules.deals is not None
-             else "twice as many deals as there are players, so that everyone deals "
-             "equally often (" + ", ".join(f"{2 * n} with {n}" for n in rules.players) + ")")
+        return [msg("rules.end.lowest", t=t), reach, msg("rules.end.tieBreak", interp=INTERP),
+                msg("rules.end.tieBreakDealer")]
+    if rules.deals is not None:
+        deals: Msg = msg("rules.deals", n=rules.deals)
+    else:
+        deals = msg("rules.deals.twice", list=Join(LIST, tuple(
+            msg("rules.deals.with", d=2 * n, n=n) for n in rules.players)))
     if end == "fixed-deals":
         best = "highest" if rules.scoring == "points" else "lowest"
-        return [f"A fixed number of deals: {deals}. Then the {best} total wins; players "
-                "tied for it share the win, and every other player loses."]
+        return [msg(f"rules.end.fixed.{best}", deals=deals)]
     if end == "first-to-target":
-        return [
-            f"First to {t}: after each deal, if any player's total has reached {t}, the "
-            "match ends and that player wins; everyone else loses.",
-            reach,
-            f"If several reach {t} in the same deal, the highest total wins and ties "
-            f"share the win {INTERPRETATION}.",
-        ]
+        return [msg("rules.end.first", t=t), reach,
+                msg("rules.end.firstTie", t=t, interp=INTERP)]
     if end == "chips":
-        return [f"A fixed number of deals: {deals}; redeals do not count towards it, and "
-                "the same dealer deals again after a redeal. Then the most chips wins; "
-                "ties share the win; every other player loses."]
-    return [
-        f"A game is {rules.parties} parties; after each partie the scores restart at "
-        "zero. The side that won more parties wins the game; an equal count is a draw "
-        "(nobody wins or loses).",
-    ]
+        return [msg("rules.end.chips", deals=deals)]
+    return [msg("rules.end.parties", n=rules.parties)]
 
 
-def _interpretations(rules: Rules) -> list[str]:
-    """The interpretations of RULES.md that apply to these rules, beyond those inline."""
-    out: list[str] = []
+def _interpretations(rules: Rules) -> list[Param]:
+    """The interpretations of the rule book that apply to these rules, beyond those inline."""
+    out: list[Param] = []
     if rules.packets == (2, 3, 3):
-        out.append("The source says the dealer deals \"in 2s and 3s\"; we deal packets of "
-                   f"2, 3, 3 {INTERPRETATION}.")
-    out.append("Packets are repeated as needed, and a packet that would overfill a hand is "
-               f"cut to what remains {INTERPRETATION}.")
+        out.append(msg("rules.interp.packets233", interp=INTERP))
+    out.append(msg("rules.interp.packets", interp=INTERP))
     if rules.preset.startswith("polignac-threshold") and rules.rank_order == "KQJAT987":
-        out.append("Source 002 lists the ranks as K Q J T 9 8 7, but its pack has Aces and "
-                   "it names the French order, so the Ace ranks between the Jack and the "
-                   f"Ten {INTERPRETATION}.")
+        out.append(msg("rules.interp.source002", interp=INTERP))
     if rules.removals == "lowest-cards":
-        out.append("To make the 52-card pack divide evenly, the lowest cards are removed "
-                   "(2s first, then 3s, ...) in the suit order C, S, D, H "
-                   f"{INTERPRETATION}.")
+        out.append(msg("rules.interp.lowestCards", interp=INTERP))
     if rules.game == "slobberhannes" and tuple(rules.players) != (4,):
-        out.append("The game is for four; 3 to 6 may play with the Polignac removals "
-                   f"(black sevens unless 4 play) {INTERPRETATION}.")
+        out.append(msg("rules.interp.slobberhannes", interp=INTERP))
     if rules.declaration in ("capot", "general"):
-        out.append(f"A failed {rules.declaration}: the declarer scores "
-                   f"{rules.contract_points} and the penalty cards still count as usual, "
-                   "the declarer's included (interpretation of source 000; 002 says so).")
+        out.append(msg("rules.interp.failed", word=msg(f"contract.{rules.declaration}"),
+                       v=rules.contract_points))
     if rules.match_end == "threshold-lowest-wins":
-        out.append(f"Tie-break penalties are not added to the totals {INTERPRETATION}.")
+        out.append(msg("rules.interp.tieBreak", interp=INTERP))
     if rules.match_end == "first-to-target":
-        out.append("Several players passing the target in the same deal: the highest "
-                   f"wins, ties share {INTERPRETATION}.")
+        out.append(msg("rules.interp.firstTarget", interp=INTERP))
     if rules.scoring == "pollack":
         out += [
-            "Announcements are added after the division by "
-            f"{rules.point_divisor} {INTERPRETATION}.",
-            "A player other than forehand announces at its turn, before playing a card "
-            f"{INTERPRETATION}.",
-            "The cards of an announcement must all still be in the announcer's hand "
-            f"{INTERPRETATION}.",
-            f"A wrong claim loses the partie {INTERPRETATION}.",
-            "The seed's picture caption calls a pollack \"Ten, Nine and Deuce\"; the "
-            "text and the 32-card pack say Ten, Nine and Ace, which we follow.",
+            msg("rules.interp.pollackDivision", div=rules.point_divisor, interp=INTERP),
+            msg("rules.interp.pollackTurn", interp=INTERP),
+            msg("rules.interp.pollackHand", interp=INTERP),
+            msg("rules.interp.pollackClaim", interp=INTERP),
+            msg("rules.interp.pollackCaption"),
         ]
     return out
 
 
-__all__ = ["describe_rules"]
+__all__ = ["Join", "Msg", "Param", "RulesText", "ScoringCard", "Section", "card", "msg",
+           "rules_text", "sentences"]

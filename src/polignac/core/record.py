@@ -143,6 +143,14 @@ def _field(record: Mapping[str, Any], name: str, kind: type) -> Any:
     return value
 
 
+def _seat_line(line: dict[str, Any], seats: tuple[int, ...]) -> dict[str, Any]:
+    """A score line with its match ``seat`` (and a ``player`` parameter made a match seat)."""
+    out = {**line, "seat": seats[line["player"]]}
+    if "player" in out.get("params", {}):
+        out["params"] = {**out["params"], "player": seats[out["params"]["player"]]}
+    return out
+
+
 def summary(match: Match) -> dict[str, Any]:
     """The replay summary printed by ``polignac replay --json``.
 
@@ -158,7 +166,7 @@ def summary(match: Match) -> dict[str, Any]:
             "seats": list(r.seats),
             "scores": list(r.scores),
             "reasons": [
-                {**line.to_dict(), "seat": r.seats[line.player]}
+                _seat_line(line.to_dict(), r.seats)
                 if match.rules.match_end != "parties" else line.to_dict()
                 for line in r.score.lines
             ],

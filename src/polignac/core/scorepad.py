@@ -411,8 +411,12 @@ class ScorePad(StandingView):
         scores = [0] * n
         for i, seat in enumerate(seats):
             scores[seat] = score.scores[i]
-        lines = tuple(ScoreLine(seats[x.player] if self.rules.scoring != "pollack" else x.player,
-                                x.points, x.reason, x.detail) for x in score.lines)
+        pollack = self.rules.scoring == "pollack"
+        lines = tuple(ScoreLine(x.player if pollack else seats[x.player], x.points, x.reason,
+                                x.detail, x.key,
+                                tuple((k, v if pollack or k != "player" else seats[v])
+                                      for k, v in x.params))
+                      for x in score.lines)
         rev_lines, rev_scores = self._revokes(entry, seats)
         scores = [a + b for a, b in zip(scores, rev_scores, strict=True)]
         deal = PadDeal(number, entry, dealer, seats, tuple(scores), lines + rev_lines,
@@ -662,12 +666,14 @@ class ScorePad(StandingView):
                         out[p] += v
                         out[s] -= v
                 lines.append(ScoreLine(s, -v * (len(seats) - 1), "revoke",
-                                       f"pays {v} to each other player"))
+                                       f"pays {v} to each other player", "detail.revoke-pays",
+                                       (("n", v),)))
             else:  # pollack: the other side scores the penalty
                 for p in range(n):
                     if p & 1 != s & 1:
                         out[p] += v
-                lines.append(ScoreLine(s, v, "revoke", "scored by the other side"))
+                lines.append(ScoreLine(s, v, "revoke", "scored by the other side",
+                                       "detail.other-side"))
         return tuple(lines), out
 
     # ------------------------------------------------------------ match end

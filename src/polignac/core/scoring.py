@@ -31,18 +31,25 @@ class ScoreLine:
     ``opponent-capot``, ``chelem``, ``opponent-chelem``, ``card-points``,
     ``announce``, ``chips-stake``, ``chips-pool``, ``chips-sweep``,
     ``chips-overload``); ``detail`` adds the card code, the announcement or
-    the count.
+    the count. A detail in words (English) also has a catalog ``key`` and
+    its ``params`` (a ``player`` parameter is a seat), so pages can translate it.
     """
 
     player: int
     points: int
     reason: str
     detail: str = ""
+    key: str = ""
+    params: tuple[tuple[str, int], ...] = ()
 
     def to_dict(self) -> dict[str, object]:
-        """Return the line as JSON-ready data."""
-        return {"player": self.player, "points": self.points, "reason": self.reason,
-                "detail": self.detail}
+        """Return the line as JSON-ready data (``key`` and ``params`` only when there is a key)."""
+        out: dict[str, object] = {"player": self.player, "points": self.points,
+                                  "reason": self.reason, "detail": self.detail}
+        if self.key:
+            out["key"] = self.key
+            out["params"] = dict(self.params)
+        return out
 
 
 @dataclass(frozen=True)
@@ -113,21 +120,24 @@ def score_tricks(
         if (rules.all_three_points is not None and first_trick == p == last_trick
                 and all(taken.get(c) == p for c in in_play)):
             lines = [ScoreLine(p, rules.all_three_points, "all-three",
-                               "first trick, last trick and every point card")]
+                               "first trick, last trick and every point card", "detail.all-three")]
         per.append(lines)
     v = rules.contract_points
     if declarer >= 0:
         word = "general" if rules.declaration == "general-bonus" else rules.declaration
         if slam == declarer:
             mine = -v if rules.declaration == "general-bonus" else 0
-            per = [[ScoreLine(p, v, "opponent-" + word, f"player {declarer}")] for p in range(n)]
+            per = [[ScoreLine(p, v, "opponent-" + word, f"player {declarer}", "detail.by",
+                           (("player", declarer),))] for p in range(n)]
             per[declarer] = [ScoreLine(declarer, mine, word + "-made")]
         elif rules.declaration == "generale":
-            per[declarer] = [ScoreLine(declarer, v, word + "-failed", "own cards do not count")]
+            per[declarer] = [ScoreLine(declarer, v, word + "-failed", "own cards do not count",
+                                       "detail.own-cards")]
         else:
             per[declarer].append(ScoreLine(declarer, v, word + "-failed"))
     elif rules.declaration == "chelem" and slam >= 0:
-        per = [[ScoreLine(p, v, "opponent-chelem", f"player {slam}")] for p in range(n)]
+        per = [[ScoreLine(p, v, "opponent-chelem", f"player {slam}", "detail.by",
+                           (("player", slam),))] for p in range(n)]
         per[slam] = [ScoreLine(slam, 0, "chelem")]
     return DealScore(tuple(sum(x.points for x in g) for g in per),
                      tuple(x for g in per for x in g))
@@ -151,7 +161,8 @@ def score_chips(
     chips = [0] * n
     if pool_in:
         chips[dealer] -= rules.pool
-        lines.append(ScoreLine(dealer, -rules.pool, "chips-stake", "puts up the pool"))
+        lines.append(ScoreLine(dealer, -rules.pool, "chips-stake", "puts up the pool",
+                               "detail.stake"))
     sweeper = next((p for p in range(n) if tricks[p] == total_tricks), -1)
     overload = [p for p in range(n) if p != sweeper and cps[p] >= rules.overload_points]
     redeal = False
@@ -162,9 +173,10 @@ def score_chips(
                 chips[p] -= rules.sweep_chips
                 chips[sweeper] += rules.sweep_chips
                 lines.append(ScoreLine(p, -rules.sweep_chips, "chips-sweep",
-                                       f"pays player {sweeper}, who won every trick"))
+                                       f"pays player {sweeper}, who won every trick",
+                                       "detail.pays-sweeper", (("player", sweeper),)))
         lines.append(ScoreLine(sweeper, rules.sweep_chips * (n - 1), "chips-sweep",
-                               "won every trick"))
+                               "won every trick", "detail.swept"))
     elif overload:
         redeal = True
         for q in overload:
@@ -173,11 +185,13 @@ def score_chips(
                     chips[p] += rules.overload_chips
                     chips[q] -= rules.overload_chips
             lines.append(ScoreLine(q, -rules.overload_chips * (n - 1), "chips-overload",
-                                   f"{cps[q]} card points"))
+                                   f"{cps[q]} card points", "detail.card-points",
+                                   (("n", cps[q]),)))
             for p in range(n):
                 if p != q:
                     lines.append(ScoreLine(p, rules.overload_chips, "chips-overload",
-                                           f"paid by player {q}"))
+                                           f"paid by player {q}", "detail.paid-by",
+                                           (("player", q),)))
     elif len(set(cps)) == 1:
         redeal = True
     else:
@@ -187,7 +201,8 @@ def score_chips(
             share = rules.pool_shares[place]
             chips[p] += share
             lines.append(ScoreLine(p, share, "chips-pool",
-                                   f"place {place + 1} with {cps[p]} card points"))
+                                   f"place {place + 1} with {cps[p]} card points", "detail.place",
+                                   (("place", place + 1), ("n", cps[p]))))
     return DealScore(tuple(chips), tuple(lines), card_points=cps, redeal=redeal)
 
 
@@ -211,11 +226,13 @@ def score_pollack(
     if claim is None and last_trick is not None:
         cards[last_trick & 1] += rules.last_trick_points
         lines.append(ScoreLine(last_trick, rules.last_trick_points, "last-trick",
-                               "card points, before the division"))
+                               "card points, before the division", "detail.before-division"))
     side = [cards[i] // rules.point_divisor for i in (0, 1)]
     for i in (0, 1):
         lines.append(ScoreLine(i, side[i], "card-points",
-                               f"side {i}: {cards[i]} card points / {rules.point_divisor}"))
+                               f"side {i}: {cards[i]} card points / {rules.point_divisor}",
+                               "detail.side-points",
+                               (("side", i + 1), ("n", cards[i]), ("div", rules.point_divisor))))
     for p, ann in announcements:
         lines.append(ScoreLine(p, ANNOUNCEMENT_VALUES[ann], "announce", ann))
         side[p & 1] += ANNOUNCEMENT_VALUES[ann]

@@ -49,7 +49,8 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from ..bots.registry import make_bot
 from ..core import PRESETS, PolignacError, get_rules, to_record
 from ..core.rules import DECLARATIONS
-from . import replay_routes, scorepad_routes
+from ..i18n import bot_name, default_name, name_fields
+from . import replay_routes, rules_routes, scorepad_routes
 from .config import ServerConfig
 from .db import (
     SeatRow,
@@ -268,7 +269,7 @@ class Hub:
             elif kind == "open":
                 invite = new_token()
                 invites[i] = invite
-                rows.append(SeatRow(i, "human", None, f"Guest {i + 1}", None,
+                rows.append(SeatRow(i, "human", None, default_name("name.guest", n=i + 1), None,
                                     hash_token(invite),
                                     invite_sealed=seal(invite, creator, table_id, i)))
             elif kind == "bot":
@@ -277,7 +278,7 @@ class Hub:
                     raise ApiError(f"bot level {level!r}: choose one of "
                                    f"{', '.join(self.config.bot_levels)}", "bad-seats")
                 make_bot(level)
-                rows.append(SeatRow(i, "bot", level, f"{level.capitalize()} bot {i + 1}",
+                rows.append(SeatRow(i, "bot", level, bot_name(level, i + 1),
                                     None, None))
             else:
                 raise ApiError(f"seat {i}: kind must be you, bot or open", "bad-seats")
@@ -301,8 +302,7 @@ class Hub:
         rows = [
             SeatRow(s, "human", None, name, hash_token(token), None, holder_hash=holder)
             if s == guide.you else
-            SeatRow(s, "bot", guide.bot_level, f"{guide.bot_level.capitalize()} bot {s + 1}",
-                    None, None)
+            SeatRow(s, "bot", guide.bot_level, bot_name(guide.bot_level, s + 1), None, None)
             for s in range(guide.players)
         ]
         row = TableRow(secrets.token_urlsafe(9), guide.preset, dict(guide.overrides),
@@ -529,7 +529,8 @@ async def play_now(request: Request) -> Response:
     n = rules.default_players if rules else 4
     seats = [{"kind": "you"}] + [{"kind": "bot", "level": "easy"}] * (n - 1)
     hub = _hub(request)
-    table, token, _ = await hub.create(preset, n, seats, {}, clean_name(data.get("name"), "You"),
+    table, token, _ = await hub.create(preset, n, seats, {},
+                                       clean_name(data.get("name"), default_name("name.you")),
                                        holder, {"private": True})
     response = JSONResponse({"url": f"/tables/{table.id}", "id": table.id})
     _set_seat_cookie(response, hub.config, table.id, 0, token)
@@ -550,7 +551,8 @@ async def learn(request: Request) -> Response:
     _check_create_rate(request, holder)
     hub = _hub(request)
     guide = load_guide(GUIDE_IDS[0])
-    table, token = await hub.create_guided(guide, clean_name(data.get("name"), "You"), holder)
+    table, token = await hub.create_guided(
+        guide, clean_name(data.get("name"), default_name("name.you")), holder)
     response = JSONResponse({"url": f"/tables/{table.id}", "id": table.id, "guide": guide.id})
     _set_seat_cookie(response, hub.config, table.id, guide.you, token)
     _set_identity(response, hub.config, fresh)
@@ -580,7 +582,8 @@ async def create_table(request: Request) -> Response:
     _check_create_rate(request, holder)
     hub = _hub(request)
     table, token, invites = await hub.create(preset, players, seats, overrides,
-                                             clean_name(data.get("name"), "You"), holder,
+                                             clean_name(data.get("name"),
+                                                        default_name("name.you")), holder,
                                              {"private": private})
     you = next(i for i, s in enumerate(seats) if s.get("kind") == "you")
     response = JSONResponse({
@@ -604,7 +607,8 @@ async def list_tables(request: Request) -> Response:
          "players": len(t.seats), "status": t.status(), "deal_number": t.match.deal_number,
          "created_at": t.created_at, "rematch": t.rematch_id, "paused": t.paused,
          "open_seats": [p["seat"] for p in t.presence() if p["open"]],
-         "seats": [{"seat": s.seat, "name": s.name, "kind": s.kind, "level": s.bot_level,
+         "seats": [{"seat": s.seat, "name": s.name, **name_fields(s.name, s.seat, s.bot_level),
+                    "kind": s.kind, "level": s.bot_level,
                     "open": p["open"], "connected": p["connected"]}
                    for s, p in zip(t.seats, t.presence(), strict=True)]}
         for t in tables]})
@@ -642,7 +646,7 @@ async def take_seat(request: Request) -> Response:
     if hub.pending_take(table, request.cookies) is not None or \
             table.asked_by(holder) is not None:
         raise ApiError("you already asked for a seat at this table", "already-asked", 409)
-    name = clean_name(data.get("name"), f"Player {seat + 1}")
+    name = clean_name(data.get("name"), default_name("name.player", n=seat + 1))
     token = new_token()
     async with table.lock:
         try:
@@ -860,7 +864,7 @@ async def join_submit(request: Request) -> Response:
     if len(body) > 4096:
         raise ApiError("the form is too large", "too-large", 413)
     form = urllib.parse.parse_qs(body.decode("utf-8", "replace"), max_num_fields=10)
-    name = clean_name((form.get("name") or [""])[0], f"Guest {seat + 1}")
+    name = clean_name((form.get("name") or [""])[0], default_name("name.guest", n=seat + 1))
     async with table.lock:
         if not token_matches(token, table.seats[seat].invite_hash):
             raise ApiError(_USED, "bad-token", 403)
@@ -1090,6 +1094,7 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
             *replay_routes.routes(),
             *scorepad_routes.routes(),
             Route("/api/learn", learn, methods=["POST"]),
+            *rules_routes.routes(),
             Mount("/static", StaticFiles(directory=STATIC), name="static"),
         ],
         lifespan=lifespan,

@@ -25,6 +25,7 @@ from starlette.routing import BaseRoute, Route
 from ..core import CODES, Deal, Match, PolignacError, RecordError, cards_of, replay, summary
 from ..core.actions import action_name, parse_action
 from ..core.cards import parse_card
+from ..i18n import name_fields
 from .pages import error_page
 from .requests import json_error, read_json
 
@@ -106,6 +107,7 @@ def replay_steps(record: Any) -> dict[str, Any]:
     return {
         "preset": final.rules.preset,
         "players": list(final.names),
+        "player_keys": [name_fields(n, i, None) for i, n in enumerate(final.names)],
         "suits": final.rules.suits,
         "rank_order": final.rules.rank_order,
         "rules": dict(record.get("rules") or {}),

@@ -35,6 +35,7 @@ from ..core import (
     summary,
 )
 from ..core.deal import Deal
+from ..i18n import bot_name, name_fields
 from .config import ServerConfig
 from .db import EventRow, SeatRow, TableRow, update_seat, update_table
 from .guide import Guide, guide_of
@@ -189,7 +190,8 @@ class GameTable:
             "suits": self.match.rules.suits,
             "rank_order": self.match.rules.rank_order,
             "seats": [
-                {"seat": s.seat, "name": s.name, "kind": s.kind, "level": s.bot_level,
+                {"seat": s.seat, "name": s.name, **name_fields(s.name, s.seat, s.bot_level),
+                 "kind": s.kind, "level": s.bot_level,
                  "open": s.kind == "human" and s.token_hash is None}
                 for s in self.seats
             ],
@@ -226,8 +228,8 @@ class GameTable:
             bot = s.kind == "bot"
             until = self.grace_until.get(s.seat)
             out.append({
-                "seat": s.seat, "name": s.name, "kind": s.kind,
-                "open": not bot and s.token_hash is None,
+                "seat": s.seat, "name": s.name, **name_fields(s.name, s.seat, s.bot_level),
+                "kind": s.kind, "open": not bot and s.token_hash is None,
                 "connected": bot or self.connections.get(s.seat, 0) > 0,
                 "grace_until": None if until is None else int(until * 1000),
                 "bot_playing": bot or s.seat in self.standing_in,
@@ -644,7 +646,7 @@ class GameTable:
         if not self.waiting_for_people():
             raise ProtocolError("the table is not waiting for people", "not-waiting")
         fill = self.open_seats()
-        names = {seat: f"{level.capitalize()} bot {seat + 1}" for seat in fill}
+        names = {seat: bot_name(level, seat + 1) for seat in fill}
 
         def store(conn: Any) -> None:
             for seat in fill:

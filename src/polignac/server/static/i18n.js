@@ -1,588 +1,34 @@
 // Page text in English, French and German: t(key, params), the language picker, card names.
+// The texts live in one catalog per language (src/polignac/i18n/catalog/*.json), shared
+// with the server and the command line; the server serves them at /i18n/{lang}.json.
 const STORE = "polignac-lang";
 export const LANGS = { en: "English", fr: "Français", de: "Deutsch" };
 
+// Keys waiting to move into the catalog files: blocks appended here (one per feature,
+// opened by `  // --- NAME keys`) are merged over the catalogs until they are moved.
 const EN = {
-  "brand.tagline": "trick-avoidance card games: don't take the Jacks",
-  "lang.label": "Language",
-  // lobby
-  "lobby.playNow": "Play now",
-  "lobby.playNowText": "You and three bots, French Polignac (Jacks cost points; the first to 20 loses).",
-  "lobby.create": "Create table",
-  "lobby.yourName": "Your name",
-  "lobby.game": "Game",
-  "lobby.players": "Players",
-  "lobby.seats": "Seats",
-  "lobby.seat": "Seat {n}",
-  "lobby.you": "you",
-  "lobby.bot": "{level} bot",
-  "lobby.open": "open (invite a friend)",
-  "lobby.house": "House rules (blank: the preset's)",
-  "lobby.preset": "preset ({value})",
-  "lobby.invites": "Send each friend their own link (it works once):",
-  "lobby.goTable": "Go to your table",
-  "lobby.tables": "Tables",
-  "lobby.noTables": "No tables yet.",
-  "lobby.tablesSoon": "The table list is not available on this server yet.",
-  "lobby.join": "Join",
-  "lobby.watch": "Watch",
-  "lobby.replay": "Replay viewer",
-  "lobby.replayText": "Step through a recorded match, or upload a record file.",
-  "lobby.openReplay": "Open the replay viewer",
-  "lobby.scorepad": "Score pad",
-  "lobby.scorepadText": "Playing with real cards? Keep the score of any preset here.",
-  "lobby.status.playing": "playing",
-  "lobby.status.waiting": "waiting for players",
-  "lobby.status.finished": "finished",
-  "lobby.openSeat": "open seat",
-  "rule.threshold": "Match ends at (points)",
-  "rule.direction": "Direction of play",
-  "rule.declaration": "Declarations",
-  "rule.contract_points": "Contract penalty (points)",
-  "rule.suits": "Card pictures (suits)",
-  // table
-  "conn.connecting": "connecting…",
-  "conn.connected": "connected",
-  "conn.reconnecting": "reconnecting…",
-  "conn.notSeated": "not seated at this table",
-  "conn.noTable": "no such table",
-  "table.title": "{preset} · deal {n}",
-  "table.record": "Record",
-  "table.recordPartial": "Record (finished deals only)",
-  "table.recordPartialTip": "While the match is being played, the record holds the finished deals only.",
-  "table.replay": "Replay",
-  "table.spectating": "spectating",
-  "table.you": "You",
-  "table.seatN": "Seat {n}",
-  "table.dealer": "dealer",
-  "table.bot": "bot {level}",
-  "table.openSeat": "open seat",
-  "table.total": "total {total} · tricks {tricks}",
-  "table.toPlay": "to play",
-  "table.disconnected": "disconnected",
-  "table.grace": "back within {time}?",
-  "table.botPlaying": "bot playing for {name}",
-  "table.takeSeat": "Take this seat",
-  "table.startNow": "Start now",
-  "table.takePending": "taken at the next deal",
-  "table.takeQueued": "You get this seat when this deal ends.",
-  "table.takeDropped": "The seat was not handed over: the match is over.",
-  "table.waitingForPlayers": "Waiting for the players to take their seats…",
-  "table.yourHand": "Your hand",
-  "table.hint": "Arrow keys choose a card, Enter plays it, L shows the last trick.",
-  "table.lastTrick": "Last trick",
-  "table.lastTrickTook": "Last trick: {name} took it.",
-  "table.noLastTrick": "No trick has been played yet in this deal.",
-  "table.close": "Close",
-  "table.trump": "trump {suit}",
-  "table.tookTrick": "{name} took the trick.",
-  "table.over": "The match is over.",
-  "table.dealOver": "The deal is over; the next deal is coming…",
-  "table.yourTurnDeclare": "Your turn: declare a contract, or pass.",
-  "table.yourTurnPlay": "Your turn: play a highlighted card.",
-  "table.waiting": "Waiting for {name}…",
-  "table.declared": "{name} declared {contract}.",
-  "table.scores": "Scores",
-  "table.deal": "Deal",
-  "table.totalRow": "Total",
-  "table.why": "Deal {n}: why",
-  "table.noPoints": "no points",
-  "table.side": "Side {n}",
-  "table.chart": "Totals over the deals",
-  "table.matchOver": "Match over. Winners: {won}. Losers: {lost}.",
-  "table.rematch": "Rematch",
-  "table.rematchJoin": "Join the rematch",
-  "table.rematchWatch": "Watch the rematch",
-  "table.rematchFailed": "Rematch failed: {msg}",
-  "table.watchReplay": "Watch the replay",
-  "table.takeFailed": "Could not take the seat: {msg}",
-  "call.pass": "Pass",
-  "call.capot": "Declare capot",
-  "call.general": "Declare general",
-  "call.generale": "Declare la générale",
-  "call.claim": "Claim out (21)",
-  "call.announce": "Announce {what}",
-  "reason.card": "card",
-  "reason.tricks": "tricks",
-  "reason.first-trick": "first trick",
-  "reason.last-trick": "last trick",
-  "reason.all-three": "all three",
-  "reason.capot-made": "capot made",
-  "reason.capot-failed": "capot failed",
-  "reason.opponent-capot": "opponent's capot",
-  "reason.chelem": "chelem",
-  "reason.opponent-chelem": "opponent's chelem",
-  "reason.card-points": "card points",
-  "reason.announce": "announcement",
-  "reason.chips-stake": "stake",
-  "reason.chips-pool": "pool",
-  "reason.chips-sweep": "sweep",
-  "reason.chips-overload": "overload",
-  // replay
-  "replay.title": "Replay viewer",
-  "replay.upload": "Upload a record (.json)",
-  "replay.loading": "Loading the record…",
-  "replay.bad": "This record does not replay: {msg}",
-  "replay.prevDeal": "◀◀ Previous deal",
-  "replay.prevCard": "◀ Previous",
-  "replay.nextCard": "Next ▶",
-  "replay.nextDeal": "Next deal ▶▶",
-  "replay.keys": "Keys: ← → step, PageUp/PageDown or ↑ ↓ change deal, Home/End.",
-  "replay.position": "Deal {deal} of {deals} · action {step} of {steps}",
-  "replay.start": "The cards as dealt.",
-  "replay.played": "{name} played {card}.",
-  "replay.called": "{name}: {action}.",
-  "replay.dealScore": "Score of this deal",
-  "replay.partial": "This match is still being played: the record holds its finished deals only.",
-  "replay.empty": "No deal has finished yet.",
-  "replay.pick": "Upload a record file to replay it.",
-  "replay.download": "Download this record",
-  // --- seats keys
-  "seats.copy": "Copy",
-  "seats.copied": "Copied",
-  "seats.private": "Private: not in the list of tables, and nobody can ask for a seat (friends come by their invite links)",
-  "seats.privateNote": "A private table: only the people invited sit here; whoever has its address may watch.",
-  "seats.paused": "Paused: nobody is at the table. It goes on when a player comes back.",
-  "seats.asked": "Asked: the table's creator will answer.",
-  "seats.refused": "The table's creator did not give you the seat.",
-  "seats.askedBy": "asked for by {name}",
-  "seats.approvedFor": "{name} takes it at the next deal",
-  "seats.approve": "Approve",
-  "seats.refuse": "Refuse",
-  "seats.yourName": "Your name",
-  "seats.ask": "Ask",
-  "seats.askFor": "Ask the creator for seat {n}:",
-  "seats.errorTitle": "This page cannot be shown",
-  "seats.backToLobby": "Back to the lobby",
-  "seats.joinTitle": "You are invited to a table",
-  "seats.joinBy": "Invited by",
-  "seats.joinSeat": "Your seat",
-  "seats.joinName": "Your name at the table",
-  "seats.joinGo": "Take my seat",
-  "seats.error.no-table": "There is no such table here.",
-  "seats.error.bad-token": "This invitation is not valid or was already used: ask the table's creator for a new one.",
-  "seats.error.not-found": "There is no such page.",
-  "seats.error.bad-method": "This address does not take that method.",
-  "seats.statusPaused": "paused (nobody at the table)",
-  // --- learn keys
-  "lobby.learnTitle": "New to Polignac?",
-  "lobby.learnText": "Play one prepared deal against three bots; the table explains the game as you go.",
-  "lobby.learn": "Learn in one deal",
-  "guide.title": "Your first deal",
-  "guide.gotIt": "Got it",
-  "guide.close": "Close",
-  "guide.welcome": "Welcome! These are your 8 cards. The highest card of the suit led takes the trick, with every card in it (highest first: {ranks}). Jacks are what you don't want: each costs its taker 1 point, the Jack of spades 2. Fewest points is best.",
-  "guide.capot": "Before the first card, each player may declare capot: a promise to take every trick. Made, everyone else scores 5; failed, the declarer scores 5. Your hand cannot take every trick: press {pass}.",
-  "guide.follow": "{name} led {suit}. You must follow suit: play one of your {suit} (the cards you may play are raised, the others dimmed).",
-  "guide.jackInTrick": "Careful, a Jack in this trick ({card}): whoever plays the highest {suit} takes it, points and all. Play lower than the best card so far if you can.",
-  "guide.jackInTrickVoid": "Careful, a Jack in this trick ({card}). You have no {suit}, so it cannot be yours: it goes, points and all, to whoever plays the highest {suit}.",
-  "guide.voidJack": "You have no {suit}: you may play any card, and a card of another suit never takes the trick. The perfect moment to get rid of a Jack: {card}.",
-  "guide.jackTaken": "{name} took the trick, and a point for each Jack in it ({card}).",
-  "guide.jackTakenYou": "You took the trick, and a point for each Jack in it ({card}). Next time, try to play under the highest card.",
-  "guide.polignac": "{name} took the Jack of spades, the Polignac: 2 points, the worst card of the deal.",
-  "guide.polignacYou": "You took the Jack of spades, the Polignac: 2 points. Ouch! Keep low spades to play under it.",
-  "guide.end": "The deal is over. Your score: {points}.",
-  "guide.endWon": "The highest score loses ({names}): you win this one!",
-  "guide.endLost": "The highest score loses: that is you this time ({names}).",
-  "guide.endRealGame": "A real game goes on, deal after deal, until someone reaches 20 points.",
-  "guide.playReal": "Play a real game",
-  "guide.readRules": "Read the rules",
 };
 
 const FR = {
-  "brand.tagline": "jeux de plis à éviter : ne prenez pas les valets",
-  "lang.label": "Langue",
-  "lobby.playNow": "Jouer maintenant",
-  "lobby.playNowText": "Vous et trois robots, Polignac à la française (les valets coûtent des points ; le premier à 20 perd).",
-  "lobby.create": "Créer une table",
-  "lobby.yourName": "Votre nom",
-  "lobby.game": "Jeu",
-  "lobby.players": "Joueurs",
-  "lobby.seats": "Places",
-  "lobby.seat": "Place {n}",
-  "lobby.you": "vous",
-  "lobby.bot": "robot {level}",
-  "lobby.open": "libre (inviter un ami)",
-  "lobby.house": "Règles maison (vide : celles du jeu)",
-  "lobby.preset": "du jeu ({value})",
-  "lobby.invites": "Envoyez à chaque ami son propre lien (valable une fois) :",
-  "lobby.goTable": "Aller à votre table",
-  "lobby.tables": "Tables",
-  "lobby.noTables": "Aucune table pour l'instant.",
-  "lobby.tablesSoon": "La liste des tables n'est pas encore disponible sur ce serveur.",
-  "lobby.join": "Rejoindre",
-  "lobby.watch": "Regarder",
-  "lobby.replay": "Relecture",
-  "lobby.replayText": "Rejouez une partie enregistrée, ou envoyez un fichier de partie.",
-  "lobby.openReplay": "Ouvrir la relecture",
-  "lobby.scorepad": "Feuille de marque",
-  "lobby.scorepadText": "Vous jouez avec de vraies cartes ? Tenez ici les scores de n'importe quel jeu.",
-  "lobby.status.playing": "en cours",
-  "lobby.status.waiting": "en attente de joueurs",
-  "lobby.status.finished": "terminée",
-  "lobby.openSeat": "place libre",
-  "rule.threshold": "Fin de partie à (points)",
-  "rule.direction": "Sens du jeu",
-  "rule.declaration": "Annonces",
-  "rule.contract_points": "Pénalité de contrat (points)",
-  "rule.suits": "Enseignes des cartes",
-  "conn.connecting": "connexion…",
-  "conn.connected": "connecté",
-  "conn.reconnecting": "reconnexion…",
-  "conn.notSeated": "vous n'êtes pas assis à cette table",
-  "conn.noTable": "table inconnue",
-  "table.title": "{preset} · donne {n}",
-  "table.record": "Feuille de partie",
-  "table.recordPartial": "Feuille de partie (donnes finies seulement)",
-  "table.recordPartialTip": "Pendant la partie, la feuille ne contient que les donnes terminées.",
-  "table.replay": "Relecture",
-  "table.spectating": "spectateur",
-  "table.you": "Vous",
-  "table.seatN": "Place {n}",
-  "table.dealer": "donneur",
-  "table.bot": "robot {level}",
-  "table.openSeat": "place libre",
-  "table.total": "total {total} · plis {tricks}",
-  "table.toPlay": "à jouer",
-  "table.disconnected": "déconnecté",
-  "table.grace": "de retour d'ici {time} ?",
-  "table.botPlaying": "un robot joue pour {name}",
-  "table.takeSeat": "Prendre cette place",
-  "table.startNow": "Commencer maintenant",
-  "table.takePending": "prise à la prochaine donne",
-  "table.takeQueued": "Cette place sera à vous à la fin de la donne.",
-  "table.takeDropped": "La place n’a pas été cédée : la partie est finie.",
-  "table.waitingForPlayers": "En attente des joueurs…",
-  "table.yourHand": "Votre main",
-  "table.hint": "Flèches : choisir une carte, Entrée : la jouer, L : dernier pli.",
-  "table.lastTrick": "Dernier pli",
-  "table.lastTrickTook": "Dernier pli : {name} l'a pris.",
-  "table.noLastTrick": "Aucun pli n'a encore été joué dans cette donne.",
-  "table.close": "Fermer",
-  "table.trump": "atout {suit}",
-  "table.tookTrick": "{name} prend le pli.",
-  "table.over": "La partie est finie.",
-  "table.dealOver": "La donne est finie ; la suivante arrive…",
-  "table.yourTurnDeclare": "À vous : annoncez un contrat, ou passez.",
-  "table.yourTurnPlay": "À vous : jouez une carte en surbrillance.",
-  "table.waiting": "On attend {name}…",
-  "table.declared": "{name} a annoncé {contract}.",
-  "table.scores": "Scores",
-  "table.deal": "Donne",
-  "table.totalRow": "Total",
-  "table.why": "Donne {n} : pourquoi",
-  "table.noPoints": "aucun point",
-  "table.side": "Camp {n}",
-  "table.chart": "Totaux au fil des donnes",
-  "table.matchOver": "Partie finie. Gagnants : {won}. Perdants : {lost}.",
-  "table.rematch": "Revanche",
-  "table.rematchJoin": "Rejoindre la revanche",
-  "table.rematchWatch": "Regarder la revanche",
-  "table.rematchFailed": "Revanche impossible : {msg}",
-  "table.watchReplay": "Voir la relecture",
-  "table.takeFailed": "Impossible de prendre la place : {msg}",
-  "call.pass": "Passer",
-  "call.capot": "Annoncer capot",
-  "call.general": "Annoncer général",
-  "call.generale": "Annoncer la générale",
-  "call.claim": "Sortir (21)",
-  "call.announce": "Annoncer {what}",
-  "reason.card": "carte",
-  "reason.tricks": "plis",
-  "reason.first-trick": "premier pli",
-  "reason.last-trick": "dernier pli",
-  "reason.all-three": "les trois",
-  "reason.capot-made": "capot réussi",
-  "reason.capot-failed": "capot chuté",
-  "reason.opponent-capot": "capot adverse",
-  "reason.chelem": "chelem",
-  "reason.opponent-chelem": "chelem adverse",
-  "reason.card-points": "points des cartes",
-  "reason.announce": "annonce",
-  "reason.chips-stake": "mise",
-  "reason.chips-pool": "pot",
-  "reason.chips-sweep": "rafle",
-  "reason.chips-overload": "surcharge",
-  "replay.title": "Relecture",
-  "replay.upload": "Envoyer une feuille de partie (.json)",
-  "replay.loading": "Chargement de la partie…",
-  "replay.bad": "Cette feuille ne se rejoue pas : {msg}",
-  "replay.prevDeal": "◀◀ Donne précédente",
-  "replay.prevCard": "◀ Précédent",
-  "replay.nextCard": "Suivant ▶",
-  "replay.nextDeal": "Donne suivante ▶▶",
-  "replay.keys": "Touches : ← → avancer/reculer, PageUp/PageDown ou ↑ ↓ changer de donne, Début/Fin.",
-  "replay.position": "Donne {deal} sur {deals} · action {step} sur {steps}",
-  "replay.start": "Les cartes telles que distribuées.",
-  "replay.played": "{name} joue {card}.",
-  "replay.called": "{name} : {action}.",
-  "replay.dealScore": "Score de cette donne",
-  "replay.partial": "Cette partie est en cours : la feuille ne contient que les donnes terminées.",
-  "replay.empty": "Aucune donne n'est encore terminée.",
-  "replay.pick": "Envoyez une feuille de partie pour la rejouer.",
-  "replay.download": "Télécharger cette feuille",
-  // --- seats keys
-  "seats.copy": "Copier",
-  "seats.copied": "Copié",
-  "seats.private": "Privée : absente de la liste des tables, et personne ne peut demander une place (les amis viennent par leur lien d’invitation)",
-  "seats.privateNote": "Table privée : seules les personnes invitées s’y assoient ; qui connaît son adresse peut regarder.",
-  "seats.paused": "En pause : personne n’est à la table. Elle reprend quand un joueur revient.",
-  "seats.asked": "Demande envoyée : le créateur de la table va répondre.",
-  "seats.refused": "Le créateur de la table ne vous a pas donné la place.",
-  "seats.askedBy": "demandée par {name}",
-  "seats.approvedFor": "{name} la prend à la prochaine donne",
-  "seats.approve": "Accepter",
-  "seats.refuse": "Refuser",
-  "seats.yourName": "Votre nom",
-  "seats.ask": "Demander",
-  "seats.askFor": "Demander la place {n} au créateur :",
-  "seats.errorTitle": "Cette page ne peut pas être affichée",
-  "seats.backToLobby": "Retour à l’accueil",
-  "seats.joinTitle": "Vous êtes invité à une table",
-  "seats.joinBy": "Invité par",
-  "seats.joinSeat": "Votre place",
-  "seats.joinName": "Votre nom à la table",
-  "seats.joinGo": "Prendre ma place",
-  "seats.error.no-table": "Cette table n’existe pas ici.",
-  "seats.error.bad-token": "Cette invitation n’est pas valable ou a déjà servi : demandez-en une nouvelle au créateur de la table.",
-  "seats.error.not-found": "Cette page n’existe pas.",
-  "seats.error.bad-method": "Cette adresse n’accepte pas cette méthode.",
-  "seats.statusPaused": "en pause (personne à la table)",
-  // --- learn keys
-  "lobby.learnTitle": "Vous découvrez le Polignac ?",
-  "lobby.learnText": "Jouez une donne préparée contre trois robots ; la table vous explique le jeu au fur et à mesure.",
-  "lobby.learn": "Apprendre en une donne",
-  "guide.title": "Votre première donne",
-  "guide.gotIt": "Compris",
-  "guide.close": "Fermer",
-  "guide.welcome": "Bienvenue ! Voici vos 8 cartes. La plus forte carte de la couleur demandée remporte le pli, avec toutes ses cartes (de la plus forte à la plus faible : {ranks}). Ce sont les valets qu'il faut éviter : chacun coûte 1 point à qui le ramasse, le valet de pique 2. Moins on a de points, mieux c'est.",
-  "guide.capot": "Avant la première carte, chaque joueur peut annoncer capot : la promesse de faire tous les plis. Réussi, chacun des autres marque 5 ; manqué, c'est le déclarant qui marque 5. Votre main ne peut pas faire tous les plis : appuyez sur {pass}.",
-  "guide.follow": "{name} a entamé {suit}. Vous devez fournir la couleur : jouez un {suit} (les cartes jouables sont surélevées, les autres grisées).",
-  "guide.jackInTrick": "Attention, un valet dans ce pli ({card}) : celui qui jouera le plus fort {suit} le ramasse, points compris. Jouez sous la meilleure carte si vous le pouvez.",
-  "guide.jackInTrickVoid": "Attention, un valet dans ce pli ({card}). Vous n'avez pas de {suit}, il ne peut donc pas être pour vous : il ira, points compris, à qui jouera le plus fort {suit}.",
-  "guide.voidJack": "Vous n'avez pas de {suit} : vous pouvez jouer n'importe quelle carte, et une carte d'une autre couleur ne remporte jamais le pli. C'est le moment de vous défausser d'un valet : {card}.",
-  "guide.jackTaken": "{name} a ramassé le pli, et un point par valet qu'il contient ({card}).",
-  "guide.jackTakenYou": "Vous avez ramassé le pli, et un point par valet qu'il contient ({card}). La prochaine fois, essayez de jouer sous la plus forte carte.",
-  "guide.polignac": "{name} a ramassé le valet de pique, le Polignac : 2 points, la pire carte de la donne.",
-  "guide.polignacYou": "Vous avez ramassé le valet de pique, le Polignac : 2 points. Aïe ! Gardez de petits piques pour passer dessous.",
-  "guide.end": "La donne est finie. Votre score : {points}.",
-  "guide.endWon": "Le plus haut score perd ({names}) : vous gagnez celle-ci !",
-  "guide.endLost": "Le plus haut score perd : c'est vous cette fois ({names}).",
-  "guide.endRealGame": "Une vraie partie continue, donne après donne, jusqu'à ce que quelqu'un atteigne 20 points.",
-  "guide.playReal": "Jouer une vraie partie",
-  "guide.readRules": "Lire les règles",
 };
 
 const DE = {
-  "brand.tagline": "Stichvermeidungsspiele: keine Buben nehmen",
-  "lang.label": "Sprache",
-  "lobby.playNow": "Sofort spielen",
-  "lobby.playNowText": "Du und drei Bots, französisches Polignac (Buben kosten Punkte; wer zuerst 20 hat, verliert).",
-  "lobby.create": "Tisch eröffnen",
-  "lobby.yourName": "Dein Name",
-  "lobby.game": "Spiel",
-  "lobby.players": "Spieler",
-  "lobby.seats": "Plätze",
-  "lobby.seat": "Platz {n}",
-  "lobby.you": "du",
-  "lobby.bot": "Bot {level}",
-  "lobby.open": "frei (Freund einladen)",
-  "lobby.house": "Hausregeln (leer: wie im Spiel)",
-  "lobby.preset": "Vorgabe ({value})",
-  "lobby.invites": "Schick jedem Freund seinen eigenen Link (gilt einmal):",
-  "lobby.goTable": "Zu deinem Tisch",
-  "lobby.tables": "Tische",
-  "lobby.noTables": "Noch keine Tische.",
-  "lobby.tablesSoon": "Die Tischliste gibt es auf diesem Server noch nicht.",
-  "lobby.join": "Mitspielen",
-  "lobby.watch": "Zuschauen",
-  "lobby.replay": "Wiedergabe",
-  "lobby.replayText": "Eine aufgezeichnete Partie durchgehen oder eine Datei hochladen.",
-  "lobby.openReplay": "Wiedergabe öffnen",
-  "lobby.scorepad": "Schreibblock",
-  "lobby.scorepadText": "Mit echten Karten spielen? Hier die Punkte jeder Variante aufschreiben.",
-  "lobby.status.playing": "läuft",
-  "lobby.status.waiting": "wartet auf Spieler",
-  "lobby.status.finished": "beendet",
-  "lobby.openSeat": "freier Platz",
-  "rule.threshold": "Partie endet bei (Punkte)",
-  "rule.direction": "Spielrichtung",
-  "rule.declaration": "Ansagen",
-  "rule.contract_points": "Strafe für Ansagen (Punkte)",
-  "rule.suits": "Kartenbild (Farben)",
-  "conn.connecting": "verbinde…",
-  "conn.connected": "verbunden",
-  "conn.reconnecting": "verbinde neu…",
-  "conn.notSeated": "kein Platz an diesem Tisch",
-  "conn.noTable": "Tisch unbekannt",
-  "table.title": "{preset} · Spiel {n}",
-  "table.record": "Spielbericht",
-  "table.recordPartial": "Spielbericht (nur fertige Spiele)",
-  "table.recordPartialTip": "Solange gespielt wird, enthält der Bericht nur die fertigen Spiele.",
-  "table.replay": "Wiedergabe",
-  "table.spectating": "Zuschauer",
-  "table.you": "Du",
-  "table.seatN": "Platz {n}",
-  "table.dealer": "Geber",
-  "table.bot": "Bot {level}",
-  "table.openSeat": "freier Platz",
-  "table.total": "gesamt {total} · Stiche {tricks}",
-  "table.toPlay": "am Zug",
-  "table.disconnected": "getrennt",
-  "table.grace": "zurück in {time}?",
-  "table.botPlaying": "Bot spielt für {name}",
-  "table.takeSeat": "Diesen Platz übernehmen",
-  "table.startNow": "Jetzt beginnen",
-  "table.takePending": "wird im nächsten Spiel übernommen",
-  "table.takeQueued": "Sie bekommen diesen Platz, wenn dieses Spiel endet.",
-  "table.takeDropped": "Der Platz wurde nicht übergeben: die Partie ist vorbei.",
-  "table.waitingForPlayers": "Warten auf die Spieler…",
-  "table.yourHand": "Deine Karten",
-  "table.hint": "Pfeiltasten wählen eine Karte, Enter spielt sie, L zeigt den letzten Stich.",
-  "table.lastTrick": "Letzter Stich",
-  "table.lastTrickTook": "Letzter Stich: {name} hat ihn genommen.",
-  "table.noLastTrick": "In diesem Spiel wurde noch kein Stich gespielt.",
-  "table.close": "Schließen",
-  "table.trump": "Trumpf {suit}",
-  "table.tookTrick": "{name} nimmt den Stich.",
-  "table.over": "Die Partie ist zu Ende.",
-  "table.dealOver": "Das Spiel ist aus; das nächste kommt gleich…",
-  "table.yourTurnDeclare": "Du bist dran: sag etwas an oder passe.",
-  "table.yourTurnPlay": "Du bist dran: spiel eine hervorgehobene Karte.",
-  "table.waiting": "Warte auf {name}…",
-  "table.declared": "{name} hat {contract} angesagt.",
-  "table.scores": "Punkte",
-  "table.deal": "Spiel",
-  "table.totalRow": "Summe",
-  "table.why": "Spiel {n}: warum",
-  "table.noPoints": "keine Punkte",
-  "table.side": "Partei {n}",
-  "table.chart": "Punktestand über die Spiele",
-  "table.matchOver": "Partie vorbei. Gewinner: {won}. Verlierer: {lost}.",
-  "table.rematch": "Revanche",
-  "table.rematchJoin": "Rejoindre la revanche",
-  "table.rematchWatch": "Regarder la revanche",
-  "table.rematchFailed": "Revanche nicht möglich: {msg}",
-  "table.watchReplay": "Wiedergabe ansehen",
-  "table.takeFailed": "Platz nicht übernommen: {msg}",
-  "call.pass": "Passen",
-  "call.capot": "Capot ansagen",
-  "call.general": "General ansagen",
-  "call.generale": "La générale ansagen",
-  "call.claim": "Ausmachen (21)",
-  "call.announce": "{what} ansagen",
-  "reason.card": "Karte",
-  "reason.tricks": "Stiche",
-  "reason.first-trick": "erster Stich",
-  "reason.last-trick": "letzter Stich",
-  "reason.all-three": "alle drei",
-  "reason.capot-made": "Capot gewonnen",
-  "reason.capot-failed": "Capot verloren",
-  "reason.opponent-capot": "Capot des Gegners",
-  "reason.chelem": "Schlemm",
-  "reason.opponent-chelem": "Schlemm des Gegners",
-  "reason.card-points": "Augen",
-  "reason.announce": "Ansage",
-  "reason.chips-stake": "Einsatz",
-  "reason.chips-pool": "Pott",
-  "reason.chips-sweep": "Abräumen",
-  "reason.chips-overload": "Überladung",
-  "replay.title": "Wiedergabe",
-  "replay.upload": "Spielbericht hochladen (.json)",
-  "replay.loading": "Lade den Spielbericht…",
-  "replay.bad": "Dieser Bericht lässt sich nicht abspielen: {msg}",
-  "replay.prevDeal": "◀◀ Voriges Spiel",
-  "replay.prevCard": "◀ Zurück",
-  "replay.nextCard": "Weiter ▶",
-  "replay.nextDeal": "Nächstes Spiel ▶▶",
-  "replay.keys": "Tasten: ← → schrittweise, Bild↑/Bild↓ oder ↑ ↓ Spiel wechseln, Pos1/Ende.",
-  "replay.position": "Spiel {deal} von {deals} · Zug {step} von {steps}",
-  "replay.start": "Die Karten wie gegeben.",
-  "replay.played": "{name} spielt {card}.",
-  "replay.called": "{name}: {action}.",
-  "replay.dealScore": "Punkte dieses Spiels",
-  "replay.partial": "Diese Partie läuft noch: der Bericht enthält nur die fertigen Spiele.",
-  "replay.empty": "Noch kein Spiel ist fertig.",
-  "replay.pick": "Lade einen Spielbericht hoch, um ihn abzuspielen.",
-  "replay.download": "Diesen Bericht herunterladen",
-  // --- seats keys
-  "seats.copy": "Kopieren",
-  "seats.copied": "Kopiert",
-  "seats.private": "Privat: nicht in der Tischliste, und niemand kann um einen Platz bitten (Freunde kommen über ihren Einladungslink)",
-  "seats.privateNote": "Ein privater Tisch: nur Eingeladene sitzen hier; wer die Adresse kennt, darf zuschauen.",
-  "seats.paused": "Pausiert: niemand ist am Tisch. Es geht weiter, wenn ein Spieler zurückkommt.",
-  "seats.asked": "Gefragt: der Gastgeber des Tisches wird antworten.",
-  "seats.refused": "Der Gastgeber des Tisches hat Ihnen den Platz nicht gegeben.",
-  "seats.askedBy": "erbeten von {name}",
-  "seats.approvedFor": "{name} übernimmt ihn im nächsten Spiel",
-  "seats.approve": "Zustimmen",
-  "seats.refuse": "Ablehnen",
-  "seats.yourName": "Ihr Name",
-  "seats.ask": "Fragen",
-  "seats.askFor": "Den Gastgeber um Platz {n} bitten:",
-  "seats.errorTitle": "Diese Seite kann nicht angezeigt werden",
-  "seats.backToLobby": "Zurück zur Übersicht",
-  "seats.joinTitle": "Sie sind an einen Tisch eingeladen",
-  "seats.joinBy": "Eingeladen von",
-  "seats.joinSeat": "Ihr Platz",
-  "seats.joinName": "Ihr Name am Tisch",
-  "seats.joinGo": "Meinen Platz einnehmen",
-  "seats.error.no-table": "Diesen Tisch gibt es hier nicht.",
-  "seats.error.bad-token": "Diese Einladung ist ungültig oder wurde schon benutzt: bitten Sie den Gastgeber um eine neue.",
-  "seats.error.not-found": "Diese Seite gibt es nicht.",
-  "seats.error.bad-method": "Diese Adresse nimmt diese Methode nicht an.",
-  "seats.statusPaused": "pausiert (niemand am Tisch)",
-  // --- learn keys
-  "lobby.learnTitle": "Neu bei Polignac?",
-  "lobby.learnText": "Spiel ein vorbereitetes Spiel gegen drei Bots; der Tisch erklärt dir dabei, worauf es ankommt.",
-  "lobby.learn": "In einem Spiel lernen",
-  "guide.title": "Dein erstes Spiel",
-  "guide.gotIt": "Verstanden",
-  "guide.close": "Schließen",
-  "guide.welcome": "Willkommen! Das sind deine 8 Karten. Die höchste Karte der ausgespielten Farbe gewinnt den Stich mit allen seinen Karten (von hoch nach niedrig: {ranks}). Buben willst du nicht: jeder kostet den, der ihn nimmt, 1 Punkt, der Pik-Bube 2. Wer die wenigsten Punkte hat, steht am besten da.",
-  "guide.capot": "Vor der ersten Karte darf jeder Capot ansagen: das Versprechen, alle Stiche zu machen. Gelingt es, bekommen alle anderen je 5 Punkte; misslingt es, bekommt der Ansager 5. Mit deinem Blatt geht das nicht: drück auf {pass}.",
-  "guide.follow": "{name} hat {suit} ausgespielt. Du musst Farbe bekennen: spiel eine {suit}-Karte (die spielbaren Karten sind angehoben, die anderen abgeblendet).",
-  "guide.jackInTrick": "Vorsicht, ein Bube in diesem Stich ({card}): wer die höchste {suit}-Karte spielt, bekommt ihn samt Punkten. Bleib wenn möglich unter der bisher besten Karte.",
-  "guide.jackInTrickVoid": "Vorsicht, ein Bube in diesem Stich ({card}). Du hast kein {suit}, also kann er nicht deiner werden: er geht samt Punkten an den, der die höchste {suit}-Karte spielt.",
-  "guide.voidJack": "Du hast kein {suit}: du darfst jede Karte spielen, und eine Karte einer anderen Farbe gewinnt nie den Stich. Der perfekte Moment, einen Buben loszuwerden: {card}.",
-  "guide.jackTaken": "{name} hat den Stich genommen, und einen Punkt für jeden Buben darin ({card}).",
-  "guide.jackTakenYou": "Du hast den Stich genommen, und einen Punkt für jeden Buben darin ({card}). Versuch nächstes Mal, unter der höchsten Karte zu bleiben.",
-  "guide.polignac": "{name} hat den Pik-Buben genommen, den Polignac: 2 Punkte, die schlimmste Karte des Spiels.",
-  "guide.polignacYou": "Du hast den Pik-Buben genommen, den Polignac: 2 Punkte. Autsch! Behalte kleine Pik, um darunter zu bleiben.",
-  "guide.end": "Das Spiel ist vorbei. Deine Punkte: {points}.",
-  "guide.endWon": "Die höchste Punktzahl verliert ({names}): diesmal gewinnst du!",
-  "guide.endLost": "Die höchste Punktzahl verliert: diesmal bist du das ({names}).",
-  "guide.endRealGame": "Eine echte Partie geht Spiel um Spiel weiter, bis jemand 20 Punkte erreicht.",
-  "guide.playReal": "Eine echte Partie spielen",
-  "guide.readRules": "Die Regeln lesen",
 };
 
-const TEXT = { en: EN, fr: FR, de: DE };
+const PENDING = { en: EN, fr: FR, de: DE };
+const TEXT = {};
 
-// Card names: ranks and suits per language, for French- and German-suited packs.
-const RANKS = {
-  en: { A: "Ace", K: "King", Q: "Queen", J: "Jack", T: "Ten", 9: "Nine", 8: "Eight", 7: "Seven",
-    6: "Six", 5: "Five", 4: "Four", 3: "Three", 2: "Two" },
-  fr: { A: "As", K: "Roi", Q: "Dame", J: "Valet", T: "Dix", 9: "Neuf", 8: "Huit", 7: "Sept",
-    6: "Six", 5: "Cinq", 4: "Quatre", 3: "Trois", 2: "Deux" },
-  de: { A: "Ass", K: "König", Q: "Dame", J: "Bube", T: "Zehn", 9: "Neun", 8: "Acht", 7: "Sieben",
-    6: "Sechs", 5: "Fünf", 4: "Vier", 3: "Drei", 2: "Zwei" },
-};
-const GERMAN_RANKS = {
-  en: { A: "Sow", K: "King", Q: "Ober", J: "Unter" },
-  fr: { A: "Daus", K: "Roi", Q: "Ober", J: "Unter" },
-  de: { A: "Daus", K: "König", Q: "Ober", J: "Unter" },
-};
-const SUITS = {
-  en: { C: "Clubs", D: "Diamonds", H: "Hearts", S: "Spades" },
-  fr: { C: "Trèfle", D: "Carreau", H: "Cœur", S: "Pique" },
-  de: { C: "Kreuz", D: "Karo", H: "Herz", S: "Pik" },
-};
-const GERMAN_SUITS = {
-  en: { C: "Acorns", D: "Bells", H: "Hearts", S: "Leaves" },
-  fr: { C: "Glands", D: "Grelots", H: "Cœurs", S: "Feuilles" },
-  de: { C: "Eichel", D: "Schellen", H: "Herz", S: "Grün" },
-};
+async function load(code) {
+  if (TEXT[code]) return TEXT[code];
+  let loaded = {};
+  try {
+    const r = await fetch(`/i18n/${code}.json`);
+    if (r.ok) loaded = await r.json();
+  } catch { /* offline: the keys show */ }
+  TEXT[code] = { ...loaded, ...PENDING[code] };
+  return TEXT[code];
+}
+
 // The letters in the card corners.
 const INDEX = {
   french: { en: { A: "A", K: "K", Q: "Q", J: "J" }, fr: { A: "A", K: "R", Q: "D", J: "V" },
@@ -592,48 +38,77 @@ const INDEX = {
 };
 
 function initial() {
+  const asked = new URLSearchParams(location.search).get("lang");
+  if (asked && LANGS[asked]) return asked;
   try {
     const saved = localStorage.getItem(STORE);
-    if (saved && TEXT[saved]) return saved;
+    if (saved && LANGS[saved]) return saved;
   } catch { /* storage blocked */ }
   for (const l of navigator.languages ?? [navigator.language ?? "en"]) {
     const short = String(l).slice(0, 2).toLowerCase();
-    if (TEXT[short]) return short;
+    if (LANGS[short]) return short;
   }
   return "en";
 }
 
+/** Tell the server the page language (for the pages it writes, such as /rules). */
+function remember(code) {
+  try { localStorage.setItem(STORE, code); } catch { /* storage blocked */ }
+  document.cookie = `${STORE}=${code}; path=/; max-age=31536000; SameSite=Lax`;
+}
+
 export let lang = initial();
 const listeners = [];
+await Promise.all([load("en"), load(lang)]);
+if (new URLSearchParams(location.search).has("lang")) remember(lang);
+for (const code of Object.keys(LANGS)) load(code);  // so that setLang is immediate
+// The "Rules" link in a table page's header goes to the rules of that table's game.
+const rulesLink = document.getElementById("rules-link");
+if (rulesLink && /^\/tables\/[^/]+$/.test(location.pathname)) {
+  rulesLink.href = `${location.pathname}/rules`;
+}
 
-/** The text for `key` in the current language, with {name} replaced from `params`. */
+/** The text for `key` in the current language, with {name} replaced from `params`.
+ * A key with `.one`/`.other` forms is a plural chosen by `params.n`. */
 export function t(key, params = {}) {
-  const text = TEXT[lang][key] ?? EN[key] ?? key;
+  let text = TEXT[lang][key] ?? TEXT.en[key];
+  if (text === undefined && typeof params.n === "number") {
+    const form = `${key}.${new Intl.PluralRules(lang).select(params.n) === "one" ? "one" : "other"}`;
+    text = TEXT[lang][form] ?? TEXT.en[form];
+  }
+  if (text === undefined) return key;
   return text.replace(/\{(\w+)\}/g, (m, k) => (k in params ? String(params[k]) : m));
 }
 
 /** Whether `key` has a text (in any language). */
-export function has(key) { return key in EN; }
+export function has(key) { return key in TEXT.en || `${key}.other` in TEXT.en; }
 
 /** Change the language, remember it, re-translate the page and tell the listeners. */
 export function setLang(code) {
-  if (!TEXT[code]) return;
-  lang = code;
-  try { localStorage.setItem(STORE, code); } catch { /* storage blocked */ }
-  translatePage();
-  for (const f of listeners) f(code);
+  if (!LANGS[code]) return;
+  const apply = () => {
+    lang = code;
+    remember(code);
+    translatePage();
+    for (const f of listeners) f(code);
+  };
+  if (TEXT[code]) apply(); else load(code).then(apply);
 }
 
 /** Call `f(lang)` after every language change. */
 export function onLang(f) { listeners.push(f); }
 
-/** Translate the elements marked data-i18n (text), data-i18n-title, data-i18n-aria. */
+/** Translate the elements marked data-i18n (text), data-i18n-title, data-i18n-aria,
+ * data-i18n-placeholder. */
 export function translatePage(root = document) {
   document.documentElement.lang = lang;
   for (const node of root.querySelectorAll("[data-i18n]")) node.textContent = t(node.dataset.i18n);
   for (const node of root.querySelectorAll("[data-i18n-title]")) node.title = t(node.dataset.i18nTitle);
   for (const node of root.querySelectorAll("[data-i18n-aria]")) {
     node.setAttribute("aria-label", t(node.dataset.i18nAria));
+  }
+  for (const node of root.querySelectorAll("[data-i18n-placeholder]")) {
+    node.placeholder = t(node.dataset.i18nPlaceholder);
   }
 }
 
@@ -651,21 +126,59 @@ export function languagePicker(select) {
 
 /** The name of card `code` ("QS") in the current language, for a French or German pack. */
 export function cardName(code, deck = "french") {
-  const german = deck === "german";
-  const rank = (german && GERMAN_RANKS[lang][code[0]]) || RANKS[lang][code[0]] || code[0];
-  const suit = (german ? GERMAN_SUITS : SUITS)[lang][code[1]] ?? code[1];
-  if (lang === "fr") return `${rank} de ${suit.toLowerCase()}`;
-  if (lang === "de") return `${suit}-${rank}`;
-  return `${rank} of ${suit}`;
+  const pack = deck === "german" ? "german" : "french";
+  return t("card.name", { rank: t(`rank.${pack}.${code[0]}`), suit: t(`suitOf.${pack}.${code[1]}`) });
 }
 
 /** A suit's name in the current language. */
 export function suitName(suit, deck = "french") {
-  return ((deck === "german" ? GERMAN_SUITS : SUITS)[lang][suit]) ?? suit;
+  return t(`suit.${deck === "german" ? "german" : "french"}.${suit}`);
 }
 
 /** The corner index of a rank ("Q" -> "D" in French, "O" on a German pack). */
 export function rankIndex(rank, deck = "french") {
   if (rank === "T") return "10";
   return INDEX[deck === "german" ? "german" : "french"][lang][rank] ?? rank;
+}
+
+/** A preset's name for people ("Polignac (French rules)"); the id when it has none. */
+export function presetName(id) { return has(`preset.${id}.name`) ? t(`preset.${id}.name`) : id; }
+
+/** A preset's one-line summary, or "". */
+export function presetSummary(id) { return has(`preset.${id}.summary`) ? t(`preset.${id}.summary`) : ""; }
+
+/** A bot level's name ("easy" -> "facile"). */
+export function levelName(level) { return has(`level.${level}`) ? t(`level.${level}`) : level; }
+
+/** A seat's name as this viewer reads it: a default name the server made ("Easy bot 2",
+ * "Guest 2", sent with `name_key` and `name_params`) in the page language, else the name. */
+export function seatName(seat) {
+  if (seat && seat.name_key && has(seat.name_key)) return t(seat.name_key, seat.name_params ?? {});
+  return seat?.name ?? "";
+}
+
+/** An error answer ({error, rule, ...}) or error frame in words: the rule's text in the page
+ * language when the catalog has it, else the server's message. */
+export function errorText(body) {
+  if (body && body.rule && has(`error.${body.rule}`)) return t(`error.${body.rule}`, body);
+  return body?.error ?? body?.message ?? String(body ?? "");
+}
+
+/** A score line ({player, points, reason, detail, key?, params?}) as one sentence:
+ * "Alice: +2 card (Jack of spades)". `nameOf(seat)` names a seat; `deck` picks card names. */
+export function reasonText(line, nameOf, deck = "french") {
+  const reason = has(`reason.${line.reason}`) ? t(`reason.${line.reason}`) : line.reason;
+  let detail = line.detail ?? "";
+  if (line.key && has(line.key)) {
+    const params = { ...(line.params ?? {}) };
+    if ("player" in params) params.player = nameOf(params.player);
+    detail = t(line.key, params);
+  } else if (/^[2-9TJQKA][CDHS]$/.test(detail)) {
+    detail = cardName(detail, deck);
+  } else if (has(`announce.${detail}`)) {
+    detail = t(`announce.${detail}`);
+  }
+  const points = `${line.points > 0 ? "+" : ""}${line.points}`;
+  return t(detail ? "reason.lineDetail" : "reason.line",
+    { who: nameOf(line.player), points, reason, detail });
 }

@@ -1,5 +1,7 @@
 // The lobby: "Play now", the table list, "Create table", the replay viewer link.
-import { languagePicker, onLang, t, translatePage } from "./i18n.js";
+import {
+  errorText, languagePicker, levelName, onLang, presetName, presetSummary, seatName, t, translatePage,
+} from "./i18n.js";
 import { inviteRow } from "./seats.js";
 
 const $ = (id) => document.getElementById(id);
@@ -11,7 +13,7 @@ async function post(url, body) {
   const r = await fetch(url, { method: "POST", headers: { "content-type": "application/json" },
     body: JSON.stringify(body), credentials: "same-origin" });
   const data = await r.json();
-  if (!r.ok) throw new Error(data.error || `error ${r.status}`);
+  if (!r.ok) throw new Error(errorText(data) || `error ${r.status}`);
   return data;
 }
 
@@ -52,6 +54,22 @@ function option(value, text, selected) {
 
 function preset() { return info.presets.find((p) => p.name === $("preset").value); }
 
+// The game picker: each game's name in the page language, its summary, its id and rules link.
+function fillPresets() {
+  const keep = $("preset").value || "polignac";
+  $("preset").replaceChildren(...info.presets.map((p) => option(p.name, presetName(p.name),
+    p.name === keep)));
+  showPreset();
+}
+
+function showPreset() {
+  const id = $("preset").value;
+  const link = Object.assign(make("a", "", t("lobby.rulesLink")),
+    { href: `/rules/${encodeURIComponent(id)}`, id: "preset-rules" });
+  $("preset-about").replaceChildren(make("span", "", presetSummary(id) + " "),
+    make("span", "pick-id", id), " · ", link);
+}
+
 function fillPlayers() {
   const p = preset();
   const keep = Number($("players").value);
@@ -71,7 +89,8 @@ function fillSeats() {
     sel.name = `seat${i}`;
     if (i === 0) sel.append(option("you", t("lobby.you")));
     else {
-      info.levels.forEach((l) => sel.append(option(`bot:${l}`, t("lobby.bot", { level: l }), l === "easy")));
+      info.levels.forEach((l) => sel.append(option(`bot:${l}`, t("lobby.bot", { level: levelName(l) }),
+        l === "easy")));
       sel.append(option("open", t("lobby.open")));
       if (old[i]) sel.value = old[i];
     }
@@ -103,8 +122,9 @@ function fillHouse() {
     let input;
     if (spec.type === "choice") {
       input = document.createElement("select");
-      input.append(option("", t("lobby.preset", { value: p[key] ?? "—" })));
-      spec.choices.forEach((c) => input.append(option(c)));
+      const name = (c) => (c === null || c === undefined ? "—" : t(`choice.${c}`));
+      input.append(option("", t("lobby.preset", { value: name(p[key]) })));
+      spec.choices.forEach((c) => input.append(option(c, name(c))));
     } else {
       input = document.createElement("input");
       input.type = "number"; input.min = spec.min; input.max = spec.max;
@@ -177,7 +197,7 @@ function renderTables() {
     const r = tab.insertRow();
     r.dataset.table = tb.id;
     const game = r.insertCell();
-    game.append(make("strong", "", tb.preset));
+    game.append(make("strong", "", presetName(tb.preset)));
     const status = tb.status === "finished" ? "finished" :
       (tb.open_seats?.length ? "waiting" : "playing");
     const label = tb.paused && status !== "finished" ? t("seats.statusPaused") : t(`lobby.status.${status}`);
@@ -186,7 +206,7 @@ function renderTables() {
     const who = r.insertCell();
     who.className = "who";
     who.textContent = (tb.seats ?? []).map((s) => (s.open ? `(${t("lobby.openSeat")})` :
-      s.name)).join(", ");
+      seatName(s))).join(", ");
     const go = r.insertCell();
     go.append(Object.assign(make("a", "button", t(tb.status === "finished" ? "table.replay" : "lobby.watch")),
       { href: tb.status === "finished" ? `/tables/${tb.id}/replay` : tb.url ?? `/tables/${tb.id}` }));
@@ -196,12 +216,12 @@ function renderTables() {
 
 languagePicker($("lang"));
 translatePage();
-onLang(() => { if (info) { fillSeats(); fillHouse(); } showCreated(); renderTables(); });
+onLang(() => { if (info) { fillPresets(); fillSeats(); fillHouse(); } showCreated(); renderTables(); });
 
 (async () => {
   info = await (await fetch("/api/presets")).json();
-  info.presets.forEach((p) => $("preset").append(option(p.name, p.name, p.name === "polignac")));
-  $("preset").addEventListener("change", fillPlayers);
+  fillPresets();
+  $("preset").addEventListener("change", () => { showPreset(); fillPlayers(); });
   $("players").addEventListener("change", fillSeats);
   fillPlayers();
   loadTables();

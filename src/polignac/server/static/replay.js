@@ -2,7 +2,10 @@
 // this page steps through them (next/previous card, next/previous deal, keyboard).
 import { cardSVG, setDeck, suitIcon } from "./cards.js";
 import { totalsChart } from "./chart.js";
-import { cardName, has, languagePicker, onLang, t, translatePage } from "./i18n.js";
+import {
+  cardName, errorText, has, lang, languagePicker, onLang, presetName, reasonText, seatName, t,
+  translatePage,
+} from "./i18n.js";
 
 const $ = (id) => document.getElementById(id);
 const parts = location.pathname.split("/");
@@ -19,7 +22,10 @@ function make(tag, className, text) {
   return node;
 }
 
-function name(seat) { return data.players[seat] ?? t("table.seatN", { n: seat + 1 }); }
+function name(seat) {
+  if (data.players[seat] === undefined) return t("table.seatN", { n: seat + 1 });
+  return seatName({ name: data.players[seat], ...(data.player_keys?.[seat] ?? {}) });
+}
 
 async function load(recordText) {
   $("error").textContent = "";
@@ -30,7 +36,7 @@ async function load(recordText) {
   const answer = await r.json().catch(() => ({ error: `error ${r.status}` }));
   $("notice").hidden = true;
   if (!r.ok) {
-    $("error").textContent = t("replay.bad", { msg: answer.error });
+    $("error").textContent = t("replay.bad", { msg: lang === "en" ? answer.error : errorText(answer) });
     return;
   }
   data = answer; di = 0; si = 0;
@@ -59,7 +65,7 @@ function actionText(action) {
 function render() {
   if (!data) return;
   setDeck(data.suits);
-  $("title").textContent = `${data.preset} · ${data.players.join(", ")}`;
+  $("title").textContent = `${presetName(data.preset)} · ${data.players.map((_, s) => name(s)).join(", ")}`;
   $("viewer").hidden = false;
   $("scorebox").hidden = false;
   const deal = data.deals[di];
@@ -150,14 +156,10 @@ function renderScores(deal, step) {
     box.append(make("h3", "", t("replay.dealScore")));
     const ul = make("ul");
     for (const line of sd.reasons) {
-      const who = line.seat ?? line.player;
-      const whoName = line.seat === undefined && data.preset.startsWith("pollack") ?
-        t("table.side", { n: who + 1 }) : name(who);
-      const reason = has(`reason.${line.reason}`) ? t(`reason.${line.reason}`) : line.reason;
-      let detail = line.detail ?? "";
-      if (/^[2-9TJQKA][CDHS]$/.test(detail)) detail = cardName(detail, data.suits);
-      ul.append(make("li", "", `${whoName}: ${line.points > 0 ? "+" : ""}${line.points} ${reason}` +
-        (detail ? ` (${detail})` : "")));
+      const side = line.seat === undefined && data.preset.startsWith("pollack");
+      const nameOf = (who) => (side ? t("table.side", { n: who + 1 }) : name(who));
+      ul.append(make("li", "", reasonText({ ...line, player: line.seat ?? line.player }, nameOf,
+        data.suits)));
     }
     if (!sd.reasons.length) ul.append(make("li", "", t("table.noPoints")));
     box.append(ul);
@@ -166,7 +168,7 @@ function renderScores(deal, step) {
   tab.replaceChildren();
   const head = tab.insertRow();
   head.insertCell().textContent = t("table.deal");
-  data.players.forEach((p) => { head.insertCell().textContent = p; });
+  data.players.forEach((p, s) => { head.insertCell().textContent = name(s); });
   const totals = new Array(data.players.length).fill(0);
   deals.forEach((d) => {
     const r = tab.insertRow();
@@ -181,7 +183,7 @@ function renderScores(deal, step) {
   chart.replaceChildren();
   if (deals.length) {
     chart.append(make("h3", "", t("table.chart")));
-    chart.append(totalsChart(data.players, deals, { threshold: data.rules.threshold ?? null,
+    chart.append(totalsChart(data.players.map((_, s) => name(s)), deals, { threshold: data.rules.threshold ?? null,
       title: t("table.chart") }));
   }
   const res = $("result");
@@ -235,7 +237,8 @@ $("file").addEventListener("change", async () => {
 
 languagePicker($("lang"));
 translatePage();
-onLang(() => { render(); if (partial && data) $("notice").textContent = t("replay.partial"); });
+document.title = `${t("replay.title")} · Polignac`;
+onLang(() => { document.title = `${t("replay.title")} · Polignac`; render(); if (partial && data) $("notice").textContent = t("replay.partial"); });
 
 if (tableId) {
   const url = `/tables/${tableId}/record.json`;

@@ -2,26 +2,13 @@
 // The pad (setup + every deal's entry) lives in localStorage; the server scores it
 // (POST /api/scorepad/score) and keeps nothing.
 
+import {
+  cardName as cardWords, errorText, lang, languagePicker, onLang, presetName, presetSummary, rankIndex,
+  t, translatePage,
+} from "./i18n.js";
+
 const STORE = "polignac-scorepad";
 const SUIT_SYMBOL = { C: "♣", D: "♦", H: "♥", S: "♠" };
-const GERMAN_SUIT = { C: "Acorns", S: "Leaves", H: "Hearts", D: "Bells" };
-const GERMAN_RANK = { Q: "Ober", J: "Unter", A: "Sow", K: "King", T: "10" };
-const ANNOUNCE_WORDS = {
-  "three-tens": "three Tens", "three-nines": "three Nines", "three-aces": "three Aces",
-  "four-tens": "four Tens", "four-nines": "four Nines", "four-aces": "four Aces",
-  "pollack-C": "pollack ♣", "pollack-D": "pollack ♦", "pollack-H": "pollack ♥",
-  "pollack-S": "pollack ♠",
-};
-const REASONS = {
-  card: "", tricks: "tricks", "first-trick": "first trick", "last-trick": "last trick",
-  "all-three": "all three", "capot-made": "capot made", "capot-failed": "capot failed",
-  "opponent-capot": "capot against", "general-made": "general made",
-  "general-failed": "general failed", "opponent-general": "general against",
-  "generale-made": "générale made", "generale-failed": "générale failed",
-  "opponent-generale": "générale against", chelem: "chelem", "opponent-chelem": "chelem against",
-  revoke: "revoke", "chips-stake": "stake", "chips-pool": "pool", "chips-sweep": "sweep",
-  "chips-overload": "100+", announce: "", "card-points": "cards",
-};
 
 let presets = [];
 let pad = null; // the server's answer: setup, entries and derived state
@@ -43,9 +30,11 @@ function el(tag, attrs = {}, ...children) {
 
 function cardName(code, german) {
   const rank = code[0], suit = code[1];
-  if (german) return `${GERMAN_RANK[rank] || rank} of ${GERMAN_SUIT[suit]}`;
-  return `${rank === "T" ? "10" : rank}${SUIT_SYMBOL[suit]}`;
+  if (german) return cardWords(code, "german");
+  return `${rankIndex(rank)}${SUIT_SYMBOL[suit]}`;
 }
+
+function announceName(a) { return t(`announce.${a}`); }
 
 function preset(name) {
   return presets.find((p) => p.name === name);
@@ -54,16 +43,24 @@ function preset(name) {
 // ------------------------------------------------------------------ setup
 
 function limitKind(p) {
-  if (p.match_end === "parties") return { key: "parties", text: "Parties in the game", value: 6 };
+  if (p.match_end === "parties") return { key: "parties", text: t("scorepad.limit.parties"), value: 6 };
   if (p.match_end === "fixed-deals" || p.match_end === "chips") {
-    return { key: "deals", text: "Number of deals", value: null };
+    return { key: "deals", text: t("scorepad.limit.deals"), value: null };
   }
-  const word = p.match_end === "first-to-target" ? "Target (points)" : "Match ends at (points)";
+  const word = t(p.match_end === "first-to-target" ? "scorepad.limit.target"
+    : "scorepad.limit.threshold");
   return { key: "threshold", text: word, value: p.threshold };
+}
+
+function fillSetupAbout() {
+  const id = $("sp-preset").value;
+  $("sp-about").replaceChildren(`${presetSummary(id)} `, el("span", { class: "pick-id", text: id }),
+    " · ", el("a", { href: `/rules/${encodeURIComponent(id)}`, text: t("lobby.rulesLink") }));
 }
 
 function fillSetup() {
   const p = preset($("sp-preset").value);
+  fillSetupAbout();
   const players = $("sp-players");
   const keep = Number(players.value);
   players.replaceChildren(...p.players.map((n) => el("option", { value: n, text: n })));
@@ -79,15 +76,15 @@ function fillNames() {
   const n = Number($("sp-players").value);
   const box = $("sp-names");
   const old = [...box.querySelectorAll("input")].map((i) => i.value);
-  box.replaceChildren(el("legend", { text: "Names, in the order of play" }));
+  box.replaceChildren(el("legend", { text: t("scorepad.names") }));
   for (let i = 0; i < n; i++) {
-    box.append(el("label", {}, `Player ${i + 1} `,
-      el("input", { name: `name${i}`, maxlength: 40, value: old[i] || `Player ${i + 1}`,
-        required: true })));
+    const player = t("name.player", { n: i + 1 });
+    box.append(el("label", {}, `${player} `,
+      el("input", { name: `name${i}`, maxlength: 40, value: old[i] || player, required: true })));
   }
   const dealer = $("sp-first-dealer");
   dealer.replaceChildren(...Array.from({ length: n }, (_, i) =>
-    el("option", { value: i, text: `Player ${i + 1}` })));
+    el("option", { value: i, text: old[i] || t("name.player", { n: i + 1 }) })));
   const p = preset($("sp-preset").value);
   if (p && limitKind(p).key === "deals" && !p.deals) $("sp-limit").value = 2 * n;
 }
@@ -139,7 +136,7 @@ async function send(setup, entry, undo, button) {
     render();
     return true;
   } catch (err) {
-    showError({ error: `could not reach the server: ${err}` });
+    showError({ error: `${t("error.network")} (${err})`, rule: "network" });
     return false;
   } finally {
     if (button) button.disabled = false;
@@ -170,7 +167,8 @@ function showError(body) {
   const label = hits.length && hits[0].id ? document.querySelector(`label[for="${hits[0].id}"]`)
     : null;
   if (label && body.error && body.error.startsWith(`${field}: `)) {
-    box.textContent = `${label.textContent}: ${body.error.slice(field.length + 2)}`;
+    box.textContent = lang === "en" ? `${label.textContent}: ${body.error.slice(field.length + 2)}`
+      : t("error.bad-entry", { field: fieldLabel(field) });
   }
   hits.forEach((n) => {
     n.classList.add("invalid");
@@ -179,8 +177,22 @@ function showError(body) {
   if (hits.length) hits[0].focus();
 }
 
+// The words the form shows for a field ("taken.JD" -> "J♦ (+1)", "card_points[0]" -> its
+// group and the side's names), for errors in the page language.
+function fieldLabel(field) {
+  const node = document.querySelector(`[data-field="${field}"]`)
+    || document.querySelector(`[data-field^="${field.split("[")[0]}"]`);
+  if (!node) return field;
+  const own = node.id ? document.querySelector(`label[for="${node.id}"]`)?.textContent : null;
+  const group = node.closest("fieldset")?.querySelector("legend")?.textContent;
+  const item = node.closest("label")?.querySelector("span")?.textContent;
+  return [own ?? group, own ? null : item].filter(Boolean).join(", ") || field;
+}
+
 function explain(body) {
   // Replace seat numbers in field names by the players' names.
+  if (lang !== "en" && body.rule === "bad-entry") return t("error.bad-entry", { field: fieldLabel(body.field || "") });
+  if (lang !== "en" || body.rule === "network") return errorText(body);
   let text = body.error || "error";
   if (pad) {
     text = text.replace(/\[(\d+)\]/g, (m, i) => (pad.names[i] ? ` (${pad.names[i]})` : m));
@@ -199,7 +211,7 @@ function render() {
     return;
   }
   const p = preset(pad.preset);
-  $("sp-title").textContent = `Score pad: ${pad.preset}`;
+  $("sp-title").textContent = t("scorepad.titleOf", { name: presetName(pad.preset) });
   $("sp-rules").textContent = rulesLine(pad);
   renderTable();
   renderResult();
@@ -211,26 +223,24 @@ function render() {
 }
 
 function rulesLine(state) {
-  const end = {
-    "threshold-loser": `the first to reach ${state.threshold} loses`,
-    "threshold-lowest-wins": `when anyone reaches ${state.threshold}, the lowest total wins`,
-    "fixed-deals": `${state.num_deals} deals, ${state.scoring === "points" ? "highest" : "lowest"} total wins`,
-    "first-to-target": `the first to reach ${state.threshold} wins`,
-    chips: `${state.num_deals} deals, most chips wins`,
-    parties: "first side to 21 wins a partie; most parties wins the game",
-  }[state.match_end];
-  let text = `Match: ${end}.`;
-  if (state.num_deals) text += ` Deals played: ${state.counted_deals} of ${state.num_deals}.`;
-  if (state.revoke_penalty !== null) text += ` Revoke: ${state.revoke_penalty}.`;
+  const params = { t: state.threshold, n: state.num_deals };
+  const key = state.match_end === "fixed-deals"
+    ? `scorepad.end.fixed-deals.${state.scoring === "points" ? "highest" : "lowest"}`
+    : `scorepad.end.${state.match_end}`;
+  let text = t("scorepad.match", { end: t(key, params) });
+  if (state.num_deals) {
+    text += ` ${t("scorepad.dealsPlayed", { n: state.counted_deals, of: state.num_deals })}`;
+  }
+  if (state.revoke_penalty !== null) text += ` ${t("scorepad.revokeLine", { n: state.revoke_penalty })}`;
   return text;
 }
 
 function reasonText(line, state) {
-  const word = REASONS[line.reason] ?? line.reason;
   if (line.reason === "card") return cardName(line.detail, preset(state.preset).suits === "german");
-  if (line.reason === "announce") return ANNOUNCE_WORDS[line.detail] || line.detail;
-  if (line.reason === "tricks") return `${line.detail} tricks`;
-  return word;
+  if (line.reason === "announce") return announceName(line.detail);
+  if (line.reason === "tricks") return t("scorepad.tricks", { n: line.detail });
+  if (line.reason === "chips-overload") return "100+";
+  return t(`reason.${line.reason}`);
 }
 
 function renderTable() {
@@ -238,7 +248,7 @@ function renderTable() {
   const names = pad.names;
   const pollack = pad.scoring === "pollack";
   const head = el("tr", {}, el("th", { scope: "col", text: "#" }),
-    el("th", { scope: "col", text: "Dealer" }),
+    el("th", { scope: "col", text: t("scorepad.dealer") }),
     ...names.map((n) => el("th", { scope: "col", class: "num", text: n })));
   const rows = [];
   for (const deal of pad.deals) {
@@ -246,7 +256,7 @@ function renderTable() {
     tr.append(el("td", { text: deal.number }), el("td", { text: names[deal.dealer] }));
     if (deal.misdeal) {
       tr.append(el("td", { colspan: names.length, class: "sp-muted",
-        text: "misdeal: the same dealer deals again" }));
+        text: t("scorepad.misdealRow") }));
       rows.push(tr);
       continue;
     }
@@ -262,15 +272,16 @@ function renderTable() {
       if (why.length) cell.append(el("small", { text: why.join(", ") }));
       tr.append(cell);
     });
-    if (deal.tiebreak) tr.firstChild.textContent = `${deal.number} (tie-break)`;
-    if (deal.redeal) tr.firstChild.textContent = `${deal.number} (redeal)`;
+    if (deal.tiebreak) tr.firstChild.textContent = t("scorepad.tiebreak", { n: deal.number });
+    if (deal.redeal) tr.firstChild.textContent = t("scorepad.redeal", { n: deal.number });
     if (deal.partie_winner !== undefined && deal.partie_winner !== null) {
       tr.classList.add("partie-end");
-      tr.firstChild.textContent = `${deal.number} (partie)`;
+      tr.firstChild.textContent = t("scorepad.partie", { n: deal.number });
     }
     rows.push(tr);
   }
-  const totalLabel = pollack ? "Partie" : pad.scoring === "chips" ? "Chips" : "Total";
+  const totalLabel = t(pollack ? "scorepad.total.partie" : pad.scoring === "chips"
+    ? "scorepad.total.chips" : "scorepad.total.total");
   const foot = el("tr", { class: "sp-total" }, el("th", { scope: "row", colspan: 2, text: totalLabel }),
     ...pad.totals.map((t, seat) => el("td", {
       class: "num" + (pad.winners.includes(seat) ? " winner" : "")
@@ -280,14 +291,14 @@ function renderTable() {
   const parts = [el("thead", {}, head), el("tbody", {}, ...rows), el("tfoot", {}, foot)];
   if (pollack) {
     const won = names.map((_, s) => pad.parties_won.filter((w) => w === (s & 1)).length);
-    parts[2].append(el("tr", {}, el("th", { scope: "row", colspan: 2, text: "Parties won" }),
+    parts[2].append(el("tr", {}, el("th", { scope: "row", colspan: 2, text: t("scorepad.partiesWon") }),
       ...won.map((w) => el("td", { class: "num", text: w }))));
   }
   table.replaceChildren(...parts);
 }
 
 function listNames(seats) {
-  return seats.map((s) => pad.names[s]).join(", ") || "nobody";
+  return seats.map((s) => pad.names[s]).join(", ") || t("scorepad.nobody");
 }
 
 function renderResult() {
@@ -296,25 +307,25 @@ function renderResult() {
   box.className = "";
   if (pad.finished) {
     box.className = "sp-over";
-    box.append(el("strong", { text: "Match over. " }));
+    box.append(el("strong", { text: t("scorepad.over") }));
     if (!pad.winners.length && !pad.losers.length) {
-      box.append("A draw: nobody wins or loses.");
+      box.append(t("scorepad.draw"));
     } else {
-      box.append(`Winner${pad.winners.length === 1 ? "" : "s"}: ${listNames(pad.winners)}. `,
-        `Loser${pad.losers.length === 1 ? "" : "s"}: ${listNames(pad.losers)}.`);
+      box.append(t("scorepad.winners", { names: listNames(pad.winners), n: pad.winners.length }),
+        t("scorepad.losers", { names: listNames(pad.losers), n: pad.losers.length }));
     }
   } else if (pad.tied.length) {
     box.className = "sp-tie";
-    box.append(`Tie for the lowest total: ${listNames(pad.tied)} play a tie-break deal `
-      + "among themselves (its penalties do not count in the totals).");
+    box.append(t("scorepad.tie", { names: listNames(pad.tied) }));
   }
   const note = pad.notes[pad.notes.length - 1];
-  if (note && pad.finished) box.append(el("div", { class: "sp-muted", text: `(${note})` }));
+  // The core's match-end notes are English only (no catalog keys yet): shown to English readers.
+  if (note && pad.finished && lang === "en") box.append(el("div", { class: "sp-muted", text: `(${note})` }));
 }
 
 // -------------------------------------------------------------- the form
 
-function seatSelect(field, seats, { blank = "— choose —", extra = [] } = {}) {
+function seatSelect(field, seats, { blank = t("scorepad.choose"), extra = [] } = {}) {
   const select = el("select", { dataset: { field } });
   if (blank !== null) select.append(el("option", { value: "", text: blank }));
   for (const [value, text] of extra) select.append(el("option", { value, text }));
@@ -347,73 +358,81 @@ function renderForm(form, p) {
   fields.replaceChildren();
   const seats = form.seats;
   const number = pad.deals.length + 1;
-  $("sp-entry-title").textContent = `Deal ${number}${form.tiebreak ? " (tie-break)" : ""}: `
-    + `${pad.names[form.dealer]} deals`;
+  $("sp-entry-title").textContent = t(form.tiebreak ? "scorepad.entryTitleTie"
+    : "scorepad.entryTitle", { n: number, dealer: pad.names[form.dealer] });
   if (form.kind === "tricks") {
     const cards = el("fieldset", { class: "sp-cards" },
-      el("legend", { text: "Who took each penalty card?" }));
+      el("legend", { text: t("scorepad.whoTook") }));
     for (const code of form.point_cards) {
-      const extra = form.turn_up ? [["none", "nobody (turn-up)"]] : [];
+      const extra = form.turn_up ? [["none", t("scorepad.nobodyTurnUp")]] : [];
       const select = seatSelect(`taken.${code}`, seats, { extra });
       const value = form.card_values[code];
       cards.append(row(`${cardName(code, german)} (${value > 0 ? "+" : ""}${value})`, select));
     }
     fields.append(cards);
-    if (form.needs_first_trick) fields.append(row("First trick", seatSelect("first_trick", seats)));
-    if (form.needs_last_trick) fields.append(row("Last trick", seatSelect("last_trick", seats)));
+    if (form.needs_first_trick) {
+      fields.append(row(t("scorepad.firstTrick"), seatSelect("first_trick", seats)));
+    }
+    if (form.needs_last_trick) {
+      fields.append(row(t("scorepad.lastTrick"), seatSelect("last_trick", seats)));
+    }
     if (form.needs_tricks) {
-      fields.append(numberGrid("tricks", seats, "Tricks taken",
-        `${form.tricks_per_player} tricks in all`));
+      fields.append(numberGrid("tricks", seats, t("scorepad.tricksTaken"),
+        t("scorepad.tricksInAll", { n: form.tricks_per_player })));
     }
     if (form.contract) {
-      const box = el("fieldset", {}, el("legend", { text: `Contract (${form.contract})` }));
-      box.append(row("Declared by", seatSelect("contract.declarer", seats, { blank: "nobody" })));
-      box.append(row("Made (took every trick)",
+      const name = t(`contract.${form.contract === "general-bonus" ? "general" : form.contract}`);
+      const box = el("fieldset", {}, el("legend", { text: t("scorepad.contract", { name }) }));
+      box.append(row(t("scorepad.declaredBy"), seatSelect("contract.declarer", seats,
+        { blank: t("scorepad.nobody") })));
+      box.append(row(t("scorepad.made"),
         el("input", { type: "checkbox", dataset: { field: "contract.made" } })));
       fields.append(box);
     }
     if (form.chelem) {
-      fields.append(row("Chelem: took every trick", seatSelect("slam", seats, { blank: "nobody" })));
+      fields.append(row(t("scorepad.chelem"), seatSelect("slam", seats,
+        { blank: t("scorepad.nobody") })));
     }
   } else if (form.kind === "chips") {
-    fields.append(numberGrid("card_points", seats, "Card points",
-      `${form.pack_points} in all; a player with no trick has 0`));
-    fields.append(numberGrid("tricks", seats, "Tricks taken",
-      `${form.tricks_per_player} tricks in all`));
-    if (!form.pool_in) fields.append(el("p", { class: "sp-muted", text: "Redeal: the pool stays, no new stake." }));
+    fields.append(numberGrid("card_points", seats, t("scorepad.cardPoints"),
+      t("scorepad.cardPointsHint", { n: form.pack_points })));
+    fields.append(numberGrid("tricks", seats, t("scorepad.tricksTaken"),
+      t("scorepad.tricksInAll", { n: form.tricks_per_player })));
+    if (!form.pool_in) fields.append(el("p", { class: "sp-muted", text: t("scorepad.redealNote") }));
   } else {
     const sides = [[0, 2], [1, 3]].map((s) => s.map((i) => pad.names[i]).join(" & "));
-    const box = el("fieldset", { class: "sp-grid" }, el("legend", { text: "Card points per side" }));
+    const box = el("fieldset", { class: "sp-grid" }, el("legend", { text: t("scorepad.sidePoints") }));
     box.dataset.field = "card_points";
     sides.forEach((name, i) => box.append(el("label", {}, el("span", { text: name }),
       el("input", { type: "number", min: 0, dataset: { field: `card_points[${i}]` } }))));
-    box.append(el("p", { class: "sp-muted", text: `${form.pack_points} in all when played out` }));
+    box.append(el("p", { class: "sp-muted", text: t("scorepad.sidePointsHint", { n: form.pack_points }) }));
     fields.append(box);
     const last = el("select", { dataset: { field: "last_trick" } },
-      el("option", { value: "", text: "— (a claim ended it)" }),
+      el("option", { value: "", text: t("scorepad.claimEnded") }),
       ...sides.map((name, i) => el("option", { value: i, text: name })));
-    fields.append(row("Last trick", last));
-    fields.append(row("Claimed “out”", seatSelect("claim", [0, 1, 2, 3], { blank: "nobody" })));
-    const anns = el("details", { class: "sp-anns" }, el("summary", { text: "Announcements" }));
+    fields.append(row(t("scorepad.lastTrick"), last));
+    fields.append(row(t("scorepad.claimed"), seatSelect("claim", [0, 1, 2, 3],
+      { blank: t("scorepad.nobody") })));
+    const anns = el("details", { class: "sp-anns" }, el("summary", { text: t("scorepad.announcements") }));
     for (const s of [0, 1, 2, 3]) {
       const line = el("fieldset", {}, el("legend", { text: pad.names[s] }));
       for (const a of form.announcements) {
         line.append(el("label", { class: "sp-check" }, el("input", { type: "checkbox",
-          dataset: { field: "announcements", seat: s, ann: a } }), ANNOUNCE_WORDS[a] || a));
+          dataset: { field: "announcements", seat: s, ann: a } }), announceName(a)));
       }
       anns.append(line);
     }
     fields.append(anns);
   }
   if (form.revoke_penalty !== null) {
-    fields.append(numberGrid("revokes", seats, `Revokes called (${form.revoke_penalty} each)`));
+    fields.append(numberGrid("revokes", seats, t("scorepad.revokes", { n: form.revoke_penalty })));
   }
-  const extra = el("details", { class: "sp-extra" }, el("summary", { text: "Exposed cards, note" }));
+  const extra = el("details", { class: "sp-extra" }, el("summary", { text: t("scorepad.extra") }));
   for (const s of seats) {
-    extra.append(row(`${pad.names[s]} exposed`, el("input", { type: "text", maxlength: 60,
-      placeholder: "e.g. AH", dataset: { field: `exposed.${s}`, seat: s } })));
+    extra.append(row(t("scorepad.exposed", { name: pad.names[s] }), el("input", { type: "text",
+      maxlength: 60, placeholder: t("scorepad.exposedHint"), dataset: { field: `exposed.${s}`, seat: s } })));
   }
-  extra.append(row("Note", el("input", { type: "text", maxlength: 200, dataset: { field: "note" } })));
+  extra.append(row(t("scorepad.note"), el("input", { type: "text", maxlength: 200, dataset: { field: "note" } })));
   fields.append(extra);
   const first = fields.querySelector("select, input");
   if (first && document.activeElement?.closest("#entry") === null) first.focus();
@@ -487,7 +506,23 @@ function readEntry() {
 async function boot() {
   const response = await fetch("/api/scorepad/presets");
   presets = (await response.json()).presets;
-  $("sp-preset").replaceChildren(...presets.map((p) => el("option", { value: p.name, text: p.name })));
+  $("sp-preset").replaceChildren(...presets.map((p) => el("option", { value: p.name,
+    text: presetName(p.name) })));
+  languagePicker($("lang"));
+  translatePage();
+  document.title = `${t("scorepad.title")} · Polignac`;
+  onLang(() => {
+    document.title = `${t("scorepad.title")} · Polignac`;
+    const keep = $("sp-preset").value;
+    [...$("sp-preset").options].forEach((o) => { o.textContent = presetName(o.value); });
+    $("sp-preset").value = keep;
+    const names = [...$("sp-names").querySelectorAll("input")].map((i) => i.value);
+    fillNames();
+    $("sp-limit-text").textContent = limitKind(preset(keep)).text;
+    fillSetupAbout();
+    [...$("sp-names").querySelectorAll("input")].forEach((i, k) => { i.value = names[k] ?? i.value; });
+    render();
+  });
   fillSetup();
   $("sp-preset").addEventListener("change", fillSetup);
   $("sp-players").addEventListener("change", fillNames);
@@ -495,7 +530,7 @@ async function boot() {
     const dealer = $("sp-first-dealer");
     [...dealer.options].forEach((o, i) => {
       const input = $("sp-names").querySelector(`[name=name${i}]`);
-      o.textContent = input && input.value.trim() ? input.value.trim() : `Player ${i + 1}`;
+      o.textContent = input && input.value.trim() ? input.value.trim() : t("name.player", { n: i + 1 });
     });
   });
   $("setup-form").addEventListener("submit", startPad);
@@ -510,7 +545,7 @@ async function boot() {
   $("sp-undo").addEventListener("click", undo);
   $("sp-undo-end").addEventListener("click", undo);
   $("sp-new").addEventListener("click", () => {
-    if (pad && pad.deals.length && !pad.finished && !confirm("Start a new match? This pad is lost.")) return;
+    if (pad && pad.deals.length && !pad.finished && !confirm(t("scorepad.confirmNew"))) return;
     localStorage.removeItem(STORE);
     pad = null;
     render();

@@ -1,7 +1,10 @@
 // The table page: one WebSocket to the server, which sends states, numbered events and presence.
 import { cardBack, cardLabel, cardSVG, setDeck, suitIcon } from "./cards.js";
 import { totalsChart } from "./chart.js";
-import { cardName, has, languagePicker, onLang, suitName, t, translatePage } from "./i18n.js";
+import {
+  errorText, has, languagePicker, levelName, onLang, presetName, reasonText, seatName, suitName,
+  t, translatePage,
+} from "./i18n.js";
 import { initSeats, renderSeatsPanel, resetSeatsPanel, seatExtras, seatsPresence } from "./seats.js";
 
 const tableId = location.pathname.split("/")[2];
@@ -25,7 +28,8 @@ const spectating = () => table !== null && (you === null || you === undefined);
 
 function name(seat) {
   if (seat === you && !spectating()) return t("table.you");
-  return presence[seat]?.name ?? view?.names?.[seat] ?? t("table.seatN", { n: seat + 1 });
+  if (presence[seat]?.name) return seatName(presence[seat]);
+  return view?.names?.[seat] ?? t("table.seatN", { n: seat + 1 });
 }
 
 function make(tag, className, text) {
@@ -79,7 +83,7 @@ function onFrame(f) {
     rematchUrl = f.url;
     if (view) render();
   } else if (f.type === "error") {
-    toast(f.message);
+    toast(errorText(f));
     if (f.rule === "stale-seq") send({ type: "hello", last_seq: lastSeq });
   }
   if (table?.guide && !guide) {
@@ -116,7 +120,7 @@ async function post(url) {
     headers: { "content-type": "application/json" }, body: "{}" });
   let data = {};
   try { data = await r.json(); } catch { /* no body */ }
-  if (!r.ok) throw new Error(data.error || `error ${r.status}`);
+  if (!r.ok) throw new Error(errorText(data) || `error ${r.status}`);
   return data;
 }
 
@@ -134,7 +138,7 @@ function render() {
   setDeck(table.suits);
   document.body.classList.toggle("spectator", spectating());
   $("spectating").hidden = !spectating();
-  $("title").textContent = t("table.title", { preset: table.preset,
+  $("title").textContent = t("table.title", { preset: presetName(table.preset),
     n: view.deal ? view.deal_number : Math.max(view.deals.length, 1) });
   const rec = $("record");
   rec.href = `/tables/${tableId}/record.json`;
@@ -169,7 +173,7 @@ function seatBox(seat) {
   const kind = { ...table.seats[seat], ...(presence[seat] ?? {}) };
   const title = make("div", "seat-name", name(seat));
   const badge = (text, extra = "") => title.append(make("span", `badge ${extra}`, text));
-  if (kind.kind === "bot") badge(t("table.bot", { level: kind.level }));
+  if (kind.kind === "bot") badge(t("table.bot", { level: levelName(kind.level) }));
   if (view.dealer === seat) badge(t("table.dealer"));
   if (turn) badge(`▶ ${t("table.toPlay")}`, "turn");
   const pr = presence[seat];
@@ -335,6 +339,7 @@ function callLabel(a) {
   if (a.startsWith("announce:")) {
     let what = a.slice(9);
     if (what.startsWith("pollack-")) what = `Pollack ${suitName(what.slice(8), table.suits)}`;
+    else what = t(`announce.${what}`);
     return t("call.announce", { what });
   }
   return has(`call.${a}`) ? t(`call.${a}`) : a;
@@ -383,10 +388,7 @@ function reasonLine(line) {
   const who = line.seat ?? line.player;
   const whoName = line.seat === undefined && table.preset.startsWith("pollack") ?
     t("table.side", { n: who + 1 }) : name(who);
-  const reason = has(`reason.${line.reason}`) ? t(`reason.${line.reason}`) : line.reason;
-  let detail = line.detail ?? "";
-  if (/^[2-9TJQKA][CDHS]$/.test(detail)) detail = cardName(detail, table.suits);
-  return `${whoName}: ${line.points > 0 ? "+" : ""}${line.points} ${reason}${detail ? ` (${detail})` : ""}`;
+  return reasonText({ ...line, player: who }, (s) => (s === who ? whoName : name(s)), table.suits);
 }
 
 function renderScores() {
