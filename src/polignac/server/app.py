@@ -543,7 +543,7 @@ async def record_json(request: Request) -> Response:
     match = table.match
     if match.current is not None:
         match = dataclasses.replace(match, current=None, current_seats=(), current_dealer=-1)
-    return JSONResponse(to_record(match), headers={
+    return JSONResponse(to_record(match, table.shuffles()), headers={
         "Content-Disposition": f'attachment; filename="polignac-{table.id}.json"'})
 
 
@@ -644,12 +644,25 @@ async def table_socket(websocket: WebSocket) -> None:
                     await table.act(seat, action, seq)
                 except ProtocolError as exc:
                     out.put_nowait(_error(exc.rule, str(exc), table.seq))
+            elif kind == "cut":
+                if sub is None:
+                    out.put_nowait(_error("hello-first", "send hello first"))
+                    continue
+                if seat is None:
+                    out.put_nowait(_error("spectator", "spectators cannot cut", table.seq))
+                    continue
+                try:
+                    table.cut(seat, data.get("deal"), data.get("value"), data.get("commitment"))
+                except ProtocolError as exc:
+                    out.put_nowait(_error(exc.rule, str(exc), table.seq))
+                    continue
+                out.put_nowait({"type": "cut", "deal": data["deal"], "accepted": True})
             elif kind == "ping":
                 out.put_nowait({"type": "pong"})
             else:
                 out.put_nowait(_error("unknown-type",
                                       f"unknown message type {str(kind)[:40]!r}: "
-                                      "expected hello or act"))
+                                      "expected hello, act, cut or ping"))
     except WebSocketDisconnect:
         pass
     finally:
