@@ -189,7 +189,8 @@ class Hub:
 
     async def open_table(self, row: TableRow) -> GameTable:
         """Store a new table, deal its first hands (unless it waits for people to claim
-        its open seats) and start its driver.
+        its open seats, or a cut window is configured: then the driver publishes the
+        commitment and deals) and start its driver.
 
         Raises:
             sqlalchemy.exc.SQLAlchemyError: the table cannot be stored.
@@ -198,7 +199,8 @@ class Hub:
         await self.writer.run(lambda conn: insert_table(conn, row))
         table = GameTable(row, self.writer, self.config)
         self.tables[row.id] = table
-        await table.deal()
+        if self.config.cut_window <= 0:  # else the driver deals once the cuts are in
+            await table.deal()
         table.wake()
         for s in table.seats:  # a seated person who never comes is replaced by a bot
             table.start_grace(s.seat)
