@@ -264,7 +264,8 @@ class GameTable:
                         "hands": ev.data["hands"], "turn_up": ev.data.get("turn_up")}
             proof = ev.data.get("shuffle")
             if proof is not None:  # everything but the seed, secret until the deal ends
-                out_deal["shuffle"] = {k: proof[k] for k in ("version", "commitment", "cuts")}
+                out_deal["shuffle"] = {"deal": after.deal_number,
+                                       **{k: proof[k] for k in ("version", "commitment", "cuts")}}
             return out_deal
         out: dict[str, Any] = {"kind": "act", "seat": ev.seat, "action": ev.action}
         old = before.current

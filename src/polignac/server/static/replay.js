@@ -3,6 +3,7 @@
 import { cardSVG, setDeck, suitIcon } from "./cards.js";
 import { totalsChart } from "./chart.js";
 import { cardName, has, languagePicker, onLang, t, translatePage } from "./i18n.js";
+import { cryptoAvailable, verifyRecord } from "./verify.js";
 
 const $ = (id) => document.getElementById(id);
 const parts = location.pathname.split("/");
@@ -11,6 +12,7 @@ let data = null;      // the /api/replay answer
 let di = 0;           // deal index
 let si = 0;           // step index in that deal
 let partial = false;
+let recordText = null; // the record on view, as loaded (the deals are verified from it)
 
 function make(tag, className, text) {
   const node = document.createElement(tag);
@@ -21,11 +23,14 @@ function make(tag, className, text) {
 
 function name(seat) { return data.players[seat] ?? t("table.seatN", { n: seat + 1 }); }
 
-async function load(recordText) {
+async function load(text) {
   $("error").textContent = "";
   $("notice").textContent = t("replay.loading");
   $("notice").hidden = false;
-  const r = await fetch("/api/replay", { method: "POST", body: recordText,
+  // The deals can be verified even when the record does not replay (a tampered hand).
+  try { JSON.parse(text); recordText = text; } catch { recordText = null; }
+  resetVerify();
+  const r = await fetch("/api/replay", { method: "POST", body: text,
     headers: { "content-type": "application/json" }, credentials: "same-origin" });
   const answer = await r.json().catch(() => ({ error: `error ${r.status}` }));
   $("notice").hidden = true;
@@ -212,6 +217,46 @@ function moveDeal(delta) {
   render();
 }
 
+// ------------------------------------------------------------ verify the deals
+
+function resetVerify() {
+  $("verify").hidden = !recordText;
+  $("verify-results").replaceChildren();
+  $("verify-summary").textContent = "";
+  $("verify-btn").disabled = false;
+}
+
+/** Check every deal of the record on view in this browser (verify.js, WebCrypto). */
+async function verifyDeals() {
+  const box = $("verify-results");
+  box.replaceChildren();
+  if (!cryptoAvailable()) {
+    $("verify-summary").textContent = t("verify.noCrypto");
+    $("verify-summary").dataset.state = "bad";
+    return;
+  }
+  $("verify-btn").disabled = true;
+  $("verify-summary").textContent = t("verify.running");
+  $("verify-summary").dataset.state = "open";
+  let checks;
+  try {
+    checks = await verifyRecord(JSON.parse(recordText));
+  } finally {
+    $("verify-btn").disabled = false;
+  }
+  const count = (status) => checks.filter((c) => c.status === status).length;
+  for (const c of checks) {
+    const key = { ok: "verify.dealOk", failed: "verify.dealFailed", "not-verifiable": "verify.dealNot" }[c.status];
+    const li = make("li", "", t(key, { deal: c.deal, cuts: c.cuts, why: c.problems.join("; ") }));
+    li.dataset.state = c.status;
+    box.append(li);
+  }
+  $("verify-summary").textContent = t("verify.summary", { ok: count("ok"), n: checks.length,
+    failed: count("failed"), not: count("not-verifiable") });
+  $("verify-summary").dataset.state = count("failed") ? "bad" : count("ok") ? "ok" : "open";
+}
+
+$("verify-btn").addEventListener("click", () => { verifyDeals(); });
 $("next").addEventListener("click", () => move(1));
 $("prev").addEventListener("click", () => move(-1));
 $("next-deal").addEventListener("click", () => moveDeal(1));

@@ -2,6 +2,7 @@
 import { cardBack, cardLabel, cardSVG, setDeck, suitIcon } from "./cards.js";
 import { totalsChart } from "./chart.js";
 import { cardName, has, languagePicker, onLang, suitName, t, translatePage } from "./i18n.js";
+import { dealProof } from "./verify.js";
 
 const tableId = location.pathname.split("/")[2];
 const $ = (id) => document.getElementById(id);
@@ -20,6 +21,7 @@ let connKey = "conn.connecting";
 let presetThreshold = null;
 let rematchUrl = null;     // set when someone asked for a rematch
 
+const proof = dealProof($("deal-proof"), (obj) => send(obj), tableId);
 const spectating = () => table !== null && (you === null || you === undefined);
 
 function name(seat) {
@@ -60,6 +62,7 @@ function setConn(key) {
 }
 
 function onFrame(f) {
+  if (proof.onFrame(f)) return;
   if (f.type === "state") {
     lastSeq = f.seq; you = f.you ?? null; table = f.table; view = f.view; summary = f.summary;
     if (f.presence) setPresence(f.presence);
