@@ -148,6 +148,9 @@ def test_cuts_outside_the_window_and_bad_cuts_are_refused(config: ServerConfig) 
             for bad, rule in [({"deal": 1, "value": "xyz"}, "bad-field"),
                               ({"deal": 1, "value": "ab" * 33}, "bad-field"),
                               ({"deal": "1", "value": "abcd"}, "bad-field"),
+                              ({"deal": 10**30, "value": "abcd"}, "bad-field"),
+                              ({"deal": 1, "value": "abcd", "commitment": "0" * 65},
+                               "bad-field"),
                               ({"deal": 2, "value": "abcd"}, "cut-closed"),
                               ({"deal": 1, "value": "abcd", "commitment": "00" * 32},
                                "stale-commitment")]:

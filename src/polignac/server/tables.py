@@ -390,8 +390,8 @@ class GameTable:
                 (``stale-commitment``), or the seat already cut (``cut-taken``);
                 nothing changed.
         """
-        if not isinstance(deal, int) or isinstance(deal, bool):
-            raise ProtocolError("deal must be the deal number", "bad-field")
+        if not isinstance(deal, int) or isinstance(deal, bool) or not 0 < deal <= 1_000_000:
+            raise ProtocolError("deal must be the deal number (from 1)", "bad-field")
         try:
             data = shuffle.parse_hex(value, "value", 1, shuffle.MAX_CUT_BYTES)
         except shuffle.ShuffleError as exc:
@@ -400,6 +400,9 @@ class GameTable:
         if pending is None or not pending.open or pending.deal != deal:
             raise ProtocolError(f"no cut is taken for deal {deal} now: cuts are taken "
                                 "between a deal's commitment and the deal", "cut-closed")
+        if commitment is not None and (not isinstance(commitment, str) or len(commitment) > 64):
+            raise ProtocolError("commitment must be the 64 hex digits of the commitment",
+                                "bad-field")
         if commitment is not None and commitment != pending.commitment:
             raise ProtocolError("that is not the commitment of this deal", "stale-commitment")
         if seat in pending.cuts:
