@@ -82,14 +82,14 @@ def shuffle_key(seed: bytes, table: str, deal: int, cuts: Sequence[bytes | None]
     """The HMAC key of the deal's stream: the seed mixed with every seat's cut."""
     msg = (_lp(TAG_KEY) + _lp(table.encode()) + _lp(str(deal).encode())
            + struct.pack(">I", len(cuts)) + b"".join(_lp(c or b"") for c in cuts))
-    return hmac.new(seed, msg, hashlib.sha256).digest()
+    return hmac.digest(seed, msg, "sha256")
 
 
 def _words(key: bytes) -> Iterator[int]:
     """The stream's 32-bit words, without end."""
     counter = 0
     while True:
-        block = hmac.new(key, struct.pack(">I", counter), hashlib.sha256).digest()
+        block = hmac.digest(key, struct.pack(">I", counter), "sha256")
         yield from struct.unpack(">8I", block)
         counter += 1
 
