@@ -10,7 +10,10 @@ from __future__ import annotations
 import copy
 import json
 import random
+import socket
+import threading
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +24,9 @@ from polignac.core import cards_of, get_rules
 from polignac.core.shuffle import commitment, pack_order
 
 playwright_sync = pytest.importorskip("playwright.sync_api")
+uvicorn = pytest.importorskip("uvicorn")
+
+from polignac.server import ServerConfig, create_app  # noqa: E402
 
 PARITY_JS = """async (vectors) => {
   const m = await import("/static/verify.js");
@@ -60,6 +66,25 @@ def test_the_browser_computes_what_python_computes(server: str) -> None:
         assert js["order"] == pack_order(seed, v["table"], v["deal"], cuts, v["cards"])
 
 
+@pytest.fixture
+def slow_server(tmp_path: Path) -> Iterator[str]:
+    """Like conftest's ``server``, but the first deal waits up to 20 s for the cut (it
+    deals as soon as the page has cut): a busy machine may take seconds to load a page."""
+    config = ServerConfig(data_dir=tmp_path / "data", bot_delay=0.05, deal_delay=0.5,
+                          cut_window=20.0)
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    srv = uvicorn.Server(uvicorn.Config(create_app(config), host="127.0.0.1", port=port,
+                                        log_level="warning", ws_max_size=64 * 1024))
+    thread = threading.Thread(target=srv.run, daemon=True)
+    thread.start()
+    wait_until(lambda: srv.started, 15)
+    yield f"http://127.0.0.1:{port}"
+    srv.should_exit = True
+    thread.join(10)
+
+
 def _play_one_deal(page: Any) -> None:
     deadline = time.monotonic() + 60
     while page.locator("#scores tr").count() < 3:  # header, deal 1, totals
@@ -78,8 +103,9 @@ def _play_one_deal(page: Any) -> None:
             page.wait_for_timeout(50)
 
 
-def test_cut_reveal_and_verify_in_the_replay_viewer(server: str, shots: Path,
+def test_cut_reveal_and_verify_in_the_replay_viewer(slow_server: str, shots: Path,
                                                    tmp_path: Path) -> None:
+    server = slow_server
     with playwright_sync.sync_playwright() as p:
         browser = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
         try:
@@ -113,7 +139,7 @@ def test_cut_reveal_and_verify_in_the_replay_viewer(server: str, shots: Path,
             page.wait_for_selector(f"#verify-summary:has-text('{n} of {n} deals verified')")
             assert page.locator("#verify-results li[data-state=ok]").count() == n
             results = page.locator("#verify-results").inner_text()
-            assert "Deal 1: verified ✓ (players' cuts: 1)" in results
+            assert "Deal 1: verified ✓ (players' cuts: 1) · your cut is in ✓" in results
             page.screenshot(path=shots / "verify-03-replay-pass.png")
 
             bad = copy.deepcopy(record)

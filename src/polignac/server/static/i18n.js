@@ -161,6 +161,8 @@ const EN = {
   "verify.revealedBad": "Deal {deal}: the revealed seed does NOT match its commitment!",
   "verify.revealedNoCrypto": "Deal {deal}: seed revealed; checking it needs a secure page (https).",
   "verify.cutRefused": "Your cut was not taken: {msg}",
+  "verify.cutFound": "your cut is in ✓",
+  "verify.cutMissing": "the cut your browser sent is not in the record",
 };
 
 const FR = {
@@ -319,6 +321,8 @@ const FR = {
   "verify.revealedBad": "Donne {deal} : la graine révélée NE correspond PAS à son engagement !",
   "verify.revealedNoCrypto": "Donne {deal} : graine révélée ; la vérifier demande une page sécurisée (https).",
   "verify.cutRefused": "Votre coupe n'a pas été prise : {msg}",
+  "verify.cutFound": "votre coupe y figure ✓",
+  "verify.cutMissing": "la coupe envoyée par votre navigateur n'est pas dans la feuille",
 };
 
 const DE = {
@@ -477,6 +481,8 @@ const DE = {
   "verify.revealedBad": "Spiel {deal}: der aufgedeckte Startwert passt NICHT zur Festlegung!",
   "verify.revealedNoCrypto": "Spiel {deal}: Startwert aufgedeckt; zum Prüfen braucht es eine sichere Seite (https).",
   "verify.cutRefused": "Deine Abhebung wurde nicht angenommen: {msg}",
+  "verify.cutFound": "deine Abhebung ist dabei ✓",
+  "verify.cutMissing": "die Abhebung, die dein Browser gesendet hat, fehlt im Bericht",
 };
 
 const TEXT = { en: EN, fr: FR, de: DE };

@@ -244,16 +244,31 @@ async function verifyDeals() {
   } finally {
     $("verify-btn").disabled = false;
   }
+  const record = JSON.parse(recordText);
+  for (const c of checks) {  // the cut this browser sent at the table, if it kept it
+    const mine = tableId ? myCut(c.deal) : null;
+    const proof = record.deals?.[c.deal - 1]?.shuffle;
+    const cuts = proof?.cuts;
+    if (!mine || proof.table !== tableId || !Array.isArray(cuts) || c.status === "not-verifiable") continue;
+    if (cuts.includes(mine.cut)) c.mine = true;
+    else { c.status = "failed"; c.problems.push(t("verify.cutMissing")); }
+  }
   const count = (status) => checks.filter((c) => c.status === status).length;
   for (const c of checks) {
     const key = { ok: "verify.dealOk", failed: "verify.dealFailed", "not-verifiable": "verify.dealNot" }[c.status];
-    const li = make("li", "", t(key, { deal: c.deal, cuts: c.cuts, why: c.problems.join("; ") }));
+    const li = make("li", "", t(key, { deal: c.deal, cuts: c.cuts, why: c.problems.join("; ") }) +
+      (c.mine && c.status === "ok" ? ` · ${t("verify.cutFound")}` : ""));
     li.dataset.state = c.status;
     box.append(li);
   }
   $("verify-summary").textContent = t("verify.summary", { ok: count("ok"), n: checks.length,
     failed: count("failed"), not: count("not-verifiable") });
   $("verify-summary").dataset.state = count("failed") ? "bad" : count("ok") ? "ok" : "open";
+}
+
+/** The cut this browser sent for deal `deal` of this table (kept by verify.js), or null. */
+function myCut(deal) {
+  try { return JSON.parse(sessionStorage.getItem(`polignac-cut:${tableId}:${deal}`) ?? "null"); } catch { return null; }
 }
 
 $("verify-btn").addEventListener("click", () => { verifyDeals(); });
