@@ -2,7 +2,7 @@
 // algorithm as polignac.core.shuffle (docs/server.md, "Verifiable deals"), so a
 // player can check the deals without trusting the server.  Also the table page's
 // commitment indicator, which sends this seat's cut when a commitment arrives.
-import { has, t } from "./i18n.js";
+import { onLang, t } from "./i18n.js";
 
 export const VERSION = "polignac-shuffle/1";
 const TAG_COMMIT = "polignac-shuffle/1 commitment";
@@ -122,25 +122,23 @@ export function dealHands(order, n, handSize, dealer, packets) {
   return hands;
 }
 
-function tx(key, params, english) { return has(key) ? t(key, params) : english; }
-
 /** Check one deal of a record (`number` from 1): {deal, status: ok|failed|not-verifiable,
  * cuts, problems}; `names` name the seats in messages. The pack is the cards of the record's hands and turn-up; `polignac
  * verify` also checks it (and the packets) against the rules. */
 export async function verifyDeal(entry, number, players, names = []) {
   const out = { deal: number, status: "failed", cuts: 0, problems: [] };
   const proof = entry?.shuffle;
-  if (!proof) return { ...out, status: "not-verifiable", problems: [tx("verify.noData", {}, "no verification data")] };
+  if (!proof) return { ...out, status: "not-verifiable", problems: [t("verify.noData")] };
   try {
     if (proof.version !== VERSION) throw new Error(`version ${proof.version}`);
     const cuts = proof.cuts.map((c) => (c === null ? null : hexToBytes(c)));
     out.cuts = cuts.filter((c) => c !== null).length;
     if (proof.seed === null || proof.seed === undefined) {
-      return { ...out, status: "not-verifiable", problems: [tx("verify.noSeed", {}, "the seed is not revealed yet")] };
+      return { ...out, status: "not-verifiable", problems: [t("verify.noSeed")] };
     }
     const seed = hexToBytes(proof.seed);
     if (await commitment(seed, proof.table, number) !== String(proof.commitment).toLowerCase()) {
-      out.problems.push(tx("verify.badCommit", {}, "the revealed seed does not match the commitment"));
+      out.problems.push(t("verify.badCommit"));
     }
     if (cuts.length !== players) out.problems.push(`${cuts.length} cuts for ${players} seats`);
     const hands = entry.hands.map((h) => h.map(cardNumber));
@@ -157,15 +155,14 @@ export async function verifyDeal(entry, number, players, names = []) {
         const extra = have.filter((c) => !want.includes(c)).map(codeOf).join(" ") || "-";
         const missing = want.filter((c) => !have.includes(c)).map(codeOf).join(" ") || "-";
         const who = names[seats[p]] ?? `#${seats[p] + 1}`;
-        out.problems.push(tx("verify.badHand", { who, extra, missing },
-          `${who}: the record has ${extra} where the shuffle deals ${missing}`));
+        out.problems.push(t("verify.badHand", { who, extra, missing }));
       }
     });
     if (up !== null && order[order.length - 1] !== up) {
-      out.problems.push(tx("verify.badTurnUp", {}, "the turn-up is not the pack's last card"));
+      out.problems.push(t("verify.badTurnUp"));
     }
   } catch (err) {
-    out.problems.push(tx("verify.malformed", { msg: err.message }, `malformed verification data (${err.message})`));
+    out.problems.push(t("verify.malformed", { msg: err.message }));
   }
   if (!out.problems.length) out.status = "ok";
   return out;
@@ -198,15 +195,22 @@ export function dealProof(box, send, tableId) {
     memory[deal] = value;
     try { sessionStorage.setItem(storeKey(deal), JSON.stringify(value)); } catch { /* storage off */ }
   };
-  // Two lines: the last deal revealed, and the deal on its way (committed, dealt).
+  // Two lines: the last deal revealed, and the deal on its way (committed, dealt);
+  // each keeps its text's key and parameters, so that a language change redraws it.
   const lines = { done: document.createElement("span"), now: document.createElement("span") };
+  const shown = {};
   box.replaceChildren(lines.done, lines.now);
-  const show = (line, text, state) => {
-    box.hidden = false;
-    lines[line].textContent = text;
+  const draw = (line) => {
+    const { key, params, state } = shown[line];
+    lines[line].textContent = t(key, params);
     lines[line].dataset.state = state;
   };
-  const say = (text, state) => show("now", text, state);
+  const show = (line, key, params, state) => {
+    box.hidden = false;
+    shown[line] = { key, params, state };
+    draw(line);
+  };
+  onLang(() => { for (const line of Object.keys(shown)) draw(line); });
 
   function cut(deal, commit) {
     if (you === null || recall(deal)) return;
@@ -219,24 +223,21 @@ export function dealProof(box, send, tableId) {
 
   async function revealed(deal, seed, commit) {
     if (!cryptoAvailable()) {
-      show("done", tx("verify.revealedNoCrypto", { deal }, `Deal ${deal}: seed revealed; checking it needs a secure page (https).`), "open");
+      show("done", "verify.revealedNoCrypto", { deal }, "open");
       return;
     }
     const ok = await commitment(hexToBytes(seed), tableId, deal) === commit;
-    show("done", ok ? tx("verify.revealedOk", { deal }, `Deal ${deal}: the revealed seed matches its commitment ✓`)
-      : tx("verify.revealedBad", { deal }, `Deal ${deal}: the revealed seed does NOT match its commitment!`),
-    ok ? "ok" : "bad");
+    show("done", ok ? "verify.revealedOk" : "verify.revealedBad", { deal }, ok ? "ok" : "bad");
   }
 
   function dealt(deal, shuffle) {
     const mine = recall(deal);
+    const c = short(shuffle.commitment);
     if (you !== null && mine) {
       const ok = shuffle.commitment === mine.commitment && shuffle.cuts[you] === mine.cut;
-      say(ok ? tx("verify.dealtCut", { deal, c: short(shuffle.commitment) }, `Deal ${deal}: dealt from commitment ${short(shuffle.commitment)} and your cut ✓`)
-        : tx("verify.dealtBad", { deal }, `Deal ${deal}: NOT dealt from the commitment and cut your browser sent!`),
-      ok ? "ok" : "bad");
+      show("now", ok ? "verify.dealtCut" : "verify.dealtBad", { deal, c }, ok ? "ok" : "bad");
     } else {
-      say(tx("verify.dealt", { deal, c: short(shuffle.commitment) }, `Deal ${deal}: dealt from commitment ${short(shuffle.commitment)}`), "open");
+      show("now", "verify.dealt", { deal, c }, "open");
     }
   }
 
@@ -244,7 +245,7 @@ export function dealProof(box, send, tableId) {
     /** Handle a frame; true when it was this module's alone (a refused cut: no toast). */
     onFrame(f) {
       if (f.type === "error" && ["cut-closed", "cut-taken", "stale-commitment"].includes(f.rule)) {
-        say(tx("verify.cutRefused", { msg: f.message }, `Your cut was not taken: ${f.message}`), "open");
+        show("now", "verify.cutRefused", { msg: f.message }, "open");
         return true;
       }
       if (f.type === "cut") return true;
@@ -255,13 +256,11 @@ export function dealProof(box, send, tableId) {
         else if (s) dealt(s.deal, s);
       } else if (f.type === "commitment") {
         cut(f.deal, f.commitment);
-        say(tx(you === null ? "verify.committed" : "verify.committedCut", { deal: f.deal, c: short(f.commitment) },
-          `Deal ${f.deal}: shuffle committed (${short(f.commitment)})`), "open");
+        show("now", you === null ? "verify.committed" : "verify.committedCut",
+          { deal: f.deal, c: short(f.commitment) }, "open");
       } else if (f.type === "event") {
         const ev = f.event;
-        if (ev.kind === "deal" && ev.shuffle) {
-          dealt(ev.shuffle.deal, ev.shuffle);
-        }
+        if (ev.kind === "deal" && ev.shuffle) dealt(ev.shuffle.deal, ev.shuffle);
         if (ev.reveal) revealed(ev.reveal.deal, ev.reveal.seed, ev.reveal.commitment);
       }
       return false;
