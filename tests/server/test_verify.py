@@ -86,10 +86,15 @@ def test_a_live_match_is_verifiable_and_the_seed_stays_secret(
         config: ServerConfig, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     with TestClient(create_app(_config(config))) as client:
         url = client.post("/api/tables", json=TABLE).json()["url"]
-        with client.websocket_connect(url + "/ws") as ws:
+        with client.websocket_connect(url + "/ws") as ws, \
+                sibling(client).websocket_connect(url + "/ws") as spectator:
+            spectator.send_json({"type": "hello", "last_seq": 0})
             me = Human(ws, client, url)
             me.until(lambda f: f["type"] == "event" and f["event"].get("match_over"))
             record_text = client.get(url + "/record.json").text
+            watched = []  # what the spectator saw, in order
+            while '"match_over"' not in (watched[-1] if watched else ""):
+                watched.append(spectator.receive_text())
         with client.websocket_connect(url + "/ws") as ws:
             final_state = hello(ws)
     record = json.loads(record_text)
@@ -115,6 +120,8 @@ def test_a_live_match_is_verifiable_and_the_seed_stays_secret(
                      and json.loads(t)["event"]["shuffle"]["commitment"] == proof["commitment"])
         assert announced < dealt < first
         assert seed not in me.records[number - 1]  # record.json while the deal was on
+        seen = next(i for i, t in enumerate(watched) if seed in t)
+        assert json.loads(watched[seen])["event"]["reveal"]["deal"] == number
     assert final_state["shuffle"]["seed"] == record["deals"][-1]["shuffle"]["seed"]
 
     path = tmp_path / "record.json"
