@@ -221,13 +221,34 @@ export function dealProof(box, send, tableId) {
     send({ type: "cut", deal, value: mine.cut, commitment: commit });
   }
 
+  const dealtInfo = {};  // deal number -> the deal event as this browser saw it
+
+  /** Whether this seat's hand as dealt follows from the revealed seed (null: unknown). */
+  async function handFollows(deal, seed) {
+    const ev = dealtInfo[deal];
+    const s = ev?.shuffle;
+    if (!ev || !ev.hand || !s?.pack || !s.packets || !ev.seats.includes(you)) return null;
+    const cuts = s.cuts.map((c) => (c === null ? null : hexToBytes(c)));
+    const order = await packOrder(seed, tableId, deal, cuts, s.pack.map(cardNumber));
+    const hands = dealHands(order, ev.seats.length, ev.hand.length, ev.seats.indexOf(ev.dealer),
+      s.packets);
+    const mine = hands[ev.seats.indexOf(you)].sort((a, b) => a - b).join();
+    return mine === ev.hand.map(cardNumber).sort((a, b) => a - b).join();
+  }
+
   async function revealed(deal, seed, commit) {
     if (!cryptoAvailable()) {
       show("done", "verify.revealedNoCrypto", { deal }, "open");
       return;
     }
-    const ok = await commitment(hexToBytes(seed), tableId, deal) === commit;
-    show("done", ok ? "verify.revealedOk" : "verify.revealedBad", { deal }, ok ? "ok" : "bad");
+    const bytes = hexToBytes(seed);
+    if (await commitment(bytes, tableId, deal) !== commit) {
+      show("done", "verify.revealedBad", { deal }, "bad");
+      return;
+    }
+    const hand = await handFollows(deal, bytes);
+    if (hand === false) show("done", "verify.revealedBadHand", { deal }, "bad");
+    else show("done", hand ? "verify.revealedHand" : "verify.revealedOk", { deal }, "ok");
   }
 
   function dealt(deal, shuffle) {
@@ -260,7 +281,10 @@ export function dealProof(box, send, tableId) {
           { deal: f.deal, c: short(f.commitment) }, "open");
       } else if (f.type === "event") {
         const ev = f.event;
-        if (ev.kind === "deal" && ev.shuffle) dealt(ev.shuffle.deal, ev.shuffle);
+        if (ev.kind === "deal" && ev.shuffle) {
+          dealtInfo[ev.shuffle.deal] = ev;
+          dealt(ev.shuffle.deal, ev.shuffle);
+        }
         if (ev.reveal) revealed(ev.reveal.deal, ev.reveal.seed, ev.reveal.commitment);
       }
       return false;
