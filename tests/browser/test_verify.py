@@ -120,7 +120,7 @@ def test_cut_reveal_and_verify_in_the_replay_viewer(slow_server: str, shots: Pat
             table_url = page.url
             _play_one_deal(page)
             page.wait_for_selector("#deal-proof:has-text('Deal 1: the revealed seed matches its "
-                                   "commitment, and your hand follows from it ✓')")
+                                   "commitment and deals every hand, yours too ✓')")
             page.screenshot(path=shots / "verify-01-table.png")
             page.set_viewport_size({"width": 390, "height": 844})
             page.wait_for_timeout(200)

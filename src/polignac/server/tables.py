@@ -264,11 +264,8 @@ class GameTable:
                         "hands": ev.data["hands"], "turn_up": ev.data.get("turn_up")}
             proof = ev.data.get("shuffle")
             if proof is not None:  # everything but the seed, secret until the deal ends
-                pack = cards_of(after.rules.pack_mask(len(ev.data["seats"])))
-                out_deal["shuffle"] = {
-                    "deal": after.deal_number, "pack": [CODES[c] for c in pack],
-                    **{k: proof[k] for k in ("version", "commitment", "cuts", "packets")
-                       if k in proof}}
+                out_deal["shuffle"] = {"deal": after.deal_number,
+                                       **{k: proof[k] for k in ("version", "commitment", "cuts")}}
             return out_deal
         out: dict[str, Any] = {"kind": "act", "seat": ev.seat, "action": ev.action}
         old = before.current

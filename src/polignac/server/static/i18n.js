@@ -163,8 +163,8 @@ const EN = {
   "verify.cutRefused": "Your cut was not taken: {msg}",
   "verify.cutFound": "your cut is in ✓",
   "verify.cutMissing": "the cut your browser sent is not in the record",
-  "verify.revealedHand": "Deal {deal}: the revealed seed matches its commitment, and your hand follows from it ✓",
-  "verify.revealedBadHand": "Deal {deal}: your hand does NOT follow from the revealed seed!",
+  "verify.revealedHand": "Deal {deal}: the revealed seed matches its commitment and deals every hand, yours too ✓",
+  "verify.revealedBadHand": "Deal {deal}: the hands do NOT follow from the revealed seed!",
 };
 
 const FR = {
@@ -325,8 +325,8 @@ const FR = {
   "verify.cutRefused": "Votre coupe n'a pas été prise : {msg}",
   "verify.cutFound": "votre coupe y figure ✓",
   "verify.cutMissing": "la coupe envoyée par votre navigateur n'est pas dans la feuille",
-  "verify.revealedHand": "Donne {deal} : la graine révélée correspond à son engagement, et votre main en découle ✓",
-  "verify.revealedBadHand": "Donne {deal} : votre main NE découle PAS de la graine révélée !",
+  "verify.revealedHand": "Donne {deal} : la graine révélée correspond à son engagement et donne chaque main, la vôtre aussi ✓",
+  "verify.revealedBadHand": "Donne {deal} : les mains NE découlent PAS de la graine révélée !",
 };
 
 const DE = {
@@ -487,8 +487,8 @@ const DE = {
   "verify.cutRefused": "Deine Abhebung wurde nicht angenommen: {msg}",
   "verify.cutFound": "deine Abhebung ist dabei ✓",
   "verify.cutMissing": "die Abhebung, die dein Browser gesendet hat, fehlt im Bericht",
-  "verify.revealedHand": "Spiel {deal}: der aufgedeckte Startwert passt zur Festlegung, und dein Blatt folgt daraus ✓",
-  "verify.revealedBadHand": "Spiel {deal}: dein Blatt folgt NICHT aus dem aufgedeckten Startwert!",
+  "verify.revealedHand": "Spiel {deal}: der aufgedeckte Startwert passt zur Festlegung und gibt jedes Blatt, auch deines ✓",
+  "verify.revealedBadHand": "Spiel {deal}: die Blätter folgen NICHT aus dem aufgedeckten Startwert!",
 };
 
 const TEXT = { en: EN, fr: FR, de: DE };

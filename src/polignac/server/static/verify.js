@@ -223,17 +223,23 @@ export function dealProof(box, send, tableId) {
 
   const dealtInfo = {};  // deal number -> the deal event as this browser saw it
 
-  /** Whether this seat's hand as dealt follows from the revealed seed (null: unknown). */
-  async function handFollows(deal, seed) {
-    const ev = dealtInfo[deal];
-    const s = ev?.shuffle;
-    if (!ev || !ev.hand || !s?.pack || !s.packets || !ev.seats.includes(you)) return null;
-    const cuts = s.cuts.map((c) => (c === null ? null : hexToBytes(c)));
-    const order = await packOrder(seed, tableId, deal, cuts, s.pack.map(cardNumber));
-    const hands = dealHands(order, ev.seats.length, ev.hand.length, ev.seats.indexOf(ev.dealer),
-      s.packets);
-    const mine = hands[ev.seats.indexOf(you)].sort((a, b) => a - b).join();
-    return mine === ev.hand.map(cardNumber).sort((a, b) => a - b).join();
+  /** Whether the finished deal's hands (from record.json) follow from the seed and cuts,
+   * this seat's being the hand this browser was dealt; null when that cannot be told. */
+  async function handsFollow(deal) {
+    try {
+      const r = await fetch(`/tables/${tableId}/record.json`, { credentials: "same-origin" });
+      const record = r.ok ? await r.json() : null;
+      const entry = record?.deals?.[deal - 1];
+      if (!entry) return null;
+      const check = await verifyDeal(entry, deal, record.players.length, record.players);
+      const ev = dealtInfo[deal];
+      const seats = entry.seats ?? entry.hands.map((_, i) => i);
+      const mine = ev?.hand && seats.includes(you) ? entry.hands[seats.indexOf(you)] : null;
+      const same = !mine || [...mine].sort().join() === [...ev.hand].sort().join();
+      return check.status === "ok" && same;
+    } catch {
+      return null;
+    }
   }
 
   async function revealed(deal, seed, commit) {
@@ -246,7 +252,7 @@ export function dealProof(box, send, tableId) {
       show("done", "verify.revealedBad", { deal }, "bad");
       return;
     }
-    const hand = await handFollows(deal, bytes);
+    const hand = await handsFollow(deal);
     if (hand === false) show("done", "verify.revealedBadHand", { deal }, "bad");
     else show("done", hand ? "verify.revealedHand" : "verify.revealedOk", { deal }, "ok");
   }
