@@ -38,7 +38,7 @@ def play_until(ws: WebSocketTestSession, first: dict[str, Any], rng: random.Rand
         frame = ws.receive_json()
         if frames is not None:
             frames.append(frame)
-        while frame["type"] in ("presence", "rematch"):
+        while frame["type"] in ("presence", "rematch", "commitment", "cut"):
             frame = ws.receive_json()
             if frames is not None:
                 frames.append(frame)
@@ -54,7 +54,7 @@ def next_non_event(ws: WebSocketTestSession) -> dict[str, Any]:
     """The next frame that is neither an event nor presence (bots may be playing)."""
     while True:
         frame: dict[str, Any] = ws.receive_json()
-        if frame["type"] not in ("event", "presence"):
+        if frame["type"] not in ("event", "presence", "commitment"):
             return frame
 
 

@@ -92,7 +92,7 @@ class Player:
         self.ws.send(json.dumps({"type": "hello", "last_seq": 0}))
 
     def frame(self) -> dict[str, Any]:
-        """The next frame (presence and rematch frames are skipped)."""
+        """The next frame (presence, rematch and commitment frames are skipped)."""
         while True:
             frame: dict[str, Any] = json.loads(self.ws.recv(timeout=TIMEOUT))
             if frame["type"] in ("state", "event"):
@@ -100,7 +100,7 @@ class Player:
                 self.seq = frame["seq"]
                 self.view = frame.get("view", self.view)
                 return frame
-            assert frame["type"] in ("presence", "rematch"), frame
+            assert frame["type"] in ("presence", "rematch", "commitment"), frame
 
     def until(self, seq: int) -> list[dict[str, Any]]:
         """Frames up to event ``seq``."""

@@ -80,8 +80,10 @@ def build_parser() -> argparse.ArgumentParser:
     else:
         register_tournament(sub)
     from .serve import register as register_serve  # imports the server only when run
+    from .verify import register as register_verify
 
     register_serve(sub)
+    register_verify(sub)
     return parser
 
 
@@ -148,6 +150,10 @@ def _run(argv: list[str], out: TextIO) -> int:
     if args.command == "serve":
         served: int = args.func(args)
         return served
+    if args.command == "verify":
+        from .verify import run_verify
+
+        return run_verify(args.file, args.json, args.strict, out)
     if args.command == "play-random":
         from .records import run_play_random
 

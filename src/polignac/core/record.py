@@ -7,7 +7,7 @@ caller's business.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from .actions import action_name, parse_action
@@ -19,25 +19,31 @@ from .presets import get_rules
 FORMAT = "polignac-record/1"
 
 
-def to_record(match: Match) -> dict[str, Any]:
+def to_record(match: Match,
+              shuffles: Sequence[Mapping[str, Any] | None] = ()) -> dict[str, Any]:
     """Return the record of ``match`` (finished or not), JSON-ready.
 
     Every deal carries its dealer, seats, hands as dealt, turn-up and actions;
-    a deal in progress is included with the actions so far.
+    a deal in progress is included with the actions so far.  ``shuffles[i]``,
+    when given and not None, is deal ``i + 1``'s verification data (the
+    ``shuffle`` object of :class:`polignac.core.shuffle.Proof`).
     """
     base = get_rules(match.rules.preset)
     deals = []
     entries = [(r.dealer, r.seats, r.deal) for r in match.results]
     if match.current is not None:
         entries.append((match.current_dealer, match.current_seats, match.current))
-    for dealer, seats, deal in entries:
-        deals.append({
+    for i, (dealer, seats, deal) in enumerate(entries):
+        entry: dict[str, Any] = {
             "dealer": dealer,
             "seats": list(seats),
             "hands": [[CODES[c] for c in cards_of(h)] for h in deal.initial_hands],
             "turn_up": None if deal.turn_up is None else CODES[deal.turn_up],
             "actions": [action_name(a) for a in deal.history],
-        })
+        }
+        if i < len(shuffles) and shuffles[i] is not None:
+            entry["shuffle"] = dict(shuffles[i] or {})
+        deals.append(entry)
     return {
         "format": FORMAT,
         "preset": match.rules.preset,

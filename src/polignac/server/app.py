@@ -312,7 +312,8 @@ class Hub:
 
     async def open_table(self, row: TableRow) -> GameTable:
         """Store a new table, deal its first hands (unless it waits for people to claim
-        its open seats) and start its driver.
+        its open seats, or a cut window is configured: then the driver publishes the
+        commitment and deals) and start its driver.
 
         Raises:
             sqlalchemy.exc.SQLAlchemyError: the table cannot be stored.
@@ -321,7 +322,8 @@ class Hub:
         await self.writer.run(lambda conn: insert_table(conn, row))
         table = GameTable(row, self.writer, self.config)
         self._register(table)
-        await table.deal()
+        if self.config.cut_window <= 0:  # else the driver deals once the cuts are in
+            await table.deal()
         table.wake()
         for s in table.seats:  # a seated person who never comes is replaced by a bot
             table.start_grace(s.seat)
@@ -883,7 +885,7 @@ async def record_json(request: Request) -> Response:
     match = table.match
     if match.current is not None:
         match = dataclasses.replace(match, current=None, current_seats=(), current_dealer=-1)
-    return JSONResponse(to_record(match), headers={
+    return JSONResponse(to_record(match, table.shuffles()), headers={
         "Content-Disposition": f'attachment; filename="polignac-{table.id}.json"'})
 
 
@@ -1000,12 +1002,25 @@ async def table_socket(websocket: WebSocket) -> None:
                     await table.act(seat, action, seq)
                 except ProtocolError as exc:
                     out.put_nowait(_error(exc.rule, str(exc), table.seq))
+            elif kind == "cut":
+                if sub is None:
+                    out.put_nowait(_error("hello-first", "send hello first"))
+                    continue
+                if seat is None:
+                    out.put_nowait(_error("spectator", "spectators cannot cut", table.seq))
+                    continue
+                try:
+                    table.cut(seat, data.get("deal"), data.get("value"), data.get("commitment"))
+                except ProtocolError as exc:
+                    out.put_nowait(_error(exc.rule, str(exc), table.seq))
+                    continue
+                out.put_nowait({"type": "cut", "deal": data["deal"], "accepted": True})
             elif kind == "ping":
                 out.put_nowait({"type": "pong"})
             else:
                 out.put_nowait(_error("unknown-type",
                                       f"unknown message type {str(kind)[:40]!r}: "
-                                      "expected hello or act"))
+                                      "expected hello, act, cut or ping"))
     except WebSocketDisconnect:
         pass
     finally:

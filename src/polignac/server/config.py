@@ -25,6 +25,9 @@ class ServerConfig:
     """Seconds a bot waits before acting, so that humans can follow."""
     deal_delay: float = 2.5
     """Seconds between the end of a deal and the next deal."""
+    cut_window: float = 2.0
+    """Seconds the first deal waits for the seated people's cuts (it deals as soon as
+    all have cut); later deals take cuts during ``deal_delay``."""
     secure_cookies: bool = False
     """Set the Secure flag on seat cookies (behind HTTPS)."""
     rate_per_second: float = 10.0

@@ -32,6 +32,7 @@ from ..core import (
     get_rules,
     parse_action,
     parse_card,
+    shuffle,
     summary,
 )
 from ..core.deal import Deal
@@ -67,6 +68,24 @@ class Subscriber:
     seat: int | None
     queue: asyncio.Queue[Frame] = field(default_factory=asyncio.Queue)
     dropped: bool = False
+
+
+@dataclass(eq=False)
+class PendingDeal:
+    """The next deal's secret seed and its published commitment, while cuts come in.
+
+    Held in memory only: after a restart the server draws a new seed (no cards
+    were dealt from the old one).
+    """
+
+    deal: int
+    seed: bytes
+    commitment: str
+    closes: float
+    """Epoch seconds at which the window is due to close (what the frame says)."""
+    cuts: dict[int, bytes] = field(default_factory=dict)
+    open: bool = True
+    all_cut: asyncio.Event = field(default_factory=asyncio.Event)
 
 
 def replay_events(rules_preset: str, overrides: dict[str, Any], n: int, first_dealer: int,
@@ -154,6 +173,7 @@ class GameTable:
         self.on_idle: Callable[[GameTable, str], Awaitable[bool]] | None = None
         self.idle_task: asyncio.Task[None] | None = None
         self.reopen_task: asyncio.Task[None] | None = None
+        self.pending: PendingDeal | None = None
 
     # ----------------------------------------------------------------- views
 
@@ -247,7 +267,7 @@ class GameTable:
         """The full state for ``seat`` (None: a spectator)."""
         return {"type": "state", "seq": self.seq, "you": seat, "table": self.info(),
                 "view": self.match.view(seat), "summary": summary(self.match),
-                "presence": self.presence()}
+                "presence": self.presence(), "shuffle": self.shuffle_info()}
 
     def event_frame(self, index: int, seat: int | None, with_view: bool) -> dict[str, Any]:
         """Event number ``index + 1`` as ``seat`` may see it."""
@@ -267,18 +287,25 @@ class GameTable:
         """What a client that saw event ``last_seq`` needs: the missed events or a state."""
         missed = self.seq - last_seq
         if last_seq <= 0 or missed < 0 or missed > self.config.max_missed_events:
-            return [self.state_frame(seat)]
-        if missed == 0:
-            return []
-        return [self.event_frame(i, seat, with_view=i == self.seq - 1)
-                for i in range(last_seq, self.seq)]
+            frames = [self.state_frame(seat)]
+        else:
+            frames = [self.event_frame(i, seat, with_view=i == self.seq - 1)
+                      for i in range(last_seq, self.seq)]
+        if self.pending is not None and self.pending.open:
+            frames.append(self.commitment_frame(self.pending))
+        return frames
 
     def _public(self, before: Match, after: Match, ev: EventRow) -> dict[str, Any]:
         """Everything about ``ev`` that is public, plus the hands (removed per seat)."""
         if ev.kind == "deal":
             assert ev.data is not None
-            return {"kind": "deal", "dealer": ev.data["dealer"], "seats": ev.data["seats"],
-                    "hands": ev.data["hands"], "turn_up": ev.data.get("turn_up")}
+            out_deal = {"kind": "deal", "dealer": ev.data["dealer"], "seats": ev.data["seats"],
+                        "hands": ev.data["hands"], "turn_up": ev.data.get("turn_up")}
+            proof = ev.data.get("shuffle")
+            if proof is not None:  # everything but the seed, secret until the deal ends
+                out_deal["shuffle"] = {"deal": after.deal_number,
+                                       **{k: proof[k] for k in ("version", "commitment", "cuts")}}
+            return out_deal
         out: dict[str, Any] = {"kind": "act", "seat": ev.seat, "action": ev.action}
         old = before.current
         new = after.current if after.current is not None else _finished_deal(after)
@@ -292,6 +319,10 @@ class GameTable:
         if after.current is None:
             out["deal_over"] = True
             out["scores"] = list(after.results[-1].scores)
+            proof = self._deal_proof_before(ev.seq - 1)
+            if proof is not None:  # the deal is over: its seed is revealed
+                out["reveal"] = {"deal": len(after.results), "seed": proof["seed"],
+                                 "commitment": proof["commitment"]}
             if after.finished:
                 out["match_over"] = True
         return out
@@ -319,23 +350,38 @@ class GameTable:
         self.wake()
 
     async def deal(self) -> None:
-        """Deal the next hands with a cryptographically secure shuffle, if one is due
-        (a guided table's first deal: the guide's prepared hands).
+        """Deal the next hands, if a deal is due, from the committed seed and the cuts
+        (a guided table's first deal: the guide's prepared hands, no shuffle).
 
-        Nothing happens while the table waits for people (:meth:`waiting_for_people`)
-        or is paused.
+        The pack order follows from the secret seed of :meth:`open_cuts` (a fresh
+        one from ``secrets`` if none is pending) and the cuts received, by
+        :mod:`polignac.core.shuffle`; the window closes here.  The event stores
+        the seed (revealed to clients only when the deal ends).  Nothing happens
+        while the table waits for people (:meth:`waiting_for_people`) or is paused.
 
         Raises:
             sqlalchemy.exc.SQLAlchemyError, WriterClosedError: the deal was not
-                committed (nothing changed).
+                committed (nothing changed; the pending seed is dropped).
         """
         async with self.lock:
             if not self.match.needs_deal or self.waiting_for_people() or self.paused:
                 return
             if self.guide is not None and not self.match.results:  # the prepared deal
+                self.pending = None
                 after = self.guide.deal(self.match)
+                pending = None
             else:
-                after = self.match.deal_random(secrets.SystemRandom())
+                number = self.match.deal_number
+                pending = self.pending
+                if pending is None or pending.deal != number or not pending.open:
+                    pending = self._draw(number, time.time())
+                pending.open = False
+                self.pending = None
+                cuts = [pending.cuts.get(s) for s in range(self.match.num_players)]
+                _dealer, seats = self.match.next_deal()
+                order = shuffle.deal_order(self.match.rules, len(seats), pending.seed, self.id,
+                                           number, cuts)
+                after = self.match.deal_from_pack(order)
             d = after.current
             assert d is not None
             data = {
@@ -344,7 +390,105 @@ class GameTable:
                 "hands": [[CODES[c] for c in cards_of(h)] for h in d.initial_hands],
                 "turn_up": None if d.turn_up is None else CODES[d.turn_up],
             }
+            if pending is not None:  # a prepared (guided) deal has no shuffle to prove
+                data["shuffle"] = shuffle.Proof(self.id, pending.commitment, pending.seed,
+                                                tuple(cuts), self.match.rules.packets).to_json()
             await self._commit(EventRow(self.seq + 1, "deal", "deal", None, data), after)
+
+    # --------------------------------------------------------- verifiable deals
+
+    def _draw(self, number: int, closes: float) -> PendingDeal:
+        """A fresh secret seed for deal ``number`` and its commitment."""
+        seed = secrets.token_bytes(shuffle.SEED_BYTES)
+        return PendingDeal(number, seed, shuffle.commitment(seed, self.id, number), closes)
+
+    def open_cuts(self, window: float) -> PendingDeal:
+        """Draw the next deal's seed, publish its commitment and take cuts for
+        ``window`` seconds (or keep the window already open for that deal)."""
+        number = self.match.deal_number
+        if self.pending is not None and self.pending.deal == number and self.pending.open:
+            return self.pending
+        self.pending = pending = self._draw(number, time.time() + window)
+        self._check_all_cut(pending)
+        self.broadcast(self.commitment_frame(pending))
+        return pending
+
+    def commitment_frame(self, pending: PendingDeal) -> dict[str, Any]:
+        """The public ``commitment`` frame: what a seated browser cuts against."""
+        return {"type": "commitment", "version": shuffle.VERSION, "deal": pending.deal,
+                "commitment": pending.commitment, "closes": int(pending.closes * 1000)}
+
+    def _cutters(self) -> set[int]:
+        """Seats whose person may cut: claimed people's seats no stand-in plays."""
+        return {s.seat for s in self.seats if s.kind == "human" and s.token_hash is not None
+                and s.seat not in self.standing_in}
+
+    def _check_all_cut(self, pending: PendingDeal) -> None:
+        if self._cutters() <= set(pending.cuts):
+            pending.all_cut.set()
+
+    def cut(self, seat: int, deal: Any, value: Any, commitment: Any = None) -> None:
+        """Take ``seat``'s cut (hex, 1 to 32 bytes) for deal number ``deal``.
+
+        Raises:
+            ProtocolError: a malformed field (``bad-field``), no window open for that
+                deal (``cut-closed``), not the published commitment
+                (``stale-commitment``), or the seat already cut (``cut-taken``);
+                nothing changed.
+        """
+        if not isinstance(deal, int) or isinstance(deal, bool) or not 0 < deal <= 1_000_000:
+            raise ProtocolError("deal must be the deal number (from 1)", "bad-field")
+        try:
+            data = shuffle.parse_hex(value, "value", 1, shuffle.MAX_CUT_BYTES)
+        except shuffle.ShuffleError as exc:
+            raise ProtocolError(str(exc), "bad-field") from None
+        pending = self.pending
+        if pending is None or not pending.open or pending.deal != deal:
+            raise ProtocolError(f"no cut is taken for deal {deal} now: cuts are taken "
+                                "between a deal's commitment and the deal", "cut-closed")
+        if commitment is not None and (not isinstance(commitment, str) or len(commitment) > 64):
+            raise ProtocolError("commitment must be the 64 hex digits of the commitment",
+                                "bad-field")
+        if commitment is not None and commitment != pending.commitment:
+            raise ProtocolError("that is not the commitment of this deal", "stale-commitment")
+        if seat in pending.cuts:
+            raise ProtocolError(f"you already cut deal {deal}", "cut-taken")
+        pending.cuts[seat] = data
+        self._check_all_cut(pending)
+
+    def shuffle_info(self) -> dict[str, Any] | None:
+        """The current (or last) deal's public verification data; the seed only once
+        that deal is over.  None before the first deal or for an unverifiable deal."""
+        index = next((i for i in range(len(self.events) - 1, -1, -1)
+                      if self.events[i].kind == "deal"), None)
+        if index is None:
+            return None
+        data = self.events[index].data or {}
+        proof = data.get("shuffle")
+        if proof is None:
+            return None
+        out = {k: proof[k] for k in ("version", "commitment", "cuts")}
+        out["deal"] = sum(1 for ev in self.events[:index + 1] if ev.kind == "deal")
+        if self.match.current is None:
+            out["seed"] = proof["seed"]
+        return out
+
+    def _deal_proof_before(self, index: int) -> dict[str, Any] | None:
+        """The stored shuffle data of the last deal event at or before ``index``."""
+        for i in range(index, -1, -1):
+            ev = self.events[i]
+            if ev.kind == "deal":
+                proof: dict[str, Any] | None = (ev.data or {}).get("shuffle")
+                return proof
+        return None
+
+    def shuffles(self) -> list[dict[str, Any] | None]:
+        """The records' ``shuffle`` data of the finished deals (with their seeds)."""
+        out: list[dict[str, Any] | None] = []
+        for ev in self.events:
+            if ev.kind == "deal" and len(out) < len(self.match.results):
+                out.append((ev.data or {}).get("shuffle"))
+        return out
 
     async def _commit(self, ev: EventRow, after: Match) -> None:
         """Commit ``ev`` (group commit: see ``writer.py``), then apply and announce it.
@@ -684,8 +828,7 @@ class GameTable:
         try:
             while (due := self._due()) is not None:
                 if due == "deal":
-                    first = not self.match.results
-                    await asyncio.sleep(0 if first else self.config.deal_delay)
+                    await self._cut_window()
                     await self.deal()
                     continue
                 await asyncio.sleep(self.config.bot_delay)
@@ -694,6 +837,24 @@ class GameTable:
             raise
         except Exception:  # a driver must never die silently
             log.exception("table %s: driver failed", self.id)
+
+    async def _cut_window(self) -> None:
+        """Publish the next deal's commitment and wait for the cuts: the deal delay
+        (later deals), or until every seated person has cut, at most
+        ``cut_window`` seconds (the first deal, which has no delay)."""
+        first = not self.match.results
+        if first and self.guide is not None:  # the prepared deal: nothing to cut
+            return
+        delay = 0.0 if first else self.config.deal_delay
+        window = self.config.cut_window if first else delay
+        if window <= 0:  # no window: deal() draws the seed and deals without cuts
+            return
+        pending = self.open_cuts(window)
+        if delay > 0:
+            await asyncio.sleep(delay)
+        elif window > 0:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(pending.all_cut.wait(), window)
 
     async def _bot_turn(self) -> None:
         match, seq = self.match, self.seq

@@ -6,6 +6,7 @@ import {
   cardName, errorText, has, lang, languagePicker, onLang, presetName, reasonText, seatName, t,
   translatePage,
 } from "./i18n.js";
+import { cryptoAvailable, verifyRecord } from "./verify.js";
 
 const $ = (id) => document.getElementById(id);
 const parts = location.pathname.split("/");
@@ -14,6 +15,7 @@ let data = null;      // the /api/replay answer
 let di = 0;           // deal index
 let si = 0;           // step index in that deal
 let partial = false;
+let recordText = null; // the record on view, as loaded (the deals are verified from it)
 
 function make(tag, className, text) {
   const node = document.createElement(tag);
@@ -27,11 +29,14 @@ function name(seat) {
   return seatName({ name: data.players[seat], ...(data.player_keys?.[seat] ?? {}) });
 }
 
-async function load(recordText) {
+async function load(text) {
   $("error").textContent = "";
   $("notice").textContent = t("replay.loading");
   $("notice").hidden = false;
-  const r = await fetch("/api/replay", { method: "POST", body: recordText,
+  // The deals can be verified even when the record does not replay (a tampered hand).
+  try { JSON.parse(text); recordText = text; } catch { recordText = null; }
+  resetVerify();
+  const r = await fetch("/api/replay", { method: "POST", body: text,
     headers: { "content-type": "application/json" }, credentials: "same-origin" });
   const answer = await r.json().catch(() => ({ error: `error ${r.status}` }));
   $("notice").hidden = true;
@@ -214,6 +219,61 @@ function moveDeal(delta) {
   render();
 }
 
+// ------------------------------------------------------------ verify the deals
+
+function resetVerify() {
+  $("verify").hidden = !recordText;
+  $("verify-results").replaceChildren();
+  $("verify-summary").textContent = "";
+  $("verify-btn").disabled = false;
+}
+
+/** Check every deal of the record on view in this browser (verify.js, WebCrypto). */
+async function verifyDeals() {
+  const box = $("verify-results");
+  box.replaceChildren();
+  if (!cryptoAvailable()) {
+    $("verify-summary").textContent = t("verify.noCrypto");
+    $("verify-summary").dataset.state = "bad";
+    return;
+  }
+  $("verify-btn").disabled = true;
+  $("verify-summary").textContent = t("verify.running");
+  $("verify-summary").dataset.state = "open";
+  let checks;
+  try {
+    checks = await verifyRecord(JSON.parse(recordText));
+  } finally {
+    $("verify-btn").disabled = false;
+  }
+  const record = JSON.parse(recordText);
+  for (const c of checks) {  // the cut this browser sent at the table, if it kept it
+    const mine = tableId ? myCut(c.deal) : null;
+    const proof = record.deals?.[c.deal - 1]?.shuffle;
+    const cuts = proof?.cuts;
+    if (!mine || proof.table !== tableId || !Array.isArray(cuts) || c.status === "not-verifiable") continue;
+    if (cuts.includes(mine.cut)) c.mine = true;
+    else { c.status = "failed"; c.problems.push(t("verify.cutMissing")); }
+  }
+  const count = (status) => checks.filter((c) => c.status === status).length;
+  for (const c of checks) {
+    const key = { ok: "verify.dealOk", failed: "verify.dealFailed", "not-verifiable": "verify.dealNot" }[c.status];
+    const li = make("li", "", t(key, { deal: c.deal, cuts: c.cuts, why: c.problems.join("; ") }) +
+      (c.mine && c.status === "ok" ? ` · ${t("verify.cutFound")}` : ""));
+    li.dataset.state = c.status;
+    box.append(li);
+  }
+  $("verify-summary").textContent = t("verify.summary", { ok: count("ok"), n: checks.length,
+    failed: count("failed"), not: count("not-verifiable") });
+  $("verify-summary").dataset.state = count("failed") ? "bad" : count("ok") ? "ok" : "open";
+}
+
+/** The cut this browser sent for deal `deal` of this table (kept by verify.js), or null. */
+function myCut(deal) {
+  try { return JSON.parse(sessionStorage.getItem(`polignac-cut:${tableId}:${deal}`) ?? "null"); } catch { return null; }
+}
+
+$("verify-btn").addEventListener("click", () => { verifyDeals(); });
 $("next").addEventListener("click", () => move(1));
 $("prev").addEventListener("click", () => move(-1));
 $("next-deal").addEventListener("click", () => moveDeal(1));

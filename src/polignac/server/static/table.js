@@ -6,6 +6,7 @@ import {
   t, translatePage,
 } from "./i18n.js";
 import { initSeats, renderSeatsPanel, resetSeatsPanel, seatExtras, seatsPresence } from "./seats.js";
+import { dealProof } from "./verify.js";
 
 const tableId = location.pathname.split("/")[2];
 const $ = (id) => document.getElementById(id);
@@ -24,6 +25,7 @@ let presetThreshold = null;
 let rematchUrl = null;     // set when someone asked for a rematch
 let guide = null;          // the guided first deal's bubbles (guide.js) when the table info says guide
 
+const proof = dealProof($("deal-proof"), (obj) => send(obj), tableId);
 const spectating = () => table !== null && (you === null || you === undefined);
 
 function name(seat) {
@@ -65,6 +67,7 @@ function setConn(key) {
 }
 
 function onFrame(f) {
+  if (proof.onFrame(f)) return;
   if (f.type === "state") {
     lastSeq = f.seq; you = f.you ?? null; table = f.table; view = f.view; summary = f.summary;
     if (f.presence) setPresence(f.presence);

@@ -1,0 +1,299 @@
+// Verifiable deals (polignac-shuffle/1) in the browser, on WebCrypto: the same
+// algorithm as polignac.core.shuffle (docs/server.md, "Verifiable deals"), so a
+// player can check the deals without trusting the server.  Also the table page's
+// commitment indicator, which sends this seat's cut when a commitment arrives.
+import { onLang, t } from "./i18n.js";
+
+export const VERSION = "polignac-shuffle/1";
+const TAG_COMMIT = "polignac-shuffle/1 commitment";
+const TAG_KEY = "polignac-shuffle/1 key";
+const SUITS = "CDHS";
+const RANKS = "23456789TJQKA";
+const utf8 = new TextEncoder();
+
+/** True when this page may use WebCrypto's digest and HMAC (secure pages only). */
+export function cryptoAvailable() {
+  return Boolean(globalThis.isSecureContext !== false && globalThis.crypto && globalThis.crypto.subtle);
+}
+
+/** Bytes of a hex string (an even number of hex digits); throws on anything else. */
+export function hexToBytes(hex) {
+  if (typeof hex !== "string" || hex.length % 2 || !/^[0-9a-fA-F]*$/.test(hex)) {
+    throw new Error("not hex");
+  }
+  const out = new Uint8Array(hex.length / 2);
+  for (let i = 0; i < out.length; i++) out[i] = parseInt(hex.slice(2 * i, 2 * i + 2), 16);
+  return out;
+}
+
+/** Lower-case hex of bytes. */
+export function bytesToHex(bytes) {
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+function u32(n) {
+  const out = new Uint8Array(4);
+  new DataView(out.buffer).setUint32(0, n);
+  return out;
+}
+
+/** `bytes` preceded by its length, 4 bytes big-endian. */
+function lp(bytes) {
+  const data = typeof bytes === "string" ? utf8.encode(bytes) : bytes;
+  const out = new Uint8Array(4 + data.length);
+  out.set(u32(data.length), 0);
+  out.set(data, 4);
+  return out;
+}
+
+function concat(parts) {
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let at = 0;
+  for (const p of parts) { out.set(p, at); at += p.length; }
+  return out;
+}
+
+/** The commitment (hex) to `seed` (bytes) for deal number `deal` of `table`. */
+export async function commitment(seed, table, deal) {
+  const msg = concat([lp(TAG_COMMIT), lp(table), lp(String(deal)), lp(seed)]);
+  return bytesToHex(new Uint8Array(await crypto.subtle.digest("SHA-256", msg)));
+}
+
+async function hmac(key, msg) {
+  const k = await crypto.subtle.importKey("raw", key, { name: "HMAC", hash: "SHA-256" }, false,
+    ["sign"]);
+  return new Uint8Array(await crypto.subtle.sign("HMAC", k, msg));
+}
+
+/** The pack order (card numbers, top first): `cards` (ascending) shuffled by the seed and
+ * the cuts (bytes or null, one per seat), Fisher-Yates with rejection sampling. */
+export async function packOrder(seed, table, deal, cuts, cards) {
+  const keyMsg = concat([lp(TAG_KEY), lp(table), lp(String(deal)), u32(cuts.length),
+    ...cuts.map((c) => lp(c ?? new Uint8Array(0)))]);
+  const key = await crypto.subtle.importKey("raw", await hmac(seed, keyMsg),
+    { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
+  let counter = 0;
+  let words = [];
+  let k = 0;
+  const next = async () => {
+    if (k >= words.length) {
+      const block = new DataView(await crypto.subtle.sign("HMAC", key, u32(counter++)));
+      words = Array.from({ length: 8 }, (_, i) => block.getUint32(4 * i));
+      k = 0;
+    }
+    return words[k++];
+  };
+  const order = [...cards];
+  for (let i = order.length - 1; i > 0; i--) {
+    const bound = i + 1;
+    const limit = 2 ** 32 - (2 ** 32 % bound);
+    let w = await next();
+    while (w >= limit) w = await next();
+    const j = w % bound;
+    [order[i], order[j]] = [order[j], order[i]];
+  }
+  return order;
+}
+
+/** A card code (`JS`) as its number, suit * 13 + rank; -1 for anything else. */
+export function cardNumber(code) {
+  if (typeof code !== "string" || code.length !== 2) return -1;
+  const r = RANKS.indexOf(code[0].toUpperCase());
+  const s = SUITS.indexOf(code[1].toUpperCase());
+  return r < 0 || s < 0 ? -1 : s * 13 + r;
+}
+
+const codeOf = (c) => RANKS[c % 13] + SUITS[Math.floor(c / 13)];
+
+/** Split a pack order into hands as the dealer deals: packets of `packets` sizes in turn,
+ * to each player from the dealer's left (deal player numbers). */
+export function dealHands(order, n, handSize, dealer, packets) {
+  const hands = Array.from({ length: n }, () => []);
+  let pos = 0;
+  let given = 0;
+  for (let k = 0; given < handSize; k++) {
+    const packet = Math.min(packets[k % packets.length], handSize - given);
+    for (let j = 0; j < n; j++) {
+      hands[(dealer + 1 + j) % n].push(...order.slice(pos, pos + packet));
+      pos += packet;
+    }
+    given += packet;
+  }
+  return hands;
+}
+
+/** Check one deal of a record (`number` from 1): {deal, status: ok|failed|not-verifiable,
+ * cuts, problems}; `names` name the seats in messages. The pack is the cards of the record's hands and turn-up; `polignac
+ * verify` also checks it (and the packets) against the rules. */
+export async function verifyDeal(entry, number, players, names = []) {
+  const out = { deal: number, status: "failed", cuts: 0, problems: [] };
+  const proof = entry?.shuffle;
+  if (!proof) return { ...out, status: "not-verifiable", problems: [t("verify.noData")] };
+  try {
+    if (proof.version !== VERSION) throw new Error(`version ${proof.version}`);
+    const cuts = proof.cuts.map((c) => (c === null ? null : hexToBytes(c)));
+    out.cuts = cuts.filter((c) => c !== null).length;
+    if (proof.seed === null || proof.seed === undefined) {
+      return { ...out, status: "not-verifiable", problems: [t("verify.noSeed")] };
+    }
+    const seed = hexToBytes(proof.seed);
+    if (await commitment(seed, proof.table, number) !== String(proof.commitment).toLowerCase()) {
+      out.problems.push(t("verify.badCommit"));
+    }
+    if (cuts.length !== players) out.problems.push(`${cuts.length} cuts for ${players} seats`);
+    const hands = entry.hands.map((h) => h.map(cardNumber));
+    const up = entry.turn_up ? cardNumber(entry.turn_up) : null;
+    const pack = [...new Set([...hands.flat(), ...(up === null ? [] : [up])])].sort((a, b) => a - b);
+    const order = await packOrder(seed, proof.table, number, cuts, pack);
+    const seats = entry.seats ?? hands.map((_, i) => i);
+    const dealt = dealHands(order, hands.length, hands[0].length, seats.indexOf(entry.dealer),
+      proof.packets ?? [1]);
+    dealt.forEach((want, p) => {
+      const have = [...hands[p]].sort((a, b) => a - b);
+      want.sort((a, b) => a - b);
+      if (have.join() !== want.join()) {
+        const extra = have.filter((c) => !want.includes(c)).map(codeOf).join(" ") || "-";
+        const missing = want.filter((c) => !have.includes(c)).map(codeOf).join(" ") || "-";
+        const who = names[seats[p]] ?? `#${seats[p] + 1}`;
+        out.problems.push(t("verify.badHand", { who, extra, missing }));
+      }
+    });
+    if (up !== null && order[order.length - 1] !== up) {
+      out.problems.push(t("verify.badTurnUp"));
+    }
+  } catch (err) {
+    out.problems.push(t("verify.malformed", { msg: err.message }));
+  }
+  if (!out.problems.length) out.status = "ok";
+  return out;
+}
+
+/** Check every deal of a parsed record; a list of verifyDeal's answers. */
+export async function verifyRecord(record) {
+  const deals = Array.isArray(record?.deals) ? record.deals : [];
+  const names = Array.isArray(record?.players) ? record.players.map(String) : [];
+  const out = [];
+  for (let i = 0; i < deals.length; i++) out.push(await verifyDeal(deals[i], i + 1, names.length, names));
+  return out;
+}
+
+// ------------------------------------------------------------- the table page
+
+const short = (hex) => `${hex.slice(0, 6)}…${hex.slice(-6)}`;
+
+/** The table page's commitment indicator in `box`. Feed it every frame (`onFrame`);
+ * it sends this seat's cut through `send` when a commitment arrives. */
+export function dealProof(box, send, tableId) {
+  let you = null;
+  // deal number -> {commitment, cut}: what this browser sent, kept over a reload
+  const memory = {};
+  const storeKey = (deal) => `polignac-cut:${tableId}:${deal}`;
+  const recall = (deal) => {
+    try { return memory[deal] ?? JSON.parse(sessionStorage.getItem(storeKey(deal)) ?? "null"); } catch { return memory[deal] ?? null; }
+  };
+  const remember = (deal, value) => {
+    memory[deal] = value;
+    try { sessionStorage.setItem(storeKey(deal), JSON.stringify(value)); } catch { /* storage off */ }
+  };
+  // Two lines: the last deal revealed, and the deal on its way (committed, dealt);
+  // each keeps its text's key and parameters, so that a language change redraws it.
+  const lines = { done: document.createElement("span"), now: document.createElement("span") };
+  const shown = {};
+  box.replaceChildren(lines.done, lines.now);
+  const draw = (line) => {
+    const { key, params, state } = shown[line];
+    lines[line].textContent = t(key, params);
+    lines[line].dataset.state = state;
+  };
+  const show = (line, key, params, state) => {
+    box.hidden = false;
+    shown[line] = { key, params, state };
+    draw(line);
+  };
+  onLang(() => { for (const line of Object.keys(shown)) draw(line); });
+
+  function cut(deal, commit) {
+    if (you === null || recall(deal)) return;
+    const bytes = new Uint8Array(16);
+    crypto.getRandomValues(bytes);
+    const mine = { commitment: commit, cut: bytesToHex(bytes) };
+    remember(deal, mine);
+    send({ type: "cut", deal, value: mine.cut, commitment: commit });
+  }
+
+  const dealtInfo = {};  // deal number -> the deal event as this browser saw it
+
+  /** Whether the finished deal's hands (from record.json) follow from the seed and cuts,
+   * this seat's being the hand this browser was dealt; null when that cannot be told. */
+  async function handsFollow(deal) {
+    try {
+      const r = await fetch(`/tables/${tableId}/record.json`, { credentials: "same-origin" });
+      const record = r.ok ? await r.json() : null;
+      const entry = record?.deals?.[deal - 1];
+      if (!entry) return null;
+      const check = await verifyDeal(entry, deal, record.players.length, record.players);
+      const ev = dealtInfo[deal];
+      const seats = entry.seats ?? entry.hands.map((_, i) => i);
+      const mine = ev?.hand && seats.includes(you) ? entry.hands[seats.indexOf(you)] : null;
+      const same = !mine || [...mine].sort().join() === [...ev.hand].sort().join();
+      return check.status === "ok" && same;
+    } catch {
+      return null;
+    }
+  }
+
+  async function revealed(deal, seed, commit) {
+    if (!cryptoAvailable()) {
+      show("done", "verify.revealedNoCrypto", { deal }, "open");
+      return;
+    }
+    const bytes = hexToBytes(seed);
+    if (await commitment(bytes, tableId, deal) !== commit) {
+      show("done", "verify.revealedBad", { deal }, "bad");
+      return;
+    }
+    const hand = await handsFollow(deal);
+    if (hand === false) show("done", "verify.revealedBadHand", { deal }, "bad");
+    else show("done", hand ? "verify.revealedHand" : "verify.revealedOk", { deal }, "ok");
+  }
+
+  function dealt(deal, shuffle) {
+    const mine = recall(deal);
+    const c = short(shuffle.commitment);
+    if (you !== null && mine) {
+      const ok = shuffle.commitment === mine.commitment && shuffle.cuts[you] === mine.cut;
+      show("now", ok ? "verify.dealtCut" : "verify.dealtBad", { deal, c }, ok ? "ok" : "bad");
+    } else {
+      show("now", "verify.dealt", { deal, c }, "open");
+    }
+  }
+
+  return {
+    /** Handle a frame; true when it was this module's alone (a refused cut: no toast). */
+    onFrame(f) {
+      if (f.type === "error" && ["cut-closed", "cut-taken", "stale-commitment"].includes(f.rule)) {
+        show("now", "verify.cutRefused", { msg: f.message }, "open");
+        return true;
+      }
+      if (f.type === "cut") return true;
+      if (f.type === "state") {
+        you = f.you ?? null;
+        const s = f.shuffle;
+        if (s && s.seed) revealed(s.deal, s.seed, s.commitment);
+        else if (s) dealt(s.deal, s);
+      } else if (f.type === "commitment") {
+        cut(f.deal, f.commitment);
+        show("now", you === null ? "verify.committed" : "verify.committedCut",
+          { deal: f.deal, c: short(f.commitment) }, "open");
+      } else if (f.type === "event") {
+        const ev = f.event;
+        if (ev.kind === "deal" && ev.shuffle) {
+          dealtInfo[ev.shuffle.deal] = ev;
+          dealt(ev.shuffle.deal, ev.shuffle);
+        }
+        if (ev.reveal) revealed(ev.reveal.deal, ev.reveal.seed, ev.reveal.commitment);
+      }
+      return false;
+    },
+  };
+}
