@@ -8,10 +8,12 @@ the same functions once the lead hooks them (docs/server.md, "Feedback and acces
 
 from __future__ import annotations
 
+import time
+from pathlib import Path
 from typing import Any
 
 import pytest
-from tests.browser.support import ARGS, CHROMIUM
+from tests.browser.support import ARGS, CHROMIUM, wait_until
 
 playwright_sync = pytest.importorskip("playwright.sync_api")
 
@@ -203,5 +205,72 @@ def test_prompt_keys(server: str) -> None:
               box.replaceChildren();
               fb.bindPromptKeys(box, document.getElementById('hint')); }""")
             assert page.locator("#hint").inner_text() == "Arrow keys."
+        finally:
+            browser.close()
+
+
+TABLE_JS = Path(__file__).resolve().parents[2] / "src/polignac/server/static/table.js"
+
+
+@pytest.mark.parametrize(("lang", "width", "height"), [("en", 1280, 800), ("de", 390, 844)])
+def test_the_table_page_gives_feedback(server: str, shots: Path, lang: str, width: int,
+                                       height: int) -> None:
+    """Through the table page, once table.js calls feedback.js (the merge's hooks)."""
+    if "./feedback.js" not in TABLE_JS.read_text():
+        pytest.skip("table.js does not call feedback.js yet (docs/server.md: the hooks)")
+    turn = {"en": "▶ Your turn", "de": "▶ Du bist dran"}[lang]
+    with playwright_sync.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        try:
+            page = browser.new_page(viewport={"width": width, "height": height})
+            errors: list[str] = []
+            page.on("pageerror", lambda exc: errors.append(str(exc)))
+            r = page.request.post(server + "/api/tables", data={
+                "preset": "polignac", "seats": [{"kind": "you"}] + [
+                    {"kind": "bot", "level": "easy"}] * 3})
+            assert r.ok, r.text()
+            page.goto(f"{server}{r.json()['url']}?lang={lang}")
+            page.wait_for_selector("#hand .card")
+            assert page.locator(".bar #sound-toggle[aria-pressed=false]").count() == 1
+            seats = page.locator(".seat[role=group]")
+            assert seats.count() == 4
+            labels = seats.evaluate_all("els => els.map((e) => e.getAttribute('aria-label'))")
+            left = {"en": "cards left", "de": "Karten"}[lang]
+            assert all(left in (x or "") for x in labels), labels
+            # The capot prompt: keys on its buttons and in the hint line, every card
+            # unplayable for assistive technology and fully readable, the turn in the title.
+            deadline = time.monotonic() + 30
+            while not page.locator("#prompt .call").count():
+                assert time.monotonic() < deadline, "no capot prompt"
+                assert not page.locator("#hand .card.legal").count(), "a card before the prompt"
+                page.wait_for_timeout(40)
+            wait_until(lambda: page.title().startswith(turn))
+            assert page.locator("#prompt .call[data-action=pass]").get_attribute(
+                "aria-keyshortcuts") == "P"
+            assert "P: " in page.locator("#hint").inner_text()
+            cards = page.locator("#hand .card")
+            assert cards.evaluate_all("els => els.every((b) => b.getAttribute('aria-disabled')"
+                                      " === 'true' && getComputedStyle(b).opacity === '1')")
+            me = page.locator("#me .seat").get_attribute("aria-label") or ""
+            assert page.locator("#me .seat.to-act").count() == 1 and me.endswith(
+                {"en": "to play", "de": "am Zug"}[lang]), me
+            page.screenshot(path=shots / f"feedback-prompt-{lang}-{width}.png")
+            page.locator("#hint").click()
+            page.keyboard.press("p")  # pass, by its key
+            wait_until(lambda: not page.locator("#prompt .call").count())
+            # A card to play: only the legal ones are enabled.
+            deadline = time.monotonic() + 30
+            while not page.locator("#hand .card.legal").count():
+                assert time.monotonic() < deadline, "no card to play"
+                page.wait_for_timeout(40)
+            wait_until(lambda: page.title().startswith(turn))
+            marks = cards.evaluate_all("els => els.map((b) => [b.classList.contains('legal'),"
+                                       " b.getAttribute('aria-disabled')])")
+            assert all((aria is None) == legal for legal, aria in marks), marks
+            page.screenshot(path=shots / f"feedback-play-{lang}-{width}.png")
+            page.locator("#hand .card.legal").first.click()
+            wait_until(lambda: not page.title().startswith("▶")
+                       or page.locator("#hand .card.legal").count() > 0)
+            assert not errors, errors
         finally:
             browser.close()

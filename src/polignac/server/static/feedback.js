@@ -6,7 +6,7 @@
 // table.js calls these after it draws (see docs/server.md, "Feedback and access"):
 // turnFeedback on every render, markHand after renderHand, bindPromptKeys after
 // renderPrompt, labelSeat on each seat box, soundToggle once.
-import { t } from "./i18n.js";
+import { onLang, t } from "./i18n.js";
 import { make } from "./dom.js";
 
 const SOUND_STORE = "polignac-sound";
@@ -116,6 +116,7 @@ export function soundToggle(container) {
     });
     const lang = container?.querySelector("#lang") ?? null;
     container?.insertBefore(button, lang);
+    onLang(() => drawToggle(b));
   }
   drawToggle(button);
   return button;
@@ -124,7 +125,7 @@ export function soundToggle(container) {
 /** @param {HTMLButtonElement} button */
 function drawToggle(button) {
   const on = soundOn();
-  button.textContent = `${on ? "🔔" : "🔕"} ${t("a11y.sound")}`;
+  button.textContent = `♪ ${t("a11y.sound")}`;
   button.setAttribute("aria-pressed", String(on));
   button.title = t("a11y.soundTip");
 }
