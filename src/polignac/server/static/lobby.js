@@ -7,29 +7,36 @@ import { inviteRow } from "./seats.js";
 import { $, make } from "./dom.js";
 import { getJson, postJson, request } from "./api.js";
 
+const playNow = $("play-now", HTMLButtonElement);
+const learnButton = $("learn", HTMLButtonElement);
+const presetPick = $("preset", HTMLSelectElement);
+const playersPick = $("players", HTMLSelectElement);
+const privateBox = $("private", HTMLInputElement);
+const createForm = $("create", HTMLFormElement);
+
 let info = null;
 let tables = null;      // GET /api/tables answer, or false when the server has none
 let created = null;     // the last POST /api/tables answer
 
-$("play-now", HTMLButtonElement).addEventListener("click", async () => {
-  $("play-now", HTMLButtonElement).disabled = true;
+playNow.addEventListener("click", async () => {
+  playNow.disabled = true;
   try {
     const data = await postJson("/api/play-now", {});
     location.href = data.url;
   } catch (e) {
     $("error").textContent = e.message;
-    $("play-now", HTMLButtonElement).disabled = false;
+    playNow.disabled = false;
   }
 });
 
 // The guided first deal (guide.py, guide.js).
-$("learn", HTMLButtonElement).addEventListener("click", async () => {
-  $("learn", HTMLButtonElement).disabled = true;
+learnButton.addEventListener("click", async () => {
+  learnButton.disabled = true;
   try {
     location.href = (await postJson("/api/learn", {})).url;
   } catch (e) {
     $("error").textContent = e.message;
-    $("learn", HTMLButtonElement).disabled = false;
+    learnButton.disabled = false;
   }
 });
 
@@ -39,18 +46,18 @@ function option(value, text, selected) {
   return o;
 }
 
-function preset() { return info.presets.find((p) => p.name === $("preset", HTMLSelectElement).value); }
+function preset() { return info.presets.find((p) => p.name === presetPick.value); }
 
 // The game picker: each game's name in the page language, its summary, its id and rules link.
 function fillPresets() {
-  const keep = $("preset", HTMLSelectElement).value || "polignac";
-  $("preset", HTMLSelectElement).replaceChildren(...info.presets.map((p) => option(p.name, presetName(p.name),
+  const keep = presetPick.value || "polignac";
+  presetPick.replaceChildren(...info.presets.map((p) => option(p.name, presetName(p.name),
     p.name === keep)));
   showPreset();
 }
 
 function showPreset() {
-  const id = $("preset", HTMLSelectElement).value;
+  const id = presetPick.value;
   const link = Object.assign(make("a", "", t("lobby.rulesLink")),
     { href: `/rules/${encodeURIComponent(id)}`, id: "preset-rules" });
   $("preset-about").replaceChildren(make("span", "", presetSummary(id) + " "),
@@ -59,14 +66,14 @@ function showPreset() {
 
 function fillPlayers() {
   const p = preset();
-  const keep = Number($("players", HTMLSelectElement).value);
-  $("players", HTMLSelectElement).replaceChildren(...p.players.map((n) => option(n, n,
+  const keep = Number(playersPick.value);
+  playersPick.replaceChildren(...p.players.map((n) => option(n, n,
     p.players.includes(keep) ? n === keep : n === p.default_players)));
   fillSeats(); fillHouse();
 }
 
 function fillSeats() {
-  const n = Number($("players", HTMLSelectElement).value);
+  const n = Number(playersPick.value);
   const box = $("seats");
   const old = [...box.querySelectorAll("select")].map((s) => s.value);
   box.replaceChildren(make("legend", "", t("lobby.seats")));
@@ -93,9 +100,9 @@ let privacyChosen = false;
 function privacyDefault() {
   if (privacyChosen) return;
   const open = [...$("seats").querySelectorAll("select")].some((s) => s.value === "open");
-  $("private", HTMLInputElement).checked = !open;
+  privateBox.checked = !open;
 }
-$("private", HTMLInputElement).addEventListener("change", () => { privacyChosen = true; });
+privateBox.addEventListener("change", () => { privacyChosen = true; });
 $("seats").addEventListener("change", privacyDefault);
 
 function fillHouse() {
@@ -136,9 +143,9 @@ function showCreated() {
   box.append(Object.assign(make("a", "button primary", t("lobby.goTable")), { href: created.url, id: "go-table" }));
 }
 
-$("create", HTMLFormElement).addEventListener("submit", async (e) => {
+createForm.addEventListener("submit", async (e) => {
   e.preventDefault();
-  const form = new FormData($("create", HTMLFormElement));
+  const form = new FormData(createForm);
   const n = Number(form.get("players"));
   const seats = [];
   for (let i = 0; i < n; i++) {
@@ -210,8 +217,8 @@ onLang(() => { if (info) { fillPresets(); fillSeats(); fillHouse(); } showCreate
 (async () => {
   info = await getJson("/api/presets");
   fillPresets();
-  $("preset", HTMLSelectElement).addEventListener("change", () => { showPreset(); fillPlayers(); });
-  $("players", HTMLSelectElement).addEventListener("change", fillSeats);
+  presetPick.addEventListener("change", () => { showPreset(); fillPlayers(); });
+  playersPick.addEventListener("change", fillSeats);
   fillPlayers();
   loadTables();
   setInterval(loadTables, 10000);
