@@ -6,7 +6,9 @@ installs the project into it (with the extras the command needs) and runs:
 
 - ``serve``: the web app on http://127.0.0.1:8000/ (play against bots or friends);
 - ``play``: a match in the terminal (you against bots);
-- ``test``: ruff, mypy --strict and the whole test suite (what CI runs);
+- ``test``: ruff, mypy --strict, the pages' type check (``tsc`` on the ``// @ts-check``
+  scripts of ``src/polignac/server/static``, when Node.js and npm are installed) and the
+  whole test suite (what CI runs);
 - ``bench``: the benchmarks under ``benchmarks/``.
 
 Extra arguments after the command go to the program it runs, for example
@@ -63,6 +65,22 @@ def ensure_system_packages(packages: dict[str, str]) -> None:
         print(f"note: missing system packages {missing}; tests that need them are skipped")
 
 
+def typecheck_js() -> int:
+    """Type-check the pages' scripts: ``npm ci`` (TypeScript, pinned in package-lock.json)
+    when node_modules is missing or older than the lock, then ``tsc`` with tsconfig.json.
+    Without Node.js and npm, print a note and return 0 (the check is skipped)."""
+    npm, npx = shutil.which("npm"), shutil.which("npx")
+    if not npm or not npx:
+        print("note: Node.js/npm not found; the pages' type check (tsc) is skipped")
+        return 0
+    lock, installed = ROOT / "package-lock.json", ROOT / "node_modules" / ".package-lock.json"
+    if not installed.exists() or installed.stat().st_mtime < lock.stat().st_mtime:
+        status = run(npm, "ci", "--no-audit", "--no-fund", check=False)
+        if status:
+            return status
+    return run(npx, "--no-install", "tsc", "-p", "tsconfig.json", "--noEmit", check=False)
+
+
 def main(argv: list[str]) -> int:
     """Dispatch ``serve``, ``play``, ``test`` or ``bench``."""
     if not argv or argv[0] not in ("serve", "play", "test", "bench"):
@@ -85,6 +103,7 @@ def main(argv: list[str]) -> int:
                             "/usr/lib/postgresql": "postgresql"})  # tests/server (postgres)
     status = run(PY, "-m", "ruff", "check", "src", "tests", "benchmarks", "dev.py", check=False)
     status |= run(PY, "-m", "mypy", check=False)
+    status |= typecheck_js()
     status |= run(PY, "-m", "pytest", *rest, check=False)
     return 1 if status else 0
 

@@ -798,6 +798,12 @@ async def _table(request: Request) -> GameTable:
     return table
 
 
+async def favicon(request: Request) -> Response:
+    """The site's icon (an SVG; the pages link it, this answers browsers that ask anyway)."""
+    return FileResponse(STATIC / "favicon.svg", media_type="image/svg+xml",
+                        headers={"cache-control": "public, max-age=86400"})
+
+
 async def lobby_page(request: Request) -> Response:
     """The lobby (gives the browser its identity cookie)."""
     response = FileResponse(STATIC / "lobby.html")
@@ -1089,6 +1095,7 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
     app = Starlette(
         routes=[
             Route("/", lobby_page),
+            Route("/favicon.ico", favicon),
             Route("/api/presets", presets),
             Route("/api/play-now", play_now, methods=["POST"]),
             Route("/api/tables", create_table, methods=["POST"]),

@@ -69,6 +69,7 @@ def _page(lang: str, title: str, body: str, status: int = 200) -> HTMLResponse:
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>{html.escape(title)} · Polignac</title>
+<link rel="icon" href="/static/favicon.svg" type="image/svg+xml">
 <link rel="stylesheet" href="/static/style.css">
 <script type="module" src="/static/rules.js"></script>
 </head>

@@ -1,3 +1,4 @@
+// @ts-check
 // Playing cards drawn as SVG by the project: French suits (clubs, diamonds, hearts, spades)
 // and German suits (Acorns = C, Bells = D, Hearts = H, Leaves = S; Daus, König, Ober, Unter).
 import { cardName, rankIndex } from "./i18n.js";

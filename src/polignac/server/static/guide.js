@@ -1,3 +1,4 @@
+// @ts-check
 // The guided first deal: short bubbles that explain the game when it matters.
 //
 // table.js loads this module when the table info says `guide: true` and hands it
@@ -12,8 +13,9 @@
 // data-card (hand buttons, trick SVGs) and prompt buttons that carry data-action.
 import { cardSVG } from "./cards.js";
 import { cardName, onLang, rankIndex, suitName, t } from "./i18n.js";
+import { make } from "./dom.js";
+import { postJson } from "./api.js";
 
-const $ = (id) => document.getElementById(id);
 const SPOT = "guide-spot";
 const HAND = ["below", "above"];  // where a bubble about the hand (or the scores) goes
 
@@ -143,22 +145,16 @@ export function startGuide({ tableId }) {
   }
 
   function draw() {
-    const box = document.createElement("div");
-    box.className = "guide-bubble";
+    const box = make("div", "guide-bubble");
     box.setAttribute("role", "dialog");
     box.setAttribute("aria-label", t("guide.title"));
     box.dataset.moment = current.moment;
-    const title = document.createElement("p");
-    title.className = "guide-title";
-    title.textContent = t("guide.title");
-    const text = document.createElement("p");
-    text.className = "guide-text";
+    const title = make("p", "guide-title", t("guide.title"));
+    const text = make("p", "guide-text", current.text());
     text.id = "guide-text";
-    text.textContent = current.text();
     box.setAttribute("aria-describedby", text.id);
     if (current.trick) {  // the trick it speaks of, which may be off the table by now
-      const row = document.createElement("div");
-      row.className = "guide-cards";
+      const row = make("div", "guide-cards");
       current.trick.cards.forEach((code, i) => {
         const svg = cardSVG(code, ctx.table.suits);
         if (i === current.trick.winner) svg.classList.add("guide-taker");
@@ -167,30 +163,24 @@ export function startGuide({ tableId }) {
       });
       current.row = row;
     }
-    const actions = document.createElement("div");
-    actions.className = "guide-actions";
+    const actions = make("div", "guide-actions");
     if (current.final) {
-      const play = document.createElement("button");
+      const play = make("button", "primary guide-play", t("guide.playReal"));
       play.type = "button";
-      play.className = "primary guide-play";
-      play.textContent = t("guide.playReal");
       play.addEventListener("click", playNow);
-      const rules = document.createElement("a");
-      rules.className = "button guide-rules";
+      const rules = make("a", "button guide-rules", t("guide.readRules"));
       rules.href = "/rules/polignac";
-      rules.textContent = t("guide.readRules");
       actions.append(play, rules);
     }
-    const ok = document.createElement("button");
+    const ok = make("button", current.final ? "guide-ok" : "primary guide-ok",
+      t(current.final ? "guide.close" : "guide.gotIt"));
     ok.type = "button";
-    ok.className = current.final ? "guide-ok" : "primary guide-ok";
-    ok.textContent = t(current.final ? "guide.close" : "guide.gotIt");
     ok.addEventListener("click", dismiss);
     actions.append(ok);
     box.append(title, ...(current.row ? [current.row] : []), text, actions);
     document.body.append(box);
     current.node = box;
-    const anchor = $(current.anchor);
+    const anchor = document.getElementById(current.anchor);
     if (anchor) {
       const r = anchor.getBoundingClientRect();
       if (r.bottom < 0 || r.top > innerHeight) anchor.scrollIntoView({ block: "center" });
@@ -217,7 +207,7 @@ export function startGuide({ tableId }) {
   function place(scroll = false) {
     if (!current) return;
     const box = current.node;
-    const anchor = $(current.anchor);
+    const anchor = document.getElementById(current.anchor);
     let r = anchor ? anchorRect(anchor)
       : { top: innerHeight / 2, bottom: innerHeight / 2, left: 0, right: innerWidth, width: innerWidth };
     const w = box.offsetWidth, h = box.offsetHeight, gap = 18;
@@ -267,20 +257,15 @@ export function startGuide({ tableId }) {
   async function playNow() {
     let message = "";
     try {
-      const r = await fetch("/api/play-now", { method: "POST", credentials: "same-origin",
-        headers: { "content-type": "application/json" }, body: "{}" });
-      const data = await r.json();
-      if (r.ok) { location.href = data.url; return; }
-      message = data.error ?? `error ${r.status}`;
+      location.href = (await postJson("/api/play-now")).url;
+      return;
     } catch (e) {
       message = String(e.message ?? e);
     }
     const text = current?.node.querySelector(".guide-text");
     if (!text) return;
-    const line = document.createElement("p");
-    line.className = "error guide-error";
+    const line = make("p", "error guide-error", message);
     line.setAttribute("role", "alert");
-    line.textContent = message;
     current.node.querySelector(".guide-error")?.remove();
     text.after(line);
   }
@@ -288,7 +273,8 @@ export function startGuide({ tableId }) {
   // The table redraws its hand and trick from scratch: put the glow back each time.
   const watch = new MutationObserver(() => { spotlight(); place(); });
   for (const id of ["hand", "trick", "prompt", "scores"]) {
-    if ($(id)) watch.observe($(id), { childList: true });
+    const node = document.getElementById(id);
+    if (node) watch.observe(node, { childList: true });
   }
   addEventListener("resize", () => place());
   addEventListener("keydown", (e) => { if (e.key === "Escape" && current) dismiss(); });

@@ -1,3 +1,4 @@
+// @ts-check
 // Page text in English, French and German: t(key, params), the language picker, card names.
 // The texts live in one catalog per language (src/polignac/i18n/catalog/*.json), shared
 // with the server and the command line; the server serves them at /i18n/{lang}.json.
@@ -63,7 +64,7 @@ await Promise.all([load("en"), load(lang)]);
 if (new URLSearchParams(location.search).has("lang")) remember(lang);
 for (const code of Object.keys(LANGS)) load(code);  // so that setLang is immediate
 // The "Rules" link in a table page's header goes to the rules of that table's game.
-const rulesLink = document.getElementById("rules-link");
+const rulesLink = /** @type {HTMLAnchorElement | null} */ (document.getElementById("rules-link"));
 if (rulesLink && /^\/tables\/[^/]+$/.test(location.pathname)) {
   rulesLink.href = `${location.pathname}/rules`;
 }
@@ -102,12 +103,14 @@ export function onLang(f) { listeners.push(f); }
  * data-i18n-placeholder. */
 export function translatePage(root = document) {
   document.documentElement.lang = lang;
-  for (const node of root.querySelectorAll("[data-i18n]")) node.textContent = t(node.dataset.i18n);
-  for (const node of root.querySelectorAll("[data-i18n-title]")) node.title = t(node.dataset.i18nTitle);
-  for (const node of root.querySelectorAll("[data-i18n-aria]")) {
+  /** @type {(selector: string) => NodeListOf<HTMLInputElement>} */
+  const all = (selector) => root.querySelectorAll(selector);
+  for (const node of all("[data-i18n]")) node.textContent = t(node.dataset.i18n);
+  for (const node of all("[data-i18n-title]")) node.title = t(node.dataset.i18nTitle);
+  for (const node of all("[data-i18n-aria]")) {
     node.setAttribute("aria-label", t(node.dataset.i18nAria));
   }
-  for (const node of root.querySelectorAll("[data-i18n-placeholder]")) {
+  for (const node of all("[data-i18n-placeholder]")) {
     node.placeholder = t(node.dataset.i18nPlaceholder);
   }
 }

@@ -1,48 +1,42 @@
+// @ts-check
 // The lobby: "Play now", the table list, "Create table", the replay viewer link.
 import {
-  errorText, languagePicker, levelName, onLang, presetName, presetSummary, seatName, t, translatePage,
+  languagePicker, levelName, onLang, presetName, presetSummary, seatName, t, translatePage,
 } from "./i18n.js";
 import { inviteRow } from "./seats.js";
+import { $, make } from "./dom.js";
+import { getJson, postJson, request } from "./api.js";
 
-const $ = (id) => document.getElementById(id);
+const playNow = $("play-now", HTMLButtonElement);
+const learnButton = $("learn", HTMLButtonElement);
+const presetPick = $("preset", HTMLSelectElement);
+const playersPick = $("players", HTMLSelectElement);
+const privateBox = $("private", HTMLInputElement);
+const createForm = $("create", HTMLFormElement);
+
 let info = null;
 let tables = null;      // GET /api/tables answer, or false when the server has none
 let created = null;     // the last POST /api/tables answer
 
-async function post(url, body) {
-  const r = await fetch(url, { method: "POST", headers: { "content-type": "application/json" },
-    body: JSON.stringify(body), credentials: "same-origin" });
-  const data = await r.json();
-  if (!r.ok) throw new Error(errorText(data) || `error ${r.status}`);
-  return data;
-}
-
-function make(tag, className, text) {
-  const node = document.createElement(tag);
-  if (className) node.className = className;
-  if (text !== undefined) node.textContent = text;
-  return node;
-}
-
-$("play-now").addEventListener("click", async () => {
-  $("play-now").disabled = true;
+playNow.addEventListener("click", async () => {
+  playNow.disabled = true;
   try {
-    const data = await post("/api/play-now", {});
+    const data = await postJson("/api/play-now", {});
     location.href = data.url;
   } catch (e) {
     $("error").textContent = e.message;
-    $("play-now").disabled = false;
+    playNow.disabled = false;
   }
 });
 
 // The guided first deal (guide.py, guide.js).
-$("learn").addEventListener("click", async () => {
-  $("learn").disabled = true;
+learnButton.addEventListener("click", async () => {
+  learnButton.disabled = true;
   try {
-    location.href = (await post("/api/learn", {})).url;
+    location.href = (await postJson("/api/learn", {})).url;
   } catch (e) {
     $("error").textContent = e.message;
-    $("learn").disabled = false;
+    learnButton.disabled = false;
   }
 });
 
@@ -52,18 +46,18 @@ function option(value, text, selected) {
   return o;
 }
 
-function preset() { return info.presets.find((p) => p.name === $("preset").value); }
+function preset() { return info.presets.find((p) => p.name === presetPick.value); }
 
 // The game picker: each game's name in the page language, its summary, its id and rules link.
 function fillPresets() {
-  const keep = $("preset").value || "polignac";
-  $("preset").replaceChildren(...info.presets.map((p) => option(p.name, presetName(p.name),
+  const keep = presetPick.value || "polignac";
+  presetPick.replaceChildren(...info.presets.map((p) => option(p.name, presetName(p.name),
     p.name === keep)));
   showPreset();
 }
 
 function showPreset() {
-  const id = $("preset").value;
+  const id = presetPick.value;
   const link = Object.assign(make("a", "", t("lobby.rulesLink")),
     { href: `/rules/${encodeURIComponent(id)}`, id: "preset-rules" });
   $("preset-about").replaceChildren(make("span", "", presetSummary(id) + " "),
@@ -72,14 +66,14 @@ function showPreset() {
 
 function fillPlayers() {
   const p = preset();
-  const keep = Number($("players").value);
-  $("players").replaceChildren(...p.players.map((n) => option(n, n,
+  const keep = Number(playersPick.value);
+  playersPick.replaceChildren(...p.players.map((n) => option(n, n,
     p.players.includes(keep) ? n === keep : n === p.default_players)));
   fillSeats(); fillHouse();
 }
 
 function fillSeats() {
-  const n = Number($("players").value);
+  const n = Number(playersPick.value);
   const box = $("seats");
   const old = [...box.querySelectorAll("select")].map((s) => s.value);
   box.replaceChildren(make("legend", "", t("lobby.seats")));
@@ -106,15 +100,17 @@ let privacyChosen = false;
 function privacyDefault() {
   if (privacyChosen) return;
   const open = [...$("seats").querySelectorAll("select")].some((s) => s.value === "open");
-  $("private").checked = !open;
+  privateBox.checked = !open;
 }
-$("private").addEventListener("change", () => { privacyChosen = true; });
+privateBox.addEventListener("change", () => { privacyChosen = true; });
 $("seats").addEventListener("change", privacyDefault);
 
 function fillHouse() {
   const box = $("house");
   const p = preset();
-  const old = Object.fromEntries([...box.querySelectorAll("input, select")].map((x) => [x.name, x.value]));
+  const fields = /** @type {NodeListOf<HTMLInputElement | HTMLSelectElement>} */ (
+    box.querySelectorAll("input, select"));
+  const old = Object.fromEntries([...fields].map((x) => [x.name, x.value]));
   box.replaceChildren(make("legend", "", t("lobby.house")));
   for (const [key, spec] of Object.entries(info.house_rules)) {
     const text = t(`rule.${key}`) === `rule.${key}` ? spec.label : t(`rule.${key}`);
@@ -147,13 +143,13 @@ function showCreated() {
   box.append(Object.assign(make("a", "button primary", t("lobby.goTable")), { href: created.url, id: "go-table" }));
 }
 
-$("create").addEventListener("submit", async (e) => {
+createForm.addEventListener("submit", async (e) => {
   e.preventDefault();
-  const form = new FormData($("create"));
+  const form = new FormData(createForm);
   const n = Number(form.get("players"));
   const seats = [];
   for (let i = 0; i < n; i++) {
-    const v = form.get(`seat${i}`);
+    const v = String(form.get(`seat${i}`));
     seats.push(v.startsWith("bot:") ? { kind: "bot", level: v.slice(4) } : { kind: v });
   }
   const overrides = {};
@@ -162,7 +158,7 @@ $("create").addEventListener("submit", async (e) => {
     if (v !== null && v !== "") overrides[key] = info.house_rules[key].type === "int" ? Number(v) : v;
   }
   try {
-    const data = await post("/api/tables", { preset: form.get("preset"), players: n, seats,
+    const data = await postJson("/api/tables", { preset: form.get("preset"), players: n, seats,
       overrides, name: form.get("name"), private: form.get("private") === "on" });
     if (!data.invites.length) { location.href = data.url; return; }
     created = data;
@@ -177,8 +173,8 @@ $("create").addEventListener("submit", async (e) => {
 
 async function loadTables() {
   try {
-    const r = await fetch("/api/tables", { credentials: "same-origin" });
-    tables = r.ok ? await r.json() : false;
+    const r = await request("/api/tables");
+    tables = r.ok ? r.data : false;
   } catch {
     tables = false;
   }
@@ -219,10 +215,10 @@ translatePage();
 onLang(() => { if (info) { fillPresets(); fillSeats(); fillHouse(); } showCreated(); renderTables(); });
 
 (async () => {
-  info = await (await fetch("/api/presets")).json();
+  info = await getJson("/api/presets");
   fillPresets();
-  $("preset").addEventListener("change", () => { showPreset(); fillPlayers(); });
-  $("players").addEventListener("change", fillSeats);
+  presetPick.addEventListener("change", () => { showPreset(); fillPlayers(); });
+  playersPick.addEventListener("change", fillSeats);
   fillPlayers();
   loadTables();
   setInterval(loadTables, 10000);

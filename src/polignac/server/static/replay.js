@@ -1,3 +1,4 @@
+// @ts-check
 // The replay viewer: the server replays a record (POST /api/replay) and sends every state;
 // this page steps through them (next/previous card, next/previous deal, keyboard).
 import { cardSVG, setDeck, suitIcon } from "./cards.js";
@@ -7,22 +8,17 @@ import {
   translatePage,
 } from "./i18n.js";
 import { cryptoAvailable, verifyRecord } from "./verify.js";
+import { $, make } from "./dom.js";
+import { getJson, request } from "./api.js";
 
-const $ = (id) => document.getElementById(id);
 const parts = location.pathname.split("/");
 const tableId = parts[1] === "tables" ? parts[2] : null;
+/** @type {any} */
 let data = null;      // the /api/replay answer
 let di = 0;           // deal index
 let si = 0;           // step index in that deal
 let partial = false;
 let recordText = null; // the record on view, as loaded (the deals are verified from it)
-
-function make(tag, className, text) {
-  const node = document.createElement(tag);
-  if (className) node.className = className;
-  if (text !== undefined) node.textContent = text;
-  return node;
-}
 
 function name(seat) {
   if (data.players[seat] === undefined) return t("table.seatN", { n: seat + 1 });
@@ -36,9 +32,8 @@ async function load(text) {
   // The deals can be verified even when the record does not replay (a tampered hand).
   try { JSON.parse(text); recordText = text; } catch { recordText = null; }
   resetVerify();
-  const r = await fetch("/api/replay", { method: "POST", body: text,
-    headers: { "content-type": "application/json" }, credentials: "same-origin" });
-  const answer = await r.json().catch(() => ({ error: `error ${r.status}` }));
+  const r = await request("/api/replay", { body: text });
+  const answer = r.ok || r.data.error ? r.data : { error: `error ${r.status}` };
   $("notice").hidden = true;
   if (!r.ok) {
     $("error").textContent = t("replay.bad", { msg: lang === "en" ? answer.error : errorText(answer) });
@@ -83,11 +78,11 @@ function render() {
   const step = deal.steps[si];
   $("pos").textContent = t("replay.position", { deal: di + 1, deals: data.deals.length,
     step: si, steps: deal.steps.length - 1 });
-  $("prev").disabled = di === 0 && si === 0;
-  $("prev-deal").disabled = di === 0 && si === 0;
+  $("prev", HTMLButtonElement).disabled = di === 0 && si === 0;
+  $("prev-deal", HTMLButtonElement).disabled = di === 0 && si === 0;
   const atEnd = di === data.deals.length - 1 && si === deal.steps.length - 1;
-  $("next").disabled = atEnd;
-  $("next-deal").disabled = atEnd;
+  $("next", HTMLButtonElement).disabled = atEnd;
+  $("next-deal", HTMLButtonElement).disabled = atEnd;
 
   const trick = $("trick");
   trick.replaceChildren();
@@ -169,7 +164,7 @@ function renderScores(deal, step) {
     if (!sd.reasons.length) ul.append(make("li", "", t("table.noPoints")));
     box.append(ul);
   }
-  const tab = $("scores");
+  const tab = $("scores", HTMLTableElement);
   tab.replaceChildren();
   const head = tab.insertRow();
   head.insertCell().textContent = t("table.deal");
@@ -225,7 +220,7 @@ function resetVerify() {
   $("verify").hidden = !recordText;
   $("verify-results").replaceChildren();
   $("verify-summary").textContent = "";
-  $("verify-btn").disabled = false;
+  $("verify-btn", HTMLButtonElement).disabled = false;
 }
 
 /** Check every deal of the record on view in this browser (verify.js, WebCrypto). */
@@ -237,14 +232,14 @@ async function verifyDeals() {
     $("verify-summary").dataset.state = "bad";
     return;
   }
-  $("verify-btn").disabled = true;
+  $("verify-btn", HTMLButtonElement).disabled = true;
   $("verify-summary").textContent = t("verify.running");
   $("verify-summary").dataset.state = "open";
   let checks;
   try {
     checks = await verifyRecord(JSON.parse(recordText));
   } finally {
-    $("verify-btn").disabled = false;
+    $("verify-btn", HTMLButtonElement).disabled = false;
   }
   const record = JSON.parse(recordText);
   for (const c of checks) {  // the cut this browser sent at the table, if it kept it
@@ -273,11 +268,11 @@ function myCut(deal) {
   try { return JSON.parse(sessionStorage.getItem(`polignac-cut:${tableId}:${deal}`) ?? "null"); } catch { return null; }
 }
 
-$("verify-btn").addEventListener("click", () => { verifyDeals(); });
-$("next").addEventListener("click", () => move(1));
-$("prev").addEventListener("click", () => move(-1));
-$("next-deal").addEventListener("click", () => moveDeal(1));
-$("prev-deal").addEventListener("click", () => moveDeal(-1));
+$("verify-btn", HTMLButtonElement).addEventListener("click", () => { verifyDeals(); });
+$("next", HTMLButtonElement).addEventListener("click", () => move(1));
+$("prev", HTMLButtonElement).addEventListener("click", () => move(-1));
+$("next-deal", HTMLButtonElement).addEventListener("click", () => moveDeal(1));
+$("prev-deal", HTMLButtonElement).addEventListener("click", () => moveDeal(-1));
 document.addEventListener("keydown", (e) => {
   if (e.target instanceof HTMLInputElement || e.target instanceof HTMLSelectElement) return;
   const keys = { ArrowRight: () => move(1), ArrowLeft: () => move(-1), ArrowDown: () => moveDeal(1),
@@ -287,11 +282,11 @@ document.addEventListener("keydown", (e) => {
   if (keys[e.key] && data) { keys[e.key](); e.preventDefault(); }
 });
 
-$("file").addEventListener("change", async () => {
-  const file = $("file").files[0];
+$("file", HTMLInputElement).addEventListener("change", async () => {
+  const file = $("file", HTMLInputElement).files?.[0];
   if (!file) return;
   partial = false;
-  $("download").hidden = true;
+  $("download", HTMLAnchorElement).hidden = true;
   await load(await file.text());
 });
 
@@ -302,13 +297,13 @@ onLang(() => { document.title = `${t("replay.title")} · Polignac`; render(); if
 
 if (tableId) {
   const url = `/tables/${tableId}/record.json`;
-  $("download").href = url;
-  $("download").hidden = false;
+  $("download", HTMLAnchorElement).href = url;
+  $("download", HTMLAnchorElement).hidden = false;
   (async () => {
     const r = await fetch(url, { credentials: "same-origin" });
     if (!r.ok) { $("error").textContent = t("replay.bad", { msg: `error ${r.status}` }); return; }
     const text = await r.text();
-    const tables = await fetch("/api/tables").then((x) => (x.ok ? x.json() : null)).catch(() => null);
+    const tables = await getJson("/api/tables").catch(() => null);
     const info = tables?.tables?.find((x) => x.id === tableId);
     partial = info ? info.status !== "finished" : false;
     await load(text);

@@ -1,3 +1,4 @@
+// @ts-check
 // The rules pages (/rules, /rules/{preset}): the server writes the text in the page
 // language; this draws the scoring cards and reloads the page in another language.
 import { lang, languagePicker, onLang } from "./i18n.js";
@@ -17,9 +18,9 @@ onLang((code) => {
   location.assign(url);
 });
 
-for (const box of document.querySelectorAll(".rule-cards")) {
-  for (const figure of box.querySelectorAll("figure[data-card]")) {
-    figure.prepend(cardSVG(figure.dataset.card, box.dataset.deck));
+for (const box of /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll(".rule-cards"))) {
+  for (const figure of box.querySelectorAll("figure")) {
+    if (figure.dataset.card) figure.prepend(cardSVG(figure.dataset.card, box.dataset.deck));
   }
 }
 document.body.dataset.ready = "1";

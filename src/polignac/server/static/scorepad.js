@@ -6,6 +6,8 @@ import {
   cardName as cardWords, errorText, lang, languagePicker, onLang, presetName, presetSummary, rankIndex,
   t, translatePage,
 } from "./i18n.js";
+import { $, el } from "./dom.js";
+import { getJson, request } from "./api.js";
 
 const STORE = "polignac-scorepad";
 const SUIT_SYMBOL = { C: "♣", D: "♦", H: "♥", S: "♠" };
@@ -13,20 +15,6 @@ const SUIT_SYMBOL = { C: "♣", D: "♦", H: "♥", S: "♠" };
 let presets = [];
 let pad = null; // the server's answer: setup, entries and derived state
 
-const $ = (id) => document.getElementById(id);
-
-function el(tag, attrs = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [key, value] of Object.entries(attrs)) {
-    if (value === null || value === undefined || value === false) continue;
-    if (key === "text") node.textContent = value;
-    else if (key === "class") node.className = value;
-    else if (key === "dataset") Object.assign(node.dataset, value);
-    else node.setAttribute(key, value === true ? "" : value);
-  }
-  for (const child of children) if (child) node.append(child);
-  return node;
-}
 
 function cardName(code, german) {
   const rank = code[0], suit = code[1];
@@ -122,13 +110,10 @@ async function send(setup, entry, undo, button) {
   showError(null);
   if (button) button.disabled = true;
   try {
-    const response = await fetch("/api/scorepad/score", {
-      method: "POST", headers: { "content-type": "application/json" },
-      body: JSON.stringify({ pad: setup, entry, undo }),
-    });
-    const body = await response.json();
+    const response = await request("/api/scorepad/score", { body: { pad: setup, entry, undo } });
+    const body = response.data;
     if (!response.ok) {
-      showError(body);
+      showError(body.error ? body : { error: `error ${response.status}` });
       return false;
     }
     pad = body.pad;
@@ -504,8 +489,7 @@ function readEntry() {
 // -------------------------------------------------------------------- wiring
 
 async function boot() {
-  const response = await fetch("/api/scorepad/presets");
-  presets = (await response.json()).presets;
+  presets = (await getJson("/api/scorepad/presets")).presets;
   $("sp-preset").replaceChildren(...presets.map((p) => el("option", { value: p.name,
     text: presetName(p.name) })));
   languagePicker($("lang"));

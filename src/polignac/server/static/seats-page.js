@@ -1,3 +1,4 @@
+// @ts-check
 // The invitation page and the error pages: the language picker, the page's words, and
 // an error's message in the reader's language when the catalog has its rule.
 import { has, languagePicker, onLang, t, translatePage } from "./i18n.js";

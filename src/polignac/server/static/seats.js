@@ -1,32 +1,18 @@
+// @ts-check
 // Seats and friends on the table page: asking for a bot's seat (with a name), the
 // creator's Approve / Refuse, "asked for by NAME" for everyone, the invite links again
 // for the creator of a waiting table, the paused notice. table.js calls the hooks:
 // initSeats once, seatsPresence on every presence, seatExtras per seat box,
 // renderSeatsPanel on every render. Also used by the lobby: inviteRow (copy button).
 import { t } from "./i18n.js";
+import { make } from "./dom.js";
+import { getJson, postJson } from "./api.js";
 
 let ctx = null;          // { tableId, toast, rerender }
 let pendingSeat = null;  // the bot's seat this browser asked for
 let paused = false;
 let invites = null;      // the creator's invite links, once loaded
 let invitesKey = "";     // which open seats they were loaded for
-
-function make(tag, className, text) {
-  const node = document.createElement(tag);
-  if (className) node.className = className;
-  if (text !== undefined) node.textContent = text;
-  return node;
-}
-
-async function send(url, body = {}, method = "POST") {
-  const r = await fetch(url, { method, credentials: "same-origin",
-    headers: { "content-type": "application/json" },
-    body: method === "POST" ? JSON.stringify(body) : undefined });
-  let data = {};
-  try { data = await r.json(); } catch { /* no body */ }
-  if (!r.ok) throw new Error(data.error || `error ${r.status}`);
-  return data;
-}
 
 /** A button that copies `input`'s text (the clipboard, else selecting it). */
 export function copyButton(input) {
@@ -61,7 +47,7 @@ export function inviteRow(inv) {
 /** Once, from table.js: also asks whether this browser already waits for a seat here. */
 export function initSeats(options) {
   ctx = options;
-  send(`/tables/${ctx.tableId}/request`, undefined, "GET").then((r) => {
+  getJson(`/tables/${ctx.tableId}/request`).then((r) => {
     if (r.seat !== null && r.seat !== undefined && pendingSeat === null) {
       pendingSeat = r.seat;
       ctx.rerender();
@@ -85,7 +71,7 @@ export function seatsPresence(frame, { table, view }) {
 
 async function ask(seat, name) {
   try {
-    await send(`/tables/${ctx.tableId}/seats/${seat}/take`, { name });
+    await postJson(`/tables/${ctx.tableId}/seats/${seat}/take`, { name });
     pendingSeat = seat;
     ctx.toast(t("seats.asked"));
   } catch (e) {
@@ -96,7 +82,7 @@ async function ask(seat, name) {
 
 async function answer(seat, verb) {
   try {
-    await send(`/tables/${ctx.tableId}/seats/${seat}/${verb}`);
+    await postJson(`/tables/${ctx.tableId}/seats/${seat}/${verb}`);
   } catch (e) {
     ctx.toast(e.message);
   }
@@ -105,7 +91,7 @@ async function answer(seat, verb) {
 /** The dialog that asks for a seat: a name, then Ask (a dialog, so that the table's
  * updates do not disturb the typing). */
 function openAsk(seat) {
-  let dialog = document.getElementById("ask-dialog");
+  let dialog = /** @type {HTMLDialogElement | null} */ (document.getElementById("ask-dialog"));
   if (!dialog) {
     dialog = make("dialog", "ask-dialog");
     dialog.id = "ask-dialog";
@@ -168,7 +154,7 @@ export function seatExtras(seat, { table, view, presence, you, spectating }) {
 
 async function loadInvites(key) {
   try {
-    invites = (await send(`/tables/${ctx.tableId}/invites`, undefined, "GET")).invites;
+    invites = (await getJson(`/tables/${ctx.tableId}/invites`)).invites;
   } catch {
     invites = [];
   }

@@ -1,8 +1,11 @@
+// @ts-check
 // Verifiable deals (polignac-shuffle/1) in the browser, on WebCrypto: the same
 // algorithm as polignac.core.shuffle (docs/server.md, "Verifiable deals"), so a
 // player can check the deals without trusting the server.  Also the table page's
 // commitment indicator, which sends this seat's cut when a commitment arrives.
 import { onLang, t } from "./i18n.js";
+import { getJson } from "./api.js";
+import { make } from "./dom.js";
 
 export const VERSION = "polignac-shuffle/1";
 const TAG_COMMIT = "polignac-shuffle/1 commitment";
@@ -108,6 +111,7 @@ const codeOf = (c) => RANKS[c % 13] + SUITS[Math.floor(c / 13)];
 /** Split a pack order into hands as the dealer deals: packets of `packets` sizes in turn,
  * to each player from the dealer's left (deal player numbers). */
 export function dealHands(order, n, handSize, dealer, packets) {
+  /** @type {number[][]} */
   const hands = Array.from({ length: n }, () => []);
   let pos = 0;
   let given = 0;
@@ -125,7 +129,17 @@ export function dealHands(order, n, handSize, dealer, packets) {
 /** Check one deal of a record (`number` from 1): {deal, status: ok|failed|not-verifiable,
  * cuts, problems}; `names` name the seats in messages. The pack is the cards of the record's hands and turn-up; `polignac
  * verify` also checks it (and the packets) against the rules. */
+/** @typedef {{deal: number, status: string, cuts: number, problems: string[], mine?: boolean}} DealCheck */
+
+/**
+ * @param {any} entry
+ * @param {number} number
+ * @param {number} players
+ * @param {string[]} [names]
+ * @returns {Promise<DealCheck>}
+ */
 export async function verifyDeal(entry, number, players, names = []) {
+  /** @type {DealCheck} */
   const out = { deal: number, status: "failed", cuts: 0, problems: [] };
   const proof = entry?.shuffle;
   if (!proof) return { ...out, status: "not-verifiable", problems: [t("verify.noData")] };
@@ -197,7 +211,7 @@ export function dealProof(box, send, tableId) {
   };
   // Two lines: the last deal revealed, and the deal on its way (committed, dealt);
   // each keeps its text's key and parameters, so that a language change redraws it.
-  const lines = { done: document.createElement("span"), now: document.createElement("span") };
+  const lines = { done: make("span"), now: make("span") };
   const shown = {};
   box.replaceChildren(lines.done, lines.now);
   const draw = (line) => {
@@ -227,8 +241,7 @@ export function dealProof(box, send, tableId) {
    * this seat's being the hand this browser was dealt; null when that cannot be told. */
   async function handsFollow(deal) {
     try {
-      const r = await fetch(`/tables/${tableId}/record.json`, { credentials: "same-origin" });
-      const record = r.ok ? await r.json() : null;
+      const record = await getJson(`/tables/${tableId}/record.json`);
       const entry = record?.deals?.[deal - 1];
       if (!entry) return null;
       const check = await verifyDeal(entry, deal, record.players.length, record.players);
