@@ -131,10 +131,11 @@ def render(players: Sequence[str], analyses: Sequence[Mapping[str, Any]],
                                  f"{e['action']:<8} ({e['note']})")
                 continue
             best = "=" if e["best"] == e["action"] else e["best"]
+            opened = f"{_num(sign * e['open'])}/{_num(sign * e['open_best'])}"
             lines.append(
                 f"  {i:>3}  {players[e['seat']]:<{width}}  {e['action']:<8} "
                 f"{_num(sign * e['value']):>8}  {best:<8} {_num(sign * e['best_value']):>8}  "
-                f"{_num(e['loss']):>5}  {_num(sign * e['open']) + '/' + _num(sign * e['open_best']):>9}"
+                f"{_num(e['loss']):>5}  {opened:>9}"
                 f"  {e.get('mark', '')}".rstrip())
         lines.extend(_summary(players, a["players"], width, "  "))
     lines.append("")
