@@ -50,7 +50,7 @@ from ..bots.registry import make_bot
 from ..core import PRESETS, PolignacError, get_rules, to_record
 from ..core.rules import DECLARATIONS
 from ..i18n import bot_name, default_name, name_fields
-from . import replay_routes, rules_routes, scorepad_routes
+from . import analysis_routes, replay_routes, rules_routes, scorepad_routes
 from .config import ServerConfig
 from .db import (
     SeatRow,
@@ -1091,6 +1091,7 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
             yield
         finally:
             await hub.stop()
+            analysis_routes.shutdown()
 
     app = Starlette(
         routes=[
@@ -1114,6 +1115,7 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
             WebSocketRoute("/tables/{table_id}/ws", table_socket),
             # Other modules' routes: one line each, e.g. *scorepad_routes.routes(),
             *replay_routes.routes(),
+            *analysis_routes.routes(),
             *scorepad_routes.routes(),
             Route("/api/learn", learn, methods=["POST"]),
             *rules_routes.routes(),
