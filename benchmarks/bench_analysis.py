@@ -3,8 +3,8 @@
 For ``--deals`` random 4-player Polignac deals (seeded; every seat plays
 ``medium``, so the play is plausible), times
 :func:`polignac.bots.analysis.analyze_deal` over every action of every seat
-(``--samples`` deals per action, the paranoid model, the default node
-budget), and, as the in-run reference, one exact open-hand solve of the
+(``--samples`` deals per action, the ``--model`` (default paranoid), the
+default node budget), and, as the in-run reference, one exact open-hand solve of the
 same deal from its first card (:meth:`Solver.solve`: every card of the
 opening lead, best play by all).  Prints per deal the analysis time, the
 actions analysed and solves made, the reference time and the ratio, then
@@ -13,6 +13,7 @@ the medians.  The numba kernel is warmed up before timing.
 Run::
 
     .venv/bin/python benchmarks/bench_analysis.py [--deals 5] [--samples 16] [--seed 1]
+        [--model paranoid|reply]
 
 This is not a test: pytest does not collect ``benchmarks/``.
 """
@@ -53,12 +54,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--deals", type=int, default=5)
     ap.add_argument("--samples", type=int, default=16)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--model", choices=("paranoid", "reply"), default="paranoid")
     args = ap.parse_args(argv)
     solver = default_solver()
     warm, warm_actions = played_deal(10_000)  # compile / load the kernel first
     analyze_deal(warm, warm_actions[:3], list(range(4)), 1, Settings(samples=1))
     print(f"polignac, 4 players, {args.deals} deals (seed {args.seed}), "
-          f"{args.samples} samples per action, paranoid model; "
+          f"{args.samples} samples per action, {args.model} model; "
           f"{sys.implementation.name} {sys.version.split()[0]}")
     print(f"{'deal':>4}  {'analysis s':>10}  {'analysed':>8}  {'solves':>6}  "
           f"{'one solve ms':>12}  {'ratio':>7}")
@@ -78,7 +80,8 @@ def main(argv: list[str] | None = None) -> int:
         nodes0 = solver.nodes
         t0 = time.perf_counter()
         a = analyze_deal(first, actions, list(range(4)), i + 1,
-                         Settings(samples=args.samples, seed=args.seed))
+                         Settings(samples=args.samples, seed=args.seed,
+                                  model=args.model))
         took = time.perf_counter() - t0
         analysed = sum(1 for e in a["actions"] if "loss" in e)
         solves = sum(e["samples"] + 1 for e in a["actions"] if "loss" in e)

@@ -46,7 +46,7 @@ def test_json_and_text_agree(capsys: pytest.CaptureFixture[str], path: Path) -> 
     assert len(deal["actions"]) == len(record()["deals"][0]["actions"])  # type: ignore[index]
     assert data["totals"][0]["decisions"] == deal["players"][0]["decisions"]
     status, text, _ = run(capsys, "analyze", str(path), "--samples", "3", "--seed", "4")
-    assert status == 0 and text.startswith("Values in penalty")
+    assert status == 0 and text.startswith("Values in penalty points")
     lines = text.splitlines()
     assert "Deal 1" in lines and "Match" in lines
     # one row per action analysed, with its mark

@@ -22,7 +22,7 @@ from ..core import RecordError
 from .common import CliError, read_json, write_json
 from .records import example_record
 
-HEADS = {"penalty": "penalty", "points": "points", "chips": "chips",
+HEADS = {"penalty": "penalty points", "points": "points", "chips": "chips",
          "card-points": "card points"}
 
 
