@@ -59,9 +59,9 @@ def test_analyse_an_uploaded_record_and_see_its_blunder(server: str, shots: Path
             page.on("pageerror", lambda exc: errors.append(str(exc)))
             page.goto(server + "/replay")
             page.set_input_files("#file", str(path))
-            page.wait_for_selector("#analyze-btn")
+            page.wait_for_selector("#analyze-btn", timeout=60_000)
             page.click("#analyze-btn")
-            page.wait_for_selector(".analysis-summary", timeout=120_000)
+            page.wait_for_selector(".analysis-summary", timeout=180_000)
             # the per-player summary is the analysis' (same settings, same seed)
             for row in analysis["players"]:
                 cells = page.locator(f".analysis-summary tr[data-seat='{row['seat']}'] td")
@@ -92,7 +92,7 @@ def test_analyse_an_uploaded_record_and_see_its_blunder(server: str, shots: Path
             phone = browser.new_page(viewport={"width": 390, "height": 844}, locale="fr-FR")
             phone.goto(server + "/replay?lang=fr")
             phone.set_input_files("#file", str(annotated))
-            phone.wait_for_selector(".analysis-summary")
+            phone.wait_for_selector(".analysis-summary", timeout=60_000)
             assert phone.locator("#analyze-btn").count() == 0
             for _ in range(step):
                 phone.click("#next")

@@ -140,7 +140,7 @@ export function showAnalysis(ctx) {
       { unit: t(`analysis.unit.${a.unit}`) })));
   if (ctx.step > 0 && a.actions[ctx.step - 1]) box.append(actionBox(a.actions[ctx.step - 1], a, ctx));
   else if (ctx.step === 0) box.append(make("p", "analysis-hint", t("analysis.stepHint")));
-  box.append(summary(a, ctx));
+  box.append(dealSummary(a, ctx));
 }
 
 /**
@@ -232,11 +232,14 @@ function actionBox(e, a, ctx) {
 }
 
 /**
- * The deal's per-player summary and its marked actions (each a link to its step).
+ * The deal's per-player summary and its marked actions (each a button that calls
+ * `ctx.go(step)`). Exported for other pages (the table's score sheet can show a
+ * deal's analysis with it: `dealSummary(analysis, {name, suits, go})`).
  * @param {DealAnalysis} a
- * @param {Context} ctx
+ * @param {Pick<Context, "name" | "suits" | "go">} ctx
+ * @returns {HTMLElement}
  */
-function summary(a, ctx) {
+export function dealSummary(a, ctx) {
   const box = make("div", "analysis-summary");
   box.append(make("h4", "", t("analysis.summary")));
   const table = make("table", "scores");
