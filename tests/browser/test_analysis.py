@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 from tests.browser.support import ARGS, CHROMIUM
+from tests.browser.test_accessibility import violations
 
 from polignac.bots.analysis import Settings, analyze_record, annotate
 from polignac.core import Match, get_rules, to_record
@@ -81,6 +82,8 @@ def test_analyse_an_uploaded_record_and_see_its_blunder(server: str, shots: Path
             assert rows.count() == 1 and "played" in rows.inner_text()
             assert page.locator(".analysis-alternatives tr.best").count() >= 1
             page.screenshot(path=shots / "analysis-01-blunder-en.png", full_page=True)
+            found = violations(page, "replay viewer (a blunder's analysis)")
+            assert not found, "\n".join(found)
             for lang in ("fr", "de"):
                 page.select_option("#lang", lang)
                 word = {"fr": "Gaffe", "de": "Grober Fehler"}[lang]
