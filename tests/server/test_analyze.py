@@ -57,3 +57,26 @@ def test_the_job_stops_at_its_time_limit() -> None:
     assert status == "ok" and body["complete"] is False
     notes = {e.get("note") for e in body["record"]["deals"][0]["analysis"]["actions"]}
     assert notes == {"time"}
+
+
+def test_a_tables_finished_deal_is_analysed_once(client: TestClient) -> None:
+    from tests.server.helpers import hello, play_now, play_until
+
+    url = play_now(client)
+    assert client.get(url + "/deals/1/analysis").json()["rule"] == "no-deal"
+    with client.websocket_connect(url + "/ws") as ws:
+        state = hello(ws)
+        play_until(ws, state, random.Random(1), lambda v: len(v["deals"]) >= 1)
+    r = client.get(url + "/deals/1/analysis")
+    assert r.status_code == 200, r.text
+    data = r.json()
+    assert data["deal"] == 1
+    record = client.get(url + "/record.json").json()
+    analysis = data["analysis"]
+    assert len(analysis["actions"]) == len(record["deals"][0]["actions"])
+    assert analysis["samples"] == analysis_routes.SAMPLES
+    # the same answer from the cache (the analysis is deterministic anyway)
+    assert client.get(url + "/deals/1/analysis").json() == data
+    assert client.get(url + "/deals/2/analysis").status_code == 404
+    assert client.get(url + "/deals/x/analysis").status_code == 404
+    assert client.get("/tables/nope/deals/1/analysis").json()["rule"] == "no-table"

@@ -403,14 +403,21 @@ def analyze_deal(deal: Deal, actions: Sequence[Action], seats: Sequence[int], nu
     }
 
 
-def _analyze_one(record: Mapping[str, Any], number: int, settings: Settings,
-                 deadline_in: float | None) -> dict[str, Any]:
-    """Worker job: the analysis of deal ``number`` of ``record``."""
-    deadline = None if deadline_in is None else time.monotonic() + deadline_in
+def analyze_record_deal(record: Mapping[str, Any], number: int,
+                        settings: Settings | None = None,
+                        time_limit: float | None = None) -> dict[str, Any]:
+    """The ``analysis`` annotation of deal ``number`` (from 1) of ``record`` only.
+
+    Raises:
+        RecordError: the record does not replay.
+        ValueError: the record has no deal ``number``.
+    """
+    settings = Settings() if settings is None else settings
+    deadline = None if time_limit is None else time.monotonic() + time_limit
     for n, deal, seats, actions in _deal_states(record):
         if n == number:
             return analyze_deal(deal, actions, seats, n, settings, deadline)
-    raise ValueError(f"the record has no deal {number}")  # pragma: no cover
+    raise ValueError(f"the record has no deal {number}")
 
 
 def analyze_record(record: Mapping[str, Any], settings: Settings | None = None,
@@ -438,7 +445,7 @@ def analyze_record(record: Mapping[str, Any], settings: Settings | None = None,
                 for n, deal, seats, actions in states]
     plain = dict(record)
     with ProcessPoolExecutor(max_workers=min(jobs, len(states))) as pool:
-        futures = [pool.submit(_analyze_one, plain, n, settings, time_limit)
+        futures = [pool.submit(analyze_record_deal, plain, n, settings, time_limit)
                    for n, _d, _s, _a in states]
         return [f.result() for f in futures]
 
@@ -476,6 +483,7 @@ def match_summary(analyses: Sequence[Mapping[str, Any]], num_seats: int) -> list
 
 __all__ = [
     "BLUNDER", "MISTAKE", "MODELS", "UNITS", "VERSION", "Evaluation", "Settings",
-    "analyze_action", "analyze_deal", "analyze_record", "annotate", "choices",
-    "consistent_hands", "evaluate_view", "mark", "match_summary", "summarize", "unit_of",
+    "analyze_action", "analyze_deal", "analyze_record", "analyze_record_deal", "annotate",
+    "choices", "consistent_hands", "evaluate_view", "mark", "match_summary", "summarize",
+    "unit_of",
 ]

@@ -236,7 +236,8 @@ function actionBox(e, a, ctx) {
  * `ctx.go(step)`). Exported for other pages (the table's score sheet can show a
  * deal's analysis with it: `dealSummary(analysis, {name, suits, go})`).
  * @param {DealAnalysis} a
- * @param {Pick<Context, "name" | "suits" | "go">} ctx
+ * @param {{name: (seat: number) => string, suits: string, go?: (step: number) => void}} ctx
+ *   without `go` the marked actions are plain text
  * @returns {HTMLElement}
  */
 export function dealSummary(a, ctx) {
@@ -260,13 +261,44 @@ export function dealSummary(a, ctx) {
   const marked = a.actions.map((e, i) => ({ e, step: i + 1 })).filter(({ e }) => e.mark);
   const list = make("ul", "analysis-marked");
   for (const { e, step } of marked) {
-    const link = el("button", { type: "button", class: "linkish", dataset: { step: String(step), mark: e.mark },
-      text: t("analysis.markedLine", { n: step, name: ctx.name(e.seat), action: actionText(e.action, ctx.suits),
-        mark: t(`analysis.mark.${e.mark}`), cost: shown(e.loss ?? 0, "points") }) });
-    link.addEventListener("click", () => ctx.go(step));
+    const text = t("analysis.markedLine", { n: step, name: ctx.name(e.seat), action: actionText(e.action, ctx.suits),
+      mark: t(`analysis.mark.${e.mark}`), cost: shown(e.loss ?? 0, "points") });
+    const go = ctx.go;
+    if (!go) { list.append(el("li", { dataset: { step: String(step), mark: e.mark }, text })); continue; }
+    const link = el("button", { type: "button", class: "linkish", dataset: { step: String(step), mark: e.mark }, text });
+    link.addEventListener("click", () => go(step));
     list.append(el("li", {}, link));
   }
   if (!marked.length) list.append(make("li", "", t("analysis.noMistakes")));
   box.append(list);
   return box;
+}
+
+/**
+ * The table's score sheet: fetch the analysis of finished deal `deal` (from 1) of table
+ * `tableId` (GET /tables/{id}/deals/{n}/analysis, computed by the server once) and show
+ * its per-player summary in `box`. A failure (busy, too long) leaves a short line.
+ * @param {HTMLElement} box
+ * @param {string} tableId
+ * @param {number} deal
+ * @param {(seat: number) => string} name
+ * @param {string} suits
+ * @returns {Promise<void>}
+ */
+export async function showTableDealAnalysis(box, tableId, deal, name, suits) {
+  box.replaceChildren(make("p", "analysis-state", t("analysis.running")));
+  let r;
+  try {
+    r = await request(`/tables/${encodeURIComponent(tableId)}/deals/${deal}/analysis`);
+  } catch (err) {
+    box.replaceChildren(make("p", "error", t("analysis.failed", { msg: String(err?.message ?? err) })));
+    return;
+  }
+  const a = r.ok ? usable(r.data.analysis) : null;
+  if (!a) {
+    const msg = r.ok ? "" : (lang === "en" || !r.data.rule ? (r.data.error ?? `error ${r.status}`) : errorText(r.data));
+    box.replaceChildren(make("p", "error", t("analysis.failed", { msg })));
+    return;
+  }
+  box.replaceChildren(dealSummary(a, { name, suits }));
 }
