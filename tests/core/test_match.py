@@ -186,6 +186,10 @@ def test_pollack_score_sheet_in_the_view_and_summary() -> None:
                 assert entry["side_scores"] == sides
                 assert entry["partie_score"] == running
                 assert entry["partie_won_by"] == r.partie_winner
+                assert entry["game_points"] == game
+            tally_now = [sum(1 for x in m.results[:r.number] if x.partie_winner == side)
+                         for side in (0, 1)]
+            assert d["parties_tally"] == v["parties_tally"] == tally_now
             # Each side's reason lines add up to what it scored in the deal; every
             # line names its side, and a player's call also its seat.
             for side in (0, 1):

@@ -55,25 +55,33 @@ class DealResult:
     with this deal, if one did."""
     partie: int = 0
     """Pollack: the number (from 1) of the partie this deal was played in; 0 otherwise."""
-    partie_score: tuple[int, int] | None = None
-    """Pollack: each side's partie score after this deal (the partie's final
-    score when this deal ended it)."""
+    after: Standing | None = None
+    """Where the match stood after this deal."""
+
+    @property
+    def partie_score(self) -> tuple[int, int] | None:
+        """Pollack: each side's partie score after this deal (the partie's final
+        score when this deal ended it); None in other games."""
+        if not self.partie or self.after is None:
+            return None
+        return self.after.partie_scores[-1] if self.partie_winner is not None else self.after.partie
 
     def side_scores(self) -> tuple[int, int] | None:
         """Pollack: what each side (0, 1) scored in this deal; None in other games."""
-        if self.partie_score is None:
-            return None
-        return (self.scores[0], self.scores[1])
+        return (self.scores[0], self.scores[1]) if self.partie else None
 
     def sheet(self) -> dict[str, Any]:
         """Pollack: this deal's line of the score sheet, JSON-ready (empty otherwise):
-        ``partie`` (its number), ``side_scores``, ``partie_score`` after it and
-        ``partie_won_by`` (the side that won the partie with it, or None)."""
-        sides = self.side_scores()
-        if sides is None or self.partie_score is None:
+        ``partie`` (its number), ``side_scores``, ``partie_won_by`` (the side that
+        won the partie with it, or None), and after it ``partie_score``,
+        ``parties_tally`` and ``game_points`` (as :meth:`Match.pollack_sheet`)."""
+        sides, partie = self.side_scores(), self.partie_score
+        if sides is None or partie is None or self.after is None:
             return {}
         return {"partie": self.partie, "side_scores": list(sides),
-                "partie_score": list(self.partie_score), "partie_won_by": self.partie_winner}
+                "partie_won_by": self.partie_winner, "partie_score": list(partie),
+                "parties_tally": list(self.after.parties_tally),
+                "game_points": list(self.after.game_points)}
 
 
 @dataclass(frozen=True)
@@ -294,8 +302,7 @@ class Match(StandingView):
             tiebreak=bool(self.tied),
             partie_winner=partie_winner,
             partie=partie_number if pollack else 0,
-            partie_score=None if not pollack else (
-                standing.partie_scores[-1] if partie_winner is not None else standing.partie),
+            after=standing,
         )
         return _replace(self, results=self.results + (result,), current=None,
                         current_seats=(), current_dealer=-1, standing=standing)

@@ -41,6 +41,11 @@ class Standing:
     notes: tuple[str, ...] = ()
     """Human-readable events (match end, tie-break deals)."""
 
+    @property
+    def parties_tally(self) -> tuple[int, int]:
+        """Pollack: how many parties each side (0, 1) has won."""
+        return (self.parties_won.count(0), self.parties_won.count(1))
+
     @classmethod
     def start(cls, num_players: int) -> Standing:
         """The standing before the first deal."""
@@ -253,8 +258,7 @@ class StandingView:
     @property
     def parties_tally(self) -> tuple[int, int]:
         """Pollack: how many parties each side (0, 1) has won."""
-        won = self.standing.parties_won
-        return (won.count(0), won.count(1))
+        return self.standing.parties_tally
 
     @property
     def game_points(self) -> tuple[int, int]:
