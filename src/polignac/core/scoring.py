@@ -21,6 +21,24 @@ ANNOUNCEMENT_VALUES: dict[str, int] = {
 }
 """The value of each Pollack announcement (RULES.md section 3.5)."""
 
+SCORE_REASONS: dict[str, tuple[str, ...]] = {
+    "card": ("",), "tricks": ("",), "first-trick": ("",), "last-trick": ("",),
+    "all-three": ("detail.all-three",),
+    **{f"{w}-made": ("",) for w in ("capot", "general", "generale")},
+    "capot-failed": ("",), "general-failed": ("",), "generale-failed": ("detail.own-cards",),
+    **{f"opponent-{w}": ("detail.by",) for w in ("capot", "general", "generale", "chelem")},
+    "chelem": ("",),
+    "card-points": ("detail.side-points", "detail.side-points-last"),
+    "announce": ("",),
+    "chips-stake": ("detail.stake",), "chips-pool": ("detail.place",),
+    "chips-sweep": ("detail.swept", "detail.pays-sweeper"),
+    "chips-overload": ("detail.card-points", "detail.paid-by"),
+    "revoke": ("", "detail.revoke-pays", "detail.other-side"),
+}
+"""Every score line's ``reason`` and the detail ``key`` each may carry ("": none),
+so that pages can have a sentence for each (``why.REASON`` or ``why.REASON.KEY``
+in the catalogs, KEY without its ``detail.`` prefix)."""
+
 
 @dataclass(frozen=True)
 class ScoreLine:
