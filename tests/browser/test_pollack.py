@@ -118,7 +118,8 @@ def _check_reasons(page: Any, want: dict[str, Any]) -> None:
     blocks = page.locator("#lastdeal details.why")
     assert blocks.count() == len(want["deals"])
     for d in want["deals"]:
-        items = page.locator(f"#lastdeal details[data-deal='{d['number']}'] li")
+        block = page.locator(f"#lastdeal details[data-deal='{d['number']}']")
+        items = block.locator("li[data-points]")
         got = [0, 0]
         assert items.count() == len(d["reasons"])
         for k in range(items.count()):
@@ -130,6 +131,13 @@ def _check_reasons(page: Any, want: dict[str, Any]) -> None:
             assert not re.search(r"Side [03-9]|\bseat\b|card-points|announce\b|\{", text), text
             got[side] += points
         assert got == d["side_scores"], (d["number"], got)
+        claim = block.locator("li.claim")
+        if "claim" in d:
+            said = "rightly" if d["claim"]["correct"] else "wrongly"
+            assert re.fullmatch(rf".+ claimed out, {said}: Side {d['partie_won_by'] + 1} wins "
+                                "the partie", claim.text_content() or "")
+        else:
+            assert claim.count() == 0
 
 
 def test_a_whole_pollack_game(quick_server: str, shots: Path) -> None:
@@ -170,6 +178,8 @@ def test_a_whole_pollack_game(quick_server: str, shots: Path) -> None:
             for lang in ("en", "fr", "de"):
                 page.select_option("#lang", lang)
                 page.wait_for_timeout(100)
+                page.evaluate("document.querySelectorAll('#lastdeal details').forEach("
+                              "(d) => { d.open = true; })")
                 for w, h in ((1280, 800), (390, 844)):
                     page.set_viewport_size({"width": w, "height": h})
                     page.wait_for_timeout(100)
@@ -188,7 +198,7 @@ def test_a_whole_pollack_game(quick_server: str, shots: Path) -> None:
             page.wait_for_selector("#result:not([hidden])")
             assert re.fullmatch(said, page.locator("#result").inner_text())
             _check_sheet(page, want, (want["players"][0], want["players"][1]))
-            items = page.locator("#dealscore li")
+            items = page.locator("#dealscore li[data-points]")
             last = want["deals"][-1]
             assert items.count() == len(last["reasons"])
             assert all(re.match(r"Side [12]: ", x) for x in items.all_inner_texts())

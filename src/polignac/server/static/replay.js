@@ -167,7 +167,7 @@ function renderScores(deal, step) {
   if (done) {
     const sd = data.summary.deals[di];
     box.append(make("h3", "", t("replay.dealScore")));
-    box.append(reasonList(sd.reasons, name, data.suits));
+    box.append(reasonList(sd.reasons, name, data.suits, sd));
   }
   const totals = new Array(data.players.length).fill(0);
   for (const d of deals) d.scores.forEach((x, s) => { if (!d.tiebreak) totals[s] += x; });

@@ -71,8 +71,9 @@ export function reasonWord(line, card) {
   return t(`reason.${line.reason}`);
 }
 
-/** A deal's reasons as a list; a partnership deal's lines are grouped by side. */
-export function reasonList(reasons, name, deck) {
+/** A deal's reasons (a summary entry's `reasons`) as a list; a partnership deal's lines are
+ * grouped by side, and a Pollack claim (the entry's `claim` and `partie_won_by`) is said last. */
+export function reasonList(reasons, name, deck, deal = {}) {
   const ul = make("ul", "reasons");
   const lines = reasons.some((l) => l.side !== undefined)
     ? [...reasons].sort((a, b) => a.side - b.side) : reasons;
@@ -84,6 +85,10 @@ export function reasonList(reasons, name, deck) {
     ul.append(li);
   }
   if (!reasons.length) ul.append(make("li", "", t("table.noPoints")));
+  if (deal.claim && deal.partie_won_by !== undefined && deal.partie_won_by !== null) {
+    ul.append(make("li", "claim", t(deal.claim.correct ? "sheet.claimRight" : "sheet.claimWrong",
+      { player: name(deal.claim.seat), side: sideLabel(deal.partie_won_by) })));
+  }
   return ul;
 }
 
@@ -166,7 +171,7 @@ export function renderReasons(box, deals, name, deck) {
     det.open = i === 0;
     det.dataset.deal = sd.number;
     det.append(make("summary", "", t("table.why", { n: sd.number })));
-    det.append(reasonList(sd.reasons, name, deck));
+    det.append(reasonList(sd.reasons, name, deck, sd));
     box.append(det);
   });
 }
