@@ -236,9 +236,6 @@ function rulesLine(state) {
   return text;
 }
 
-function reasonText(line, state) {  // the words are scoresheet.js's, shared with the table
-  return reasonWord(line, (code) => cardName(code, preset(state.preset).suits === "german"));
-}
 
 function renderTable() {
   const table = $("sp-table");
@@ -262,7 +259,8 @@ function renderTable() {
       const why = deal.lines
         .filter((l) => (pollack ? (l.reason === "card-points" || l.reason === "last-trick"
           ? false : l.player === seat) : l.player === seat) && l.points !== 0)
-        .map((l) => reasonText(l, pad)).filter(Boolean);
+        .map((l) => reasonWord(l, (code) => cardName(code, preset(pad.preset).suits === "german")))
+        .filter(Boolean);
       const cell = el("td", { class: playing ? "num" : "num sp-muted" },
         playing ? String(deal.scores[seat]) : "–");
       if (deal.tiebreak && seat === deal.seats[0]) cell.dataset.tiebreak = "1";
