@@ -51,10 +51,13 @@ def _numbers(row: Any) -> list[int]:
     return [int(x) for x in row.locator("td").all_inner_texts()[1:]]
 
 
-def _play_to_the_end(page: Any) -> None:
-    """Play the first legal card whenever it is this page's turn, until the game is over."""
+def _play_to_the_end(page: Any, shot: Path) -> None:
+    """Play the first legal card whenever it is this page's turn, until the game is over;
+    take ``shot`` once the first partie is over."""
     deadline = time.monotonic() + 240  # a guard against a hang, not a speed check
     while not page.locator("#result:not([hidden])").count():
+        if not shot.exists() and page.locator("#scores .partie-end").count():
+            page.screenshot(path=shot, full_page=True)
         assert time.monotonic() < deadline, "the game did not end"
         legal = page.locator("#hand .card.legal")
         if legal.count():
@@ -159,7 +162,7 @@ def test_a_whole_pollack_game(quick_server: str, shots: Path) -> None:
             page.wait_for_selector("#hand .card")
             _check_partners(page)
             page.screenshot(path=shots / "pollack-01-first-deal-en.png")
-            _play_to_the_end(page)
+            _play_to_the_end(page, shots / "pollack-01-second-partie-en.png")
 
             record = page.request.get(server + url + "/record.json").json()
             want = summary(replay(record))
