@@ -209,3 +209,36 @@ def test_a_whole_pollack_game(quick_server: str, shots: Path) -> None:
             assert not errors, errors
         finally:
             browser.close()
+
+
+def test_the_score_pad_names_pollack_sides_from_the_server(quick_server: str,
+                                                           shots: Path) -> None:
+    with playwright_sync.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        try:
+            page = browser.new_page(viewport={"width": 1000, "height": 800}, locale="en-US")
+            errors: list[str] = []
+            page.on("pageerror", lambda exc: errors.append(str(exc)))
+            page.goto(quick_server + "/scorepad")
+            page.wait_for_selector("body[data-ready='1']", state="attached")
+            page.select_option("#sp-preset", "pollack")
+            for i, name in enumerate(["Ann", "Bob", "Cy", "Di"]):
+                page.fill(f"[name=name{i}]", name)
+            page.click("#sp-start")
+            page.wait_for_selector("#entry-panel:not([hidden])")
+            labels = page.locator('[data-field="card_points"] label span').all_inner_texts()
+            assert labels == ["Ann & Cy", "Bob & Di"]
+            page.fill('[data-field="card_points[0]"]', "20")
+            page.fill('[data-field="card_points[1]"]', "12")
+            page.select_option('[data-field="last_trick"]', label="Ann & Cy")
+            page.click("#sp-score")
+            wait_until(lambda: page.locator("#sp-table tbody tr").count() == 1)
+            # (20 + 3 for the last trick) / 3 = 7 and 12 / 3 = 4, each seat its side's
+            totals = [page.locator(f"#sp-total-{s}").inner_text() for s in range(4)]
+            assert totals == ["7", "4", "7", "4"]
+            won = page.locator("#sp-table tfoot tr").nth(1).locator("td").all_inner_texts()
+            assert won == ["0", "0", "0", "0"]
+            page.screenshot(path=shots / "pollack-05-score-pad.png", full_page=True)
+            assert not errors, errors
+        finally:
+            browser.close()
