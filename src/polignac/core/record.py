@@ -15,6 +15,7 @@ from .cards import CODES, cards_of
 from .errors import CardParseError, IllegalActionError, PolignacError, RecordError, RulesError
 from .match import Match
 from .presets import get_rules
+from .scoring import ScoreLine
 
 FORMAT = "polignac-record/1"
 
@@ -157,6 +158,15 @@ def _seat_line(line: dict[str, Any], seats: tuple[int, ...]) -> dict[str, Any]:
     return out
 
 
+def _side_line(line: ScoreLine, seats: tuple[int, ...]) -> dict[str, Any]:
+    """A partnership game's score line: its ``side``, and the ``seat`` of the player
+    who made it (a side's own ``card-points`` line has none)."""
+    out = line.to_dict()
+    if line.reason != "card-points":
+        out["seat"] = seats[line.player]
+    return out
+
+
 def summary(match: Match) -> dict[str, Any]:
     """The replay summary printed by ``polignac replay --json``.
 
@@ -172,10 +182,11 @@ def summary(match: Match) -> dict[str, Any]:
             "seats": list(r.seats),
             "scores": list(r.scores),
             "reasons": [
-                _seat_line(line.to_dict(), r.seats)
-                if match.rules.match_end != "parties" else line.to_dict()
+                _side_line(line, r.seats) if match.rules.partnerships
+                else _seat_line(line.to_dict(), r.seats)
                 for line in r.score.lines
             ],
+            **r.sheet(),
         }
         if r.tiebreak:
             entry["tiebreak"] = True
@@ -200,6 +211,9 @@ def summary(match: Match) -> dict[str, Any]:
         "winners": list(match.winners),
         "losers": list(match.losers),
     }
+    if match.rules.partnerships:
+        out["sides"] = [list(side) for side in match.rules.sides]
+    out.update(match.pollack_sheet())
     if match.rules.match_end == "parties":
         out["parties"] = [
             [s for s in range(match.num_players) if s & 1 == side]

@@ -213,6 +213,12 @@ class Rules:
         return self.declaration in ANNOUNCED_CONTRACTS
 
     @property
+    def sides(self) -> tuple[tuple[int, ...], ...]:
+        """The partnerships, as each side's seats (``((0, 2), (1, 3))``: partners sit
+        opposite and seat ``s`` is on side ``s & 1``); empty when everyone plays alone."""
+        return ((0, 2), (1, 3)) if self.partnerships else ()
+
+    @property
     def german(self) -> bool:
         """True when the pack shows German suits."""
         return self.suits == "german"

@@ -415,7 +415,7 @@ class ScorePad(StandingView):
         lines = tuple(ScoreLine(x.player if pollack else seats[x.player], x.points, x.reason,
                                 x.detail, x.key,
                                 tuple((k, v if pollack or k != "player" else seats[v])
-                                      for k, v in x.params))
+                                      for k, v in x.params), x.side)
                       for x in score.lines)
         rev_lines, rev_scores = self._revokes(entry, seats)
         scores = [a + b for a, b in zip(scores, rev_scores, strict=True)]
@@ -673,7 +673,7 @@ class ScorePad(StandingView):
                     if p & 1 != s & 1:
                         out[p] += v
                 lines.append(ScoreLine(s, v, "revoke", "scored by the other side",
-                                       "detail.other-side"))
+                                       "detail.other-side", side=1 - (s & 1)))
         return tuple(lines), out
 
     # ------------------------------------------------------------ match end
@@ -709,6 +709,10 @@ class ScorePad(StandingView):
             "tied": list(self.tied),
             "partie": list(self.partie),
             "parties_won": list(self.parties_won),
+            "partie_scores": [list(x) for x in self.partie_scores],
+            "parties_tally": list(self.parties_tally),
+            "game_points": list(self.game_points),
+            "sides": [list(x) for x in self.rules.sides],
             "notes": list(self.notes),
             "scoring": self.rules.scoring,
             "match_end": self.rules.match_end,

@@ -784,7 +784,8 @@ async def presets(request: Request) -> Response:
         "presets": [{"name": r.preset, "players": list(r.players),
                      "default_players": r.default_players, "suits": r.suits,
                      "threshold": r.threshold, "declaration": r.declaration,
-                     "direction": r.direction, "contract_points": r.contract_points}
+                     "direction": r.direction, "contract_points": r.contract_points,
+                     "partnerships": r.partnerships, "sides": [list(x) for x in r.sides]}
                     for r in PRESETS.values()],
         "levels": list(_hub(request).config.bot_levels),
         "house_rules": HOUSE_RULES,

@@ -110,6 +110,8 @@ def replay_steps(record: Any) -> dict[str, Any]:
         "player_keys": [name_fields(n, i, None) for i, n in enumerate(final.names)],
         "suits": final.rules.suits,
         "rank_order": final.rules.rank_order,
+        "partnerships": final.rules.partnerships,
+        "sides": [list(x) for x in final.rules.sides],
         "rules": dict(record.get("rules") or {}),
         "finished": final.finished,
         "winners": list(final.winners),

@@ -49,7 +49,8 @@ async def scorepad_presets(request: Request) -> Response:
          "default_players": r.default_players, "scoring": r.scoring,
          "match_end": r.match_end, "threshold": r.threshold, "deals": r.deals,
          "declaration": r.declaration, "revoke_penalty": REVOKE_DEFAULTS.get(r.preset),
-         "suits": r.suits}
+         "suits": r.suits, "partnerships": r.partnerships,
+         "sides": [list(x) for x in r.sides]}
         for r in PRESETS.values()
     ]})
 
