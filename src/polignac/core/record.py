@@ -15,13 +15,15 @@ from .cards import CODES, cards_of
 from .errors import CardParseError, IllegalActionError, PolignacError, RecordError, RulesError
 from .match import Match
 from .presets import get_rules
-from .rules import show
+from .rules import BOUNDS, show
 
 FORMAT = "polignac-record/1"
 MAX_NAME = 100
 """Longest player name a record may hold (characters)."""
 MAX_TOKEN = 40
 """Longest card or action text a record may hold (characters)."""
+MAX_DEALS = 1000
+"""Most deals a record may hold (tie-break deals included)."""
 
 
 def to_record(match: Match,
@@ -67,7 +69,8 @@ def replay(record: Mapping[str, Any]) -> Match:
             message names the deal number, the action number, the action and
             the rule broken (``.deal`` and ``.action`` are 1-based).  Sizes are
             bounded before any work: the rules by :data:`polignac.core.rules.BOUNDS`,
-            names by :data:`MAX_NAME`, cards and actions by :data:`MAX_TOKEN`.
+            names by :data:`MAX_NAME`, cards and actions by :data:`MAX_TOKEN`,
+            deals by :data:`MAX_DEALS`.
     """
     if not isinstance(record, Mapping):
         raise RecordError("a record must be a JSON object")
@@ -79,10 +82,10 @@ def replay(record: Mapping[str, Any]) -> Match:
     if not isinstance(overrides, Mapping):
         raise RecordError("rules must be an object of parameter overrides")
     players = _field(record, "players", list)
+    if len(players) > BOUNDS["players"][1]:
+        raise RecordError(f"players: {len(players)} names; at most {BOUNDS['players'][1]} play")
     if not all(isinstance(p, str) for p in players):
         raise RecordError("players must be a list of names")
-    if len(players) > 13:
-        raise RecordError(f"players: {len(players)} names; at most 13 play")
     if any(len(p) > MAX_NAME for p in players):
         raise RecordError(f"players: a name has at most {MAX_NAME} characters")
     first_dealer = record.get("first_dealer", 0)
@@ -91,6 +94,8 @@ def replay(record: Mapping[str, Any]) -> Match:
     deals = record.get("deals", [])
     if not isinstance(deals, list):
         raise RecordError("deals must be a list")
+    if len(deals) > MAX_DEALS:
+        raise RecordError(f"deals: {len(deals)} deals; a record holds at most {MAX_DEALS}")
     try:
         rules = get_rules(preset, overrides)
         match = Match.new(rules, len(players), first_dealer, players)

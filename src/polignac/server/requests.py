@@ -158,7 +158,7 @@ async def run_json_job(request: Request, job: Callable[[bytes], tuple[int, bytes
 
     The pool's own refusals: ``503 busy`` (with ``Retry-After``) when too many jobs
     wait, ``503 job-timeout`` when the job ran past the time limit (its worker is
-    killed), ``503 worker-failed`` when the worker died (out of memory).
+    killed), ``503 worker-failed`` when the worker ran out of memory or died.
     """
     pool = request.app.state.hub.workers
     try:
@@ -171,7 +171,7 @@ async def run_json_job(request: Request, job: Callable[[bytes], tuple[int, bytes
     except JobTimeout:
         return json_error(f"{what} took more than {pool.time_limit:g} s {doing}; the server "
                           "stopped (its time limit for one request)", "job-timeout", 503)
-    except WorkerFailed:
-        return json_error(f"{what} could not be handled (the worker ran out of memory or "
-                          "died)", "worker-failed", 503)
+    except (WorkerFailed, MemoryError):
+        return json_error(f"{what} could not be handled: the worker ran out of memory "
+                          "(its limit for one request) or died", "worker-failed", 503)
     return Response(data, status_code=status, media_type="application/json")
