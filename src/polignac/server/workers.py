@@ -133,5 +133,5 @@ class WorkerPool:
         with self._lock:
             pool, self._pool = self._pool, None
         if pool is not None:
-            pool.stop()
+            pool.stop()  # type: ignore[no-untyped-call]
             await asyncio.to_thread(pool.join, 10)
