@@ -137,9 +137,12 @@ async def http_abuser(port: int, items: list[tuple[str, str, bytes]], stop_at: f
                 try:
                     async with http.stream("POST", path, content=body, headers={
                             "content-type": "application/json"}) as r:
-                        async for _ in r.aiter_raw():  # read and drop (up to ~20 MB)
-                            pass
-                        answers[(name, r.status_code)] += 1
+                        head = b""
+                        async for chunk in r.aiter_raw():  # read and drop (up to ~20 MB)
+                            head = head or chunk[:300]
+                        rule = "" if r.status_code == 200 else " " + str(
+                            json.loads(head).get("rule"))
+                        answers[(name + rule, r.status_code)] += 1
                 except httpx.HTTPError as exc:
                     answers[(f"{name}: {type(exc).__name__}", 0)] += 1
 

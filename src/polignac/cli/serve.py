@@ -95,7 +95,8 @@ def build_config(args: argparse.Namespace) -> object:
                         create_per_minute=args.create_rate, create_burst=args.create_burst,
                         max_tables=args.max_tables, close_seconds=args.close_after,
                         finished_keep_seconds=args.finished_keep,
-                        workers=args.workers, job_seconds=args.job_timeout)
+                        workers=args.workers, job_seconds=args.job_timeout,
+                        warm_workers=True)
 
 
 def run_serve(args: argparse.Namespace) -> int:

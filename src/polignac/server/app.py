@@ -154,6 +154,8 @@ class Hub:
             sqlalchemy.exc.SQLAlchemyError: the database cannot be opened or migrated.
         """
         self.lag.start()
+        if self.config.warm_workers:
+            await asyncio.to_thread(self.workers.start)
         engine = make_engine(self.config.url())
         await asyncio.to_thread(migrate, engine)
         self.store = Store(engine)

@@ -62,6 +62,9 @@ class ServerConfig:
     """Seconds one job may run in a worker before it is killed (answer 503 job-timeout)."""
     worker_memory_mb: int = 1024
     """Address space of each worker process, in MiB (0: no cap)."""
+    warm_workers: bool = False
+    """Start the worker processes with the server (``polignac serve`` does), not on the
+    first heavy request."""
     lag_warn_ms: float = 100.0
     """Event loop lag logged as a warning above this many milliseconds (``/health``)."""
 

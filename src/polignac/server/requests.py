@@ -18,7 +18,7 @@ from collections.abc import Callable
 from typing import Any
 
 from starlette.requests import ClientDisconnect, Request
-from starlette.responses import JSONResponse, Response
+from starlette.responses import JSONResponse, Response, StreamingResponse
 
 from .security import origin_allowed
 from .workers import JobTimeout, PoolBusy, WorkerFailed
@@ -27,6 +27,9 @@ MAX_DEPTH = 32
 """Deepest nesting of arrays and objects accepted in any JSON a client sends."""
 MAX_INT_DIGITS = 20
 """Most digits of a whole number in any JSON a client sends (a 64-bit number has 19)."""
+
+CHUNK = 256 * 1024
+"""A worker's answer larger than this is sent in pieces of this size."""
 
 _STRINGS = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"')
 _NOT_BRACKETS = re.compile(r"[^\[\]{}]+")
@@ -174,4 +177,9 @@ async def run_json_job(request: Request, job: Callable[[bytes], tuple[int, bytes
     except (WorkerFailed, MemoryError):
         return json_error(f"{what} could not be handled: the worker ran out of memory "
                           "(its limit for one request) or died", "worker-failed", 503)
-    return Response(data, status_code=status, media_type="application/json")
+    if len(data) <= CHUNK:
+        return Response(data, status_code=status, media_type="application/json")
+    view = memoryview(data)  # a large answer (a replay: up to ~40 MB) goes out in pieces,
+    pieces = (view[i:i + CHUNK] for i in range(0, len(data), CHUNK))  # none holds the loop
+    return StreamingResponse(pieces, status_code=status, media_type="application/json",
+                             headers={"Content-Length": str(len(data))})
