@@ -233,6 +233,7 @@ def test_health_reports_lag_tables_connections_and_workers(client: TestClient) -
     data = client.get("/health").json()
     assert data["status"] in ("ok", "lagging")
     assert set(data["loop_lag_ms"]) == {"p50", "p99", "max", "samples", "window_s"}
+    assert set(data["loop_cpu_ms"]) == {"p50", "p99", "max"}
     assert data["loop_lag_ms"]["p50"] <= data["loop_lag_ms"]["p99"] <= data["loop_lag_ms"]["max"]
     assert data["workers"]["size"] == 2 and data["workers"]["pending"] == 0
     url = play_now(client)

@@ -6,11 +6,15 @@ callback that holds the loop 200 ms shows as about 200 ms of lag).  A lag above
 ``warn`` seconds is logged (at most once a second).  ``GET /health`` answers::
 
     {"status": "ok" | "lagging", "loop_lag_ms": {"p50", "p99", "max", "samples",
-     "window_s"}, "tables": N, "connections": N, "workers": {...}}
+     "window_s"}, "loop_cpu_ms": {"p50", "p99", "max"}, "tables": N,
+     "connections": N, "workers": {...}}
 
 over the last ``window`` seconds (``?window=S`` for a shorter one, 1 to the
 monitor's window); ``status`` is ``lagging`` when that window's max is over
-``warn``.
+``warn``.  ``loop_cpu_ms`` is the CPU time the loop's thread used during each
+sample (the server's own work: request handling, uvicorn's parsing): a lag much
+larger than it means the process waited for a CPU (a busy machine), not that
+something held the loop.
 """
 
 from __future__ import annotations
@@ -37,7 +41,7 @@ class LagMonitor:
         self.interval = interval
         self.window = window
         self.warn = warn
-        self.samples: collections.deque[tuple[float, float]] = collections.deque(
+        self.samples: collections.deque[tuple[float, float, float]] = collections.deque(
             maxlen=max(10, int(window / interval) + 10))
         self.worst = 0.0
         self._task: asyncio.Task[None] | None = None
@@ -59,15 +63,16 @@ class LagMonitor:
     async def _run(self) -> None:
         loop = asyncio.get_running_loop()
         while True:
-            before = loop.time()
+            before, cpu = loop.time(), time.thread_time()
             await asyncio.sleep(self.interval)
             lag = max(0.0, loop.time() - before - self.interval)
-            self.record(lag)
+            self.record(lag, time.thread_time() - cpu)
 
-    def record(self, lag: float) -> None:
-        """Keep one sample (seconds); log it when over ``warn``."""
+    def record(self, lag: float, cpu: float = 0.0) -> None:
+        """Keep one sample: its lag and the loop thread's CPU time (seconds); log the
+        lag when over ``warn``."""
         now = time.monotonic()
-        self.samples.append((now, lag))
+        self.samples.append((now, lag, cpu))
         self.worst = max(self.worst, lag)
         if lag > self.warn and now - self._last_log >= 1.0:
             self._last_log = now
@@ -75,18 +80,26 @@ class LagMonitor:
 
     def stats(self, window: float | None = None) -> dict[str, Any]:
         """p50, p99 and max lag (milliseconds) over the last ``window`` seconds."""
+        return self._stats(1, window)
+
+    def cpu_stats(self, window: float | None = None) -> dict[str, Any]:
+        """p50, p99 and max CPU time of the loop's thread per sample (milliseconds)."""
+        out = self._stats(2, window)
+        return {k: out[k] for k in ("p50", "p99", "max")}
+
+    def _stats(self, column: int, window: float | None) -> dict[str, Any]:
         span = self.window if window is None else min(max(window, 0.0), self.window)
         since = time.monotonic() - span
-        lags = sorted(lag for t, lag in self.samples if t >= since)
+        values = sorted(sample[column] for sample in self.samples if sample[0] >= since)
 
         def pick(q: float) -> float:
-            if not lags:
+            if not values:
                 return 0.0
-            return round(lags[min(len(lags) - 1, int(q * len(lags)))] * 1000, 1)
+            return round(values[min(len(values) - 1, int(q * len(values)))] * 1000, 1)
 
         return {"p50": pick(0.5), "p99": pick(0.99),
-                "max": round(lags[-1] * 1000, 1) if lags else 0.0,
-                "samples": len(lags), "window_s": span}
+                "max": round(values[-1] * 1000, 1) if values else 0.0,
+                "samples": len(values), "window_s": span}
 
 
 async def health(request: Request) -> Response:
@@ -108,6 +121,7 @@ async def health(request: Request) -> Response:
     return JSONResponse({
         "status": "lagging" if lag["max"] > monitor.warn * 1000 else "ok",
         "loop_lag_ms": lag,
+        "loop_cpu_ms": monitor.cpu_stats(window),
         "tables": len(hub.tables),
         "connections": sum(len(t.subscribers) for t in hub.tables.values()),
         "workers": hub.workers.stats(),
