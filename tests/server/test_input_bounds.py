@@ -13,7 +13,6 @@ import json
 import random
 import threading
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -257,7 +256,7 @@ def test_the_lag_monitor_sees_a_stalled_loop(client: TestClient) -> None:
 
 
 @pytest.fixture
-def slow_client(tmp_path: Path, config: ServerConfig) -> Iterator[TestClient]:
+def slow_client(config: ServerConfig) -> Iterator[TestClient]:
     """A server whose worker jobs may run 0.3 s at most."""
     with TestClient(create_app(dataclasses.replace(config, job_seconds=0.3))) as c:
         yield c
