@@ -8,10 +8,13 @@ limit; ``GET /health`` reports the loop's lag.
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import json
+import os
 import random
 import threading
+import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -22,6 +25,7 @@ from polignac.cli.main import main as cli_main
 from polignac.core import Match, get_rules, to_record
 from polignac.server import ServerConfig, create_app
 from polignac.server.requests import MAX_DEPTH, MAX_INT_DIGITS, too_deep
+from polignac.server.workers import PoolBusy, WorkerPool
 
 from .helpers import hello, play_now
 
@@ -280,3 +284,22 @@ def test_a_long_replay_runs_off_the_loop_and_is_stopped(slow_client: TestClient)
     small = slow_client.post("/api/replay", json=_record(deals=1))  # a fresh worker answers
     assert small.status_code == 200 and len(small.json()["deals"]) == 1
     assert slow_client.get("/health").json()["workers"]["timeouts"] == 1
+
+
+def test_the_worker_pool_refuses_past_its_queue_and_returns_errors() -> None:
+    async def scenario() -> None:
+        pool = WorkerPool(size=1, time_limit=5.0, max_waiting=1)
+        try:
+            slow = asyncio.create_task(pool.run(time.sleep, 0.3))
+            await asyncio.sleep(0)  # the job is counted as soon as its task starts
+            with pytest.raises(PoolBusy):
+                await pool.run(os.getpid)
+            await slow
+            assert await pool.run(os.getpid) != os.getpid()  # another process
+            with pytest.raises(ValueError, match="invalid literal"):
+                await pool.run(int, "twelve")  # the job's own error comes back
+            assert pool.stats()["refused"] == 1 and pool.stats()["pending"] == 0
+        finally:
+            await pool.stop()
+
+    asyncio.run(scenario())
