@@ -166,6 +166,75 @@ def test_pollack_six_parties_and_draws() -> None:
     assert draws, "some seed gives a 3-3 draw"
 
 
+def test_pollack_score_sheet_in_the_view_and_summary() -> None:
+    from polignac.core import summary
+
+    for seed in range(6):
+        rules = get_rules("pollack", {"partie_target": 11 + seed, "parties": 3})
+        m = play_to_end(Match.new(rules, 4, first_dealer=seed % 4), random.Random(seed))
+        assert rules.sides == ((0, 2), (1, 3))
+        view, summ = m.view(None), summary(m)
+        assert view["sides"] == summ["sides"] == [[0, 2], [1, 3]]
+        running, partie, finals, game = [0, 0], 1, [], [0, 0]
+        for r, v, d in zip(m.results, view["deals"], summ["deals"], strict=True):
+            sides = [r.scores[0], r.scores[1]]
+            assert r.scores == (sides[0], sides[1], sides[0], sides[1])
+            running = [running[i] + sides[i] for i in (0, 1)]
+            game = [game[i] + sides[i] for i in (0, 1)]
+            for entry in (v, d):
+                assert entry["partie"] == partie
+                assert entry["side_scores"] == sides
+                assert entry["partie_score"] == running
+                assert entry["partie_won_by"] == r.partie_winner
+                assert entry["game_points"] == game
+            tally_now = [sum(1 for x in m.results[:r.number] if x.partie_winner == side)
+                         for side in (0, 1)]
+            assert d["parties_tally"] == v["parties_tally"] == tally_now
+            # Each side's reason lines add up to what it scored in the deal; every
+            # line names its side, and a player's call also its seat.
+            for side in (0, 1):
+                assert sum(x["points"] for x in d["reasons"] if x["side"] == side) == sides[side]
+            for x in d["reasons"]:
+                assert x["side"] in (0, 1)
+                if x["reason"] == "card-points":
+                    assert "seat" not in x
+                else:
+                    assert x["reason"] == "announce" and x["seat"] & 1 == x["side"]
+            if r.partie_winner is not None:
+                finals.append(running)
+                running, partie = [0, 0], partie + 1
+        tally = [m.parties_won.count(0), m.parties_won.count(1)]
+        for out in (view, summ):
+            assert out["partie_scores"] == finals and len(finals) == 3
+            assert out["parties_tally"] == tally and sum(tally) == 3
+            assert out["game_points"] == game
+            assert out["partie"] == [0, 0]
+        won = [s for s in (0, 1) if tally[s] == max(tally)]
+        assert list(m.winners) == list(rules.sides[won[0]])
+
+
+def test_pollack_sheet_while_a_partie_is_in_progress() -> None:
+    m = Match.new(get_rules("pollack"), 4, first_dealer=1)
+    rng = random.Random(3)
+    m = m.deal_random(rng)
+    assert m.view(0)["partie_scores"] == [] and m.view(0)["parties_tally"] == [0, 0]
+    while m.current is not None:
+        m = m.apply(rng.choice(m.legal_actions()))
+    view = m.view(2)
+    assert view["deals"][0]["partie"] == 1
+    if m.results[0].partie_winner is None:
+        assert view["partie"] == view["deals"][0]["partie_score"] == view["game_points"]
+        assert view["totals"] == [view["partie"][s & 1] for s in range(4)]
+
+
+def test_other_games_have_no_sides_or_sheet() -> None:
+    m = play_to_end(Match.new(get_rules("polignac", {"threshold": 5}), 4), random.Random(2))
+    view = m.view(None)
+    assert get_rules("polignac").sides == ()
+    assert "sides" not in view and "partie_scores" not in view
+    assert "partie" not in view["deals"][0] and m.results[0].side_scores() is None
+
+
 def test_view_of_a_seat_out_of_a_tie_break() -> None:
     rules = get_rules("polignac-threshold", {"threshold": 3})
     m = Match.new(rules, 4, first_dealer=0)

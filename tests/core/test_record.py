@@ -105,3 +105,22 @@ def test_record_must_be_an_object() -> None:
         replay([])  # type: ignore[arg-type]
     with pytest.raises(RecordError, match="players"):
         replay({"format": FORMAT, "preset": "polignac"})
+
+
+@pytest.mark.parametrize(("change", "words"), [
+    (lambda r: r["deals"][0].__setitem__("seats", 3), "deal 1: seats are 3"),
+    (lambda r: r["deals"][0].__setitem__("seats", {"a": 1}), "deal 1: seats are"),
+    (lambda r: r.__setitem__("rules", {"players": "2-10000000"}), "from 2 to 13"),
+    (lambda r: r.__setitem__("rules", {"threshold": 10 ** 100}), "a number of about 101"),
+    (lambda r: r.__setitem__("deals", r["deals"] * 2000), "at most 1000"),
+    (lambda r: r.__setitem__("players", ["P"] * 100), "at most 13 play"),
+    (lambda r: r["deals"][0]["actions"].insert(0, "J" * 10 ** 6), "at most 40 characters"),
+    (lambda r: r["deals"][0]["hands"][0].insert(0, "J" * 10 ** 6), "not a card"),
+    (lambda r: r.__setitem__("format", "f" * 10 ** 6), "(1000000 characters)"),
+])
+def test_record_bounds_give_short_messages(change: object, words: str) -> None:
+    record = to_record(random_match("polignac", 4, 3, {"threshold": 10}))
+    change(record)  # type: ignore[operator]
+    with pytest.raises(RecordError) as info:
+        replay(record)
+    assert words in str(info.value) and len(str(info.value)) < 300, str(info.value)[:300]

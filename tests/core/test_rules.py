@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 
 import pytest
 
 from polignac.core import PARAMETERS, PRESETS, RulesError, get_rules, parameter_docs
 from polignac.core.cards import CardSet
+from polignac.core.rules import BOUNDS, MAX_ITEMS, parameter_bounds, show
 
 
 def removed(preset: str, n: int) -> str:
@@ -159,3 +161,92 @@ def test_overriding_players_moves_the_default_count_into_the_allowed_ones() -> N
     assert get_rules("polignac", {"players": "5-6"}).default_players == 5
     assert get_rules("polignac", {"players": "3"}).default_players == 3
     assert get_rules("polignac", {"players": "3-6"}).default_players == 4
+
+
+# ------------------------------------------------------------------ bounds
+
+
+def _out_of_bounds(name: str) -> list[object]:
+    lo, hi = BOUNDS[name]
+    if name in MAX_ITEMS:
+        if name == "card_points":
+            return [{"JS": lo - 1}, {"J": hi + 1}]
+        return [[lo - 1], [hi + 1]]
+    return [lo - 1, hi + 1]
+
+
+@pytest.mark.parametrize("name", sorted(BOUNDS))
+def test_every_bound_refuses_one_past_each_end(name: str) -> None:
+    lo, hi = BOUNDS[name]
+    for value in _out_of_bounds(name):
+        with pytest.raises(RulesError) as info:
+            get_rules("polignac", {name: value})
+        message = str(info.value)
+        assert name in message and f"from {lo} to {hi}" in message, message
+
+
+def test_every_preset_is_within_the_bounds() -> None:
+    for rules in PRESETS.values():
+        rules.check_bounds()
+        for name, (lo, hi) in BOUNDS.items():
+            value = getattr(rules, name)
+            items = (value.values() if isinstance(value, dict) else value
+                     if isinstance(value, tuple) else [value])
+            assert all(v is None or lo <= v <= hi for v in items), (rules.preset, name)
+
+
+def test_the_ends_of_the_bounds_are_allowed() -> None:
+    assert get_rules("polignac", {"threshold": BOUNDS["threshold"][1]}).threshold == 500
+    assert get_rules("polignac", {"match_end": "fixed-deals", "deals": BOUNDS["deals"][1]}
+                     ).deals == BOUNDS["deals"][1]
+    assert get_rules("polignac", {"contract_points": 0}).contract_points == 0
+    assert get_rules("polignac-party", {"players": "3-10"}).players == tuple(range(3, 11))
+
+
+@pytest.mark.parametrize("players", ["2-10000000", "0-5", "3-99999999999", "-5-6"])
+def test_a_huge_player_range_is_refused_before_it_is_built(players: str) -> None:
+    with pytest.raises(RulesError) as info:
+        get_rules("polignac", {"players": players})
+    message = str(info.value)
+    assert "players" in message and len(message) < 200, message
+
+
+def test_huge_values_give_short_messages() -> None:
+    cases: list[dict[str, object]] = [
+        {"threshold": 10 ** 100}, {"deals": 10 ** 9}, {"threshold": "9" * 5000},
+        {"game": "x" * 1_000_000}, {"players": list(range(100_000))},
+        {"packets": [1] * 1000}, {"card_points": {f"K{i}": 1 for i in range(1000)}},
+        {"x" * 100_000: 1}, {"pool_shares": "1," * 10_000},
+    ]
+    for overrides in cases:
+        with pytest.raises(RulesError) as info:
+            get_rules("polignac", overrides)
+        assert len(str(info.value)) < 600, (next(iter(overrides))[:20], str(info.value)[:300])
+    with pytest.raises(RulesError, match="threshold must be from 1 to 500, not a number of"):
+        get_rules("polignac", {"threshold": 10 ** 100})
+    with pytest.raises(RulesError, match="deals must be from 1 to 500, not 1000000000"):
+        get_rules("polignac", {"match_end": "fixed-deals", "deals": 10 ** 9})
+
+
+def test_direct_construction_is_bounded_by_validate() -> None:
+    rules = dataclasses.replace(PRESETS["polignac"], players=tuple(range(2, 40)))
+    with pytest.raises(RulesError, match="players: 38 items; at most 12"):
+        rules.validate()
+    with pytest.raises(RulesError, match="rank_order: text of 300 characters"):
+        dataclasses.replace(PRESETS["polignac"], rank_order="K" * 300).validate()
+
+
+def test_show_keeps_messages_short() -> None:
+    assert show("abc") == "'abc'"
+    assert show(10 ** 5000).startswith("a number of about 5001 digits")
+    assert "(100000 characters)" in show("y" * 100_000)
+    assert show(list(range(10 ** 5))) == "a list of 100000 items"
+    assert len(show({"a": "b" * 500})) < 70
+
+
+def test_parameter_bounds_cover_every_bound() -> None:
+    words = parameter_bounds()
+    for name, (lo, hi) in BOUNDS.items():
+        assert f"from {lo} to {hi}" in words[name]
+    assert words["players"].endswith(f"at most {MAX_ITEMS['players']} items")
+    assert "200 characters" in words["game"]

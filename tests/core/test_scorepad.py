@@ -347,4 +347,10 @@ def test_pad_agrees_with_engine(preset: str, n: int, overrides: dict[str, Any],
     assert p.finished
     assert (p.winners, p.losers, p.parties_won) == (match.winners, match.losers,
                                                     match.parties_won)
+    assert (p.partie_scores, p.parties_tally, p.game_points) == (
+        match.partie_scores, match.parties_tally, match.game_points)
+    if rules.scoring == "pollack":
+        for d in p.deals:  # a side's lines add up to its score (no revokes entered here)
+            for side in (0, 1):
+                assert sum(x.points for x in d.lines if x.side == side) == d.scores[side]
     assert ScorePad.from_json(p.to_json()) == p

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import random
 from typing import Any
 
@@ -53,8 +54,9 @@ def test_analyze_bounds_and_errors(client: TestClient) -> None:
 
 
 def test_the_job_stops_at_its_time_limit() -> None:
-    status, body = analysis_routes.analysis_job(_record(), 2, 0.0)
-    assert status == "ok" and body["complete"] is False
+    status, raw = analysis_routes.analysis_job(json.dumps(_record()).encode(), 2, 0.0)
+    body = json.loads(raw)
+    assert status == 200 and body["complete"] is False
     notes = {e.get("note") for e in body["record"]["deals"][0]["analysis"]["actions"]}
     assert notes == {"time"}
 

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from typing import NoReturn, TextIO
 
 from ..core import PRESETS, PolignacError, Rules, parameter_docs
+from ..core.rules import parameter_bounds
 from ..i18n import LANGS, describe_rules
 from .common import CliError, load_rules
 
@@ -228,6 +229,7 @@ def _players(rules: Rules) -> str:
 
 def _params(rules: Rules, out: TextIO) -> None:
     docs = parameter_docs()
+    bounds = parameter_bounds()
     values = rules.to_dict()
     print(f"Rule parameters of preset {rules.preset!r} (change one with "
           "--rule NAME=VALUE):", file=out)
@@ -236,6 +238,8 @@ def _params(rules: Rules, out: TextIO) -> None:
             continue
         print(f"\n{name} = {_value_text(value)}", file=out)
         print(f"    {docs.get(name, '')}", file=out)
+        if name in bounds:
+            print(f"    Bounds: {bounds[name]}.", file=out)
 
 
 def _value_text(value: object) -> str:

@@ -48,6 +48,12 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                         "is closed (default 3600)")
     p.add_argument("--finished-keep", type=float, default=600.0, metavar="SECONDS",
                    help="seconds a finished table stays in memory (default 600)")
+    # --- heavy requests (replays, score pads) run in worker processes
+    p.add_argument("--workers", type=int, default=2, metavar="N",
+                   help="worker processes for replays and score pads (default 2)")
+    p.add_argument("--job-timeout", type=float, default=10.0, metavar="SECONDS",
+                   help="seconds one replay or score pad may run in a worker before it is "
+                        "stopped, answered 503 job-timeout (default 10)")
     p.set_defaults(func=run_serve)
 
 
@@ -78,13 +84,19 @@ def build_config(args: argparse.Namespace) -> object:
         if not 0 <= getattr(args, option) <= 30 * 24 * 3600:
             raise CliError(f"--{option.replace('_', '-')} {getattr(args, option)}: choose "
                            "from 0 to 2592000 seconds")
+    if not 1 <= args.workers <= 64:
+        raise CliError(f"--workers {args.workers}: choose from 1 to 64")
+    if not 0.1 <= args.job_timeout <= 3600:
+        raise CliError(f"--job-timeout {args.job_timeout}: choose from 0.1 to 3600 seconds")
     return ServerConfig(data_dir=Path(args.data), database_url=args.database_url,
                         allowed_origins=tuple(args.allow_origin), grace_seconds=args.grace,
                         bot_delay=args.bot_delay, deal_delay=args.deal_delay,
                         rate_per_second=args.rate, rate_burst=max(1, int(args.rate * 3)),
                         create_per_minute=args.create_rate, create_burst=args.create_burst,
                         max_tables=args.max_tables, close_seconds=args.close_after,
-                        finished_keep_seconds=args.finished_keep)
+                        finished_keep_seconds=args.finished_keep,
+                        workers=args.workers, job_seconds=args.job_timeout,
+                        warm_workers=True)
 
 
 def run_serve(args: argparse.Namespace) -> int:

@@ -53,6 +53,35 @@ class DealResult:
     partie_winner: int | None = None
     """Pollack: the side (0: seats 0 and 2; 1: seats 1 and 3) that won the partie
     with this deal, if one did."""
+    partie: int = 0
+    """Pollack: the number (from 1) of the partie this deal was played in; 0 otherwise."""
+    after: Standing | None = None
+    """Where the match stood after this deal."""
+
+    @property
+    def partie_score(self) -> tuple[int, int] | None:
+        """Pollack: each side's partie score after this deal (the partie's final
+        score when this deal ended it); None in other games."""
+        if not self.partie or self.after is None:
+            return None
+        return self.after.partie_scores[-1] if self.partie_winner is not None else self.after.partie
+
+    def side_scores(self) -> tuple[int, int] | None:
+        """Pollack: what each side (0, 1) scored in this deal; None in other games."""
+        return (self.scores[0], self.scores[1]) if self.partie else None
+
+    def sheet(self) -> dict[str, Any]:
+        """Pollack: this deal's line of the score sheet, JSON-ready (empty otherwise):
+        ``partie`` (its number), ``side_scores``, ``partie_won_by`` (the side that
+        won the partie with it, or None), and after it ``partie_score``,
+        ``parties_tally`` and ``game_points`` (as :meth:`Match.pollack_sheet`)."""
+        sides, partie = self.side_scores(), self.partie_score
+        if sides is None or partie is None or self.after is None:
+            return {}
+        return {"partie": self.partie, "side_scores": list(sides),
+                "partie_won_by": self.partie_winner, "partie_score": list(partie),
+                "parties_tally": list(self.after.parties_tally),
+                "game_points": list(self.after.game_points)}
 
 
 @dataclass(frozen=True)
@@ -257,10 +286,12 @@ class Match(StandingView):
         if score.claim is not None:
             claim = (seats[score.claim[0]], score.claim[1])
         last_side = seats[deal.past[-1].winner] & 1 if deal.past else None
+        partie_number = len(self.parties_won) + 1
         standing, partie_winner = self.standing.after_deal(
             self.rules, scores, redeal=score.redeal, claim=claim,
             last_trick_side=last_side, name=lambda seat: self.names[seat],
         )
+        pollack = self.rules.match_end == "parties"
         result = DealResult(
             number=len(self.results) + 1,
             dealer=self.current_dealer,
@@ -270,11 +301,29 @@ class Match(StandingView):
             scores=tuple(scores),
             tiebreak=bool(self.tied),
             partie_winner=partie_winner,
+            partie=partie_number if pollack else 0,
+            after=standing,
         )
         return _replace(self, results=self.results + (result,), current=None,
                         current_seats=(), current_dealer=-1, standing=standing)
 
     # ----------------------------------------------------------------- views
+
+    def pollack_sheet(self) -> dict[str, Any]:
+        """Pollack: where the game stands, JSON-ready: ``partie`` (each side's
+        score in the partie in progress), ``parties_won`` (the winning side of
+        each finished partie), ``partie_scores`` (their final scores),
+        ``parties_tally`` (parties each side won) and ``game_points`` (each
+        side's points in all parties).  Empty in other games."""
+        if self.rules.match_end != "parties":
+            return {}
+        return {
+            "partie": list(self.partie),
+            "parties_won": list(self.parties_won),
+            "partie_scores": [list(x) for x in self.partie_scores],
+            "parties_tally": list(self.parties_tally),
+            "game_points": list(self.game_points),
+        }
 
     def view(self, seat: int | None) -> dict[str, Any]:
         """What ``seat`` may see (None: a spectator), JSON-ready.
@@ -292,7 +341,7 @@ class Match(StandingView):
             "deal_number": self.deal_number,
             "deals": [
                 {"dealer": r.dealer, "seats": list(r.seats), "scores": list(r.scores),
-                 "tiebreak": r.tiebreak}
+                 "tiebreak": r.tiebreak, **r.sheet()}
                 for r in self.results
             ],
             "finished": self.finished,
@@ -300,9 +349,10 @@ class Match(StandingView):
             "losers": list(self.losers),
             "tied": list(self.tied),
         }
+        if self.rules.partnerships:
+            out["sides"] = [list(side) for side in self.rules.sides]
         if self.rules.match_end == "parties":
-            out["partie"] = list(self.partie)
-            out["parties_won"] = list(self.parties_won)
+            out.update(self.pollack_sheet())
         if self.current is not None:
             player = None
             if seat is not None and seat in self.current_seats:

@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from typing import Any, Final
 
 from .errors import RulesError
-from .rules import Rules
+from .rules import Rules, show
 
 _POLIGNAC: Final = Rules()  # the defaults of Rules are the `polignac` preset
 
@@ -142,7 +142,7 @@ def get_rules(preset: str, overrides: Mapping[str, Any] | None = None) -> Rules:
     rules = PRESETS.get(preset)
     if rules is None:
         raise RulesError(
-            f"unknown preset {preset!r}; presets are: {', '.join(PRESETS)}"
+            f"unknown preset {show(preset)}; presets are: {', '.join(PRESETS)}"
         )
     if overrides:
         return rules.with_overrides(overrides)

@@ -15,8 +15,16 @@ from .cards import CODES, cards_of
 from .errors import CardParseError, IllegalActionError, PolignacError, RecordError, RulesError
 from .match import Match
 from .presets import get_rules
+from .rules import BOUNDS, show
+from .scoring import ScoreLine
 
 FORMAT = "polignac-record/1"
+MAX_NAME = 100
+"""Longest player name a record may hold (characters)."""
+MAX_TOKEN = 40
+"""Longest card or action text a record may hold (characters)."""
+MAX_DEALS = 1000
+"""Most deals a record may hold (tie-break deals included)."""
 
 
 def to_record(match: Match,
@@ -60,26 +68,35 @@ def replay(record: Mapping[str, Any]) -> Match:
     Raises:
         RecordError: the record is malformed, or an action is illegal; the
             message names the deal number, the action number, the action and
-            the rule broken (``.deal`` and ``.action`` are 1-based).
+            the rule broken (``.deal`` and ``.action`` are 1-based).  Sizes are
+            bounded before any work: the rules by :data:`polignac.core.rules.BOUNDS`,
+            names by :data:`MAX_NAME`, cards and actions by :data:`MAX_TOKEN`,
+            deals by :data:`MAX_DEALS`.
     """
     if not isinstance(record, Mapping):
         raise RecordError("a record must be a JSON object")
     fmt = record.get("format", FORMAT)
     if fmt != FORMAT:
-        raise RecordError(f"format {fmt!r} is not {FORMAT!r}")
+        raise RecordError(f"format {show(fmt)} is not {FORMAT!r}")
     preset = _field(record, "preset", str)
     overrides = record.get("rules") or {}
     if not isinstance(overrides, Mapping):
         raise RecordError("rules must be an object of parameter overrides")
     players = _field(record, "players", list)
+    if len(players) > BOUNDS["players"][1]:
+        raise RecordError(f"players: {len(players)} names; at most {BOUNDS['players'][1]} play")
     if not all(isinstance(p, str) for p in players):
         raise RecordError("players must be a list of names")
+    if any(len(p) > MAX_NAME for p in players):
+        raise RecordError(f"players: a name has at most {MAX_NAME} characters")
     first_dealer = record.get("first_dealer", 0)
     if not isinstance(first_dealer, int) or isinstance(first_dealer, bool):
         raise RecordError("first_dealer must be a seat number")
     deals = record.get("deals", [])
     if not isinstance(deals, list):
         raise RecordError("deals must be a list")
+    if len(deals) > MAX_DEALS:
+        raise RecordError(f"deals: {len(deals)} deals; a record holds at most {MAX_DEALS}")
     try:
         rules = get_rules(preset, overrides)
         match = Match.new(rules, len(players), first_dealer, players)
@@ -98,14 +115,17 @@ def _replay_deal(match: Match, entry: Any, d: int) -> Match:
         raise RecordError(f"{where}: the match was already over after deal {d - 1}", deal=d)
     dealer, seats = match.next_deal()
     if "dealer" in entry and entry["dealer"] != dealer:
-        raise RecordError(f"{where}: dealer is {entry['dealer']!r}, but seat {dealer} deals",
-                          deal=d)
-    if "seats" in entry and entry["seats"] is not None and list(entry["seats"]) != list(seats):
+        raise RecordError(f"{where}: dealer is {show(entry['dealer'])}, but seat {dealer} "
+                          "deals", deal=d)
+    if entry.get("seats") is not None and (not isinstance(entry["seats"], list)
+                                           or entry["seats"] != list(seats)):
         raise RecordError(
-            f"{where}: seats are {entry['seats']!r}, but seats {list(seats)} play", deal=d)
+            f"{where}: seats are {show(entry['seats'])}, but seats {list(seats)} play", deal=d)
     hands = entry.get("hands")
-    if not isinstance(hands, list) or len(hands) != len(seats):
-        raise RecordError(f"{where}: hands must be a list of {len(seats)} hands", deal=d)
+    if not isinstance(hands, list) or len(hands) != len(seats) or not all(
+            isinstance(h, list) and len(h) <= 52 for h in hands):
+        raise RecordError(f"{where}: hands must be a list of {len(seats)} hands (lists of "
+                          "at most 52 cards)", deal=d)
     try:
         parsed = [[_card(c) for c in hand] for hand in hands]
         turn_up = entry.get("turn_up")
@@ -119,14 +139,17 @@ def _replay_deal(match: Match, entry: Any, d: int) -> Match:
     for a, text in enumerate(actions, start=1):
         try:
             if not isinstance(text, str):
-                raise IllegalActionError(f"an action must be text, not {text!r}",
+                raise IllegalActionError(f"an action must be text, not {show(text)}",
+                                         rule="unknown-action")
+            if len(text) > MAX_TOKEN:
+                raise IllegalActionError(f"an action has at most {MAX_TOKEN} characters",
                                          rule="unknown-action")
             if match.current is None:
                 raise IllegalActionError("the deal is already over", rule="deal-over")
             match = match.apply(parse_action(text))
         except IllegalActionError as exc:
             raise RecordError(
-                f"deal {d}, action {a} ({text!r}): {exc} [rule: {exc.rule}]",
+                f"deal {d}, action {a} ({show(text, 40)}): {exc} [rule: {exc.rule}]",
                 deal=d, action=a,
             ) from exc
     return match
@@ -134,7 +157,9 @@ def _replay_deal(match: Match, entry: Any, d: int) -> Match:
 
 def _card(text: Any) -> int:
     if not isinstance(text, str):
-        raise CardParseError(f"a card must be text, not {text!r}")
+        raise CardParseError(f"a card must be text, not {show(text)}")
+    if len(text) > MAX_TOKEN:
+        raise CardParseError(f"not a card: {show(text, 20)}")
     from .cards import parse_card
 
     return parse_card(text)
@@ -145,7 +170,7 @@ def _field(record: Mapping[str, Any], name: str, kind: type) -> Any:
         raise RecordError(f"record has no {name!r}")
     value = record[name]
     if not isinstance(value, kind):
-        raise RecordError(f"{name} must be a {kind.__name__}, not {value!r}")
+        raise RecordError(f"{name} must be a {kind.__name__}, not {show(value)}")
     return value
 
 
@@ -154,6 +179,15 @@ def _seat_line(line: dict[str, Any], seats: tuple[int, ...]) -> dict[str, Any]:
     out = {**line, "seat": seats[line["player"]]}
     if "player" in out.get("params", {}):
         out["params"] = {**out["params"], "player": seats[out["params"]["player"]]}
+    return out
+
+
+def _side_line(line: ScoreLine, seats: tuple[int, ...]) -> dict[str, Any]:
+    """A partnership game's score line: its ``side``, and the ``seat`` of the player
+    who made it (a side's own ``card-points`` line has none)."""
+    out = line.to_dict()
+    if line.reason != "card-points":
+        out["seat"] = seats[line.player]
     return out
 
 
@@ -172,10 +206,11 @@ def summary(match: Match) -> dict[str, Any]:
             "seats": list(r.seats),
             "scores": list(r.scores),
             "reasons": [
-                _seat_line(line.to_dict(), r.seats)
-                if match.rules.match_end != "parties" else line.to_dict()
+                _side_line(line, r.seats) if match.rules.partnerships
+                else _seat_line(line.to_dict(), r.seats)
                 for line in r.score.lines
             ],
+            **r.sheet(),
         }
         if r.tiebreak:
             entry["tiebreak"] = True
@@ -200,6 +235,9 @@ def summary(match: Match) -> dict[str, Any]:
         "winners": list(match.winners),
         "losers": list(match.losers),
     }
+    if match.rules.partnerships:
+        out["sides"] = [list(side) for side in match.rules.sides]
+    out.update(match.pollack_sheet())
     if match.rules.match_end == "parties":
         out["parties"] = [
             [s for s in range(match.num_players) if s & 1 == side]

@@ -42,6 +42,38 @@ MATCH_ENDS: Final = (
 )
 THRESHOLD_ENDS: Final = ("threshold-loser", "threshold-lowest-wins", "first-to-target")
 
+MAX_TEXT: Final = 200
+"""Longest text read as a parameter value (``--rule``, JSON); longer is refused unread."""
+
+BOUNDS: Final[dict[str, tuple[int, int]]] = {
+    "players": (2, 13),
+    "default_players": (2, 13),
+    "packets": (1, 52),
+    "card_points": (-1000, 1000),
+    "trick_points": (-1000, 1000),
+    "first_trick_points": (-1000, 1000),
+    "last_trick_points": (-1000, 1000),
+    "all_three_points": (-1000, 1000),
+    "contract_points": (0, 100),
+    "threshold": (1, 500),
+    "deals": (1, 500),
+    "pool": (1, 1000),
+    "pool_shares": (0, 1000),
+    "sweep_chips": (0, 1000),
+    "overload_points": (0, 1000),
+    "overload_chips": (0, 1000),
+    "point_divisor": (1, 100),
+    "partie_target": (1, 1000),
+    "parties": (1, 100),
+}
+"""The smallest and largest value of each whole-number parameter (for a list or
+``card_points``: of each item), checked before any other work."""
+
+MAX_ITEMS: Final[dict[str, int]] = {
+    "players": 12, "packets": 52, "pool_shares": 12, "card_points": 65,
+}
+"""The most items a list parameter (or ``card_points``) may have."""
+
 # The order in which polignac-party strips low cards: 2s first, in suits C, S, D, H.
 _PARTY_STRIP_SUITS: Final = (0, 3, 1, 2)
 
@@ -213,6 +245,12 @@ class Rules:
         return self.declaration in ANNOUNCED_CONTRACTS
 
     @property
+    def sides(self) -> tuple[tuple[int, ...], ...]:
+        """The partnerships, as each side's seats (``((0, 2), (1, 3))``: partners sit
+        opposite and seat ``s`` is on side ``s & 1``); empty when everyone plays alone."""
+        return ((0, 2), (1, 3)) if self.partnerships else ()
+
+    @property
     def german(self) -> bool:
         """True when the pack shows German suits."""
         return self.suits == "german"
@@ -233,7 +271,7 @@ class Rules:
         for name, value in overrides.items():
             if name not in PARAMETERS or name == "preset":
                 raise RulesError(
-                    f"unknown rule parameter {name!r}; parameters are: "
+                    f"unknown rule parameter {show(name)}; parameters are: "
                     + ", ".join(p for p in PARAMETERS if p != "preset")
                 )
             changes[name] = _coerce(name, value)
@@ -267,8 +305,10 @@ class Rules:
         """Check every parameter and their combination.
 
         Raises:
-            RulesError: names the parameter, the bad value and the allowed values.
+            RulesError: names the parameter, the bad value and the allowed values
+                (for a number out of bounds: the bounds, :data:`BOUNDS`).
         """
+        self.check_bounds()
         _choice("game", self.game, GAMES)
         _choice("scoring", self.scoring, SCORINGS)
         _choice("removals", self.removals, REMOVALS)
@@ -303,11 +343,12 @@ class Rules:
             )
             if not ok:
                 raise RulesError(
-                    f"card_points key {key!r} is not a card code or rank letter "
+                    f"card_points key {show(key)} is not a card code or rank letter "
                     f"of the {self.pack}-card pack"
                 )
             if not isinstance(value, int) or isinstance(value, bool):
-                raise RulesError(f"card_points[{key!r}] must be a whole number, not {value!r}")
+                raise RulesError(f"card_points[{show(key)}] must be a whole number, "
+                                 f"not {show(value)}")
         for n in self.players:
             self.check_player_count(n, allow_any=True)
         if self.match_end in THRESHOLD_ENDS and (self.threshold is None or self.threshold <= 0):
@@ -358,6 +399,32 @@ class Rules:
         if self.announcements and self.scoring != "pollack":
             raise RulesError("announcements need scoring 'pollack' (allowed: false)")
 
+    def check_bounds(self) -> None:
+        """Check every parameter's size against :data:`BOUNDS`, :data:`MAX_ITEMS` and
+        :data:`MAX_TEXT`: cheap, so it runs before any other check.
+
+        Raises:
+            RulesError: names the parameter, the value (shortened) and the bounds.
+        """
+        for name in PARAMETERS:
+            value = getattr(self, name)
+            if isinstance(value, str):
+                if len(value) > MAX_TEXT:
+                    raise RulesError(f"{name}: text of {len(value)} characters; at most "
+                                     f"{MAX_TEXT}")
+                continue
+            if name not in BOUNDS or value is None:
+                continue
+            lo, hi = BOUNDS[name]
+            if isinstance(value, (tuple, list, Mapping)):
+                if len(value) > MAX_ITEMS[name]:
+                    raise RulesError(f"{name}: {len(value)} items; at most {MAX_ITEMS[name]}")
+                items = value.values() if isinstance(value, Mapping) else value
+                for item in items:
+                    _check_bound(name, item, lo, hi, each=True)
+            else:
+                _check_bound(name, value, lo, hi)
+
     def check_player_count(self, num_players: int, allow_any: bool = False) -> None:
         """Check that ``num_players`` may play (``allow_any``: skip the preset's list).
 
@@ -405,6 +472,42 @@ def parameter_docs() -> dict[str, str]:
     return docs
 
 
+def parameter_bounds() -> dict[str, str]:
+    """Return, per parameter that has one, its bounds in words (for ``--params``)."""
+    out: dict[str, str] = {}
+    for name in PARAMETERS:
+        if name in BOUNDS:
+            lo, hi = BOUNDS[name]
+            each = "each " if name in MAX_ITEMS else ""
+            out[name] = f"{each}from {lo} to {hi}"
+            if name in MAX_ITEMS:
+                out[name] += f", at most {MAX_ITEMS[name]} items"
+        elif _FIELD_TYPES[name] == "str":
+            out[name] = f"text of at most {MAX_TEXT} characters"
+    return out
+
+
+def show(value: object, limit: int = 60) -> str:
+    """``repr(value)`` cut to about ``limit`` characters (a huge number by its digits),
+    for error messages that must stay short whatever a client sent."""
+    if isinstance(value, int) and not isinstance(value, bool) and abs(value) >= 10 ** 18:
+        return f"a number of about {int(value.bit_length() * 0.30103) + 1} digits"
+    if isinstance(value, str) and len(value) > limit:
+        return repr(value[:limit]) + f"... ({len(value)} characters)"
+    if isinstance(value, (list, tuple, dict)) and len(value) > 20:
+        return f"a {type(value).__name__} of {len(value)} items"
+    text = repr(value)
+    return text if len(text) <= limit else text[:limit] + "..."
+
+
+def _check_bound(name: str, value: object, lo: int, hi: int, each: bool = False) -> None:
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise RulesError(f"{name}: {show(value)} is not a whole number")
+    if not lo <= value <= hi:
+        what = f"each of {name}" if each else name
+        raise RulesError(f"{what} must be from {lo} to {hi}, not {show(value)}")
+
+
 def _mask(codes: str) -> Mask:
     return sum(1 << CODES.index(c) for c in codes.split())
 
@@ -415,7 +518,8 @@ def _counts(players: tuple[int, ...]) -> str:
 
 def _choice(name: str, value: object, allowed: tuple[str, ...]) -> None:
     if value not in allowed:
-        raise RulesError(f"{name} {value!r} is not allowed; allowed values: {', '.join(allowed)}")
+        raise RulesError(f"{name} {show(value)} is not allowed; allowed values: "
+                         f"{', '.join(allowed)}")
 
 
 def _jsonable(value: Any) -> Any:
@@ -433,6 +537,12 @@ def _coerce(name: str, value: Any) -> Any:
         RulesError: the value cannot be read as the parameter's kind.
     """
     kind = _FIELD_TYPES[name]
+    if isinstance(value, str) and len(value) > MAX_TEXT:
+        raise RulesError(f"parameter {name}: text of {len(value)} characters; at most "
+                         f"{MAX_TEXT}")
+    if isinstance(value, (list, tuple, Mapping)) and name in MAX_ITEMS \
+            and len(value) > MAX_ITEMS[name]:
+        raise RulesError(f"{name}: {len(value)} items; at most {MAX_ITEMS[name]}")
     try:
         if kind == "int":
             return _to_int(value)
@@ -459,9 +569,14 @@ def _coerce(name: str, value: Any) -> Any:
                     value = json.loads(text)
                 elif "-" in text and name == "players" and "," not in text:
                     lo, hi = (int(x) for x in text.split("-"))
+                    least, most = BOUNDS[name]
+                    for end in (lo, hi):  # before the range is built
+                        _check_bound(name, end, least, most, each=True)
                     return tuple(range(lo, hi + 1))
                 else:
                     value = [x for x in text.replace("-", ",").split(",") if x.strip()]
+                if isinstance(value, list) and len(value) > MAX_ITEMS[name]:
+                    raise RulesError(f"{name}: {len(value)} items; at most {MAX_ITEMS[name]}")
             if isinstance(value, int) and not isinstance(value, bool):
                 return (value,)
             return tuple(_to_int(x) for x in value)
@@ -478,10 +593,14 @@ def _coerce(name: str, value: Any) -> Any:
                             value[key.strip()] = num
             if not isinstance(value, Mapping):
                 raise ValueError
+            if len(value) > MAX_ITEMS[name]:
+                raise RulesError(f"{name}: {len(value)} items; at most {MAX_ITEMS[name]}")
             return {_card_key(str(k)): _to_int(v) for k, v in value.items()}
+    except RulesError:
+        raise
     except (ValueError, TypeError) as exc:
         raise RulesError(
-            f"parameter {name}: cannot read {value!r} as {_KIND_WORDS.get(kind, kind)}"
+            f"parameter {name}: cannot read {show(value)} as {_KIND_WORDS.get(kind, kind)}"
         ) from exc
     raise RulesError(f"parameter {name}: unsupported kind {kind}")  # pragma: no cover
 

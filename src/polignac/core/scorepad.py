@@ -22,6 +22,7 @@ tie-break deal).
 
 from __future__ import annotations
 
+import contextlib
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -30,7 +31,7 @@ from typing import Any, Final
 from .cards import CODES, cards_of, parse_card
 from .errors import PolignacError, RulesError
 from .presets import PRESETS, get_rules
-from .rules import Rules
+from .rules import BOUNDS, Rules, show
 from .scoring import (
     ANNOUNCEMENT_VALUES,
     DealScore,
@@ -43,6 +44,17 @@ from .scoring import (
 from .standing import Standing, StandingView
 
 FORMAT: Final = "polignac-scorepad/1"
+
+MAX_NUMBER: Final = 1_000_000
+"""Largest size of any whole number in a pad or an entry (seats, tricks, points)."""
+MAX_LIST: Final = 52
+"""Most items of any list or map in an entry (``taken``, ``tricks``, ``revokes`` ...)."""
+MAX_ENTRIES: Final = 2000
+"""Most deal entries a pad may hold (misdeals included)."""
+MAX_REVOKE: Final = 100
+"""Largest revoke penalty."""
+MAX_TEXT: Final = 500
+"""Longest text of a note or of exposed cards."""
 
 REVOKE_DEFAULTS: Final[dict[str, int]] = {
     "polignac-rounds": 3,  # 001: "the offending player loses 3 points"
@@ -122,15 +134,21 @@ class Entry:
             if key not in _ENTRY_KEYS:
                 raise ScorePadError(
                     f"unknown field; fields are: {', '.join(sorted(_ENTRY_KEYS))}", str(key))
+        for key in ("taken", "announcements", "exposed"):
+            raw = data.get(key)
+            if isinstance(raw, (Mapping, list)) and len(raw) > MAX_LIST:
+                raise ScorePadError(f"{len(raw)} items; at most {MAX_LIST}", key)
         taken_raw = data.get("taken") or {}
         if not isinstance(taken_raw, Mapping):
             raise ScorePadError("must map card codes to seats", "taken")
         taken: list[tuple[str, int | None]] = []
         for code, seat in taken_raw.items():
             try:
+                if len(str(code)) > 8:
+                    raise ScorePadError(f"not a card: {show(code, 20)}", "taken")
                 card = CODES[parse_card(str(code))]
             except PolignacError as exc:
-                raise ScorePadError(str(exc), f"taken.{code}") from None
+                raise ScorePadError(str(exc), f"taken.{str(code)[:8]}") from None
             taken.append((card, _opt_int(seat, f"taken.{card}")))
         contract = None
         raw_c = data.get("contract")
@@ -150,7 +168,7 @@ class Entry:
             name = a.get("announcement")
             if name not in ANNOUNCEMENT_VALUES:
                 raise ScorePadError(
-                    f"unknown announcement {name!r}; announcements are: "
+                    f"unknown announcement {show(name)}; announcements are: "
                     + ", ".join(ANNOUNCEMENT_VALUES), where + ".announcement")
             anns.append((_int(a.get("player"), where + ".player"), str(name)))
         exposed: list[tuple[int, str]] = []
@@ -158,8 +176,14 @@ class Entry:
             where = f"exposed[{i}]"
             if not isinstance(x, Mapping):
                 raise ScorePadError("must be {\"player\": seat, \"cards\": text}", where)
-            exposed.append((_int(x.get("player"), where + ".player"), str(x.get("cards", ""))))
+            cards = x.get("cards", "")
+            if not isinstance(cards, str) or len(cards) > MAX_TEXT:
+                raise ScorePadError(f"must be text of at most {MAX_TEXT} characters",
+                                    where + ".cards")
+            exposed.append((_int(x.get("player"), where + ".player"), cards))
         note = data.get("note", "")
+        if not isinstance(note, str) or len(note) > MAX_TEXT:
+            raise ScorePadError(f"must be text of at most {MAX_TEXT} characters", "note")
         misdeal = data.get("misdeal", False)
         if not isinstance(misdeal, bool):
             raise ScorePadError("must be true or false", "misdeal")
@@ -209,10 +233,19 @@ class Entry:
 
 
 def _int(value: Any, name: str) -> int:
+    """``value`` as a whole number of at most :data:`MAX_NUMBER` in size.
+
+    Raises:
+        ScorePadError: not a whole number, or too large (field ``name``).
+    """
+    if isinstance(value, str) and len(value) <= 12:
+        with contextlib.suppress(ValueError):
+            value = int(value)
     if isinstance(value, bool) or not isinstance(value, int):
-        if isinstance(value, str) and value.strip().lstrip("-").isdigit():
-            return int(value)
-        raise ScorePadError(f"must be a whole number, not {value!r}", name)
+        raise ScorePadError(f"must be a whole number, not {show(value)}", name)
+    if abs(value) > MAX_NUMBER:
+        raise ScorePadError(f"must be from {-MAX_NUMBER} to {MAX_NUMBER}, not {show(value)}",
+                            name)
     return value
 
 
@@ -225,6 +258,8 @@ def _opt_ints(value: Any, name: str) -> tuple[int, ...] | None:
         return None
     if not isinstance(value, (list, tuple)):
         raise ScorePadError("must be a list of whole numbers", name)
+    if len(value) > MAX_LIST:
+        raise ScorePadError(f"{len(value)} items; at most {MAX_LIST}", name)
     return tuple(_int(v, f"{name}[{i}]") for i, v in enumerate(value))
 
 
@@ -326,9 +361,9 @@ class ScorePad(StandingView):
             revoke_penalty = REVOKE_DEFAULTS.get(rules.preset)
         if revoke_penalty is not None and (
                 not isinstance(revoke_penalty, int) or isinstance(revoke_penalty, bool)
-                or revoke_penalty < 0):
-            raise ScorePadError(f"must be a whole number of 0 or more, not {revoke_penalty!r}",
-                                "revoke_penalty")
+                or not 0 <= revoke_penalty <= MAX_REVOKE):
+            raise ScorePadError(f"must be a whole number from 0 to {MAX_REVOKE}, not "
+                                f"{show(revoke_penalty)}", "revoke_penalty")
         return cls(rules, clean, first_dealer, revoke_penalty, standing=Standing.start(n))
 
     # ---------------------------------------------------------------- state
@@ -415,7 +450,7 @@ class ScorePad(StandingView):
         lines = tuple(ScoreLine(x.player if pollack else seats[x.player], x.points, x.reason,
                                 x.detail, x.key,
                                 tuple((k, v if pollack or k != "player" else seats[v])
-                                      for k, v in x.params))
+                                      for k, v in x.params), x.side)
                       for x in score.lines)
         rev_lines, rev_scores = self._revokes(entry, seats)
         scores = [a + b for a, b in zip(scores, rev_scores, strict=True)]
@@ -673,7 +708,7 @@ class ScorePad(StandingView):
                     if p & 1 != s & 1:
                         out[p] += v
                 lines.append(ScoreLine(s, v, "revoke", "scored by the other side",
-                                       "detail.other-side"))
+                                       "detail.other-side", side=1 - (s & 1)))
         return tuple(lines), out
 
     # ------------------------------------------------------------ match end
@@ -709,6 +744,10 @@ class ScorePad(StandingView):
             "tied": list(self.tied),
             "partie": list(self.partie),
             "parties_won": list(self.parties_won),
+            "partie_scores": [list(x) for x in self.partie_scores],
+            "parties_tally": list(self.parties_tally),
+            "game_points": list(self.game_points),
+            "sides": [list(x) for x in self.rules.sides],
             "notes": list(self.notes),
             "scoring": self.rules.scoring,
             "match_end": self.rules.match_end,
@@ -746,6 +785,9 @@ class ScorePad(StandingView):
         names = data.get("names")
         if not isinstance(names, list):
             raise ScorePadError("must be a list of player names", "names")
+        if len(names) > BOUNDS["players"][1]:
+            raise ScorePadError(f"{len(names)} names; at most {BOUNDS['players'][1]} play",
+                                "names")
         revoke = data.get("revoke_penalty", "default")
         pad = cls.new(rules, [str(x) for x in names],
                       _int(data.get("first_dealer", 0), "first_dealer"),
@@ -754,6 +796,8 @@ class ScorePad(StandingView):
         entries = data.get("entries") or []
         if not isinstance(entries, list):
             raise ScorePadError("must be a list of deal entries", "entries")
+        if len(entries) > MAX_ENTRIES:
+            raise ScorePadError(f"{len(entries)} entries; at most {MAX_ENTRIES}", "entries")
         for i, entry in enumerate(entries):
             try:
                 pad = pad.add(entry)

@@ -21,6 +21,24 @@ ANNOUNCEMENT_VALUES: dict[str, int] = {
 }
 """The value of each Pollack announcement (RULES.md section 3.5)."""
 
+SCORE_REASONS: dict[str, tuple[str, ...]] = {
+    "card": ("",), "tricks": ("",), "first-trick": ("",), "last-trick": ("",),
+    "all-three": ("detail.all-three",),
+    **{f"{w}-made": ("",) for w in ("capot", "general", "generale")},
+    "capot-failed": ("",), "general-failed": ("",), "generale-failed": ("detail.own-cards",),
+    **{f"opponent-{w}": ("detail.by",) for w in ("capot", "general", "generale", "chelem")},
+    "chelem": ("",),
+    "card-points": ("detail.side-points", "detail.side-points-last"),
+    "announce": ("",),
+    "chips-stake": ("detail.stake",), "chips-pool": ("detail.place",),
+    "chips-sweep": ("detail.swept", "detail.pays-sweeper"),
+    "chips-overload": ("detail.card-points", "detail.paid-by"),
+    "revoke": ("", "detail.revoke-pays", "detail.other-side"),
+}
+"""Every score line's ``reason`` and the detail ``key`` each may carry ("": none),
+so that pages can have a sentence for each (``why.REASON`` or ``why.REASON.KEY``
+in the catalogs, KEY without its ``detail.`` prefix)."""
+
 
 @dataclass(frozen=True)
 class ScoreLine:
@@ -33,6 +51,12 @@ class ScoreLine:
     ``chips-overload``); ``detail`` adds the card code, the announcement or
     the count. A detail in words (English) also has a catalog ``key`` and
     its ``params`` (a ``player`` parameter is a seat), so pages can translate it.
+
+    In a partnership game (Pollack) ``side`` is the side (0 or 1, see
+    :attr:`~polignac.core.rules.Rules.sides`) whose score the points go to;
+    a ``card-points`` line is the side's own (its ``player`` is the side),
+    the others name the ``player`` who made them (an announcement, a revoke).
+    A side's lines add up to its score for the deal.
     """
 
     player: int
@@ -41,6 +65,7 @@ class ScoreLine:
     detail: str = ""
     key: str = ""
     params: tuple[tuple[str, int], ...] = ()
+    side: int | None = None
 
     def to_dict(self) -> dict[str, object]:
         """Return the line as JSON-ready data (``key`` and ``params`` only when there is a key)."""
@@ -49,6 +74,8 @@ class ScoreLine:
         if self.key:
             out["key"] = self.key
             out["params"] = dict(self.params)
+        if self.side is not None:
+            out["side"] = self.side
         return out
 
 
@@ -219,22 +246,30 @@ def score_pollack(
     ``last_trick`` is the player (or, on a score pad, the side) that took the
     last trick, None when a claim ended the deal; players ``p`` and sides are
     matched by ``p & 1``.  ``card_points`` (per player, when known) is passed
-    through to the score; by default the sides' totals.
+    through to the score; by default the sides' totals.  Each side has one
+    ``card-points`` line (its card points, with the last trick's, divided)
+    and one ``announce`` line per announcement, so its lines add up to its score.
     """
     cards = [side_cards[0], side_cards[1]]
-    lines: list[ScoreLine] = []
-    if claim is None and last_trick is not None:
-        cards[last_trick & 1] += rules.last_trick_points
-        lines.append(ScoreLine(last_trick, rules.last_trick_points, "last-trick",
-                               "card points, before the division", "detail.before-division"))
+    last_side = last_trick & 1 if claim is None and last_trick is not None else None
+    if last_side is not None:
+        cards[last_side] += rules.last_trick_points
     side = [cards[i] // rules.point_divisor for i in (0, 1)]
+    lines: list[ScoreLine] = []
+    div = rules.point_divisor
     for i in (0, 1):
-        lines.append(ScoreLine(i, side[i], "card-points",
-                               f"side {i}: {cards[i]} card points / {rules.point_divisor}",
-                               "detail.side-points",
-                               (("side", i + 1), ("n", cards[i]), ("div", rules.point_divisor))))
+        if i == last_side:
+            lines.append(ScoreLine(
+                i, side[i], "card-points",
+                f"{cards[i]} card points, {rules.last_trick_points} of them for the "
+                f"last trick, / {div}", "detail.side-points-last",
+                (("n", cards[i]), ("last", rules.last_trick_points), ("div", div)), side=i))
+        else:
+            lines.append(ScoreLine(i, side[i], "card-points", f"{cards[i]} card points / {div}",
+                                   "detail.side-points", (("n", cards[i]), ("div", div)),
+                                   side=i))
     for p, ann in announcements:
-        lines.append(ScoreLine(p, ANNOUNCEMENT_VALUES[ann], "announce", ann))
+        lines.append(ScoreLine(p, ANNOUNCEMENT_VALUES[ann], "announce", ann, side=p & 1))
         side[p & 1] += ANNOUNCEMENT_VALUES[ann]
     return DealScore(tuple(side[p & 1] for p in range(4)), tuple(lines),
                      card_points=tuple(card_points) or (side_cards[0], side_cards[1]),

@@ -34,8 +34,17 @@ class Standing:
     """Pollack: each side's score in the partie in progress."""
     parties_won: tuple[int, ...] = ()
     """Pollack: the winning side of each finished partie."""
+    partie_scores: tuple[tuple[int, int], ...] = ()
+    """Pollack: each finished partie's final score (side 0, side 1)."""
+    game_points: tuple[int, int] = (0, 0)
+    """Pollack: each side's points in every deal of the game (all parties)."""
     notes: tuple[str, ...] = ()
     """Human-readable events (match end, tie-break deals)."""
+
+    @property
+    def parties_tally(self) -> tuple[int, int]:
+        """Pollack: how many parties each side (0, 1) has won."""
+        return (self.parties_won.count(0), self.parties_won.count(1))
 
     @classmethod
     def start(cls, num_players: int) -> Standing:
@@ -158,6 +167,7 @@ class Standing:
         last_trick_side: int | None,
     ) -> tuple[Standing, int | None]:
         partie = (self.partie[0] + scores[0], self.partie[1] + scores[1])
+        game = (self.game_points[0] + scores[0], self.game_points[1] + scores[1])
         winner: int | None = None
         if claim is not None:
             claimant, correct = claim
@@ -173,11 +183,12 @@ class Standing:
                 winner = 0 if at[0] else 1
         n = len(self.totals)
         if winner is None:
-            return replace(self, partie=partie, counted=self.counted + 1,
+            return replace(self, partie=partie, counted=self.counted + 1, game_points=game,
                            totals=tuple(partie[s & 1] for s in range(n))), None
         parties = (*self.parties_won, winner)
         m = replace(self, partie=(0, 0), totals=(0,) * n, parties_won=parties,
-                    counted=self.counted + 1)
+                    partie_scores=(*self.partie_scores, partie), counted=self.counted + 1,
+                    game_points=game)
         if len(parties) < rules.parties:
             return m, winner
         won = (parties.count(0), parties.count(1))
@@ -238,6 +249,21 @@ class StandingView:
     def parties_won(self) -> tuple[int, ...]:
         """Pollack: the winning side of each finished partie."""
         return self.standing.parties_won
+
+    @property
+    def partie_scores(self) -> tuple[tuple[int, int], ...]:
+        """Pollack: each finished partie's final score (side 0, side 1)."""
+        return self.standing.partie_scores
+
+    @property
+    def parties_tally(self) -> tuple[int, int]:
+        """Pollack: how many parties each side (0, 1) has won."""
+        return self.standing.parties_tally
+
+    @property
+    def game_points(self) -> tuple[int, int]:
+        """Pollack: each side's points in every deal of the game (all parties)."""
+        return self.standing.game_points
 
     @property
     def notes(self) -> tuple[str, ...]:

@@ -20,6 +20,7 @@ Routes::
     POST /tables/{id}/start      the creator starts a waiting table; bots fill open seats
     POST /tables/{id}/rematch    a new table with the same settings and seats
     WS   /tables/{id}/ws         the table protocol (docs/server.md); no seat cookie: spectator
+    GET  /health                 loop lag, tables, connections, workers (health.py)
 """
 
 from __future__ import annotations
@@ -48,9 +49,9 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..bots.registry import make_bot
 from ..core import PRESETS, PolignacError, get_rules, to_record
-from ..core.rules import DECLARATIONS
+from ..core.rules import BOUNDS, DECLARATIONS
 from ..i18n import bot_name, default_name, name_fields
-from . import analysis_routes, replay_routes, rules_routes, scorepad_routes
+from . import analysis_routes, health, replay_routes, rules_routes, scorepad_routes
 from .config import ServerConfig
 from .db import (
     SeatRow,
@@ -64,7 +65,9 @@ from .db import (
     update_table,
 )
 from .guide import GUIDE_IDS, Guide, load_guide
+from .health import LagMonitor
 from .pages import error_page, render
+from .requests import JsonInputError, parse_json, read_body
 from .seating import (
     IDENTITY_COOKIE,
     KeyedRateLimit,
@@ -84,17 +87,19 @@ from .security import (
     token_matches,
 )
 from .tables import Frame, GameTable, ProtocolError, Subscriber
+from .workers import WorkerPool
 from .writer import Writer
 
 log = logging.getLogger("polignac.server")
 STATIC = Path(__file__).parent / "static"
 HOUSE_RULES: dict[str, dict[str, Any]] = {
-    "threshold": {"label": "Match ends at (points)", "type": "int", "min": 1, "max": 500},
+    "threshold": {"label": "Match ends at (points)", "type": "int",
+                  "min": BOUNDS["threshold"][0], "max": BOUNDS["threshold"][1]},
     "direction": {"label": "Direction of play", "type": "choice",
                   "choices": ["clockwise", "counter-clockwise"]},
     "declaration": {"label": "Declarations", "type": "choice", "choices": list(DECLARATIONS)},
-    "contract_points": {"label": "Contract penalty (points)", "type": "int", "min": 0,
-                        "max": 100},
+    "contract_points": {"label": "Contract penalty (points)", "type": "int",
+                        "min": BOUNDS["contract_points"][0], "max": BOUNDS["contract_points"][1]},
 }
 _NAME_OK = re.compile(r"[^\w \-'.]", re.UNICODE)
 _TABLE_ID = re.compile(r"[A-Za-z0-9_\-]{1,32}")
@@ -137,6 +142,10 @@ class Hub:
         self.writer: Writer | None = None
         self.create_limit = KeyedRateLimit(config.create_per_minute, config.create_burst)
         self.loading: dict[str, asyncio.Task[GameTable | None]] = {}
+        self.workers = WorkerPool(config.workers, config.job_seconds,
+                                  memory_mb=config.worker_memory_mb,
+                                  preload=("polignac.server.replay_routes",))
+        self.lag = LagMonitor(warn=config.lag_warn_ms / 1000)
 
     async def start(self) -> None:
         """Open the database, migrate it, rebuild every table by replaying its events.
@@ -144,6 +153,9 @@ class Hub:
         Raises:
             sqlalchemy.exc.SQLAlchemyError: the database cannot be opened or migrated.
         """
+        self.lag.start()
+        if self.config.warm_workers:
+            await asyncio.to_thread(self.workers.start)
         engine = make_engine(self.config.url())
         await asyncio.to_thread(migrate, engine)
         self.store = Store(engine)
@@ -226,6 +238,8 @@ class Hub:
 
     async def stop(self) -> None:
         """Stop every table's driver, write what is waiting and close the database."""
+        await self.lag.stop()
+        await self.workers.stop()
         for table in list(self.tables.values()):  # unload may remove tables meanwhile
             await table.stop()
         if self.writer is not None:
@@ -479,15 +493,15 @@ def _check_create_rate(request: Request, holder: str) -> None:
 
 
 async def _json_body(request: Request) -> dict[str, Any]:
-    body = await request.body()
-    if len(body) > 16 * 1024:
-        raise ApiError("request too large", "too-large", 413)
+    body = await read_body(request, 16 * 1024, "the request")
+    if isinstance(body, Response):
+        raise ApiError("request too large: at most 16384 bytes", "too-large", 413)
     if not body:
         return {}
     try:
-        data = json.loads(body)
-    except (json.JSONDecodeError, UnicodeDecodeError):
-        raise ApiError("the body is not JSON", "bad-json") from None
+        data = parse_json(body, "the body")
+    except JsonInputError as exc:
+        raise ApiError(str(exc), exc.rule) from None
     if not isinstance(data, dict):
         raise ApiError("the body must be a JSON object", "bad-json")
     return data
@@ -784,7 +798,8 @@ async def presets(request: Request) -> Response:
         "presets": [{"name": r.preset, "players": list(r.players),
                      "default_players": r.default_players, "suits": r.suits,
                      "threshold": r.threshold, "declaration": r.declaration,
-                     "direction": r.direction, "contract_points": r.contract_points}
+                     "direction": r.direction, "contract_points": r.contract_points,
+                     "partnerships": r.partnerships, "sides": [list(x) for x in r.sides]}
                     for r in PRESETS.values()],
         "levels": list(_hub(request).config.bot_levels),
         "house_rules": HOUSE_RULES,
@@ -868,8 +883,8 @@ async def join_submit(request: Request) -> Response:
     if hub.seat_of(table, request.cookies) is not None or table.holder_seat(holder) is not None:
         return target  # one seat per person: the invite stays unused
     seat, token = _invited_seat(request, table)
-    body = await request.body()
-    if len(body) > 4096:
+    body = await read_body(request, 4096, "the form")
+    if isinstance(body, Response):
         raise ApiError("the form is too large", "too-large", 413)
     form = urllib.parse.parse_qs(body.decode("utf-8", "replace"), max_num_fields=10)
     name = clean_name((form.get("name") or [""])[0], default_name("name.guest", n=seat + 1))
@@ -964,9 +979,9 @@ async def table_socket(websocket: WebSocket) -> None:
                     break
                 continue
             try:
-                data = json.loads(text)
-            except ValueError:
-                out.put_nowait(_error("bad-json", "the frame is not JSON"))
+                data = parse_json(text, "the frame")
+            except JsonInputError as exc:
+                out.put_nowait(_error(exc.rule, str(exc)))
                 continue
             if not isinstance(data, dict):
                 out.put_nowait(_error("bad-json", "a frame must be a JSON object"))
@@ -1091,7 +1106,6 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
             yield
         finally:
             await hub.stop()
-            analysis_routes.shutdown()
 
     app = Starlette(
         routes=[
@@ -1117,6 +1131,7 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
             *replay_routes.routes(),
             *analysis_routes.routes(),
             *scorepad_routes.routes(),
+            *health.routes(),
             Route("/api/learn", learn, methods=["POST"]),
             *rules_routes.routes(),
             Mount("/static", StaticFiles(directory=STATIC), name="static"),

@@ -55,6 +55,18 @@ class ServerConfig:
     """Seconds a paused table (nobody at it) stays in memory before it is closed."""
     finished_keep_seconds: float = 600.0
     """Seconds a finished table stays in memory (its record stays in the database)."""
+    # --- heavy work off the event loop (docs/server.md, "Heavy requests")
+    workers: int = 2
+    """Worker processes for replays and score pads (started on the first such request)."""
+    job_seconds: float = 10.0
+    """Seconds one job may run in a worker before it is killed (answer 503 job-timeout)."""
+    worker_memory_mb: int = 1024
+    """Address space of each worker process, in MiB (0: no cap)."""
+    warm_workers: bool = False
+    """Start the worker processes with the server (``polignac serve`` does), not on the
+    first heavy request."""
+    lag_warn_ms: float = 100.0
+    """Event loop lag logged as a warning above this many milliseconds (``/health``)."""
 
     def url(self) -> str:
         """The SQLAlchemy URL of the database."""

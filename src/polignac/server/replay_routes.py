@@ -11,10 +11,16 @@ The browser needs no rules engine: the server replays the record with the core
 each action (hands left, trick on the table, last trick, tricks won). A record
 that does not replay gets a 400 with the core's message, which names the deal,
 the action and the rule broken.
+
+The replay runs in a worker process (``workers.py``): parsing the body, replaying
+and writing the answer grow with the record, and a record of
+:data:`MAX_RECORD` bytes takes seconds.  A replay that runs longer than the pool's
+time limit (``polignac serve --job-timeout``) is answered ``503 job-timeout``.
 """
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -27,13 +33,11 @@ from ..core.actions import action_name, parse_action
 from ..core.cards import parse_card
 from ..i18n import name_fields
 from .pages import error_page
-from .requests import json_error, read_json
+from .requests import JsonInputError, parse_json, read_body, run_json_job
 
 STATIC = Path(__file__).parent / "static"
 MAX_RECORD = 4 * 1024 * 1024
 
-
-_error = json_error
 
 
 def _state(deal: Deal, seats: list[int], action: str | None, seat: int | None) -> dict[str, Any]:
@@ -110,6 +114,8 @@ def replay_steps(record: Any) -> dict[str, Any]:
         "player_keys": [name_fields(n, i, None) for i, n in enumerate(final.names)],
         "suits": final.rules.suits,
         "rank_order": final.rules.rank_order,
+        "partnerships": final.rules.partnerships,
+        "sides": [list(x) for x in final.rules.sides],
         "rules": dict(record.get("rules") or {}),
         "finished": final.finished,
         "winners": list(final.winners),
@@ -134,17 +140,34 @@ async def table_replay_page(request: Request) -> Response:
     return FileResponse(STATIC / "replay.html")
 
 
+def dumps(data: Any) -> bytes:
+    """JSON bytes as Starlette's ``JSONResponse`` writes them."""
+    return json.dumps(data, ensure_ascii=False, allow_nan=False, indent=None,
+                      separators=(",", ":")).encode("utf-8")
+
+
+def replay_job(body: bytes) -> tuple[int, bytes]:
+    """In a worker: parse ``body`` (a record), replay it -> ``(status, JSON answer)``:
+    200 and :func:`replay_steps`, or 400 ``{"error", "rule", "deal", "action"}``."""
+    try:
+        record = parse_json(body, "the record")
+    except JsonInputError as exc:
+        return 400, dumps({"error": str(exc), "rule": exc.rule})
+    try:
+        return 200, dumps(replay_steps(record))
+    except RecordError as exc:
+        return 400, dumps({"error": str(exc), "rule": "bad-record", "deal": exc.deal,
+                           "action": exc.action})
+    except PolignacError as exc:  # pragma: no cover - replay raises RecordError
+        return 400, dumps({"error": str(exc), "rule": "bad-record"})
+
+
 async def replay_api(request: Request) -> Response:
     """A record (JSON body) -> its deals, hands as dealt and the states to step through."""
-    record = await read_json(request, MAX_RECORD, "the record")
-    if isinstance(record, JSONResponse):
-        return record
-    try:
-        return JSONResponse(replay_steps(record))
-    except RecordError as exc:
-        return _error(str(exc), "bad-record", deal=exc.deal, action=exc.action)
-    except PolignacError as exc:  # pragma: no cover - replay raises RecordError
-        return _error(str(exc), "bad-record")
+    body = await read_body(request, MAX_RECORD, "the record")
+    if isinstance(body, JSONResponse):
+        return body
+    return await run_json_job(request, replay_job, body, "the record", "to replay")
 
 
 def routes() -> list[BaseRoute]:

@@ -14,6 +14,9 @@ answers the new state (totals, every deal's score lines, the match end, and
 what the next deal's form needs).  An invalid pad or entry gets a 400
 ``{"error", "rule": "bad-entry", "field"}`` whose ``field`` names the bad
 field (``taken.JS``, ``tricks``, ``entries[3].card_points`` ...).
+
+Replaying a pad grows with its entries: it runs in a worker process
+(``workers.py``), like the replay viewer's records.
 """
 
 from __future__ import annotations
@@ -26,15 +29,11 @@ from starlette.routing import BaseRoute, Route
 
 from ..core import PRESETS
 from ..core.scorepad import REVOKE_DEFAULTS, ScorePad, ScorePadError
-from .requests import json_error, read_json
+from .replay_routes import dumps
+from .requests import JsonInputError, parse_json, read_body, run_json_job
 
 STATIC = Path(__file__).parent / "static"
 MAX_BODY = 512 * 1024
-
-
-def _error(message: str, rule: str, status: int = 400, field: str | None = None) -> JSONResponse:
-    return json_error(message, rule, status) if field is None else json_error(
-        message, rule, status, field=field)
 
 
 async def scorepad_page(request: Request) -> Response:
@@ -49,18 +48,22 @@ async def scorepad_presets(request: Request) -> Response:
          "default_players": r.default_players, "scoring": r.scoring,
          "match_end": r.match_end, "threshold": r.threshold, "deals": r.deals,
          "declaration": r.declaration, "revoke_penalty": REVOKE_DEFAULTS.get(r.preset),
-         "suits": r.suits}
+         "suits": r.suits, "partnerships": r.partnerships,
+         "sides": [list(x) for x in r.sides]}
         for r in PRESETS.values()
     ]})
 
 
-async def scorepad_score(request: Request) -> Response:
-    """Replay the pad, add the entry (or undo the last deal), answer the new state."""
-    data = await read_json(request, MAX_BODY, "the request")
-    if isinstance(data, JSONResponse):
-        return data
+def score_job(body: bytes) -> tuple[int, bytes]:
+    """In a worker: parse ``body``, replay the pad, add the entry (or undo) ->
+    ``(status, JSON answer)``: 200 ``{"pad"}`` or 400 ``{"error", "rule", "field"}``."""
+    try:
+        data = parse_json(body, "the request")
+    except JsonInputError as exc:
+        return 400, dumps({"error": str(exc), "rule": exc.rule})
     if not isinstance(data, dict) or not isinstance(data.get("pad"), dict):
-        return _error("send {\"pad\": {...}, \"entry\": {...}}", "bad-request", field="pad")
+        return 400, dumps({"error": "send {\"pad\": {...}, \"entry\": {...}}",
+                           "rule": "bad-request", "field": "pad"})
     try:
         pad = ScorePad.from_dict(data["pad"])
         if data.get("undo"):
@@ -69,8 +72,16 @@ async def scorepad_score(request: Request) -> Response:
         if entry is not None:
             pad = pad.add(entry)
     except ScorePadError as exc:
-        return _error(str(exc), "bad-entry", field=exc.field)
-    return JSONResponse({"pad": pad.to_dict()})
+        return 400, dumps({"error": str(exc), "rule": "bad-entry", "field": exc.field})
+    return 200, dumps({"pad": pad.to_dict()})
+
+
+async def scorepad_score(request: Request) -> Response:
+    """Replay the pad, add the entry (or undo the last deal), answer the new state."""
+    body = await read_body(request, MAX_BODY, "the request")
+    if isinstance(body, JSONResponse):
+        return body
+    return await run_json_job(request, score_job, body, "the pad", "to score")
 
 
 def routes() -> list[BaseRoute]:

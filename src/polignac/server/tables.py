@@ -209,6 +209,8 @@ class GameTable:
             "overrides": self.overrides,
             "suits": self.match.rules.suits,
             "rank_order": self.match.rules.rank_order,
+            "partnerships": self.match.rules.partnerships,
+            "sides": [list(x) for x in self.match.rules.sides],
             "seats": [
                 {"seat": s.seat, "name": s.name, **name_fields(s.name, s.seat, s.bot_level),
                  "kind": s.kind, "level": s.bot_level,

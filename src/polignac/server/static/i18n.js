@@ -166,22 +166,3 @@ export function errorText(body) {
   if (body && body.rule && has(`error.${body.rule}`)) return t(`error.${body.rule}`, body);
   return body?.error ?? body?.message ?? String(body ?? "");
 }
-
-/** A score line ({player, points, reason, detail, key?, params?}) as one sentence:
- * "Alice: +2 card (Jack of spades)". `nameOf(seat)` names a seat; `deck` picks card names. */
-export function reasonText(line, nameOf, deck = "french") {
-  const reason = has(`reason.${line.reason}`) ? t(`reason.${line.reason}`) : line.reason;
-  let detail = line.detail ?? "";
-  if (line.key && has(line.key)) {
-    const params = { ...(line.params ?? {}) };
-    if ("player" in params) params.player = nameOf(params.player);
-    detail = t(line.key, params);
-  } else if (/^[2-9TJQKA][CDHS]$/.test(detail)) {
-    detail = cardName(detail, deck);
-  } else if (has(`announce.${detail}`)) {
-    detail = t(`announce.${detail}`);
-  }
-  const points = `${line.points > 0 ? "+" : ""}${line.points}`;
-  return t(detail ? "reason.lineDetail" : "reason.line",
-    { who: nameOf(line.player), points, reason, detail });
-}

@@ -4,9 +4,10 @@
 import { cardSVG, setDeck, suitIcon } from "./cards.js";
 import { totalsChart } from "./chart.js";
 import {
-  cardName, errorText, has, lang, languagePicker, onLang, presetName, reasonText, seatName, t,
+  cardName, errorText, has, lang, languagePicker, onLang, presetName, seatName, t,
   translatePage,
 } from "./i18n.js";
+import { reasonList, renderSheet, resultText, seatMark } from "./scoresheet.js";
 import { cryptoAvailable, verifyRecord } from "./verify.js";
 import { $, make } from "./dom.js";
 import { getJson, request } from "./api.js";
@@ -123,6 +124,8 @@ function render() {
     const title = make("div", "seat-name", name(seat));
     if (seat === deal.dealer) title.append(make("span", "badge", t("table.dealer")));
     if (step.to_act === seat) title.append(make("span", "badge turn", `▶ ${t("table.toPlay")}`));
+    const mark = seatMark(seat, data.sides, null);
+    if (mark) { box.classList.add(...mark.classes); title.append(make("span", "badge side-mark", mark.label)); }
     box.append(title);
     box.append(make("div", "seat-info", t("table.total", { total: totalBefore(seat),
       tricks: step.tricks_won[p] })));
@@ -140,8 +143,13 @@ function render() {
   showAnalysis({ recordText, deal: di, step: si, name, suits: data.suits, go: (s) => { si = s; render(); }, reload: async (text) => { const [d, s] = [di, si]; await load(text); [di, si] = [d, s]; render(); } }); // analysis.js
 }
 
-/** A seat's total before the deal on view. */
+/** A seat's total before the deal on view (Pollack: its side's partie score, from the summary). */
 function totalBefore(seat) {
+  const prev = data.summary.deals[di - 1];
+  if (data.sides?.length) {
+    const side = data.sides.findIndex((s) => s.includes(seat));
+    return prev && prev.partie_won_by === null ? prev.partie_score[side] : 0;
+  }
   let total = 0;
   for (const d of data.summary.deals.slice(0, di)) if (!d.tiebreak) total += d.scores[seat];
   return total;
@@ -156,31 +164,12 @@ function renderScores(deal, step) {
   if (done) {
     const sd = data.summary.deals[di];
     box.append(make("h3", "", t("replay.dealScore")));
-    const ul = make("ul");
-    for (const line of sd.reasons) {
-      const side = line.seat === undefined && data.preset.startsWith("pollack");
-      const nameOf = (who) => (side ? t("table.side", { n: who + 1 }) : name(who));
-      ul.append(make("li", "", reasonText({ ...line, player: line.seat ?? line.player }, nameOf,
-        data.suits)));
-    }
-    if (!sd.reasons.length) ul.append(make("li", "", t("table.noPoints")));
-    box.append(ul);
+    box.append(reasonList(sd.reasons, name, data.suits, sd));
   }
-  const tab = $("scores", HTMLTableElement);
-  tab.replaceChildren();
-  const head = tab.insertRow();
-  head.insertCell().textContent = t("table.deal");
-  data.players.forEach((p, s) => { head.insertCell().textContent = name(s); });
   const totals = new Array(data.players.length).fill(0);
-  deals.forEach((d) => {
-    const r = tab.insertRow();
-    r.insertCell().textContent = String(d.number) + (d.tiebreak ? "*" : "");
-    d.scores.forEach((x, s) => { r.insertCell().textContent = String(x); if (!d.tiebreak) totals[s] += x; });
-  });
-  const tot = tab.insertRow();
-  tot.className = "totals";
-  tot.insertCell().textContent = t("table.totalRow");
-  totals.forEach((x) => { tot.insertCell().textContent = String(x); });
+  for (const d of deals) d.scores.forEach((x, s) => { if (!d.tiebreak) totals[s] += x; });
+  renderSheet($("scores", HTMLTableElement), { names: data.players, deals, totals, sides: data.sides,
+    finished: data.finished && upto === data.summary.deals.length }, name);
   const chart = $("chart");
   chart.replaceChildren();
   if (deals.length) {
@@ -192,8 +181,7 @@ function renderScores(deal, step) {
   const last = data.deals.length - 1;
   res.hidden = !(data.finished && di === last && si === data.deals[last].steps.length - 1);
   if (!res.hidden) {
-    res.textContent = t("table.matchOver", { won: data.winners.map(name).join(", ") || "—",
-      lost: data.losers.map(name).join(", ") || "—" });
+    res.textContent = resultText({ ...data.summary, sides: data.sides }, name);
   }
 }
 

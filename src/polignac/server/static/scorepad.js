@@ -8,6 +8,7 @@ import {
 } from "./i18n.js";
 import { $, el } from "./dom.js";
 import { getJson, request } from "./api.js";
+import { reasonWord, sideNames, sideOf } from "./scoresheet.js";
 
 const STORE = "polignac-scorepad";
 const SUIT_SYMBOL = { C: "♣", D: "♦", H: "♥", S: "♠" };
@@ -220,13 +221,6 @@ function rulesLine(state) {
   return text;
 }
 
-function reasonText(line, state) {
-  if (line.reason === "card") return cardName(line.detail, preset(state.preset).suits === "german");
-  if (line.reason === "announce") return announceName(line.detail);
-  if (line.reason === "tricks") return t("scorepad.tricks", { n: line.detail });
-  if (line.reason === "chips-overload") return "100+";
-  return t(`reason.${line.reason}`);
-}
 
 function renderTable() {
   const table = $("sp-table");
@@ -250,7 +244,8 @@ function renderTable() {
       const why = deal.lines
         .filter((l) => (pollack ? (l.reason === "card-points" || l.reason === "last-trick"
           ? false : l.player === seat) : l.player === seat) && l.points !== 0)
-        .map((l) => reasonText(l, pad)).filter(Boolean);
+        .map((l) => reasonWord(l, (code) => cardName(code, preset(pad.preset).suits === "german")))
+        .filter(Boolean);
       const cell = el("td", { class: playing ? "num" : "num sp-muted" },
         playing ? String(deal.scores[seat]) : "–");
       if (deal.tiebreak && seat === deal.seats[0]) cell.dataset.tiebreak = "1";
@@ -275,7 +270,7 @@ function renderTable() {
     })));
   const parts = [el("thead", {}, head), el("tbody", {}, ...rows), el("tfoot", {}, foot)];
   if (pollack) {
-    const won = names.map((_, s) => pad.parties_won.filter((w) => w === (s & 1)).length);
+    const won = names.map((_, s) => pad.parties_tally[sideOf(pad.sides, s)]);
     parts[2].append(el("tr", {}, el("th", { scope: "row", colspan: 2, text: t("scorepad.partiesWon") }),
       ...won.map((w) => el("td", { class: "num", text: w }))));
   }
@@ -385,7 +380,7 @@ function renderForm(form, p) {
       t("scorepad.tricksInAll", { n: form.tricks_per_player })));
     if (!form.pool_in) fields.append(el("p", { class: "sp-muted", text: t("scorepad.redealNote") }));
   } else {
-    const sides = [[0, 2], [1, 3]].map((s) => s.map((i) => pad.names[i]).join(" & "));
+    const sides = pad.sides.map((_, i) => sideNames(pad.sides, i, (seat) => pad.names[seat]));
     const box = el("fieldset", { class: "sp-grid" }, el("legend", { text: t("scorepad.sidePoints") }));
     box.dataset.field = "card_points";
     sides.forEach((name, i) => box.append(el("label", {}, el("span", { text: name }),

@@ -2,9 +2,10 @@
 import { cardBack, cardLabel, cardSVG, setDeck, suitIcon } from "./cards.js";
 import { totalsChart } from "./chart.js";
 import {
-  errorText, has, languagePicker, levelName, onLang, presetName, reasonText, seatName, suitName,
+  errorText, has, languagePicker, levelName, onLang, presetName, seatName, suitName,
   t, translatePage,
 } from "./i18n.js";
+import { renderReasons, renderSheet, resultText, seatMark } from "./scoresheet.js";
 import { initSeats, renderSeatsPanel, resetSeatsPanel, seatExtras, seatsPresence } from "./seats.js";
 import { dealProof } from "./verify.js";
 
@@ -179,6 +180,8 @@ function seatBox(seat) {
   if (kind.kind === "bot") badge(t("table.bot", { level: levelName(kind.level) }));
   if (view.dealer === seat) badge(t("table.dealer"));
   if (turn) badge(`▶ ${t("table.toPlay")}`, "turn");
+  const mark = seatMark(seat, table.sides, spectating() ? null : you);  // partners: scoresheet.js
+  if (mark) { box.classList.add(...mark.classes); badge(mark.label, "side-mark"); }
   const pr = presence[seat];
   if (pr && pr.kind === "human" && !pr.open) {
     if (!pr.connected) {
@@ -387,29 +390,8 @@ function renderStatus() {
   }
 }
 
-function reasonLine(line) {
-  const who = line.seat ?? line.player;
-  const whoName = line.seat === undefined && table.preset.startsWith("pollack") ?
-    t("table.side", { n: who + 1 }) : name(who);
-  return reasonText({ ...line, player: who }, (s) => (s === who ? whoName : name(s)), table.suits);
-}
-
 function renderScores() {
-  const tab = $("scores");
-  tab.replaceChildren();
-  const head = tab.insertRow();
-  head.insertCell().textContent = t("table.deal");
-  view.names.forEach((_, s) => { head.insertCell().textContent = name(s); });
-  view.deals.forEach((deal, i) => {
-    const r = tab.insertRow();
-    r.insertCell().textContent = String(i + 1) + (deal.tiebreak ? "*" : "");
-    deal.scores.forEach((x) => { r.insertCell().textContent = String(x); });
-  });
-  const tot = tab.insertRow();
-  tot.className = "totals";
-  tot.insertCell().textContent = t("table.totalRow");
-  view.totals.forEach((x) => { tot.insertCell().textContent = String(x); });
-
+  renderSheet($("scores"), view, name);  // the score sheet and the reasons: scoresheet.js
   const deals = summary?.deals ?? [];
   const chart = $("chart");
   chart.replaceChildren();
@@ -420,24 +402,11 @@ function renderScores() {
       { threshold, title: t("table.chart") }));
   }
 
-  const last = $("lastdeal");
-  last.replaceChildren();
-  [...deals].reverse().forEach((sd, i) => {
-    const det = make("details", "why");
-    det.open = i === 0;
-    det.append(make("summary", "", t("table.why", { n: sd.number })));
-    const ul = make("ul");
-    for (const line of sd.reasons) ul.append(make("li", "", reasonLine(line)));
-    if (!sd.reasons.length) ul.append(make("li", "", t("table.noPoints")));
-    det.append(ul);
-    last.append(det);
-  });
+  renderReasons($("lastdeal"), deals, name, table.suits);
   const res = $("result");
   if (view.finished) {
     res.hidden = false;
-    const won = view.winners.map(name).join(", ");
-    const lost = view.losers.map(name).join(", ");
-    $("result-text").textContent = t("table.matchOver", { won: won || "—", lost: lost || "—" });
+    $("result-text").textContent = resultText(view, name);
     $("rematch").hidden = spectating();
     $("rematch").textContent = t(rematchUrl ? "table.rematchJoin" : "table.rematch");
     const link = $("rematch-watch");
