@@ -6,12 +6,13 @@ from __future__ import annotations
 
 import json
 import random
+import time
 from pathlib import Path
 from typing import Any
 
 import pytest
 from tests.browser.support import ARGS, CHROMIUM
-from tests.browser.test_accessibility import violations
+from tests.browser.test_accessibility import _step, violations
 
 from polignac.bots.analysis import Settings, analyze_record, annotate
 from polignac.core import Match, get_rules, to_record
@@ -101,5 +102,48 @@ def test_analyse_an_uploaded_record_and_see_its_blunder(server: str, shots: Path
                 phone.click("#next")
             assert phone.locator(".analysis-action").get_attribute("data-mark") == "blunder"
             phone.screenshot(path=shots / "analysis-03-phone-fr.png", full_page=True)
+        finally:
+            browser.close()
+
+
+def test_a_tables_finished_deal_analysis_for_its_score_sheet(server: str) -> None:
+    """showTableDealAnalysis (for the table's score sheet) fetches and shows the
+    analysis of a deal just played at a table."""
+    with playwright_sync.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        try:
+            page = browser.new_page(viewport={"width": 1280, "height": 800}, locale="en-US")
+            errors: list[str] = []
+            page.on("pageerror", lambda exc: errors.append(str(exc)))
+            r = page.request.post(server + "/api/play-now", data={})
+            assert r.ok, r.text()
+            url, table = r.json()["url"], r.json()["id"]
+            page.goto(server + url)
+            page.wait_for_selector("#hand .card")
+            deadline = time.monotonic() + 90
+            while page.request.get(f"{server}/tables/{table}/record.json").json()["deals"] == []:
+                assert time.monotonic() < deadline, "the first deal did not end"
+                if not _step(page):
+                    page.wait_for_timeout(40)
+            page.goto(server + "/replay")
+            shown = page.evaluate("""async (table) => {
+              const m = await import("/static/analysis.js");
+              const box = document.createElement("div");
+              box.id = "sheet";
+              document.body.append(box);
+              await m.showTableDealAnalysis(box, table, 1, (s) => `Seat ${s}`, "french");
+              return box.querySelectorAll(".analysis-summary tr[data-seat]").length;
+            }""", table)
+            assert shown == 4
+            assert page.locator("#sheet .analysis-summary h4").inner_text() == \
+                "This deal, player by player"
+            # a deal not finished: a short line, not an exception
+            page.evaluate("""async (table) => {
+              const m = await import("/static/analysis.js");
+              await m.showTableDealAnalysis(document.getElementById("sheet"), table, 9,
+                (s) => `Seat ${s}`, "french");
+            }""", table)
+            assert "The analysis failed" in page.locator("#sheet .error").inner_text()
+            assert not errors, errors
         finally:
             browser.close()
