@@ -80,6 +80,12 @@ def build_parser() -> argparse.ArgumentParser:
         pass
     else:
         register_tournament(sub)
+    try:  # the bots layer's analysis
+        from .analyze import register as register_analyze
+    except ImportError:  # pragma: no cover
+        pass
+    else:
+        register_analyze(sub)
     from .serve import register as register_serve  # imports the server only when run
     from .verify import register as register_verify
 
@@ -145,7 +151,7 @@ def _run(argv: list[str], out: TextIO) -> int:
         rules = load_rules(args.preset, args.rule, args.rules_file)
         return run_play(rules, args.players, args.seat, args.seed, args.out, out=out,
                         opponents=args.opponents)
-    if args.command == "tournament":
+    if args.command in ("tournament", "analyze"):
         status: int = args.run(args)
         return status
     if args.command == "serve":

@@ -51,7 +51,7 @@ from ..bots.registry import make_bot
 from ..core import PRESETS, PolignacError, get_rules, to_record
 from ..core.rules import BOUNDS, DECLARATIONS
 from ..i18n import bot_name, default_name, name_fields
-from . import health, replay_routes, rules_routes, scorepad_routes
+from . import analysis_routes, health, replay_routes, rules_routes, scorepad_routes
 from .config import ServerConfig
 from .db import (
     SeatRow,
@@ -1129,6 +1129,7 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
             WebSocketRoute("/tables/{table_id}/ws", table_socket),
             # Other modules' routes: one line each, e.g. *scorepad_routes.routes(),
             *replay_routes.routes(),
+            *analysis_routes.routes(),
             *scorepad_routes.routes(),
             *health.routes(),
             Route("/api/learn", learn, methods=["POST"]),

@@ -11,6 +11,7 @@ import { reasonList, renderSheet, resultText, seatMark } from "./scoresheet.js";
 import { cryptoAvailable, verifyRecord } from "./verify.js";
 import { $, make } from "./dom.js";
 import { getJson, request } from "./api.js";
+import { showAnalysis } from "./analysis.js"; // the analysis of every card (analysis.js)
 
 const parts = location.pathname.split("/");
 const tableId = parts[1] === "tables" ? parts[2] : null;
@@ -139,6 +140,7 @@ function render() {
     hands.append(box);
   });
   renderScores(deal, step);
+  showAnalysis({ recordText, deal: di, step: si, name, suits: data.suits, go: (s) => { si = s; render(); }, reload: async (text) => { const [d, s] = [di, si]; await load(text); [di, si] = [d, s]; render(); } }); // analysis.js
 }
 
 /** A seat's total before the deal on view (Pollack: its side's partie score, from the summary). */
