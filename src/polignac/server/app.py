@@ -52,6 +52,7 @@ from ..core.rules import DECLARATIONS
 from ..i18n import bot_name, default_name, name_fields
 from . import replay_routes, rules_routes, scorepad_routes
 from .config import ServerConfig
+from .connections import ClientSockets, HostCheck, Outbox
 from .db import (
     SeatRow,
     Store,
@@ -83,7 +84,7 @@ from .security import (
     parse_cookie,
     token_matches,
 )
-from .tables import Frame, GameTable, ProtocolError, Subscriber
+from .tables import GameTable, ProtocolError, Subscriber
 from .writer import Writer
 
 log = logging.getLogger("polignac.server")
@@ -137,6 +138,7 @@ class Hub:
         self.writer: Writer | None = None
         self.create_limit = KeyedRateLimit(config.create_per_minute, config.create_burst)
         self.loading: dict[str, asyncio.Task[GameTable | None]] = {}
+        self.sockets = ClientSockets(config.max_connections_per_client)
 
     async def start(self) -> None:
         """Open the database, migrate it, rebuild every table by replaying its events.
@@ -929,15 +931,42 @@ async def table_socket(websocket: WebSocket) -> None:
             hub.pending_take(table, websocket.cookies) is None:
         await websocket.close(code=4401)  # a cookie, but not a valid one (nor a request)
         return
+    client = websocket.client.host if websocket.client else "?"
+    if not hub.sockets.acquire(client):
+        await websocket.send_denial_response(JSONResponse(
+            {"error": f"too many open connections from your address (at most "
+                      f"{config.max_connections_per_client})", "rule": "too-many-connections"},
+            status_code=429))
+        return
+    try:
+        await _table_session(websocket, hub, table, seat)
+    finally:
+        hub.sockets.release(client)
+
+
+async def _table_session(websocket: WebSocket, hub: Hub, table: GameTable,
+                         seat: int | None) -> None:
+    """The accepted connection of :func:`table_socket`, until it closes."""
+    config = hub.config
     await websocket.accept()
     sub: Subscriber | None = None
-    out: asyncio.Queue[Frame] = asyncio.Queue()
+    out = Outbox(config.max_queued_frames, config.max_queued_bytes)
     sender = asyncio.create_task(_sender(websocket, out))
     limiter = RateLimit(config.rate_per_second, config.rate_burst)
     refused = 0
+    hello_by = asyncio.get_running_loop().time() + config.hello_timeout
     try:
-        while True:
-            message = await websocket.receive()
+        while not out.closing:
+            if sub is None:  # hello must come in time; pings do not extend it
+                try:
+                    message = await asyncio.wait_for(
+                        websocket.receive(), hello_by - asyncio.get_running_loop().time())
+                except TimeoutError:
+                    out.put_nowait(_error("hello-timeout", f"send hello within "
+                                                           f"{config.hello_timeout:g} seconds"))
+                    break
+            else:
+                message = await websocket.receive()
             if message["type"] == "websocket.disconnect":
                 break
             text = message.get("text")
@@ -1026,12 +1055,15 @@ async def table_socket(websocket: WebSocket) -> None:
     finally:
         if sub is not None:
             table.unsubscribe(sub)
-        out.put_nowait(None)
-        with contextlib.suppress(Exception):
-            await sender
+        if out.overflowed:  # it does not read: drop what waits for it, do not wait for it
+            sender.cancel()
+        else:
+            out.put_nowait(None)
+            with contextlib.suppress(Exception):
+                await sender
 
 
-async def _sender(websocket: WebSocket, queue: asyncio.Queue[Frame]) -> None:
+async def _sender(websocket: WebSocket, queue: Outbox) -> None:
     try:
         while (frame := await queue.get()) is not None:
             await websocket.send_text(frame if isinstance(frame, str)
@@ -1116,5 +1148,6 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
         exception_handlers={HTTPException: http_error},
     )
     app.state.hub = hub
+    app.add_middleware(HostCheck, allowed_hosts=config.allowed_hosts)
     app.add_middleware(SecurityHeaders)
     return app
