@@ -192,10 +192,12 @@ def test_the_outbox_counts_every_frame_and_byte() -> None:
     assert box.qsize() == 1 and box.get_nowait() is None
     box.put_nowait({"type": "pong"})
     assert box.empty() and box.queued_bytes == 0
-    big = Outbox(max_frames=100, max_bytes=100)
+    calls: list[int] = []
+    big = Outbox(max_frames=100, max_bytes=100, on_overflow=lambda: calls.append(1))
     big.put_nowait("y" * 60)
     big.put_nowait("y" * 60)
-    assert big.overflowed and big.get_nowait() is None
+    big.put_nowait("y" * 60)
+    assert big.overflowed and big.get_nowait() is None and calls == [1]
 
 
 # ------------------------------------------------------------------ hello timeout
@@ -228,7 +230,8 @@ def test_a_websocket_that_never_says_hello_is_closed(config: ServerConfig) -> No
 @contextlib.contextmanager
 def live(config: ServerConfig, http: str = "auto") -> Iterator[tuple[int, Hub]]:
     """``config``'s app on uvicorn, with ``polignac serve``'s connection options, on a
-    free port of 127.0.0.1 in a thread; yields the port and the hub."""
+    free port of 127.0.0.1 in a thread; yields the port and the hub (``hub.server``:
+    the uvicorn server)."""
     port = free_port()
     config = replace(config, allowed_hosts=default_allowed_hosts("127.0.0.1", port))
     app = create_app(config)
@@ -241,8 +244,10 @@ def live(config: ServerConfig, http: str = "auto") -> Iterator[tuple[int, Hub]]:
     while not server.started:
         assert thread.is_alive() and time.monotonic() < deadline, "uvicorn did not start"
         time.sleep(0.02)
+    hub = app.state.hub
+    hub.server = server
     try:
-        yield port, app.state.hub
+        yield port, hub
     finally:
         server.should_exit = True
         thread.join(15)
@@ -371,8 +376,8 @@ def test_a_websocket_that_answers_no_ping_is_closed(config: ServerConfig) -> Non
 
 def test_a_client_that_never_reads_is_dropped_catch_up_included(
         config: ServerConfig) -> None:
-    config = replace(config, max_queued_frames=20, max_queued_bytes=64 * 1024,
-                     ws_ping_interval=600, ws_ping_timeout=600)
+    config = replace(config, max_queued_frames=200, max_queued_bytes=256 * 1024,
+                     ws_ping_interval=600, ws_ping_timeout=600, close_linger=0.2)
     with live(config) as (port, hub):
         with _connect(port) as s:
             s.sendall(f"POST /api/play-now HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n"
@@ -385,10 +390,13 @@ def test_a_client_that_never_reads_is_dropped_catch_up_included(
             hellos = _ws_frame(json.dumps({"type": "hello", "last_seq": 0}))
             sent = 0
             with contextlib.suppress(OSError):  # a reset once the server drops us
-                while sent < 20000 and (hub.sockets.open or sent == 0):
-                    ws.sendall(hellos * 50)  # each asks for a whole state again
-                    sent += 50
-                    time.sleep(0.01)
+                while sent < 50000 and (hub.sockets.open or sent == 0):
+                    ws.sendall(hellos * 5)  # each asks for a whole state again
+                    sent += 5
+                    time.sleep(0.005)
             _wait(lambda: not hub.sockets.open and not table.subscribers,
                   "a client that does not read was not dropped")
-        assert sent < 20000
+            # and its socket is cut, although what was sent to it never left
+            _wait(lambda: not hub.server.server_state.connections,
+                  "the dropped connection was not cut")
+        assert sent < 50000

@@ -950,23 +950,37 @@ async def _table_session(websocket: WebSocket, hub: Hub, table: GameTable,
     config = hub.config
     await websocket.accept()
     sub: Subscriber | None = None
-    out = Outbox(config.max_queued_frames, config.max_queued_bytes)
+    handler = asyncio.current_task()
+    assert handler is not None
+    receiving = False
+
+    def drop() -> None:
+        """A client that does not read: stop waiting for its frames (cancelled only
+        while waiting for one, never in the middle of a table's operation; else the
+        loop ends after the operation)."""
+        if receiving:
+            handler.cancel()
+
+    out = Outbox(config.max_queued_frames, config.max_queued_bytes, drop)
     sender = asyncio.create_task(_sender(websocket, out))
     limiter = RateLimit(config.rate_per_second, config.rate_burst)
     refused = 0
     hello_by = asyncio.get_running_loop().time() + config.hello_timeout
     try:
         while not out.closing:
+            receiving = True
             if sub is None:  # hello must come in time; pings do not extend it
                 try:
                     message = await asyncio.wait_for(
                         websocket.receive(), hello_by - asyncio.get_running_loop().time())
                 except TimeoutError:
+                    receiving = False
                     out.put_nowait(_error("hello-timeout", f"send hello within "
                                                            f"{config.hello_timeout:g} seconds"))
                     break
             else:
                 message = await websocket.receive()
+            receiving = False
             if message["type"] == "websocket.disconnect":
                 break
             text = message.get("text")
@@ -1052,6 +1066,10 @@ async def _table_session(websocket: WebSocket, hub: Hub, table: GameTable,
                                       "expected hello, act, cut or ping"))
     except WebSocketDisconnect:
         pass
+    except asyncio.CancelledError:
+        if not out.overflowed:
+            raise
+        handler.uncancel()  # our own: return, and uvicorn closes the connection
     finally:
         if sub is not None:
             table.unsubscribe(sub)

@@ -79,6 +79,9 @@ class ServerConfig:
     """Seconds between WebSocket pings (uvicorn; the browser answers by itself)."""
     ws_ping_timeout: float = 20.0
     """Seconds to wait for the pong before the connection is closed."""
+    close_linger: float = 5.0
+    """Seconds a closed WebSocket may take to deliver what it still had to send
+    before it is cut."""
 
     def url(self) -> str:
         """The SQLAlchemy URL of the database."""

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from starlette.datastructures import Headers
@@ -106,15 +106,17 @@ class Outbox(asyncio.Queue[Any]):
     Frames are encoded when queued (a dict is encoded once, here, instead of by
     the sender).  A client that does not read fills it: the frame that would go
     over ``max_frames`` or ``max_bytes`` is replaced by ``None`` (close the
-    connection), what waits is dropped, ``overflowed`` is set and every later
-    frame is dropped too.  Every
+    connection), what waits is dropped, ``overflowed`` is set, ``on_overflow`` is
+    called and every later frame is dropped too.  Every
     frame counts, the answers to ``hello`` (the catch-up) and errors included.
     """
 
-    def __init__(self, max_frames: int, max_bytes: int) -> None:
+    def __init__(self, max_frames: int, max_bytes: int,
+                 on_overflow: Callable[[], Any] | None = None) -> None:
         super().__init__()
         self.max_frames = max_frames
         self.max_bytes = max_bytes
+        self.on_overflow = on_overflow
         self.queued_bytes = 0
         self.overflowed = False
         self.closing = False
@@ -134,6 +136,8 @@ class Outbox(asyncio.Queue[Any]):
             while not self.empty():  # free what waits: the connection is dropped
                 self.get_nowait()
             super().put_nowait(None)
+            if self.on_overflow is not None:
+                self.on_overflow()
             return
         self.queued_bytes += len(text)
         super().put_nowait(text)
@@ -305,16 +309,50 @@ def http_protocol(header_timeout: float, max_header_bytes: int, base: str = "aut
     raise ImportError(f"no HTTP protocol {base!r}: choose auto, httptools or h11")
 
 
+def ws_protocol(linger: float) -> type | str:
+    """uvicorn's WebSocket protocol (``websockets-sansio``, uvicorn's choice when
+    ``websockets`` is installed) that cuts (aborts) a connection it has closed
+    when what it still had to send is not delivered within ``linger`` seconds: a
+    client that does not read would otherwise hold the socket, and the buffers
+    behind it, for ever.  ``"auto"`` when that protocol is not installed."""
+    try:
+        from uvicorn.protocols.websockets.websockets_sansio_impl import (
+            WebSocketsSansIOProtocol,
+        )
+    except ImportError:
+        return "auto"
+
+    class Linger(WebSocketsSansIOProtocol):
+        def _cut_later(self) -> None:
+            if not self.disconnected:
+                self.loop.call_later(linger, self._cut)
+
+        def _cut(self) -> None:
+            if not self.disconnected:
+                self.transport.abort()
+
+        async def run_asgi(self) -> None:
+            await super().run_asgi()  # it closes the transport
+            self._cut_later()
+
+        def keepalive_timeout(self) -> None:
+            super().keepalive_timeout()
+            self._cut_later()
+
+    return Linger
+
+
 def uvicorn_options(config: ServerConfig, http: str = "auto") -> dict[str, Any]:
     """The connection settings of ``config`` as ``uvicorn.run``/``uvicorn.Config``
-    keyword arguments: the HTTP protocol with the header timeout, WebSocket
-    ping/pong and the frame size.
+    keyword arguments: the HTTP protocol with the header timeout, the WebSocket
+    protocol that cuts what it closed, ping/pong and the frame size.
 
     Raises:
         ImportError: as :func:`http_protocol`.
     """
     return {
         "http": http_protocol(config.header_timeout, config.max_header_bytes, http),
+        "ws": ws_protocol(config.close_linger),
         "ws_max_size": config.max_frame,
         "ws_ping_interval": config.ws_ping_interval,
         "ws_ping_timeout": config.ws_ping_timeout,
