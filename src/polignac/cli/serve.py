@@ -54,6 +54,20 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     p.add_argument("--job-timeout", type=float, default=10.0, metavar="SECONDS",
                    help="seconds one replay or score pad may run in a worker before it is "
                         "stopped, answered 503 job-timeout (default 10)")
+    # --- connections
+    p.add_argument("--allowed-host", action="append", default=[], metavar="NAME",
+                   help="a host name this server answers to, as browsers send it in the "
+                        "Host header: NAME (any port), NAME:PORT or *.DOMAIN (repeatable; "
+                        "always allowed: the --host address and localhost, 127.0.0.1, "
+                        "[::1] with --port)")
+    p.add_argument("--max-connections", type=int, default=16, metavar="N",
+                   help="open table connections (WebSockets) per client address "
+                        "(default 16)")
+    p.add_argument("--header-timeout", type=float, default=10.0, metavar="SECONDS",
+                   help="seconds a request's headers have to arrive (default 10)")
+    p.add_argument("--ping", type=float, default=20.0, metavar="SECONDS",
+                   help="seconds between WebSocket pings, and to wait for the pong before "
+                        "closing (default 20)")
     p.set_defaults(func=run_serve)
 
 
@@ -88,6 +102,22 @@ def build_config(args: argparse.Namespace) -> object:
         raise CliError(f"--workers {args.workers}: choose from 1 to 64")
     if not 0.1 <= args.job_timeout <= 3600:
         raise CliError(f"--job-timeout {args.job_timeout}: choose from 0.1 to 3600 seconds")
+    if not 1 <= args.max_connections <= 100_000:
+        raise CliError(f"--max-connections {args.max_connections}: choose from 1 to 100000")
+    for option in ("header_timeout", "ping"):
+        if not 0 < getattr(args, option) <= 3600:
+            raise CliError(f"--{option.replace('_', '-')} {getattr(args, option)}: choose "
+                           "from above 0 to 3600 seconds")
+    from ..server.connections import default_allowed_hosts
+
+    for name in args.allowed_host:
+        if not name or len(name) > 253 or any(c in name for c in " /\\@?#"):
+            raise CliError(f"--allowed-host {name!r}: give a host name, NAME:PORT or *.DOMAIN")
+        if "*" in name[1:] or (name.startswith("*") and name != "*"
+                               and not name.startswith("*.")):
+            raise CliError(f"--allowed-host {name!r}: a wildcard is *.DOMAIN or *")
+    hosts = default_allowed_hosts(args.host, args.port) + tuple(
+        n.lower() for n in args.allowed_host)
     return ServerConfig(data_dir=Path(args.data), database_url=args.database_url,
                         allowed_origins=tuple(args.allow_origin), grace_seconds=args.grace,
                         bot_delay=args.bot_delay, deal_delay=args.deal_delay,
@@ -96,7 +126,10 @@ def build_config(args: argparse.Namespace) -> object:
                         max_tables=args.max_tables, close_seconds=args.close_after,
                         finished_keep_seconds=args.finished_keep,
                         workers=args.workers, job_seconds=args.job_timeout,
-                        warm_workers=True)
+                        warm_workers=True,
+                        allowed_hosts=hosts, max_connections_per_client=args.max_connections,
+                        header_timeout=args.header_timeout, ws_ping_interval=args.ping,
+                        ws_ping_timeout=args.ping)
 
 
 def run_serve(args: argparse.Namespace) -> int:
@@ -109,10 +142,13 @@ def run_serve(args: argparse.Namespace) -> int:
     import uvicorn
 
     from ..server import create_app
-    from ..server.config import MAX_FRAME
+    from ..server.connections import uvicorn_options
 
     host = f"[{args.host}]" if ":" in args.host else args.host
     print(f"polignac: serving on http://{host}:{args.port}/", flush=True)
+    if args.host in ("0.0.0.0", "::") and not args.allowed_host:
+        print("polignac: listening on every address, but only loopback host names are "
+              "served: name yours with --allowed-host", flush=True)
     uvicorn.run(create_app(config), host=args.host, port=args.port,  # type: ignore[arg-type]
-                ws_max_size=MAX_FRAME, log_level="info")
+                log_level="info", **uvicorn_options(config))  # type: ignore[arg-type]
     return 0

@@ -53,6 +53,7 @@ from ..core.rules import BOUNDS, DECLARATIONS
 from ..i18n import bot_name, default_name, name_fields
 from . import analysis_routes, health, replay_routes, rules_routes, scorepad_routes
 from .config import ServerConfig
+from .connections import ClientSockets, HostCheck, Outbox
 from .db import (
     SeatRow,
     Store,
@@ -86,7 +87,7 @@ from .security import (
     parse_cookie,
     token_matches,
 )
-from .tables import Frame, GameTable, ProtocolError, Subscriber
+from .tables import GameTable, ProtocolError, Subscriber
 from .workers import WorkerPool
 from .writer import Writer
 
@@ -146,6 +147,7 @@ class Hub:
                                   memory_mb=config.worker_memory_mb,
                                   preload=("polignac.server.replay_routes",))
         self.lag = LagMonitor(warn=config.lag_warn_ms / 1000)
+        self.sockets = ClientSockets(config.max_connections_per_client)
 
     async def start(self) -> None:
         """Open the database, migrate it, rebuild every table by replaying its events.
@@ -950,15 +952,56 @@ async def table_socket(websocket: WebSocket) -> None:
             hub.pending_take(table, websocket.cookies) is None:
         await websocket.close(code=4401)  # a cookie, but not a valid one (nor a request)
         return
+    client = websocket.client.host if websocket.client else "?"
+    if not hub.sockets.acquire(client):
+        await websocket.send_denial_response(JSONResponse(
+            {"error": f"too many open connections from your address (at most "
+                      f"{config.max_connections_per_client})", "rule": "too-many-connections"},
+            status_code=429))
+        return
+    try:
+        await _table_session(websocket, hub, table, seat)
+    finally:
+        hub.sockets.release(client)
+
+
+async def _table_session(websocket: WebSocket, hub: Hub, table: GameTable,
+                         seat: int | None) -> None:
+    """The accepted connection of :func:`table_socket`, until it closes."""
+    config = hub.config
     await websocket.accept()
     sub: Subscriber | None = None
-    out: asyncio.Queue[Frame] = asyncio.Queue()
+    handler = asyncio.current_task()
+    assert handler is not None
+    receiving = False
+
+    def drop() -> None:
+        """A client that does not read: stop waiting for its frames (cancelled only
+        while waiting for one, never in the middle of a table's operation; else the
+        loop ends after the operation)."""
+        if receiving:
+            handler.cancel()
+
+    out = Outbox(config.max_queued_frames, config.max_queued_bytes, drop)
     sender = asyncio.create_task(_sender(websocket, out))
     limiter = RateLimit(config.rate_per_second, config.rate_burst)
     refused = 0
+    hello_by = asyncio.get_running_loop().time() + config.hello_timeout
     try:
-        while True:
-            message = await websocket.receive()
+        while not out.closing:
+            receiving = True
+            if sub is None:  # hello must come in time; pings do not extend it
+                try:
+                    message = await asyncio.wait_for(
+                        websocket.receive(), hello_by - asyncio.get_running_loop().time())
+                except TimeoutError:
+                    receiving = False
+                    out.put_nowait(_error("hello-timeout", f"send hello within "
+                                                           f"{config.hello_timeout:g} seconds"))
+                    break
+            else:
+                message = await websocket.receive()
+            receiving = False
             if message["type"] == "websocket.disconnect":
                 break
             text = message.get("text")
@@ -1044,15 +1087,22 @@ async def table_socket(websocket: WebSocket) -> None:
                                       "expected hello, act, cut or ping"))
     except WebSocketDisconnect:
         pass
+    except asyncio.CancelledError:
+        if not out.overflowed:
+            raise
+        handler.uncancel()  # our own: return, and uvicorn closes the connection
     finally:
         if sub is not None:
             table.unsubscribe(sub)
-        out.put_nowait(None)
-        with contextlib.suppress(Exception):
-            await sender
+        if out.overflowed:  # it does not read: drop what waits for it, do not wait for it
+            sender.cancel()
+        else:
+            out.put_nowait(None)
+            with contextlib.suppress(Exception):
+                await sender
 
 
-async def _sender(websocket: WebSocket, queue: asyncio.Queue[Frame]) -> None:
+async def _sender(websocket: WebSocket, queue: Outbox) -> None:
     try:
         while (frame := await queue.get()) is not None:
             await websocket.send_text(frame if isinstance(frame, str)
@@ -1140,5 +1190,6 @@ def create_app(config: ServerConfig | None = None) -> Starlette:
         exception_handlers={HTTPException: http_error},
     )
     app.state.hub = hub
+    app.add_middleware(HostCheck, allowed_hosts=config.allowed_hosts)
     app.add_middleware(SecurityHeaders)
     return app

@@ -67,6 +67,33 @@ class ServerConfig:
     first heavy request."""
     lag_warn_ms: float = 100.0
     """Event loop lag logged as a warning above this many milliseconds (``/health``)."""
+    # --- connections (docs/server.md, "Security choices": connections.py)
+    allowed_hosts: tuple[str, ...] = ("localhost", "127.0.0.1", "[::1]")
+    """``Host`` header values served: ``name:port``, ``name`` (any port), ``*.domain``
+    or ``*``; others get 400 ``bad-host`` (``polignac serve`` sets the bound host and
+    the loopback names with its port)."""
+    max_connections_per_client: int = 16
+    """Open WebSockets per client address; one more is refused (HTTP 429 at the
+    handshake)."""
+    max_queued_frames: int = 400
+    """Frames waiting for a WebSocket client that does not read; one more closes it."""
+    max_queued_bytes: int = 2 * 1024 * 1024
+    """Bytes of frames waiting for such a client; one more closes it."""
+    hello_timeout: float = 15.0
+    """Seconds a new WebSocket has to send its ``hello`` before it is closed (4408)."""
+    header_timeout: float = 10.0
+    """Seconds a request's line and headers have to arrive (uvicorn, connections.py)."""
+    max_header_bytes: int = 64 * 1024
+    """Bytes of a request's line and headers at most (431 beyond)."""
+    keep_alive_timeout: int = 5
+    """Seconds an idle kept-alive HTTP connection stays open (uvicorn)."""
+    ws_ping_interval: float = 20.0
+    """Seconds between WebSocket pings (uvicorn; the browser answers by itself)."""
+    ws_ping_timeout: float = 20.0
+    """Seconds to wait for the pong before the connection is closed."""
+    close_linger: float = 5.0
+    """Seconds a closed WebSocket may take to deliver what it still had to send
+    before it is cut."""
 
     def url(self) -> str:
         """The SQLAlchemy URL of the database."""
