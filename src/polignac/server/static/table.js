@@ -112,11 +112,10 @@ function tellGuide(f) {
 // Events are shown in the order they came, one after the other: a card flies from its
 // seat to the trick, a finished trick is held (the server's trick pause, or the
 // browser's own setting) and then swept to its winner.  Events that arrive meanwhile
-// wait in the queue; when more than CATCH_UP wait (a reconnect, a hidden tab) they are
-// shown at once.  Without animations (the toggle, or prefers-reduced-motion) every
+// wait in the queue; when more than a trick's worth wait (a reconnect, a hidden tab)
+// they are shown at once.  Without animations (the toggle, or prefers-reduced-motion) every
 // event is shown as it comes.
 
-const CATCH_UP = 4;
 const MOTION_KEY = "polignac-motion";   // "on" or "off" (the toggle)
 const HOLD_KEY = "polignac-trick-hold";  // seconds, this browser's own hold
 const reducedMotion = matchMedia("(prefers-reduced-motion: reduce)");
@@ -125,8 +124,8 @@ const queue = [];
 let pumping = false;
 let generation = 0;      // a state frame starts a new one: older waits are dropped
 let shownSeq = 0;        // the last event on the page (lastSeq: the last received)
-/** @type {{trick: {leader: number, winner: number, cards: string[], seats: number[]}, release: () => void} | null} */
-let holding = null;      // the finished trick held on the table
+/** @type {{trick: {leader: number, winner: number, cards: string[], seats: number[]}, release: () => void, sweeping: boolean} | null} */
+let holding = null;      // the finished trick held on the table (then swept away)
 let swept = "";          // the key of the last trick swept to its winner
 /** @type {Map<string, DOMRect> | null} */
 let flyFrom = null;      // where new trick cards fly from (your hand's cards), for one render
@@ -156,9 +155,12 @@ function markSeq() {
   document.body.dataset.shown = String(shownSeq);
 }
 
+/** More events wait than a trick has cards and more: show them at once. */
+function farBehind(extra = 0) { return queue.length + extra > (view?.names?.length ?? 4) + 1; }
+
 function enqueue(f) {
   queue.push(f);
-  if (queue.length > CATCH_UP) holding?.release();
+  if (farBehind()) holding?.release();
   pump();
 }
 
@@ -169,14 +171,14 @@ async function pump() {
   try {
     while (queue.length && gen === generation) {
       const f = queue.shift();
-      const animate = motionOn() && queue.length < CATCH_UP && !document.hidden;
+      const animate = motionOn() && !farBehind(1) && !document.hidden;
       showEvent(f, animate);
       const done = f.event?.kind === "act" ? f.event.trick : null;
       if (!done || !animate || !f.view) continue;
       const hold = holdSeconds();
       if (hold > 0) await holdTrick(done, hold);
       if (gen !== generation) break;
-      if (motionOn() && queue.length < CATCH_UP && !document.hidden) await sweep(done);
+      if (motionOn() && !farBehind() && !document.hidden) await sweep(done);
       if (gen !== generation) break;
       swept = trickKey(done.cards, done.winner);
       holding = null;
@@ -206,7 +208,7 @@ function showEvent(f, animate) {
 function holdTrick(trick, seconds) {
   return new Promise((resolve) => {
     const timer = setTimeout(resolve, seconds * 1000);
-    holding = { trick, release: () => { clearTimeout(timer); resolve(); } };
+    holding = { trick, sweeping: false, release: () => { clearTimeout(timer); resolve(); } };
     renderTrick();
     renderStatus();
   });
@@ -214,6 +216,8 @@ function holdTrick(trick, seconds) {
 
 /** The cards of the finished trick slide to the winner's seat and fade. */
 async function sweep(trick) {
+  if (holding) holding.sweeping = true;
+  $("trick").dataset.kind = "sweep";
   const target = seatNode(trick.winner);
   const nodes = [...document.querySelectorAll("#trick .played:not(.turnup)")];
   if (!target || !nodes.length) return;
@@ -417,26 +421,25 @@ function seatBox(seat) {
 function baseSeat() { return spectating() ? 0 : you; }
 
 /**
- * Where `seat` sits around the oval, in percent of the table's box: you at the bottom,
- * the others clockwise from you (the next one on your left), always in table order.
- * `inner` (0..1) moves the point towards the centre: where the seat's card lies.
+ * Where `seat` sits around the oval: you at the bottom, the others clockwise from you
+ * (the next one on your left), always in table order.  `inner` (0..1) moves the point
+ * towards the centre: where the seat's card lies.  The result is the direction from the
+ * centre; the CSS scales it to the oval of the table's box (style.css, `.ring`), so a
+ * new screen size moves nobody out of order.
  */
 function spot(seat, inner = 1) {
   const n = view.names.length;
   const k = (seat - baseSeat() + n) % n;
   const angle = (2 * Math.PI * k) / n;
-  // A seat is about 90 px wide at most on a phone: its box stays inside the felt.
-  const width = $("ring").clientWidth || 800;
-  const rx = Math.min(41, 50 - (100 * 48) / width);
-  return { x: 50 - rx * inner * Math.sin(angle), y: 50 + 41 * inner * Math.cos(angle) };
+  return { x: -inner * Math.sin(angle), y: inner * Math.cos(angle) };
 }
 
 /** How far in from its seat a played card lies: nearer the seats with few players. */
 function cardRing() { return view.names.length <= 4 ? 0.5 : 0.56; }
 
 function place(node, at) {
-  node.style.left = `${at.x.toFixed(2)}%`;
-  node.style.top = `${at.y.toFixed(2)}%`;
+  node.style.setProperty("--dx", at.x.toFixed(4));
+  node.style.setProperty("--dy", at.y.toFixed(4));
 }
 
 function renderSeats() {
@@ -450,7 +453,7 @@ function renderSeats() {
     const box = seatBox((base + k) % n);
     const at = spot((base + k) % n);
     place(box, at);
-    box.dataset.side = at.y < 30 ? "top" : at.x < 50 ? "left" : "right";
+    box.dataset.side = at.y < -0.6 ? "top" : at.x < 0 ? "left" : "right";
     opp.append(box);
   }
   const mine = seatBox(base);
@@ -485,7 +488,8 @@ function trickCard(code, seat, winner) {
 function trickOnTable() {
   if (holding) {
     const tr = holding.trick;
-    return { kind: "done", cards: tr.cards, seats: tr.seats, winner: tr.winner };
+    return { kind: holding.sweeping ? "sweep" : "done", cards: tr.cards, seats: tr.seats,
+      winner: tr.winner };
   }
   const d = view.deal;
   if (d && d.trick.cards.length) {
