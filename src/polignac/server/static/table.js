@@ -178,9 +178,11 @@ async function pump() {
       const hold = holdSeconds();
       if (hold > 0) await holdTrick(done, hold);
       if (gen !== generation) break;
-      if (motionOn() && !farBehind() && !document.hidden) await sweep(done);
+      // The guided deal's bubbles point at the trick: it stays until the next lead.
+      const keep = Boolean(table?.guide);
+      if (!keep && motionOn() && !farBehind() && !document.hidden) await sweep(done);
       if (gen !== generation) break;
-      swept = trickKey(done.cards, done.winner);
+      if (!keep) swept = trickKey(done.cards, done.winner);
       holding = null;
       if (view) { renderTrick(); renderStatus(); }
     }
