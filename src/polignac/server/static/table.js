@@ -437,7 +437,10 @@ function spot(seat, inner = 1) {
 }
 
 /** How far in from its seat a played card lies: nearer the seats with few players. */
-function cardRing() { return view.names.length <= 4 ? 0.5 : 0.56; }
+function cardRing() {
+  const n = view.names.length;
+  return n <= 3 ? 0.62 : n === 4 ? 0.5 : 0.56;  // three players: room for a turned-up trump
+}
 
 function place(node, at) {
   node.style.setProperty("--dx", at.x.toFixed(4));
@@ -596,9 +599,12 @@ function renderHand() {
   for (const [i, code] of cards.entries()) {
     const b = make("button", "card");
     b.dataset.card = code;
-    const off = i - (cards.length - 1) / 2;  // the fan: tilted and lowered off the middle
-    b.style.setProperty("--off", String(off));
-    b.style.setProperty("--off2", String(off * off));
+    // The fan: each card tilted and lowered by its distance from the middle, less so
+    // in a big hand, so that the whole hand stays a gentle arc.
+    const off = i - (cards.length - 1) / 2;
+    const tilt = Math.min(1.6, 14 / cards.length);
+    b.style.setProperty("--rot", `${(off * tilt).toFixed(2)}deg`);
+    b.style.setProperty("--drop", `${((off * tilt) ** 2 * 0.14).toFixed(1)}px`);
     b.setAttribute("aria-label", cardLabel(code));
     b.append(cardSVG(code));
     if (legal.has(code)) {
@@ -770,13 +776,18 @@ translatePage();
 onLang(() => { setConn(connKey); resetSeatsPanel(); render(); renderLog(); motionTip(); });
 const motionBox = /** @type {HTMLInputElement} */ ($("motion"));
 function motionTip() { motionBox.parentElement.title = t("table.animationsTip"); }
-motionBox.checked = motionOn();
+function showMotion() {
+  motionBox.checked = motionOn();
+  document.body.classList.toggle("still", !motionOn());  // no CSS transitions either
+}
+showMotion();
 motionTip();
 motionBox.addEventListener("change", () => {
   try { localStorage.setItem(MOTION_KEY, motionBox.checked ? "on" : "off"); } catch { /* blocked */ }
   if (!motionBox.checked) holding?.release();
+  showMotion();
 });
-reducedMotion.addEventListener("change", () => { motionBox.checked = motionOn(); });
+reducedMotion.addEventListener("change", showMotion);
 initSeats({ tableId, toast, rerender: () => { if (view) render(); } });
 fetch("/api/presets").then((r) => r.json()).then((info) => {
   const wait = () => {
