@@ -172,7 +172,12 @@ async function pump() {
     while (queue.length && gen === generation) {
       const f = queue.shift();
       const animate = motionOn() && !farBehind(1) && !document.hidden;
-      showEvent(f, animate);
+      try {
+        showEvent(f, animate);
+      } catch (e) {  // one bad render must not stop the events after it
+        console.error(e);
+        continue;
+      }
       const done = f.event?.kind === "act" ? f.event.trick : null;
       if (!done || !animate || !f.view) continue;
       const hold = holdSeconds();
