@@ -211,7 +211,10 @@ function showEvent(f, animate) {
   tellGuide(f);
 }
 
-/** Hold the finished `trick` on the table for `seconds`, or until released. */
+/**
+ * Hold the finished `trick` on the table for `seconds`, or until released.
+ * @returns {Promise<void>}
+ */
 function holdTrick(trick, seconds) {
   return new Promise((resolve) => {
     const timer = setTimeout(resolve, seconds * 1000);
@@ -245,7 +248,7 @@ function trickKey(cards, winner) { return `${cards.join(" ")}>${winner}`; }
 /** Where each card of your hand is now (a card you play flies from there). */
 function handRects() {
   const out = new Map();
-  for (const node of document.querySelectorAll("#hand .card")) {
+  for (const node of /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll("#hand .card"))) {
     out.set(node.dataset.card, node.getBoundingClientRect());
   }
   return out;
@@ -522,7 +525,7 @@ function renderTrick() {
   const on = trickOnTable();
   const wanted = new Set(on.cards.map((code, i) => `${on.seats[i]}:${code}`));
   const keep = new Map();
-  for (const node of [...box.children]) {
+  for (const node of /** @type {HTMLElement[]} */ ([...box.children])) {
     const key = `${node.dataset.seat}:${node.dataset.card}`;
     if (!node.classList.contains("turnup") && wanted.has(key)) keep.set(key, node);
     else node.remove();  // cards still on the table stay put, their animation goes on
@@ -780,7 +783,10 @@ languagePicker($("lang"));
 translatePage();
 onLang(() => { setConn(connKey); resetSeatsPanel(); render(); renderLog(); motionTip(); });
 const motionBox = /** @type {HTMLInputElement} */ ($("motion"));
-function motionTip() { motionBox.parentElement.title = t("table.animationsTip"); }
+function motionTip() {
+  const label = motionBox.closest("label");
+  if (label) label.title = t("table.animationsTip");
+}
 function showMotion() {
   motionBox.checked = motionOn();
   document.body.classList.toggle("still", !motionOn());  // no CSS transitions either
