@@ -29,6 +29,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                         "(default 30)")
     p.add_argument("--bot-delay", type=float, default=0.7, metavar="SECONDS",
                    help="seconds a bot waits before it acts (default 0.7)")
+    p.add_argument("--trick-pause", type=float, default=1.5, metavar="SECONDS",
+                   help="seconds a bot waits more after a trick is complete, so that people "
+                        "can see it (default 1.5)")
     p.add_argument("--deal-delay", type=float, default=2.5, metavar="SECONDS",
                    help="seconds between the end of a deal and the next (default 2.5)")
     p.add_argument("--rate", type=float, default=10.0, metavar="N",
@@ -86,7 +89,7 @@ def build_config(args: argparse.Namespace) -> object:
         raise CliError(f"--port {args.port}: choose a port from 1 to 65535")
     if not 0 < args.rate <= 1e6:
         raise CliError(f"--rate {args.rate}: choose a number above 0")
-    for option in ("grace", "bot_delay", "deal_delay"):
+    for option in ("grace", "bot_delay", "trick_pause", "deal_delay"):
         if not 0 <= getattr(args, option) <= 3600:
             raise CliError(f"--{option.replace('_', '-')} {getattr(args, option)}: choose "
                            "from 0 to 3600 seconds")
@@ -121,6 +124,7 @@ def build_config(args: argparse.Namespace) -> object:
     return ServerConfig(data_dir=Path(args.data), database_url=args.database_url,
                         allowed_origins=tuple(args.allow_origin), grace_seconds=args.grace,
                         bot_delay=args.bot_delay, deal_delay=args.deal_delay,
+                        trick_pause=args.trick_pause,
                         rate_per_second=args.rate, rate_burst=max(1, int(args.rate * 3)),
                         create_per_minute=args.create_rate, create_burst=args.create_burst,
                         max_tables=args.max_tables, close_seconds=args.close_after,

@@ -23,6 +23,9 @@ class ServerConfig:
     allowed_origins: tuple[str, ...] = ()
     bot_delay: float = 0.7
     """Seconds a bot waits before acting, so that humans can follow."""
+    trick_pause: float = 1.5
+    """Seconds added to a bot's wait after a trick is complete, so that people see the
+    trick before a bot leads the next one; the table page holds a finished trick as long."""
     deal_delay: float = 2.5
     """Seconds between the end of a deal and the next deal."""
     cut_window: float = 2.0

@@ -210,6 +210,8 @@ class GameTable:
             "suits": self.match.rules.suits,
             "rank_order": self.match.rules.rank_order,
             "partnerships": self.match.rules.partnerships,
+            "declaration": self.match.rules.declaration,
+            "contract_points": self.match.rules.contract_points,
             "sides": [list(x) for x in self.match.rules.sides],
             "seats": [
                 {"seat": s.seat, "name": s.name, **name_fields(s.name, s.seat, s.bot_level),
@@ -224,6 +226,7 @@ class GameTable:
             "rematch": None if self.rematch_id is None else f"/tables/{self.rematch_id}",
             "guide": self.guide is not None,
             "guide_id": None if self.guide is None else self.guide.id,
+            "trick_pause": self.config.trick_pause,
         }
 
     def status(self) -> str:
@@ -833,7 +836,8 @@ class GameTable:
                     await self._cut_window()
                     await self.deal()
                     continue
-                await asyncio.sleep(self.config.bot_delay)
+                last = self.public[-1] if self.public else None
+                await asyncio.sleep(bot_wait(self.config, last))
                 await self._bot_turn()
         except asyncio.CancelledError:
             raise
@@ -884,6 +888,15 @@ class GameTable:
                 await self.driver
         for sub in list(self.subscribers):
             sub.queue.put_nowait(None)
+
+
+def bot_wait(config: ServerConfig, last: dict[str, Any] | None) -> float:
+    """Seconds a bot waits before acting after the public event ``last`` (None: none yet):
+    ``bot_delay``, plus ``trick_pause`` when ``last`` completed a trick of a deal that
+    goes on (a finished deal waits ``deal_delay`` instead)."""
+    if last is not None and "trick" in last and not last.get("deal_over"):
+        return config.bot_delay + config.trick_pause
+    return config.bot_delay
 
 
 TableFactory = Callable[[TableRow], GameTable]
