@@ -281,3 +281,40 @@ def test_best_reply_budget_and_fallback() -> None:
         deal = advance(start(preset, 4, contract, rng), 2, rng)
         pos = Position.from_deal(deal)
         assert solver.best_reply_within(pos, 0) == solver.solve(pos)
+
+
+def _value_without_hand_bounds(solver: Solver, pos: Position, me: int) -> tuple[int, int]:
+    """The value of ``pos`` for ``me`` and the nodes, with the bounds from the cards in
+    hand off."""
+    args, banked = solver._setup(pos, me)
+    args[0][fast.G_PLAYB] = 0
+    v = int(solver._k.root_value(solver._mem, solver._tt))
+    return v + banked, int(args[8][fast.S_NODES])
+
+
+@pytest.mark.parametrize(("preset", "n", "contract"), FAMILIES)
+def test_hand_bounds_keep_the_value(preset: str, n: int, contract: str | None) -> None:
+    """The bounds from the cards in hand (the mover ducks every trick, or takes
+    every trick) change no value: random positions of 3 to 6 cards a hand, for
+    every player, against the same solve with those bounds off (and brute force
+    on the smallest)."""
+    rng = random.Random(sum(map(ord, preset)) * 5 + n)
+    solver = Solver()
+    plain = Solver()
+    saved = 0
+    for trial in range(12):
+        left = 3 + trial % 4 if n <= 4 else 3 + trial % 2
+        deal = advance(start(preset, n, contract, rng), left, rng)
+        pos = Position.from_deal(deal)
+        for me in range(n):
+            got = solver.value(pos, me)
+            want, nodes = _value_without_hand_bounds(plain, pos, me)
+            assert got == want, (preset, deal.history, me)
+            saved += nodes - solver.last_nodes
+        if left == 3 and trial < 4:
+            assert solver.value(pos) == brute(deal, deal.to_act)
+    applies = int(build(Position.from_deal(start(preset, n, contract, rng)))[0][fast.G_PLAYB])
+    if applies:
+        assert saved > 0  # the bounds did cut something in these positions
+    else:
+        assert saved == 0

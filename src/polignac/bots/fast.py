@@ -146,6 +146,7 @@ G_SHARE0 = 24  # up to 4 pool shares
 G_TRICK_PTS = 28  # raw points per trick (chips games' card points)
 G_NONCE = 29  # per-solve salt of the table keys
 G_RANGE = 30  # a bound on the absolute value of any result
+G_PLAYB = 31  # 1: the bounds from the cards in hand apply (:func:`_hand_bounds`)
 G_SIZE = 32
 
 # ------------------------------------------------------------------ state
@@ -489,6 +490,55 @@ def _bounds(g: Any, st: Any) -> tuple[int, int]:
 
 
 @_jit_inline
+def _hand_bounds(g: Any, hands: Any, st: Any, lo: int, hi: int) -> tuple[int, int]:
+    """Narrow the bounds ``(lo, hi)`` at a trick boundary from the cards in hand.
+
+    Only when ``g[G_PLAYB]`` (additive scoring, no trumps, no partners, no
+    slam or all-three rule): the mover's future result then comes only from
+    the tricks it wins.  Cards are numbered weakest first within a suit.
+
+    * The mover takes every trick when it leads and, in each suit it holds,
+      all its cards are above all its opponents' cards of the suit (or they
+      hold none): the result is then all that is still out.
+    * Otherwise the mover can duck every trick when, in each suit it holds,
+      all its cards are below all its opponents' cards of the suit (or they
+      hold none): whoever leads, the mover follows low (beaten) or discards,
+      and when it leads, it leads low in a suit the others hold (one exists,
+      else the case above applies) and is beaten; the condition holds as
+      cards go, so it never takes a trick and its result is at least 0.
+    """
+    me = g[G_ME]
+    n = g[G_N]
+    ph = hands[me]
+    opp = np.int64(0)
+    for q in range(n):
+        if q != me:
+            opp |= hands[q]
+    duck = True
+    top = True
+    for s in range(4):
+        sm = np.int64(0x1FFF) << np.int64(13 * s)
+        pt = ph & sm
+        ot = opp & sm
+        if pt == 0 or ot == 0:
+            continue
+        if pt < (ot & -ot):
+            top = False
+        else:
+            duck = False
+            if ot >= (pt & -pt):
+                top = False
+    if top and st[S_LEADER] == me:
+        v = st[S_NEGL] + st[S_POSL] + g[G_TRICK] * (g[G_TOTAL_TRICKS] - st[S_DONE]) + g[G_LAST]
+        if st[S_DONE] == 0:
+            v += g[G_FIRST]
+        return v, v
+    if duck and lo < 0:
+        lo = 0
+    return lo, hi
+
+
+@_jit_inline
 def _trick_bounds(g: Any, strength: Any, upts: Any, hands: Any, trick: Any, st: Any,
                   tb: int, tl: int, alpha: int, beta: int) -> int:
     """Mid-trick cutoff from the trick in progress, or ``-INF`` for none.
@@ -641,6 +691,12 @@ def search(mem: Any, tt: Any, alpha: int, beta: int) -> int:
             return lo
         if hi <= alpha:
             return hi
+        if g[G_PLAYB] == 1:
+            lo, hi = _hand_bounds(g, hands, st, lo, hi)
+            if lo >= beta or lo == hi:
+                return lo
+            if hi <= alpha:
+                return hi
         if st[S_DONE] + 1 == g[G_TOTAL_TRICKS]:
             return _last_trick(g, strength, upts, pts, zob, hands, trick, st)
         key = _summary_key(g, zob, pts, owner, hands, st)

@@ -410,6 +410,8 @@ def build(pos: Position, nonce: int = 0, player: int | None = None) -> tuple[Any
                        + 2 * r.contract_points + abs(int(g[fast.G_TOTAL_U]))
                        + abs(int(g[fast.G_ALL3_ADJ])) + r.pool
                        + n * (r.sweep_chips + n * r.overload_chips) + 1)
+    if mode == 0 and not dtype and not side and g[fast.G_TRUMP] < 0 and not g[fast.G_ALL3]:
+        g[fast.G_PLAYB] = 1
     hands = np.zeros(16, np.int64)
     for p, h in enumerate(pos.hands):
         hands[p] = h
