@@ -12,7 +12,7 @@ import pytest
 from polignac.bots import fast
 from polignac.bots.solver import Position, Solver, build, final_result
 from polignac.core import Deal, get_rules
-from polignac.core.cards import RANK_LETTERS, make_card
+from polignac.core.cards import RANK_LETTERS, CardSet, make_card
 
 FAMILIES = [
     ("polignac", 4, None),
@@ -177,6 +177,35 @@ def test_table_key_is_rank_relative() -> None:
     assert key(base) != key(position([[1], [0], [2], [3]], 1))  # two cards swap hands
     assert key(base) != key(position([[0], [1], [2], [3]], 3))  # the Jack in another hand
     assert key(base) != key(position([[0], [1], [2], [5]], 1))  # a point card in its place
+
+
+def test_table_key_ignores_order_within_a_run() -> None:
+    """Live cards of one owner with no other live card between them are
+    interchangeable: moving the Jack within such a run keeps the key and the
+    value; moving it to another run of the same owner changes the key."""
+    rules = get_rules("polignac")
+    rest = ["7D", "8D 9D", "TD AD", "JD QD"]
+
+    def position(clubs: list[str], leader: int) -> Position:
+        hands = tuple(CardSet.parse(f"{c} {d}").mask for c, d in zip(clubs, rest, strict=True))
+        return Position(rules, hands, (), leader, (), (0, 0, 0, 0))
+
+    def key(pos: Position) -> int:
+        g, _s, _u, pts, _o, zob, hands, _t, st, owner, _w = Solver()._setup(pos)[0]
+        return int(fast._summary_key(g, zob, pts, owner, hands, st))
+
+    for leader in range(4):
+        # places by strength: 7 p1, 8 p2, then p0's run of two (the Jack on top
+        # of it, or at its bottom), then K p3
+        top = position(["AC JC", "7C", "8C", "KC"], leader)
+        bottom = position(["JC QC", "7C", "8C", "KC"], leader)
+        assert key(top) == key(bottom)
+        for me in range(4):  # fresh tables: each value is searched
+            assert Solver().value(top, me) == Solver(pure=True).value(bottom, me)
+    # the Jack in p0's other run (p3's card between): another key
+    low = position(["JC KC", "7C", "8C", "QC"], 0)
+    high = position(["9C JC", "7C", "8C", "AC"], 0)
+    assert key(low) != key(high)
 
 
 def test_node_budget_is_reproducible() -> None:

@@ -405,7 +405,10 @@ def _summary_key(g: Any, zob: Any, pts: Any, owner: Any, hands: Any, st: Any) ->
 
     Each suit's cards still in hands are listed by strength and only their
     owners and point values enter the key: positions that differ only in
-    which cards are gone are the same game.
+    which cards are gone are the same game.  Within a run of consecutive live
+    cards of one owner the order does not matter either (they compare alike
+    with every other card and never meet in a trick), so the run's point
+    cards are keyed at its first places, in strength order.
     """
     n = g[G_N]
     live = np.int64(0)
@@ -415,12 +418,19 @@ def _summary_key(g: Any, zob: Any, pts: Any, owner: Any, hands: Any, st: Any) ->
     for s in range(4):
         m = (live >> np.int64(13 * s)) & 0x1FFF
         slot = s * 13
+        ro = -1  # the owner of the current run, the place of its next point card
+        rp = 0
         while m != 0:
             c = 13 * s + low_index(m)
             m &= m - 1
-            k ^= zob[Z_REL + slot * 16 + owner[c]]
+            o = owner[c]
+            if o != ro:
+                ro = o
+                rp = slot
+            k ^= zob[Z_REL + slot * 16 + o]
             if pts[c] != 0:
-                k ^= zob[Z_PV + slot * 16 + (pts[c] & 15)]
+                k ^= zob[Z_PV + rp * 16 + (pts[c] & 15)]
+                rp += 1
             slot += 1
     if g[G_SLAM] == 1 or g[G_MODE] == 1:
         k ^= zob[Z_SWEEP + st[S_SWEEP] + 2]
