@@ -500,6 +500,24 @@ def _bounds(g: Any, st: Any) -> tuple[int, int]:
 
 
 @_jit_inline
+def _ducks(g: Any, hands: Any) -> bool:
+    """Whether the mover can duck every trick it does not lead (see :func:`_hand_bounds`)."""
+    me = g[G_ME]
+    ph = hands[me]
+    opp = np.int64(0)
+    for q in range(g[G_N]):
+        if q != me:
+            opp |= hands[q]
+    for s in range(4):
+        sm = np.int64(0x1FFF) << np.int64(13 * s)
+        pt = ph & sm
+        ot = opp & sm
+        if pt != 0 and ot != 0 and pt >= (ot & -ot):
+            return False
+    return True
+
+
+@_jit_inline
 def _hand_bounds(g: Any, hands: Any, st: Any, lo: int, hi: int) -> tuple[int, int]:
     """Narrow the bounds ``(lo, hi)`` at a trick boundary from the cards in hand.
 
@@ -555,8 +573,10 @@ def _trick_bounds(g: Any, strength: Any, upts: Any, hands: Any, trick: Any, st: 
 
     When the trick is already lost to the mover's side (its last card in the
     trick is played and someone else leads it) the cards in it are worth
-    nothing to the mover; when the mover's side leads it and no opponent
-    still to play can beat the card, they are all the mover's.  The bounds of
+    nothing to the mover (and with ``g[G_PLAYB]``, when the mover can duck
+    every later trick, :func:`_ducks`, its future result is at least 0);
+    when the mover's side leads it and no opponent still to play can beat
+    the card, they are all the mover's.  The bounds of
     :func:`_bounds` narrowed so are returned when they decide the window.
     Cards are numbered weakest first within a suit.
     """
@@ -568,7 +588,7 @@ def _trick_bounds(g: Any, strength: Any, upts: Any, hands: Any, trick: Any, st: 
             neg += u
         else:
             pos += u
-    if neg == 0 and pos == 0:
+    if neg == 0 and pos == 0 and g[G_PLAYB] == 0:
         return -INF  # the bounds are those of the trick's start
     lo, hi = _bounds(g, st)
     if lo <= -INF or hi >= INF:
@@ -608,6 +628,8 @@ def _trick_bounds(g: Any, strength: Any, upts: Any, hands: Any, trick: Any, st: 
                 return -INF
         lo -= neg
         hi -= pos
+        if g[G_PLAYB] == 1 and lo < 0 and _ducks(g, hands):
+            lo = 0
     if lo >= beta or lo == hi:
         return lo
     if hi <= alpha:
