@@ -791,9 +791,12 @@ def search(mem: Any, tt: Any, alpha: int, beta: int) -> int:
             nc += 1
         prev = c
     # Move ordering: the table's move first.  Following: the mover ducks
-    # (strongest card that does not take the lead first) and discards the
-    # cards that hurt it onto others' tricks; the others feed the mover's
-    # winning tricks with those cards.  Leading: weakest first.
+    # (strongest card that does not take the lead first, a card that hurts
+    # it before the others) and discards the cards that hurt it onto others'
+    # tricks; the others feed the mover's winning tricks with those cards.
+    # Leading: weakest first, a card that hurts the mover first when it may
+    # be beaten (the mover's own lead under a higher card, the others' lead
+    # under the mover's cards).
     kb = base + 16
     wc = -1
     mwin = False
@@ -830,7 +833,7 @@ def search(mem: Any, tt: Any, alpha: int, beta: int) -> int:
                 else:
                     k = -1000 + 20 * upts[c] - strength[c]
             elif maxing:
-                k = 80 - strength[c] if beats else -strength[c]
+                k = 80 - strength[c] if beats else 20 * upts[c] - strength[c]
             elif beats:
                 k = 50 - strength[c]
             elif mwin:
@@ -848,10 +851,14 @@ def search(mem: Any, tt: Any, alpha: int, beta: int) -> int:
             if maxing:
                 if om & sm & ~below & ~(np.int64(1) << np.int64(c)) == 0:
                     k += 50
+                elif upts[c] < 0:
+                    k -= 30
             elif om & sm == 0:
                 k += 40
             elif om & sm & below != 0:
                 k += 20
+            elif upts[c] < 0:
+                k -= 30
         work[kb + i] = k
     for i in range(1, nc):  # insertion sort, nc is small
         kc = work[kb + i]
