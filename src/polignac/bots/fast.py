@@ -588,8 +588,19 @@ def _trick_bounds(g: Any, strength: Any, upts: Any, hands: Any, trick: Any, st: 
             neg += u
         else:
             pos += u
-    if neg == 0 and pos == 0 and g[G_PLAYB] == 0:
-        return -INF  # the bounds are those of the trick's start
+    if neg == 0 and pos == 0:
+        # the bounds are those of the trick's start, unless the mover has
+        # lost this trick already and ducks every later one
+        if g[G_PLAYB] == 0:
+            return -INF
+        n = g[G_N]
+        im = _wrap(g[G_ME] - st[S_LEADER] + n, n)  # the mover's place in the trick
+        if im >= tl or im == _taking(g, strength, trick, tb, tl):
+            return -INF
+        lo, hi = _bounds(g, st)
+        if lo < 0 and (0 >= beta or hi == 0) and _ducks(g, hands):
+            return 0
+        return -INF
     lo, hi = _bounds(g, st)
     if lo <= -INF or hi >= INF:
         return -INF
