@@ -948,7 +948,13 @@ def search(mem: Any, tt: Any, alpha: int, beta: int) -> int:
 
 @_jit
 def _mtd(mem: Any, tt: Any) -> int:
-    """Exact value by null-window searches (bisection on the value, table reused)."""
+    """Exact value by null-window searches (table reused).
+
+    Proving that the mover reaches a value (all the others' replies refuted)
+    costs far more than proving it does not (one reply each), so over a
+    small range the searches go down from the top, only the last one
+    succeeding; over a wide one they bisect.
+    """
     g = mem[P_G:P_G + G_SIZE]
     st = mem[P_ST:P_ST + S_SIZE]
     lo, hi = _bounds(g, st)
@@ -956,7 +962,7 @@ def _mtd(mem: Any, tt: Any) -> int:
         lo = -g[G_RANGE]
         hi = g[G_RANGE]
     while lo < hi:
-        mid = (lo + hi + 1) // 2
+        mid = hi if hi - lo <= 8 else (lo + hi + 1) // 2
         v = search(mem, tt, mid - 1, mid)
         if st[S_ABORT] != 0:
             return 0
