@@ -205,7 +205,11 @@ def _run(args: argparse.Namespace, deals: list[Deal], exe: Path | None, note: st
             ref += run_reference(exe, [c_line(d) for d in chunk])
     print(f"exact paranoid solve, 4-player polignac, whole deal from the opening lead "
           f"(eldest minimises its penalty), {len(deals)} deals (seed {args.seed}); "
-          f"first call (compile or cache load) {first_s:.1f} s, not counted")
+          f"first solve {first_s:.1f} s, not counted (numba compiles the search at import, "
+          f"or loads it from its cache)")
+    if hasattr(os, "getloadavg"):
+        print(f"  load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs "
+              "(on a shared machine read the ratios, measured side by side)")
     print(f"  {note}")
     mean, med, p99 = figures("ours", ms, nodes)
     cs = sorted(cpu)

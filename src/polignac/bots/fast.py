@@ -598,7 +598,7 @@ def _trick_bounds(g: Any, strength: Any, upts: Any, hands: Any, trick: Any, st: 
         if im >= tl or im == _taking(g, strength, trick, tb, tl):
             return -INF
         lo, hi = _bounds(g, st)
-        if lo < 0 and (0 >= beta or hi == 0) and _ducks(g, hands):
+        if lo < 0 and (beta <= 0 or hi == 0) and _ducks(g, hands):
             return 0
         return -INF
     lo, hi = _bounds(g, st)

@@ -24,11 +24,13 @@ The model (documented choices):
   rule assumes no per-trick points (true of every preset that has it).
 
 The search itself lives in :mod:`polignac.bots.fast` (fail-soft alpha-beta
-driven by null-window bisection on the value, a transposition table at trick
-boundaries keyed on the rank-relative position, equivalent cards merged,
-move ordering, static bounds at trick boundaries and from the trick in
-progress), compiled by numba when it is installed; pass ``pure=True`` to run
-the same code as plain Python.
+driven by null-window searches on the value, down from the top over a small
+range, a transposition table at trick boundaries keyed on the rank-relative
+position (the order within a run of one owner's cards left out), equivalent
+cards merged, move ordering, static bounds at trick boundaries from the
+points out and the cards in hand, and from the trick in progress), compiled
+by numba when it is installed; pass ``pure=True`` to run the same code as
+plain Python.
 """
 
 from __future__ import annotations
