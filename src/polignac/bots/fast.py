@@ -807,7 +807,7 @@ def search(mem: Any, tt: Any, alpha: int, beta: int) -> int:
     # tricks; the others feed the mover's winning tricks with those cards.
     # Leading: weakest first, a card that hurts the mover first when it may
     # be beaten (the mover's own lead under a higher card, the others' lead
-    # under the mover's cards).
+    # under the mover's cards), the mover's short suits first.
     kb = base + 16
     wc = -1
     mwin = False
@@ -864,6 +864,10 @@ def search(mem: Any, tt: Any, alpha: int, beta: int) -> int:
                     k += 50
                 elif upts[c] < 0:
                     k -= 30
+                xm = hands[p] & sm  # a short suit first (it runs out: discards)
+                while xm != 0:
+                    xm &= xm - 1
+                    k += 4
             elif om & sm == 0:
                 k += 40
             elif om & sm & below != 0:
