@@ -11,7 +11,9 @@ project), compiled from ``polbench.c`` in the reference folder when a C
 compiler is there.  It solves the very same positions in the same run
 (``polbench - 5 < positions``: seat P = eldest minimises its own penalty,
 J♠ 2 and the other Jacks 1, ranks K Q J A T 9 8 7), in chunks interleaved
-with ours so that both see the same load; the benchmark checks that the two
+with ours so that both see the same load, each chunk ``--repeat`` times by
+each (the fastest time of each position counts: a load spike on a shared
+machine then hits neither); the benchmark checks that the two
 values agree on every deal and prints the ratios (ours / C) of the mean,
 median and p99 times.  The folder is ``--reference DIR``, else
 ``$POLIGNAC_REFERENCE``, else ``<repo>/../shared/reference`` (for a git
@@ -151,6 +153,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--deals", type=int, default=500)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--chunk", type=int, default=50, help="deals a turn, ours and C's in turn")
+    ap.add_argument("--repeat", type=int, default=2,
+                    help="solves of each chunk by each solver, in turn; the fastest counts")
     ap.add_argument("--reference", help=f"folder of polbench.c (else ${ENV_REFERENCE}, "
                                         "else <repo>/../shared/reference)")
     ap.add_argument("--naive-deals", type=int, default=20)
@@ -191,20 +195,36 @@ def _run(args: argparse.Namespace, deals: list[Deal], exe: Path | None, note: st
     nodes: list[int] = []
     vals: list[int] = []
     ref: list[tuple[int, int, float]] = []
-    for k in range(0, len(deals), max(1, args.chunk)):
-        chunk = deals[k:k + max(1, args.chunk)]
-        for d in chunk:
-            pos = Position.from_deal(d)
-            t = time.perf_counter()
-            c = time.process_time()
-            vals.append(solver.value(pos))
-            cpu.append(1000 * (time.process_time() - c))
-            ms.append(1000 * (time.perf_counter() - t))
-            nodes.append(solver.last_nodes)
-        if exe is not None:
-            ref += run_reference(exe, [c_line(d) for d in chunk])
+    step = max(1, args.chunk)
+    for k in range(0, len(deals), step):
+        chunk = deals[k:k + step]
+        best: list[tuple[float, float, int, int]] = []
+        cbest: list[tuple[int, int, float]] = []
+        for r in range(max(1, args.repeat)):
+            for i, d in enumerate(chunk):
+                pos = Position.from_deal(d)
+                t = time.perf_counter()
+                c = time.process_time()
+                v = solver.value(pos)
+                one = (1000 * (time.perf_counter() - t), 1000 * (time.process_time() - c),
+                       solver.last_nodes, v)
+                if r == 0:
+                    best.append(one)
+                else:  # the same work again (a new table salt): keep the faster
+                    assert one[2:] == best[i][2:], "a repeated solve differs"
+                    best[i] = min(best[i], one)
+            if exe is not None:
+                got = run_reference(exe, [c_line(d) for d in chunk])
+                cbest = got if r == 0 else [min(a, b, key=lambda x: x[2])
+                                            for a, b in zip(cbest, got, strict=True)]
+        ms += [b[0] for b in best]
+        cpu += [b[1] for b in best]
+        nodes += [b[2] for b in best]
+        vals += [b[3] for b in best]
+        ref += cbest
     print(f"exact paranoid solve, 4-player polignac, whole deal from the opening lead "
-          f"(eldest minimises its penalty), {len(deals)} deals (seed {args.seed}); "
+          f"(eldest minimises its penalty), {len(deals)} deals (seed {args.seed}), "
+          f"each solved {max(1, args.repeat)} times by each solver, the fastest counts; "
           f"first solve {first_s:.1f} s, not counted (numba compiles the search at import, "
           f"or loads it from its cache)")
     if hasattr(os, "getloadavg"):
