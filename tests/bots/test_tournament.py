@@ -11,7 +11,7 @@ import pytest
 
 from polignac.bots.base import SeatView
 from polignac.bots.runner import choose_action, play_match
-from polignac.bots.stats import mean_ci, t_quantile_975
+from polignac.bots.stats import mean_ci, pool, t_quantile_975
 from polignac.bots.tournament import (
     ProcessBackend,
     SerialBackend,
@@ -96,6 +96,19 @@ def test_stats() -> None:
     assert (ci.mean, ci.half_width) == (2.0, 0.0)
     with pytest.raises(ValueError):
         mean_ci([])
+
+
+def test_pool_equals_the_whole_sample() -> None:
+    rng = random.Random(3)
+    values = [rng.gauss(0.1, 0.7) for _ in range(57)]
+    whole = mean_ci(values)
+    pooled = pool([mean_ci(values[:20]), mean_ci(values[20:21]), mean_ci(values[21:])])
+    assert pooled.n == whole.n
+    assert (pooled.mean, pooled.sd, pooled.half_width) == pytest.approx(
+        (whole.mean, whole.sd, whole.half_width))
+    assert pool([mean_ci([4.0])]).half_width == float("inf")
+    with pytest.raises(ValueError):
+        pool([])
 
 
 class _Cheat:
