@@ -1,16 +1,19 @@
-"""Combine tournament JSON files run in chunks (different seeds) into one result.
+"""Combine tournament JSON files run in chunks into one result.
 
-Each chunk is ``polignac tournament ... --seed S --json > chunk-S.json`` with the
-same preset, rules and seats; the hand sets of different seeds are independent,
-so the per-hand-set scores and paired differences pool exactly
-(:func:`polignac.bots.stats.pool`: from each chunk's count, mean and sd).
+Each chunk is ``polignac tournament ... --seed S --start K --deals N --json``
+with the same preset, rules and seats; chunks of one seed with consecutive
+starts (0, N, 2N...) are slices of one long run, and different seeds give
+independent hand sets, so the per-hand-set scores and paired differences
+pool exactly (:func:`polignac.bots.stats.pool`: from each chunk's count,
+mean and sd).  A hand set found in two chunks is refused.
 
 Run::
 
     PYTHONPATH=src python3 benchmarks/combine_runs.py chunk-*.json [--out all.json]
 
 Prints one line per bot (mean, paired diff vs the first bot, ms per move) and
-writes the combined JSON (same shape, ``seed`` a list, ``deals`` the total).
+writes the combined JSON (same shape, ``seed`` and ``start`` lists, ``deals``
+the total).
 Needs nothing beyond the standard library and polignac.
 """
 
@@ -33,7 +36,7 @@ def combine(runs: list[dict[str, Any]]) -> dict[str, Any]:
 
     Raises:
         ValueError: no runs, runs of different presets, rules or seats, or
-            a seed used twice.
+            a hand set (seed and index) in two runs.
     """
     if not runs:
         raise ValueError("no runs to combine")
@@ -42,9 +45,13 @@ def combine(runs: list[dict[str, Any]]) -> dict[str, Any]:
         for key in ("preset", "rules", "seats"):
             if r[key] != first[key]:
                 raise ValueError(f"runs differ in {key}: {first[key]!r} and {r[key]!r}")
-    seeds = [r["seed"] for r in runs]
-    if len(set(seeds)) < len(seeds):
-        raise ValueError(f"a seed repeats in {seeds}: its hand sets would count twice")
+    seen: set[tuple[int, int]] = set()
+    for r in runs:
+        sets = {(r["seed"], i) for i in range(r.get("start", 0), r.get("start", 0) + r["deals"])}
+        if sets & seen:
+            raise ValueError(f"seed {r['seed']}: hand sets from {r.get('start', 0)} "
+                             "are in two runs; they would count twice")
+        seen |= sets
     bots = []
     for i, b in enumerate(first["bots"]):
         parts = [r["bots"][i] for r in runs]
@@ -62,7 +69,7 @@ def combine(runs: list[dict[str, Any]]) -> dict[str, Any]:
             "ms_per_move": ms,
         })
     return {**first, "deals": sum(r["deals"] for r in runs), "matches": 0,
-            "seed": [r["seed"] for r in runs],
+            "seed": [r["seed"] for r in runs], "start": [r.get("start", 0) for r in runs],
             "elapsed_s": sum(r["elapsed_s"] for r in runs), "bots": bots}
 
 

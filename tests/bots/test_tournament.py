@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import random
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -143,3 +144,27 @@ def test_runner_cheats_and_illegal() -> None:
         choose_action(_Illegal(), m, random.Random(0))
     with pytest.raises(RulesError, match="3 bots for 4 players"):
         play_match(PRESETS["polignac"], 4, [cheat] * 3, random.Random(0))
+
+
+def test_start_slices_one_run() -> None:
+    """Hand sets 0-3 in one run equal runs of 0-1 and 2-3 (``start``), pooled exactly."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location(
+        "combine_runs", Path(__file__).resolve().parents[2] / "benchmarks" / "combine_runs.py")
+    assert spec is not None and spec.loader is not None
+    combine_runs = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(combine_runs)
+    base = TournamentConfig("polignac", ("medium", "easy", "easy", "easy"), deals=4, seed=8)
+    whole = run_tournament(base).to_dict()
+    parts = [run_tournament(replace(base, deals=2, start=k)).to_dict() for k in (0, 2)]
+    joined = combine_runs.combine(parts)
+    for a, b in zip(joined["bots"], whole["bots"], strict=True):
+        assert a["score"]["mean"] == pytest.approx(b["score"]["mean"])
+        assert a["score"]["half_width"] == pytest.approx(b["score"]["half_width"])
+    assert joined["bots"][1]["diff_vs_first"]["mean"] == pytest.approx(
+        whole["bots"][1]["diff_vs_first"]["mean"])
+    with pytest.raises(ValueError, match="count twice"):
+        combine_runs.combine([parts[0], run_tournament(replace(base, deals=2, start=1)).to_dict()])
+    with pytest.raises(RulesError):
+        run_tournament(replace(base, start=-1))
