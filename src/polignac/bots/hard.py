@@ -348,19 +348,23 @@ def temper(logw: Sequence[float], ess: float) -> float:
 class ExpertBot(HardBot):
     """Hard with a larger, better spent budget, inference and match awareness.
 
-    * Playouts: about ``work`` (12,000) ``medium`` moves of playouts per
-      decision, so the number of playouts scales with the cards left to play
-      (Knaves' long deals get fewer).  They are spread over the legal cards by
-      sequential halving (:func:`halving_schedule`): every card on the first
-      sampled deals, then the better half on more deals, and so on, at most
-      ``worlds`` (256) deals; all cards are compared on the same deals.
+    * Playouts: about ``work`` (8,000) ``medium`` moves per decision, the
+      inference's replays of the others' moves (at most a quarter) and the
+      playouts' moves together, so the number of playouts scales with the
+      cards left to play (Knaves' long deals get fewer), but never below
+      hard's ``rollouts`` (16) per legal card.  They are spread over the legal
+      cards by sequential halving (:func:`halving_schedule`): every card on
+      the first ``rollouts`` sampled deals, then the better half on more
+      deals, and so on, at most ``worlds`` (160) deals; all cards are
+      compared on the same deals.
     * Inference (``infer``): ``"medium"`` (default) weights each sampled deal
       by how likely the other players' earlier actions were if they play like
       ``medium`` (each took ``medium``'s action with probability ``1 - eps``,
       ``eps`` 0.2; :func:`polignac.bots.inference.policy_log_likelihood`),
       tempered (:func:`temper`) so that the weights keep an effective sample
       size of at least ``ess`` (0.5) of the deals: the sample never collapses
-      onto a few deals.  ``"heuristic"`` uses a softmax play model (``beta``
+      onto a few deals.  A deal's replay stops once it falls ``floor`` (12)
+      log-units behind the best so far (it would weigh next to nothing).  ``"heuristic"`` uses a softmax play model (``beta``
       1.5) instead, ``"none"`` no inference.
     * Endgame (at most ``late`` = 3 cards): up to ``samples`` (48) weighted
       deals solved exactly (best reply) within ``nodes`` (600,000).
@@ -429,8 +433,13 @@ class ExpertBot(HardBot):
     def _rollout_card(self, view: SeatView, cards: list[Action], rng: random.Random) -> Action:
         """Sequential halving over ``cards`` with ``medium`` playouts in weighted deals."""
         left = max(1, sum(view.hand_sizes))  # the moves of one playout
-        budget = max(self.rollouts * len(cards), self.work // left)
-        schedule = halving_schedule(len(cards), budget, self.worlds, self.rollouts)
+        # the inference replays the others' earlier moves in every deal: at most a
+        # quarter of the work, the playouts get the rest (at least hard's count)
+        theirs = 0 if self.infer == "none" else len(view.history) * (view.num_players - 1)
+        theirs //= view.num_players
+        cap = min(self.worlds, max(self.rollouts, self.work // max(1, 4 * theirs)))
+        budget = max(self.rollouts * len(cards), (self.work - cap * theirs) // left)
+        schedule = halving_schedule(len(cards), budget, cap, self.rollouts)
         worlds: list[tuple[float, Deal]] = []
         for w, hands in self._weighted(view, rng, schedule[-1][1]):
             world = _world(view, hands)
