@@ -364,8 +364,9 @@ class ExpertBot(HardBot):
       tempered (:func:`temper`) so that the weights keep an effective sample
       size of at least ``ess`` (0.5) of the deals: the sample never collapses
       onto a few deals.  A deal's replay stops once it falls ``floor`` (12)
-      log-units behind the best so far (it would weigh next to nothing).  ``"heuristic"`` uses a softmax play model (``beta``
-      1.5) instead, ``"none"`` no inference.
+      log-units behind the best so far (it would weigh next to nothing).
+      ``"heuristic"`` uses a softmax play model (``beta`` 1.5) instead,
+      ``"none"`` no inference.
     * Endgame (at most ``late`` = 3 cards): up to ``samples`` (48) weighted
       deals solved exactly (best reply) within ``nodes`` (600,000).
     * Match awareness: near the match threshold (penalty games with a
