@@ -325,15 +325,16 @@ def temper(logw: Sequence[float], ess: float) -> float:
     effective sample size is at least ``ess`` times their number.
 
     So inference sharpens the sample only as far as it keeps enough distinct
-    deals (``tau`` 0: every deal counts the same).
+    deals (``tau`` 0: every deal counts the same).  Deals of log-weight
+    ``-inf`` (impossible) are left out of the count.
     """
-    finite = [w for w in logw if w > -math.inf]
-    if len(finite) < len(logw) or not logw:
-        return 0.0 if not finite else 1.0  # -inf weights (impossible deals) stay out
+    finite = [w for w in logw if w > -math.inf]  # impossible deals weigh 0 at any tau
+    if not finite:
+        return 1.0
 
     def enough(tau: float) -> bool:
-        top = max(tau * w for w in logw)
-        e = [math.exp(tau * w - top) for w in logw]
+        top = max(tau * w for w in finite)
+        e = [math.exp(tau * w - top) for w in finite]
         return sum(e) ** 2 >= ess * len(e) * sum(x * x for x in e)
 
     if enough(1.0):
