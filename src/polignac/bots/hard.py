@@ -349,7 +349,7 @@ def temper(logw: Sequence[float], ess: float) -> float:
 class ExpertBot(HardBot):
     """Hard with a larger, better spent budget, inference and match awareness.
 
-    * Playouts: about ``work`` (8,000) ``medium`` moves per decision, the
+    * Playouts: about ``work`` (5,000) ``medium`` moves per decision, the
       inference's replays of the others' moves (at most a quarter) and the
       playouts' moves together, so the number of playouts scales with the
       cards left to play (Knaves' long deals get fewer), but never below
@@ -387,7 +387,7 @@ class ExpertBot(HardBot):
     def __init__(self, samples: int = 48, time: float | None = None,
                  declare_samples: int = 4, beta: float = 1.5, nodes: int = 600_000,
                  rollouts: int = 16, infer: str = "medium", eps: float = 0.2,
-                 ess: float = 0.5, work: int = 8_000, worlds: int = 160,
+                 ess: float = 0.5, work: int = 5_000, worlds: int = 160,
                  floor: float = 12.0, **kw: Any) -> None:
         super().__init__(samples=samples, time=time, declare_samples=declare_samples,
                          nodes=nodes, rollouts=rollouts, **kw)
