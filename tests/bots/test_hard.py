@@ -84,11 +84,19 @@ def test_rollouts_legal_and_reproducible(preset: str) -> None:
     assert HardBot(rollouts=3).act(view, random.Random(4)) == first
     assert HardBot(roll=0, late=0).act(view, random.Random(4)) in view.legal  # medium's card
     assert OracleBot().act_open(deal, deal.to_act, random.Random(4)) in view.legal
+    for infer in ("medium", "none"):  # sequential halving over weighted deals
+        expert = ExpertBot(work=900, rollouts=3, worlds=12, infer=infer)
+        first = expert.act(view, random.Random(4))
+        assert first in view.legal
+        assert ExpertBot(work=900, rollouts=3, worlds=12, infer=infer).act(
+            view, random.Random(4)) == first
 
 
 def test_hard_options_checked() -> None:
     with pytest.raises(ValueError, match="model"):
         HardBot(model="maxn")
+    with pytest.raises(ValueError, match="ess"):
+        ExpertBot(ess=1.5)
     assert HardBot(model="paranoid").model == "paranoid"
 
 
