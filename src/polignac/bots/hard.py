@@ -1,5 +1,6 @@
-"""Search bots: ``hard`` (determinized search), ``expert`` (plus inference and
-match awareness) and the evaluation-only ``oracle`` (sees every hand).
+"""Search bots: ``hard`` (determinized search), ``expert`` (a larger budget spent
+by sequential halving over the cards, tempered inference, match awareness) and
+the evaluation-only ``oracle`` (sees every hand).
 
 ``HardBot`` samples complete deals consistent with everything its seat has
 seen (its hand, the cards played, revealed voids, the Knaves turn-up, Pollack
