@@ -54,6 +54,12 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     p.add_argument("--job-timeout", type=float, default=10.0, metavar="SECONDS",
                    help="seconds one replay or score pad may run in a worker before it is "
                         "stopped, answered 503 job-timeout (default 10)")
+    # --- bot moves run in worker processes of their own
+    p.add_argument("--bot-workers", type=int, default=None, metavar="N",
+                   help="worker processes for bot moves (default: one per CPU)")
+    p.add_argument("--bot-move-timeout", type=float, default=5.0, metavar="SECONDS",
+                   help="seconds one bot move may take before a cheaper level plays it "
+                        "(default 5)")
     p.set_defaults(func=run_serve)
 
 
@@ -88,6 +94,12 @@ def build_config(args: argparse.Namespace) -> object:
         raise CliError(f"--workers {args.workers}: choose from 1 to 64")
     if not 0.1 <= args.job_timeout <= 3600:
         raise CliError(f"--job-timeout {args.job_timeout}: choose from 0.1 to 3600 seconds")
+    bot_workers = args.bot_workers
+    if bot_workers is not None and not 1 <= bot_workers <= 256:
+        raise CliError(f"--bot-workers {bot_workers}: choose from 1 to 256")
+    bot_move = args.bot_move_timeout
+    if not 0.1 <= bot_move <= 600:
+        raise CliError(f"--bot-move-timeout {bot_move}: choose from 0.1 to 600 seconds")
     return ServerConfig(data_dir=Path(args.data), database_url=args.database_url,
                         allowed_origins=tuple(args.allow_origin), grace_seconds=args.grace,
                         bot_delay=args.bot_delay, deal_delay=args.deal_delay,
@@ -96,7 +108,8 @@ def build_config(args: argparse.Namespace) -> object:
                         max_tables=args.max_tables, close_seconds=args.close_after,
                         finished_keep_seconds=args.finished_keep,
                         workers=args.workers, job_seconds=args.job_timeout,
-                        warm_workers=True)
+                        warm_workers=True, bot_workers=bot_workers,
+                        bot_move_seconds=bot_move)
 
 
 def run_serve(args: argparse.Namespace) -> int:

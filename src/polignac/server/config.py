@@ -35,7 +35,8 @@ class ServerConfig:
     max_frame: int = MAX_FRAME
     max_missed_events: int = 200
     """A client further behind than this gets a full state instead of the events."""
-    bot_levels: tuple[str, ...] = field(default=("random", "easy", "medium"))
+    bot_levels: tuple[str, ...] = field(default=("random", "easy", "medium", "hard", "expert"))
+    """Levels a table's bots may have (what the API accepts)."""
     grace_seconds: float = 30.0
     """Seconds a human seat may stay without a connection before a bot plays for it."""
     standin_level: str = "medium"
@@ -67,6 +68,16 @@ class ServerConfig:
     first heavy request."""
     lag_warn_ms: float = 100.0
     """Event loop lag logged as a warning above this many milliseconds (``/health``)."""
+    # --- bot moves in worker processes (docs/server.md, "Bot moves")
+    shown_levels: tuple[str, ...] = field(default=("easy", "medium", "hard", "expert"))
+    """Levels the lobby and Play now offer (``GET /api/presets``); ``random`` stays in
+    ``bot_levels`` for tests and research."""
+    play_now_level: str = "medium"
+    """Level of Play now's bots when the request names none."""
+    bot_workers: int | None = None
+    """Worker processes for bot moves (None: one per CPU), a pool of their own."""
+    bot_move_seconds: float = 5.0
+    """Seconds one bot move may run before the next cheaper level plays instead."""
 
     def url(self) -> str:
         """The SQLAlchemy URL of the database."""
