@@ -52,6 +52,7 @@ from ..core import PRESETS, PolignacError, get_rules, to_record
 from ..core.rules import BOUNDS, DECLARATIONS
 from ..i18n import bot_name, default_name, name_fields
 from . import health, replay_routes, rules_routes, scorepad_routes
+from .botmoves import BotBackend, PoolBackend
 from .config import ServerConfig
 from .db import (
     SeatRow,
@@ -86,7 +87,6 @@ from .security import (
     parse_cookie,
     token_matches,
 )
-from .botmoves import BotBackend, PoolBackend
 from .tables import Frame, GameTable, ProtocolError, Subscriber
 from .workers import WorkerPool
 from .writer import Writer

@@ -20,8 +20,8 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..bots.registry import make_bot
 from ..bots.base import SeatView
+from ..bots.registry import make_bot
 from ..bots.runner import move_for, move_seed
 from ..core import (
     CODES,
