@@ -204,3 +204,27 @@ def test_play_now_takes_a_level(client: TestClient) -> None:
     for bad in ("oracle", "godlike", 3, None, "x" * 5000):
         r = client.post("/api/play-now", json={"level": bad})
         assert r.status_code == 400 and r.json()["rule"] == "bad-level", r.text
+
+
+def test_serve_sizes_the_bot_pool() -> None:
+    import argparse
+
+    from polignac.cli.common import CliError
+    from polignac.cli.serve import build_config, register
+
+    def parse(argv: list[str]) -> ServerConfig:
+        parser = argparse.ArgumentParser(prog="polignac")
+        register(parser.add_subparsers(dest="command"))
+        config = build_config(parser.parse_args(["serve", *argv]))
+        assert isinstance(config, ServerConfig)
+        return config
+
+    default = parse([])
+    assert default.bot_workers is None and default.bot_move_seconds == 5.0
+    assert PoolBackend.local(default.bot_workers).pool.size == len(os.sched_getaffinity(0))
+    config = parse(["--bot-workers", "3", "--bot-move-timeout", "2.5"])
+    assert (config.bot_workers, config.bot_move_seconds) == (3, 2.5)
+    for bad in (["--bot-workers", "0"], ["--bot-workers", "1000"],
+                ["--bot-move-timeout", "0"], ["--bot-move-timeout", "nan"]):
+        with pytest.raises(CliError, match="--bot-"):
+            parse(bad)
