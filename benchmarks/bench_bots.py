@@ -37,7 +37,7 @@ import httpx
 import websockets
 
 sys.path.insert(0, str(Path(__file__).parent))
-from bench_server import cpu_seconds, free_port, start_server  # noqa: E402
+from bench_server import cpu_seconds, free_port, start_server
 
 
 async def make_table(http: httpx.AsyncClient, level: str) -> tuple[str, str]:

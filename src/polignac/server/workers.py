@@ -21,6 +21,7 @@ jobs return ``(status, JSON bytes)``).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import multiprocessing
 import os
@@ -61,10 +62,8 @@ def _init_worker(megabytes: int, nice: int) -> None:  # pragma: no cover - in th
     hard bots went from 8.2 ms to 1.4 ms).  ``nice`` then ranks it within its own
     group only."""
     if nice > 0:
-        try:
+        with contextlib.suppress(OSError):  # already a session leader: nice still applies
             os.setsid()
-        except OSError:  # not a session of its own, or no autogroup: nice still applies
-            pass
         os.nice(nice)
     if megabytes > 0:
         import resource
