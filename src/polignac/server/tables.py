@@ -843,7 +843,6 @@ class GameTable:
                     await self._cut_window()
                     await self.deal()
                     continue
-                await asyncio.sleep(self.config.bot_delay)
                 await self._bot_turn()
         except asyncio.CancelledError:
             raise
@@ -880,9 +879,12 @@ class GameTable:
                      move_seed(self.bot_seed, len(match.results) + 1, len(deal.history)),
                      self.id)
         if self.backend is not None:
-            action = await self.backend.choose(job)
+            choose = self.backend.choose(job)
         else:  # a table outside a hub (no workers): a thread
-            action = await asyncio.to_thread(move_for, job.spec, job.view, job.seed)
+            choose = asyncio.to_thread(move_for, job.spec, job.view, job.seed)
+        # The bot thinks during its delay: it keeps its pace whatever its level
+        # (a move that takes longer than bot_delay comes when it is ready).
+        action, _ = await asyncio.gather(choose, asyncio.sleep(self.config.bot_delay))
         async with self.lock:
             if self.seq != seq or self._bot_for(seat) is not bot or self.paused:
                 return
