@@ -94,17 +94,22 @@ def test_a_hard_table_plays_the_moves_computed_in_process(client: TestClient) ->
             bots_played += 1
         match = match.apply(parse_action(ev.action), ev.seat)
     assert match.current is None and bots_played >= 3 * 8
+    health = client.get("/health").json()["bot_workers"]
+    assert health["moves"] >= bots_played and health["fallbacks"] == 0
 
 
 def test_a_killed_workers_move_is_computed_again_identically() -> None:
     view, _ = _trick_view(11)
     job = BotJob("hard:rollouts=60", view, move_seed(7, 1, len(view.history)), "t")
     expected = move_for(job.spec, job.view, job.seed)  # in this process
+    expert = BotJob("expert", view, job.seed, "t")
+    pid_killed = [0]
+    expert_here = move_for("expert", view, job.seed)
 
-    async def run() -> tuple[Any, int, int]:
+    async def run() -> tuple[Any, int, int, Any]:
         backend = PoolBackend.local(1, move_seconds=120.0)
         try:
-            pid = await backend.pool.run(os.getpid)
+            pid = pid_killed[0] = await backend.pool.run(os.getpid)
             task = asyncio.create_task(backend.choose(job))
             for _ in range(200):  # until the job is in the worker (bounded)
                 if backend.pool.pending:
@@ -114,14 +119,15 @@ def test_a_killed_workers_move_is_computed_again_identically() -> None:
             os.kill(pid, signal.SIGKILL)
             action = await task
             again = await backend.pool.run(os.getpid)
-            return action, backend.recomputed, again
+            return action, backend.recomputed, again, await backend.choose(expert)
         finally:
             await backend.stop()
 
-    action, recomputed, new_pid = asyncio.run(run())
+    action, recomputed, new_pid, expert_there = asyncio.run(run())
     assert recomputed == 1  # the worker died during the move
     assert action == expected
-    assert new_pid != 0
+    assert new_pid not in (0, pid_killed[0])  # a new worker took its place
+    assert expert_there == expert_here
 
 
 def test_a_move_past_its_time_limit_falls_back_to_medium(
