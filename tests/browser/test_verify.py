@@ -154,7 +154,7 @@ def test_cut_reveal_and_verify_in_the_replay_viewer(slow_server: str, shots: Pat
             page.wait_for_selector("#verify-summary:has-text('1 failed')")
             failed = page.locator("#verify-results li[data-state=failed]")
             assert failed.count() == 1
-            assert failed.inner_text().startswith("Deal 1: FAILED ✗ Easy bot 2: the record has")
+            assert failed.inner_text().startswith("Deal 1: FAILED ✗ Medium bot 2: the record has")
             page.set_viewport_size({"width": 390, "height": 844})
             page.wait_for_timeout(200)
             page.screenshot(path=shots / "verify-04-replay-fail-phone.png", full_page=True)
