@@ -29,7 +29,8 @@ def quick_server(tmp_path: Path) -> Iterator[str]:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
-    config = ServerConfig(data_dir=tmp_path / "data", bot_delay=0.0, deal_delay=0.5)
+    config = ServerConfig(data_dir=tmp_path / "data", bot_delay=0.0, deal_delay=0.5,
+                          trick_pause=0.0)
     srv = uvicorn.Server(uvicorn.Config(create_app(config), host="127.0.0.1", port=port,
                                         log_level="warning", ws_max_size=64 * 1024))
     thread = threading.Thread(target=srv.run, daemon=True)

@@ -35,7 +35,8 @@ def _free_port() -> int:
 @pytest.fixture
 def quick_server(tmp_path: Path) -> Iterator[str]:
     """A live server whose bots act and deal at once (no delays, no cut window)."""
-    config = ServerConfig(data_dir=tmp_path / "data", bot_delay=0, deal_delay=0, cut_window=0)
+    config = ServerConfig(data_dir=tmp_path / "data", bot_delay=0, deal_delay=0, cut_window=0,
+                          trick_pause=0)
     port = _free_port()
     srv = uvicorn.Server(uvicorn.Config(create_app(config), host="127.0.0.1", port=port,
                                         log_level="warning", ws_max_size=64 * 1024))

@@ -839,7 +839,8 @@ def fuzz_config(data_dir: Path) -> ServerConfig:
     """The fuzz runs' config: every limit as served, but bots that do not wait, cut
     windows of 20 ms, and rates high enough that frames reach the handlers (the
     rate limits have their tests)."""
-    return ServerConfig(data_dir=data_dir, bot_delay=0.0, deal_delay=0.02, cut_window=0.02,
+    return ServerConfig(data_dir=data_dir, bot_delay=0.0, trick_pause=0.0, deal_delay=0.02,
+                        cut_window=0.02,
                         rate_per_second=1e9, rate_burst=10**9, create_burst=10**9,
                         create_per_minute=1e9, max_tables=400, allowed_hosts=(HOST,),
                         grace_seconds=3600)

@@ -8,11 +8,12 @@ import {
 import { renderReasons, renderSheet, resultText, seatMark } from "./scoresheet.js";
 import { bindPromptKeys, labelSeat, markHand, soundToggle, turnFeedback } from "./feedback.js";
 import { showTableDealAnalysis } from "./analysis.js";
+import { $, make } from "./dom.js";
+import { getJson, postJson } from "./api.js";
 import { initSeats, renderSeatsPanel, resetSeatsPanel, seatExtras, seatsPresence } from "./seats.js";
 import { dealProof } from "./verify.js";
 
 const tableId = location.pathname.split("/")[2];
-const $ = (id) => document.getElementById(id);
 let ws = null;
 let lastSeq = 0;
 let you = null;          // our seat; null: spectating
@@ -35,13 +36,6 @@ function name(seat) {
   if (seat === you && !spectating()) return t("table.you");
   if (presence[seat]?.name) return seatName(presence[seat]);
   return view?.names?.[seat] ?? t("table.seatN", { n: seat + 1 });
-}
-
-function make(tag, className, text) {
-  const node = document.createElement(tag);
-  if (className) node.className = className;
-  if (text !== undefined) node.textContent = text;
-  return node;
 }
 
 // ------------------------------------------------------------------ connection
@@ -331,14 +325,8 @@ function act(action) {
   send({ type: "act", action, seq: lastSeq });
 }
 
-async function post(url) {
-  const r = await fetch(url, { method: "POST", credentials: "same-origin",
-    headers: { "content-type": "application/json" }, body: "{}" });
-  let data = {};
-  try { data = await r.json(); } catch { /* no body */ }
-  if (!r.ok) throw new Error(errorText(data) || `error ${r.status}`);
-  return data;
-}
+/** POST {} to `url` (the table's buttons): the answer, or an ApiError in the page language. */
+function post(url) { return postJson(url); }
 
 // ------------------------------------------------------------------ rendering
 
@@ -822,7 +810,7 @@ motionBox.addEventListener("change", () => {
 reducedMotion.addEventListener("change", showMotion);
 initSeats({ tableId, toast, rerender: () => { if (view) render(); } });
 soundToggle(document.querySelector(".bar"));
-fetch("/api/presets").then((r) => r.json()).then((info) => {
+getJson("/api/presets").then((info) => {
   const wait = () => {
     if (!table) { setTimeout(wait, 200); return; }
     presetThreshold = info.presets.find((p) => p.name === table.preset)?.threshold ?? null;
