@@ -23,7 +23,7 @@ cookie here: spectators get no hints), 403 ``hints-off``; 409 ``not-your-turn``
 (another seat acts, or no deal is being played), 409 ``no-choice`` (one legal
 action only), 409 ``hint-running`` (this seat's hint is being computed), 429
 ``hint-limit`` (:data:`PER_DEAL` hints per seat and deal); 503 ``busy``,
-``job-timeout``, ``worker-failed``, ``too-deep`` (over the node budget).  A
+``job-timeout``, ``worker-failed``, ``hint-too-deep`` (over the node budget).  A
 position already answered is answered again from memory and does not count.
 """
 
@@ -151,7 +151,7 @@ async def hint(request: Request) -> Response:
     finally:
         _running.discard(running)
     if answer is None:
-        return _error("this position is too deep to evaluate in time", "too-deep", 503)
+        return _error("this position is too deep to evaluate in time", "hint-too-deep", 503)
     _keep(_counts, counted, _counts.get(counted, 0) + 1)
     body = _dumps({**answer, "deal": number, "seq": seq})
     _keep(_answers, key, body)
