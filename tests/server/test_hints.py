@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import time
 from typing import Any
 
 from starlette.testclient import TestClient, WebSocketTestSession
@@ -110,3 +111,39 @@ def test_hint_is_the_seat_view_evaluation_computed_in_the_pool(client: TestClien
         assert sum(e["best"] for e in answer["actions"]) == 1
         again = client.post(url + "/hint")  # the same position: kept, not computed again
         assert again.json() == answer and hub.workers.done == done + 1
+
+
+def test_only_the_seat_to_act_gets_a_hint(client: TestClient) -> None:
+    """Two people and two bots, hints on: the person not to act is refused, and before
+    the first deal nobody is to act."""
+    r = client.post("/api/tables", json={"hints": True, "seats": [
+        {"kind": "you"}, {"kind": "open"}] + [{"kind": "bot", "level": "random"}] * 2})
+    url, invite = r.json()["url"], r.json()["invites"][0]["url"]
+    early = client.post(url + "/hint")
+    assert early.status_code == 409 and early.json()["rule"] == "not-your-turn"
+    guest = sibling(client)
+    with client.websocket_connect(url + "/ws") as ws:
+        hello(ws)
+        assert guest.post(invite, data={"name": "Bea"},
+                          follow_redirects=False).status_code == 303
+        with guest.websocket_connect(url + "/ws") as guest_ws:
+            hello(guest_ws)
+            table = client.app.state.hub.tables[url.rsplit("/", 1)[1]]  # type: ignore[attr-defined]
+            deadline = time.monotonic() + 30
+            while table.match.to_act() not in (0, 1):  # the bots act at once
+                assert time.monotonic() < deadline, "no person came to act"
+                time.sleep(0.02)
+            waiting = guest if table.match.to_act() == 0 else client
+            refused = waiting.post(url + "/hint")
+            assert refused.status_code == 409 and refused.json()["rule"] == "not-your-turn"
+
+
+def test_hints_per_deal_are_bounded(client: TestClient, monkeypatch: Any) -> None:
+    from polignac.server import hint_routes
+
+    monkeypatch.setattr(hint_routes, "PER_DEAL", 0)
+    url = play_now(client, level="easy")
+    with client.websocket_connect(url + "/ws") as ws:
+        _to_my_choice(ws, 5)
+        r = client.post(url + "/hint")
+        assert r.status_code == 429 and r.json()["rule"] == "hint-limit"
