@@ -117,6 +117,16 @@ def test_hint_button_marks_the_costs_and_the_best_card(quick_server: str,
             watcher = browser.new_context().new_page()  # a spectator: no seat cookie
             watcher.goto(page.url)
             watcher.wait_for_selector("#ring .seat")
+            # The declaration: the calls get the badges too, and their keys' list stays words.
+            page.wait_for_selector("#prompt .call[data-action=pass]")
+            calls = page.locator("#prompt .call").count()
+            page.keyboard.press("H")
+            wait_until(lambda: page.locator("#prompt .call.hinted").count() == calls, timeout=90)
+            assert page.locator("#prompt .call.hint-best .hint-badge").inner_text() == "★"
+            assert page.locator("#prompt .call.hint-best").count() == 1
+            keys = page.inner_text("#hint .prompt-keys")
+            assert "★" not in keys and "+" not in keys, keys
+            page.locator("#center").screenshot(path=shots / "hint-declare-en.png")
             for lang in ("en", "de"):
                 page.select_option("#lang", lang)
                 _to_card_choice(page)

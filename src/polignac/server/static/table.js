@@ -750,6 +750,7 @@ function renderPrompt() {
   for (const a of calls) {
     const b = make("button", "call" + (a === "pass" ? "" : " primary"), callLabel(a));
     b.dataset.action = a;
+    b.dataset.label = callLabel(a);  // the words, without a hint's badge (feedback.js)
     const help = callHelp(a);
     if (help) { b.title = help; b.setAttribute("aria-description", help); }
     hintMark(b, a, callLabel(a));
