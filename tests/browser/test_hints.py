@@ -148,3 +148,33 @@ def test_hint_button_marks_the_costs_and_the_best_card(quick_server: str,
             assert not errors, errors
         finally:
             browser.close()
+
+
+def test_the_lobby_hints_box_follows_the_seats(quick_server: str, shots: Path) -> None:
+    with playwright_sync.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        try:
+            page = browser.new_page(viewport={"width": 390, "height": 844})
+            errors: list[str] = []
+            page.on("pageerror", lambda exc: errors.append(str(exc)))
+            sent: list[dict[str, Any]] = []
+            page.on("request", lambda r: sent.append(r.post_data_json)
+                    if r.url.endswith("/api/tables") and r.method == "POST" else None)
+            page.goto(quick_server + "/")
+            page.wait_for_selector("#seats select[name=seat3]", state="attached")
+            page.select_option("#lang", "fr")
+            wait_until(lambda: page.inner_text("label:has(#hints)")
+                       == t("fr", "seats.hints"))
+            assert page.locator("#hints").is_checked()  # you and bots: hints
+            page.select_option("#seats select[name=seat1]", "open")
+            assert not page.locator("#hints").is_checked()  # a seat for a person: none
+            page.locator("label:has(#hints)").screenshot(path=shots / "hint-lobby-fr-390.png")
+            page.check("#hints")  # the creator's choice stays
+            page.select_option("#seats select[name=seat2]", "open")
+            assert page.locator("#hints").is_checked()
+            page.click("#create button[type=submit]")
+            page.wait_for_selector("#created .invite-row")
+            assert sent and sent[-1]["hints"] is True
+            assert not errors, errors
+        finally:
+            browser.close()
