@@ -6,7 +6,8 @@ seat is open for a person), the seat to act (its seat cookie) may ask what
 each of its legal actions costs in expectation from its own information:
 :func:`polignac.bots.analysis.evaluate_view` of exactly that seat's view (the
 sampled-deal evaluation ``hard`` uses; :data:`SAMPLES` deals, each solved
-exactly within :data:`NODES` nodes).  The answer holds only that seat's legal
+exactly within :data:`NODES` nodes; a position over that budget is
+refused, ``hint-too-deep``).  The answer holds only that seat's legal
 actions and numbers::
 
     {"actions": [{"action": "QS", "expected": -1.25, "cost": 0.5, "best": false}, ...],
@@ -23,7 +24,7 @@ cookie here: spectators get no hints), 403 ``hints-off``; 409 ``not-your-turn``
 (another seat acts, or no deal is being played), 409 ``no-choice`` (one legal
 action only), 409 ``hint-running`` (this seat's hint is being computed), 429
 ``hint-limit`` (:data:`PER_DEAL` hints per seat and deal); 503 ``busy``,
-``job-timeout``, ``worker-failed``, ``hint-too-deep`` (over the node budget).  A
+``job-timeout``, ``worker-failed``; 409 ``hint-too-deep`` (over the node budget).  A
 position already answered is answered again from memory and does not count.
 """
 
@@ -45,7 +46,9 @@ from .security import origin_allowed
 from .workers import JobTimeout, PoolBusy, WorkerFailed
 
 SAMPLES = 8
-NODES = 2_000_000
+NODES = 20_000_000
+"""Search nodes per solve: about 1.5 s; the first card of an 8-card hand fits in most
+games, not a 13-card hand or Bassadewitz (measured in docs/server.md)."""
 TIME_LIMIT = 30.0
 PER_DEAL = 20
 """Hints one seat may ask for in one deal (a position asked again does not count)."""
@@ -151,7 +154,8 @@ async def hint(request: Request) -> Response:
     finally:
         _running.discard(running)
     if answer is None:
-        return _error("this position is too deep to evaluate in time", "hint-too-deep", 503)
+        return _error("too many cards are left to evaluate this position exactly; ask again "
+                      "a trick or two later", "hint-too-deep", 409)
     _keep(_counts, counted, _counts.get(counted, 0) + 1)
     body = _dumps({**answer, "deal": number, "seq": seq})
     _keep(_answers, key, body)
