@@ -27,7 +27,7 @@ let connKey = "conn.connecting";
 let presetThreshold = null;
 let rematchUrl = null;     // set when someone asked for a rematch
 let guide = null;          // the guided first deal's bubbles (guide.js) when the table info says guide
-let hint = null;           // the last hint's answer (POST /tables/{id}/hint): shown while its seq is
+let hint = null;           // the last hint (POST /tables/{id}/hint), shown while its seq is on the page
 let hintBusy = false;
 
 const proof = dealProof($("deal-proof"), (obj) => send(obj), tableId);
