@@ -81,3 +81,17 @@ def test_taken_seat_and_rematch_survive_a_restart(backend_config: ServerConfig) 
             state = hello(ws)
             assert state["you"] == 0 and state["table"]["preset"] == "slobberhannes"
             assert state["table"]["overrides"] == {"threshold": 1}
+
+
+def test_the_hints_setting_survives_a_restart(backend_config: ServerConfig) -> None:
+    """Chosen against the seats' default both ways, ``hints`` is stored with the table."""
+    bots = [{"kind": "bot", "level": "random"}] * 3
+    with TestClient(create_app(backend_config)) as client:
+        off = client.post("/api/tables", json={"hints": False, "seats": [{"kind": "you"}]
+                                               + bots}).json()["url"]
+        on = client.post("/api/tables", json={"hints": True, "seats": [
+            {"kind": "you"}, {"kind": "open"}] + bots[:2]}).json()["url"]
+    with TestClient(create_app(backend_config)) as client:
+        for url, hints in ((off, False), (on, True)):
+            with client.websocket_connect(url + "/ws") as ws:
+                assert hello(ws)["table"]["hints"] is hints

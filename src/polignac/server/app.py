@@ -51,7 +51,7 @@ from ..bots.registry import make_bot
 from ..core import PRESETS, PolignacError, get_rules, to_record
 from ..core.rules import BOUNDS, DECLARATIONS
 from ..i18n import bot_name, default_name, name_fields
-from . import analysis_routes, health, replay_routes, rules_routes, scorepad_routes
+from . import analysis_routes, health, hint_routes, replay_routes, rules_routes, scorepad_routes
 from .botmoves import BotBackend, PoolBackend
 from .config import ServerConfig
 from .connections import ClientSockets, HostCheck, Outbox
@@ -335,7 +335,7 @@ class Hub:
         ]
         row = TableRow(secrets.token_urlsafe(9), guide.preset, dict(guide.overrides),
                        guide.players, guide.dealer, rows, [], creator_seat=guide.you,
-                       options={"guide": guide.id, "private": True})
+                       options={"guide": guide.id, "private": True, "hints": True})
         return await self.open_table(row), token
 
     async def open_table(self, row: TableRow) -> GameTable:
@@ -566,7 +566,7 @@ async def play_now(request: Request) -> Response:
     hub = _hub(request)
     table, token, _ = await hub.create(preset, n, seats, {},
                                        clean_name(data.get("name"), default_name("name.you")),
-                                       holder, {"private": True})
+                                       holder, {"private": True, "hints": True})
     response = JSONResponse({"url": f"/tables/{table.id}", "id": table.id})
     _set_seat_cookie(response, hub.config, table.id, 0, token)
     _set_identity(response, hub.config, fresh)
@@ -597,7 +597,8 @@ async def learn(request: Request) -> Response:
 @_api
 async def create_table(request: Request) -> Response:
     """Create a table from ``{preset, players, seats: [{kind, level}], overrides, name,
-    private}`` (``private``: false by default)."""
+    private, hints}`` (``private``: false by default; ``hints``: by default true when
+    every other seat is a bot, false when a seat is open for a person)."""
     _check_origin(request)
     data = await _json_body(request)
     preset, players = data.get("preset", "polignac"), data.get("players")
@@ -613,16 +614,19 @@ async def create_table(request: Request) -> Response:
         raise ApiError("overrides must be an object", "bad-field")
     if not isinstance(private, bool):
         raise ApiError("private must be true or false", "bad-field")
+    hints = data.get("hints", all(s.get("kind") in ("you", "bot") for s in seats))
+    if not isinstance(hints, bool):
+        raise ApiError("hints must be true or false", "bad-field")
     holder, fresh = _identity(request)
     _check_create_rate(request, holder)
     hub = _hub(request)
     table, token, invites = await hub.create(preset, players, seats, overrides,
                                              clean_name(data.get("name"),
                                                         default_name("name.you")), holder,
-                                             {"private": private})
+                                             {"private": private, "hints": hints})
     you = next(i for i, s in enumerate(seats) if s.get("kind") == "you")
     response = JSONResponse({
-        "url": f"/tables/{table.id}", "id": table.id, "private": private,
+        "url": f"/tables/{table.id}", "id": table.id, "private": private, "hints": hints,
         "invites": [{"seat": s, "url": f"/tables/{table.id}/join?seat={s}&token={t}"}
                     for s, t in invites.items()],
     })
@@ -1204,6 +1208,7 @@ def create_app(config: ServerConfig | None = None, bots: BotBackend | None = Non
             # Other modules' routes: one line each, e.g. *scorepad_routes.routes(),
             *replay_routes.routes(),
             *analysis_routes.routes(),
+            *hint_routes.routes(),
             *scorepad_routes.routes(),
             *health.routes(),
             Route("/api/learn", learn, methods=["POST"]),

@@ -186,6 +186,16 @@ class GameTable:
         """A private table: not in the public list, and nobody may ask for a seat."""
         return bool(self.options.get("private", False))
 
+    @property
+    def hints(self) -> bool:
+        """Hints allowed (``hint_routes.py``): the creator's choice, stored in the options;
+        a table created without one allows them when no seat but the creator's is for a
+        person."""
+        chosen = self.options.get("hints")
+        if isinstance(chosen, bool):
+            return chosen
+        return all(s.kind == "bot" for s in self.seats if s.seat != self.creator_seat)
+
     def people_connected(self) -> bool:
         """True when at least one seated person has a connection."""
         return any(n > 0 for n in self.connections.values())
@@ -226,6 +236,7 @@ class GameTable:
             "status": self.status(),
             "creator": self.creator_seat,
             "private": self.private,
+            "hints": self.hints,
             "paused": self.paused,
             "rematch": None if self.rematch_id is None else f"/tables/{self.rematch_id}",
             "guide": self.guide is not None,

@@ -225,7 +225,7 @@ export function bindPromptKeys(promptEl, hintEl = null) {
   if (hintEl) {
     hintEl.querySelector(".prompt-keys")?.remove();
     if (keys.size) {
-      const list = [...keys].map(([key, b]) => t("a11y.keyFor", { key, action: b.textContent ?? "" }));
+      const list = [...keys].map(([key, b]) => t("a11y.keyFor", { key, action: b.dataset.label ?? b.textContent ?? "" }));
       hintEl.append(make("span", "prompt-keys", ` ${list.join(" · ")}`));
     }
   }

@@ -12,6 +12,7 @@ const learnButton = $("learn", HTMLButtonElement);
 const presetPick = $("preset", HTMLSelectElement);
 const playersPick = $("players", HTMLSelectElement);
 const privateBox = $("private", HTMLInputElement);
+const hintsBox = $("hints", HTMLInputElement);
 const createForm = $("create", HTMLFormElement);
 
 let info = null;
@@ -112,6 +113,7 @@ function fillSeats() {
     box.append(label);
   }
   privacyDefault();
+  hintsDefault();
 }
 
 // Private by default for a table of you and bots (like Play now), public when a seat is
@@ -124,6 +126,15 @@ function privacyDefault() {
 }
 privateBox.addEventListener("change", () => { privacyChosen = true; });
 $("seats").addEventListener("change", privacyDefault);
+
+// Hints the same way: on when every other seat is a bot, off when a seat is open for a person.
+let hintsChosen = false;
+function hintsDefault() {
+  if (hintsChosen) return;
+  hintsBox.checked = ![...$("seats").querySelectorAll("select")].some((s) => s.value === "open");
+}
+hintsBox.addEventListener("change", () => { hintsChosen = true; });
+$("seats").addEventListener("change", hintsDefault);
 
 function fillHouse() {
   const box = $("house");
@@ -179,7 +190,8 @@ createForm.addEventListener("submit", async (e) => {
   }
   try {
     const data = await postJson("/api/tables", { preset: form.get("preset"), players: n, seats,
-      overrides, name: form.get("name"), private: form.get("private") === "on" });
+      overrides, name: form.get("name"), private: form.get("private") === "on",
+      hints: form.get("hints") === "on" });
     if (!data.invites.length) { location.href = data.url; return; }
     created = data;
     showCreated();

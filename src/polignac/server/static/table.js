@@ -28,6 +28,8 @@ let connKey = "conn.connecting";
 let presetThreshold = null;
 let rematchUrl = null;     // set when someone asked for a rematch
 let guide = null;          // the guided first deal's bubbles (guide.js) when the table info says guide
+let hint = null;           // the last hint (POST /tables/{id}/hint), shown while its seq is on the page
+let hintBusy = false;
 
 const proof = dealProof($("deal-proof"), (obj) => send(obj), tableId);
 const spectating = () => table !== null && (you === null || you === undefined);
@@ -351,7 +353,7 @@ function render() {
   $("replay").href = `/tables/${tableId}/replay`;
   $("result-replay").href = `/tables/${tableId}/replay`;
   $("hint").hidden = spectating();
-  renderSeats(); renderTrick(); renderHand(); renderPrompt(); renderStatus();
+  renderSeats(); renderTrick(); renderHand(); renderPrompt(); renderHint(); renderStatus();
   renderLastTrick(); renderScores(); renderSeatsPanel(seatCtx());
   markHand($("hand"), view.deal?.legal ?? []);  // feedback.js: access and the turn
   bindPromptKeys($("prompt"), $("hint"));
@@ -614,6 +616,7 @@ function renderHand() {
     b.style.setProperty("--drop", `${((off * tilt) ** 2 * 0.14).toFixed(1)}px`);
     b.setAttribute("aria-label", cardLabel(code));
     b.append(cardSVG(code));
+    hintMark(b, code, cardLabel(code));
     if (legal.has(code)) {
       b.classList.add("legal");
       b.addEventListener("click", () => act(code));
@@ -635,6 +638,10 @@ function legalCards() { return [...document.querySelectorAll("#hand .card.legal"
 document.addEventListener("keydown", (e) => {
   if (e.target instanceof HTMLSelectElement || e.target instanceof HTMLInputElement) return;
   if (e.key === "l" || e.key === "L") { toggleLast(); e.preventDefault(); return; }
+  if ((e.key === "h" || e.key === "H") && !e.ctrlKey && !e.metaKey && !e.altKey) {
+    if (hintAllowed()) { askHint(); e.preventDefault(); }
+    return;
+  }
   if (e.key === "Escape" && showLast) { showLast = false; renderLastTrick(); return; }
   const cards = legalCards();
   if (!cards.length) return;
@@ -650,6 +657,67 @@ document.addEventListener("keydown", (e) => {
     e.preventDefault();
   }
 });
+
+// ------------------------------------------------------------------ hints
+
+/** The Hint button is there on your turn, with a choice, at a table that allows hints. */
+function hintAllowed() {
+  return !!(table?.hints && !spectating() && (view?.deal?.legal?.length ?? 0) >= 2);
+}
+
+/** The hint for the position on the page (null: none, or it was for an earlier one). */
+function shownHint() { return hint && hint.seq === shownSeq && view?.deal?.legal ? hint : null; }
+
+function hintNumber(x) {
+  return new Intl.NumberFormat(document.documentElement.lang || "en",
+    { minimumFractionDigits: 1, maximumFractionDigits: 1 }).format(x);
+}
+
+/** Put the hint's badge on `node` (a card or a call button) for `action`: a star on the best,
+ * "+cost" on the others; the label says it in words. */
+function hintMark(node, action, label) {
+  const h = shownHint();
+  const entry = h?.actions.find((x) => x.action === action);
+  if (!entry) return;
+  const unit = t(`hint.unit.${h.unit}`);
+  const words = entry.best ? t("hint.bestTip", { unit })
+    : t("hint.costTip", { cost: hintNumber(entry.cost), unit });
+  node.classList.add("hinted");
+  node.classList.toggle("hint-best", entry.best);
+  const badge = make("span", "hint-badge" + (entry.best ? " best" : ""),
+    entry.best ? "★" : t("hint.cost", { cost: hintNumber(entry.cost) }));
+  badge.setAttribute("aria-hidden", "true");
+  node.append(badge);
+  node.title = node.title ? `${words} · ${node.title}` : words;
+  node.setAttribute("aria-label", `${label}, ${words}`);
+}
+
+function renderHint() {
+  const btn = $("hint-btn");
+  btn.hidden = !hintAllowed();
+  btn.disabled = hintBusy;
+  btn.textContent = t(hintBusy ? "hint.busy" : "hint.button");
+  btn.title = t("hint.help");
+  const note = $("hint-note");
+  const h = shownHint();
+  note.hidden = !h || btn.hidden;
+  note.textContent = h ? t("hint.note", { n: h.samples, unit: t(`hint.unit.${h.unit}`) }) : "";
+}
+
+async function askHint() {
+  if (!hintAllowed() || hintBusy) return;
+  hintBusy = true;
+  renderHint();
+  try {
+    hint = await post(`/tables/${tableId}/hint`);
+  } catch (e) {
+    toast(e.message);
+  } finally {
+    hintBusy = false;
+  }
+  render();
+}
+$("hint-btn").addEventListener("click", askHint);
 
 function callLabel(a) {
   if (a.startsWith("announce:")) {
@@ -670,8 +738,10 @@ function renderPrompt() {
   for (const a of calls) {
     const b = make("button", "call" + (a === "pass" ? "" : " primary"), callLabel(a));
     b.dataset.action = a;
+    b.dataset.label = callLabel(a);  // the words, without a hint's badge (feedback.js)
     const help = callHelp(a);
     if (help) { b.title = help; b.setAttribute("aria-description", help); }
+    hintMark(b, a, callLabel(a));
     b.addEventListener("click", () => act(a));
     box.append(b);
   }
