@@ -53,8 +53,9 @@ from ..core.errors import RecordError
 from ..core.match import Match
 from ..core.record import replay
 from .base import SeatView
+from .hard import position_of
 from .inference import announced_needs, sample_hands, voids
-from .solver import Position, Solver, default_solver
+from .solver import Solver, default_solver
 
 VERSION = "polignac-analysis/1"
 """The ``version`` of the annotations written into a record."""
@@ -111,22 +112,6 @@ def choices(view: SeatView) -> list[Action]:
     return [a for a in view.legal if a < 52]
 
 
-def _position(view: SeatView, hands: Sequence[Mask], pool_in: bool,
-              declarer: int | None = None, leader: int | None = None) -> Position:
-    return Position(
-        rules=view.rules,
-        hands=tuple(hands),
-        trick=view.trick,
-        leader=view.leader if leader is None else leader,
-        winners=tuple(t.winner for t in view.tricks),
-        taken=view.taken,
-        declarer=view.declarer if declarer is None else declarer,
-        dealer=view.dealer,
-        pool_in=pool_in,
-        turn_up=-1 if view.turn_up is None else view.turn_up,
-    )
-
-
 def _solve(solver: Solver, view: SeatView, hands: Sequence[Mask], actions: Sequence[Action],
            model: str, nodes: int, pool_in: bool) -> dict[Action, int] | None:
     """Each of ``actions``' exact value for the viewer in the deal with ``hands``
@@ -136,16 +121,16 @@ def _solve(solver: Solver, view: SeatView, hands: Sequence[Mask], actions: Seque
         out: dict[Action, int] = {}
         for a in actions:
             if a == PASS:
-                pos = _position(view, hands, pool_in, -1, eldest)
+                pos = position_of(view, hands, -1, eldest, pool_in)
             else:
                 lead = view.player if a == GENERALE else eldest
-                pos = _position(view, hands, pool_in, view.player, lead)
+                pos = position_of(view, hands, view.player, lead, pool_in)
             v = solver.value_within(pos, nodes, view.player)
             if v is None:
                 return None
             out[a] = v
         return out
-    pos = _position(view, hands, pool_in)
+    pos = position_of(view, hands, pool_in=pool_in)
     values = (solver.best_reply_within(pos, nodes) if model == "reply"
               else solver.solve_within(pos, nodes))
     if values is None:

@@ -36,8 +36,10 @@ from .simple import MediumBot
 from .solver import Position, Solver, default_solver, final_result
 
 
-def _position(view: SeatView, hands: Sequence[Mask], declarer: int | None = None,
-              leader: int | None = None) -> Position:
+def position_of(view: SeatView, hands: Sequence[Mask], declarer: int | None = None,
+                leader: int | None = None, pool_in: bool = True) -> Position:
+    """The solver's position for ``view`` with every hand given (``hands``); the declarer
+    and the leader default to the view's (a declaration is solved with others)."""
     return Position(
         rules=view.rules,
         hands=tuple(hands),
@@ -47,7 +49,7 @@ def _position(view: SeatView, hands: Sequence[Mask], declarer: int | None = None
         taken=view.taken,
         declarer=view.declarer if declarer is None else declarer,
         dealer=view.dealer,
-        pool_in=True,
+        pool_in=pool_in,
         turn_up=-1 if view.turn_up is None else view.turn_up,
     )
 
@@ -189,8 +191,8 @@ class HardBot:
         """
         eldest = (view.dealer + 1) % view.num_players
         lead = view.player if view.rules.declaration == "generale" else eldest
-        pos = (_position(view, hands, view.player, lead) if declare
-               else _position(view, hands, -1, eldest))
+        pos = (position_of(view, hands, view.player, lead) if declare
+               else position_of(view, hands, -1, eldest))
         value = self.solver.value_within(pos, self.nodes, view.player)
         if value is not None:
             return value
@@ -233,7 +235,7 @@ class HardBot:
         samples: list[tuple[float, Mapping[int, float]]] = []
         left = self.nodes
         for weight, hands in self._samples(view, rng, self.samples):
-            pos = _position(view, hands)
+            pos = position_of(view, hands)
             values = (self.solver.best_reply_within(pos, left) if self.model == "reply"
                       else self.solver.solve_within(pos, left))
             if values is None:
