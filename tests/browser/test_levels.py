@@ -6,16 +6,15 @@ Screenshots go to ``$POLIGNAC_SCREENSHOTS`` (default: the test's tmp folder).
 
 from __future__ import annotations
 
-import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from tests.browser.support import ARGS, CHROMIUM, wait_until
+from tests.browser.support import ARGS, CHROMIUM, live_server, wait_until
 
 from polignac.i18n import t
-from polignac.server import ServerConfig, create_app
+from polignac.server import ServerConfig
 
 playwright_sync = pytest.importorskip("playwright.sync_api")
 uvicorn = pytest.importorskip("uvicorn")
@@ -24,24 +23,10 @@ uvicorn = pytest.importorskip("uvicorn")
 @pytest.fixture
 def quick_server(tmp_path: Path) -> Iterator[str]:
     """A live server on 127.0.0.1 whose bots act without delay."""
-    import socket
-
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
     config = ServerConfig(data_dir=tmp_path / "data", bot_delay=0.0, deal_delay=0.5,
                           trick_pause=0.0)
-    srv = uvicorn.Server(uvicorn.Config(create_app(config), host="127.0.0.1", port=port,
-                                        log_level="warning", ws_max_size=64 * 1024))
-    thread = threading.Thread(target=srv.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 15
-    while not srv.started:
-        assert time.monotonic() < deadline, "server did not start"
-        time.sleep(0.05)
-    yield f"http://127.0.0.1:{port}"
-    srv.should_exit = True
-    thread.join(20)
+    with live_server(config) as url:
+        yield url
 
 
 def test_lobby_offers_each_level_with_its_strength(quick_server: str, shots: Path) -> None:

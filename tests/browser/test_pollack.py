@@ -8,28 +8,19 @@ Screenshots (390x844 and 1280x800, en/fr/de) go to ``$POLIGNAC_SCREENSHOTS``.
 from __future__ import annotations
 
 import re
-import socket
-import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from tests.browser.support import ARGS, CHROMIUM, wait_until
+from tests.browser.support import ARGS, CHROMIUM, live_server, wait_until
 
 from polignac.core import replay, summary
-from polignac.server import ServerConfig, create_app
+from polignac.server import ServerConfig
 
 playwright_sync = pytest.importorskip("playwright.sync_api")
 uvicorn = pytest.importorskip("uvicorn")
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
 
 
 @pytest.fixture
@@ -37,15 +28,8 @@ def quick_server(tmp_path: Path) -> Iterator[str]:
     """A live server whose bots act and deal at once (no delays, no cut window)."""
     config = ServerConfig(data_dir=tmp_path / "data", bot_delay=0, deal_delay=0, cut_window=0,
                           trick_pause=0)
-    port = _free_port()
-    srv = uvicorn.Server(uvicorn.Config(create_app(config), host="127.0.0.1", port=port,
-                                        log_level="warning", ws_max_size=64 * 1024))
-    thread = threading.Thread(target=srv.run, daemon=True)
-    thread.start()
-    wait_until(lambda: srv.started, timeout=15)
-    yield f"http://127.0.0.1:{port}"
-    srv.should_exit = True
-    thread.join(10)
+    with live_server(config) as url:
+        yield url
 
 
 def _numbers(row: Any) -> list[int]:

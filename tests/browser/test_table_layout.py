@@ -13,20 +13,18 @@ Screenshots go to ``$POLIGNAC_SCREENSHOTS`` (default: the test's tmp folder).
 from __future__ import annotations
 
 import math
-import socket
-import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from tests.browser.support import ARGS, CHROMIUM, wait_until
+from tests.browser.support import ARGS, CHROMIUM, live_server, wait_until
 
 playwright_sync = pytest.importorskip("playwright.sync_api")
 uvicorn = pytest.importorskip("uvicorn")
 
-from polignac.server import ServerConfig, create_app  # noqa: E402
+from polignac.server import ServerConfig  # noqa: E402
 
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 800}
@@ -54,20 +52,8 @@ def fast_server(tmp_path: Path) -> Iterator[str]:
     """A live server whose bots act at once and whose first deal does not wait for cuts."""
     config = ServerConfig(data_dir=tmp_path / "data", bot_delay=0.0, trick_pause=0.0,
                           deal_delay=0.3, cut_window=0.0, create_burst=100)
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    srv = uvicorn.Server(uvicorn.Config(create_app(config), host="127.0.0.1", port=port,
-                                        log_level="warning", ws_max_size=64 * 1024))
-    thread = threading.Thread(target=srv.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 15
-    while not srv.started:
-        assert time.monotonic() < deadline, "server did not start"
-        time.sleep(0.05)
-    yield f"http://127.0.0.1:{port}"
-    srv.should_exit = True
-    thread.join(10)
+    with live_server(config) as url:
+        yield url
 
 
 def _table(page: Any, server: str, preset: str, players: int) -> None:

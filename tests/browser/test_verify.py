@@ -10,15 +10,13 @@ from __future__ import annotations
 import copy
 import json
 import random
-import socket
-import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from tests.browser.support import ARGS, CHROMIUM, wait_until
+from tests.browser.support import ARGS, CHROMIUM, live_server, wait_until
 
 from polignac.core import cards_of, get_rules
 from polignac.core.shuffle import commitment, pack_order
@@ -26,7 +24,7 @@ from polignac.core.shuffle import commitment, pack_order
 playwright_sync = pytest.importorskip("playwright.sync_api")
 uvicorn = pytest.importorskip("uvicorn")
 
-from polignac.server import ServerConfig, create_app  # noqa: E402
+from polignac.server import ServerConfig  # noqa: E402
 
 PARITY_JS = """async (vectors) => {
   const m = await import("/static/verify.js");
@@ -72,17 +70,8 @@ def slow_server(tmp_path: Path) -> Iterator[str]:
     deals as soon as the page has cut): a busy machine may take seconds to load a page."""
     config = ServerConfig(data_dir=tmp_path / "data", bot_delay=0.05, trick_pause=0.0,
                           deal_delay=0.5, cut_window=20.0)
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    srv = uvicorn.Server(uvicorn.Config(create_app(config), host="127.0.0.1", port=port,
-                                        log_level="warning", ws_max_size=64 * 1024))
-    thread = threading.Thread(target=srv.run, daemon=True)
-    thread.start()
-    wait_until(lambda: srv.started, 15)
-    yield f"http://127.0.0.1:{port}"
-    srv.should_exit = True
-    thread.join(10)
+    with live_server(config) as url:
+        yield url
 
 
 def _play_one_deal(page: Any) -> None:
