@@ -156,6 +156,9 @@ def test_a_whole_pollack_game(quick_server: str, shots: Path) -> None:
             _check_sheet(page, want, ("You", want["players"][1]))
             _check_reasons(page, want)
             tally = want["parties_tally"]
+            for seat in range(4):  # each seat box: its side's parties, not a reset total
+                info = page.locator(f".seat[data-seat='{seat}'] .seat-info").inner_text()
+                assert f"parties {tally[seat % 2]}" in info, info
             if want["winners"]:
                 side = want["winners"][0] & 1
                 said = rf"Game over: Side {side + 1} \(.+\) wins by {tally[side]} parties to " \

@@ -5,7 +5,7 @@ import {
   errorText, has, languagePicker, levelName, onLang, presetName, seatName, suitName,
   t, translatePage,
 } from "./i18n.js";
-import { renderReasons, renderSheet, resultText, seatMark } from "./scoresheet.js";
+import { renderReasons, renderSheet, resultText, seatMark, sideOf } from "./scoresheet.js";
 import { bindPromptKeys, labelSeat, markHand, soundToggle, turnFeedback } from "./feedback.js";
 import { showTableDealAnalysis } from "./analysis.js";
 import { $, make } from "./dom.js";
@@ -407,7 +407,10 @@ function seatBox(seat) {
     const q = view.last_deal_seats.indexOf(seat);
     tricks = q >= 0 ? view.last_deal.tricks_won[q] : 0;
   }
-  let text = t("table.total", { total: view.totals[seat], tricks });
+  const side = sideOf(table.sides, seat);
+  let text = side >= 0 && view.parties_tally ?  // partnerships: the side's partie and parties
+    t("table.sideTotal", { partie: view.partie[side], parties: view.parties_tally[side], tricks }) :
+    t("table.total", { total: view.totals[seat], tricks });
   if (kind.open) text += ` · ${t("table.openSeat")}`;
   // Each part on one line; a narrow seat wraps between the parts.
   const info = make("div", "seat-info");
