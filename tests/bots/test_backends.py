@@ -104,6 +104,10 @@ def test_cli_on_ray(ray_backend: RayBackend, process_result: dict[str, Any],
     assert main(common) == 0
     assert json.loads(capsys.readouterr().out) == on_ray
     assert sorted(p.name for p in (tmp_path / "out").iterdir()) == ["game4.json", "game5.json"]
+    one = ["analyze", str(folder / "game5.json"), "--samples", "2", "--json"]
+    assert main([*one, "--backend", "ray"]) == 0
+    alone = json.loads(capsys.readouterr().out)
+    assert alone["deals"] == on_ray["records"][1]["deals"]
 
 
 @pytest.mark.slow
