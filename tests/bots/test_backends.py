@@ -164,6 +164,8 @@ def test_ray_missing_names_the_extra(monkeypatch: pytest.MonkeyPatch,
 
 
 @pytest.mark.parametrize("argv,message", [
+    (["--backend", "ray", "--address", "127.0.0.1:1"], "no Ray cluster answers at 127.0.0.1:1"),
+    (["--backend", "ray", "--address", "head-node"], "is not a Ray address"),
     (["--address", "localhost:1"], "--address is for --backend ray"),
     (["--backend", "ray", "--address", "localhost:1", "--jobs", "2"], "--jobs is for a local"),
     (["--jobs", "0"], "--jobs must be at least 1"),

@@ -15,6 +15,7 @@ from __future__ import annotations
 import concurrent.futures as cf
 import importlib
 import logging
+import socket
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any, Protocol, TypeVar
@@ -77,6 +78,26 @@ def _call(preload: tuple[str, ...], fn: Callable[[T], R], task: T) -> R:
     return fn(task)
 
 
+def probe(address: str, timeout: float = 5.0) -> None:
+    """Check that something listens at a Ray ``address`` (``HOST:PORT`` or
+    ``ray://HOST:PORT``; ``auto`` is left to Ray), since Ray itself retries a
+    wrong address for minutes.
+
+    Raises:
+        ConnectionError: no port in the address, or nothing answers there in ``timeout`` s.
+    """
+    if address in ("auto", "local"):
+        return
+    host, sep, port = address.removeprefix("ray://").rpartition(":")
+    if not sep or not host or not port.isdigit():
+        raise ConnectionError(f"{address!r} is not a Ray address: write HOST:PORT or auto")
+    try:
+        socket.create_connection((host.strip("[]"), int(port)), timeout=timeout).close()
+    except OSError as exc:
+        raise ConnectionError(f"no Ray cluster answers at {address}: "
+                              f"{exc.strerror or exc}") from None
+
+
 def import_ray() -> Any:
     """The ``ray`` module.
 
@@ -106,14 +127,22 @@ class RayBackend:
 
     def __init__(self, address: str | None = None, num_cpus: int | None = None,
                  preload: Sequence[str] = ()) -> None:
-        """Raises: MissingExtraError: Ray is not installed. ValueError: ``num_cpus`` < 1,
-        or ``num_cpus`` with an ``address`` (the cluster's own CPUs are used)."""
+        """Check the arguments, import Ray and :func:`probe` the ``address``.
+
+        Raises:
+            MissingExtraError: Ray is not installed.
+            ValueError: ``num_cpus`` < 1, or ``num_cpus`` with an ``address``
+                (the cluster's own CPUs are used).
+            ConnectionError: nothing answers at ``address``.
+        """
         if num_cpus is not None and num_cpus < 1:
             raise ValueError(f"num_cpus must be at least 1, got {num_cpus}")
         if num_cpus is not None and address is not None:
             raise ValueError("the CPUs of a cluster at an address are the cluster's own: "
                              "give num_cpus (--jobs) only for a local cluster")
         self.ray = import_ray()
+        if address is not None:
+            probe(address)
         self.address = address
         self.num_cpus = num_cpus
         self.preload = tuple(preload)
@@ -123,7 +152,7 @@ class RayBackend:
         """Connect to the cluster, or start the local one, unless already connected.
 
         Raises:
-            ConnectionError: no Ray cluster answers at ``address``.
+            ConnectionError: Ray cannot join the cluster at ``address``.
         """
         ray = self.ray
         if ray.is_initialized():
@@ -189,6 +218,7 @@ def make_backend(jobs: int | None = 1, kind: str = "process", address: str | Non
         ValueError: unknown kind, ``jobs`` < 1, an address for another kind than
             ray, or ``jobs`` with a Ray address.
         MissingExtraError: ``ray`` without Ray installed.
+        ConnectionError: nothing answers at ``address``.
     """
     if kind not in BACKENDS:
         raise ValueError(f"unknown backend {kind!r}: one of {', '.join(BACKENDS)}")
@@ -205,5 +235,5 @@ def make_backend(jobs: int | None = 1, kind: str = "process", address: str | Non
 
 __all__ = [
     "BACKENDS", "Backend", "MissingExtraError", "ProcessBackend", "RayBackend",
-    "SerialBackend", "close_backend", "import_ray", "make_backend",
+    "SerialBackend", "close_backend", "import_ray", "make_backend", "probe",
 ]

@@ -40,7 +40,8 @@ def cli_backend(kind: str, jobs: int | None, address: str | None,
 
     Raises:
         CliError: ``--jobs`` below 1, ``--address`` without ``--backend ray``,
-            ``--jobs`` with ``--address``, or ``ray`` without Ray installed.
+            ``--jobs`` with ``--address``, ``ray`` without Ray installed, or
+            nothing answers at ``--address``.
     """
     if jobs is not None and jobs < 1:
         raise CliError(f"--jobs must be at least 1, got {jobs}")
@@ -52,6 +53,8 @@ def cli_backend(kind: str, jobs: int | None, address: str | None,
         return make_backend(jobs, kind, address, preload)
     except (ValueError, MissingExtraError) as exc:
         raise CliError(f"--backend {kind}: {exc}") from None
+    except ConnectionError as exc:
+        raise CliError(f"--address {address}: {exc}") from None
 
 
 def load_rules(

@@ -49,7 +49,7 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
                    help="where the hand sets are played: process (worker processes, the "
                    "default), serial, or ray (a Ray cluster; pip install polignac[cluster])")
     p.add_argument("--address", metavar="ADDR",
-                   help="with --backend ray: the cluster to use (host:port, ray://host:port "
+                   help="with --backend ray: the cluster to use (host:port of its head node "
                    "or auto; default: start a local one)")
     p.add_argument("--rule", action="append", metavar="NAME=VALUE",
                    help="house rule (repeatable), e.g. --rule threshold=10")
