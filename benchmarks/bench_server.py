@@ -47,8 +47,10 @@ def free_port() -> int:
         return port
 
 
-def start_server(data: Path, port: int, database_url: str | None) -> subprocess.Popen[bytes]:
-    """``polignac serve`` on 127.0.0.1:port, ready to answer.
+def start_server(data: Path, port: int, database_url: str | None,
+                 extra: tuple[str, ...] = ()) -> subprocess.Popen[bytes]:
+    """``polignac serve`` on 127.0.0.1:port, ready to answer; ``extra`` options come
+    last (they win over the benchmark's own).
 
     Raises:
         RuntimeError: it exited or did not answer within 30 s.
@@ -60,6 +62,7 @@ def start_server(data: Path, port: int, database_url: str | None) -> subprocess.
             "--create-burst", "100000"]
     if database_url:
         cmd += ["--database-url", database_url]
+    cmd += list(extra)
     proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:

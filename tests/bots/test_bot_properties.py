@@ -24,7 +24,7 @@ CASES = [(p, n) for p, r in PRESETS.items() for n in r.players]
 SPECS = [
     "random", "easy", "medium",
     "hard:roll=4,rollouts=2,samples=2,declare_samples=1,nodes=20000",
-    "expert:roll=4,rollouts=2,samples=2,declare_samples=1,nodes=20000,candidates=4",
+    "expert:roll=4,rollouts=2,samples=2,declare_samples=1,nodes=20000,work=200",
     "oracle:roll=4,nodes=20000",
 ]
 

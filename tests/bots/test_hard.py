@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import math
 import random
 
 import pytest
 
 from polignac.bots.base import SeatView
-from polignac.bots.hard import ExpertBot, HardBot, OracleBot
+from polignac.bots.hard import ExpertBot, HardBot, OracleBot, halving_schedule, temper
 from polignac.core import PRESETS, Deal, get_rules
 
 
@@ -83,9 +84,42 @@ def test_rollouts_legal_and_reproducible(preset: str) -> None:
     assert HardBot(rollouts=3).act(view, random.Random(4)) == first
     assert HardBot(roll=0, late=0).act(view, random.Random(4)) in view.legal  # medium's card
     assert OracleBot().act_open(deal, deal.to_act, random.Random(4)) in view.legal
+    for infer in ("medium", "none"):  # sequential halving over weighted deals
+        expert = ExpertBot(work=900, rollouts=3, worlds=12, infer=infer)
+        first = expert.act(view, random.Random(4))
+        assert first in view.legal
+        assert ExpertBot(work=900, rollouts=3, worlds=12, infer=infer).act(
+            view, random.Random(4)) == first
 
 
 def test_hard_options_checked() -> None:
     with pytest.raises(ValueError, match="model"):
         HardBot(model="maxn")
+    with pytest.raises(ValueError, match="ess"):
+        ExpertBot(ess=1.5)
     assert HardBot(model="paranoid").model == "paranoid"
+
+
+def test_halving_schedule_spends_the_budget_on_the_best_cards() -> None:
+    # first round: every card on at least `first` deals; then the better half
+    assert halving_schedule(8, 258, 160, 16) == [(8, 16), (4, 32), (2, 65)]
+    assert halving_schedule(2, 300, 160, 16) == [(2, 150)]
+    assert halving_schedule(4, 4000, 160, 16) == [(4, 160), (2, 160)]  # capped
+    assert halving_schedule(17, 272, 160, 16)[-1] == (2, 16)  # no more than hard's count
+    for k, budget in [(3, 500), (5, 300), (6, 150), (1, 100)]:
+        rounds = halving_schedule(k, budget, 1000, 16)
+        spent = sum(a * (w - (rounds[i - 1][1] if i else 0)) for i, (a, w) in enumerate(rounds))
+        assert rounds[0][0] == k and rounds[-1][0] == min(k, 2)
+        assert spent <= max(budget, 16 * k)
+    with pytest.raises(ValueError):
+        halving_schedule(0, 10, 10)
+
+
+def test_temper_keeps_the_effective_sample_size() -> None:
+    assert temper([0.0, 0.0, 0.0], 0.5) == 1.0
+    assert temper([0.0, -0.1, -math.inf], 0.5) == 1.0  # the impossible deal is left out
+    logw = [0.0] + [-30.0] * 99  # one deal would take all the weight
+    tau = temper(logw, 0.5)
+    e = [math.exp(tau * w) for w in logw]
+    assert 0.0 < tau < 1.0
+    assert sum(e) ** 2 / sum(x * x for x in e) == pytest.approx(50, rel=1e-3)

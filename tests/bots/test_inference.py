@@ -90,9 +90,9 @@ def test_expert_options_are_checked() -> None:
 def test_expert_inference_legal_and_reproducible(infer: str) -> None:
     deal = medium_game("polignac", 11, 5)
     view = SeatView.of(deal, deal.to_act)
-    first = ExpertBot(infer=infer, candidates=12, rollouts=3).act(view, random.Random(4))
+    first = ExpertBot(infer=infer, work=300, rollouts=3).act(view, random.Random(4))
     assert first in view.legal
-    again = ExpertBot(infer=infer, candidates=12, rollouts=3).act(view, random.Random(4))
+    again = ExpertBot(infer=infer, work=300, rollouts=3).act(view, random.Random(4))
     assert again == first
 
 

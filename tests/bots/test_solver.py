@@ -12,7 +12,7 @@ import pytest
 from polignac.bots import fast
 from polignac.bots.solver import Position, Solver, build, final_result
 from polignac.core import Deal, get_rules
-from polignac.core.cards import RANK_LETTERS, make_card
+from polignac.core.cards import RANK_LETTERS, CardSet, make_card
 
 FAMILIES = [
     ("polignac", 4, None),
@@ -179,6 +179,35 @@ def test_table_key_is_rank_relative() -> None:
     assert key(base) != key(position([[0], [1], [2], [5]], 1))  # a point card in its place
 
 
+def test_table_key_ignores_order_within_a_run() -> None:
+    """Live cards of one owner with no other live card between them are
+    interchangeable: moving the Jack within such a run keeps the key and the
+    value; moving it to another run of the same owner changes the key."""
+    rules = get_rules("polignac")
+    rest = ["7D", "8D 9D", "TD AD", "JD QD"]
+
+    def position(clubs: list[str], leader: int) -> Position:
+        hands = tuple(CardSet.parse(f"{c} {d}").mask for c, d in zip(clubs, rest, strict=True))
+        return Position(rules, hands, (), leader, (), (0, 0, 0, 0))
+
+    def key(pos: Position) -> int:
+        g, _s, _u, pts, _o, zob, hands, _t, st, owner, _w = Solver()._setup(pos)[0]
+        return int(fast._summary_key(g, zob, pts, owner, hands, st))
+
+    for leader in range(4):
+        # places by strength: 7 p1, 8 p2, then p0's run of two (the Jack on top
+        # of it, or at its bottom), then K p3
+        top = position(["AC JC", "7C", "8C", "KC"], leader)
+        bottom = position(["JC QC", "7C", "8C", "KC"], leader)
+        assert key(top) == key(bottom)
+        for me in range(4):  # fresh tables: each value is searched
+            assert Solver().value(top, me) == Solver(pure=True).value(bottom, me)
+    # the Jack in p0's other run (p3's card between): another key
+    low = position(["JC KC", "7C", "8C", "QC"], 0)
+    high = position(["9C JC", "7C", "8C", "AC"], 0)
+    assert key(low) != key(high)
+
+
 def test_node_budget_is_reproducible() -> None:
     """A node budget gives the same answer whatever was solved before."""
     rng = random.Random(3)
@@ -281,3 +310,40 @@ def test_best_reply_budget_and_fallback() -> None:
         deal = advance(start(preset, 4, contract, rng), 2, rng)
         pos = Position.from_deal(deal)
         assert solver.best_reply_within(pos, 0) == solver.solve(pos)
+
+
+def _value_without_hand_bounds(solver: Solver, pos: Position, me: int) -> tuple[int, int]:
+    """The value of ``pos`` for ``me`` and the nodes, with the bounds from the cards in
+    hand off."""
+    args, banked = solver._setup(pos, me)
+    args[0][fast.G_PLAYB] = 0
+    v = int(solver._k.root_value(solver._mem, solver._tt))
+    return v + banked, int(args[8][fast.S_NODES])
+
+
+@pytest.mark.parametrize(("preset", "n", "contract"), FAMILIES)
+def test_hand_bounds_keep_the_value(preset: str, n: int, contract: str | None) -> None:
+    """The bounds from the cards in hand (the mover ducks every trick, or takes
+    every trick) change no value: random positions of 3 to 6 cards a hand, for
+    every player, against the same solve with those bounds off (and brute force
+    on the smallest)."""
+    rng = random.Random(sum(map(ord, preset)) * 5 + n)
+    solver = Solver()
+    plain = Solver()
+    saved = 0
+    for trial in range(12):
+        left = 3 + trial % 4 if n <= 4 else 3 + trial % 2
+        deal = advance(start(preset, n, contract, rng), left, rng)
+        pos = Position.from_deal(deal)
+        for me in range(n):
+            got = solver.value(pos, me)
+            want, nodes = _value_without_hand_bounds(plain, pos, me)
+            assert got == want, (preset, deal.history, me)
+            saved += nodes - solver.last_nodes
+        if left == 3 and trial < 4:
+            assert solver.value(pos) == brute(deal, deal.to_act)
+    applies = int(build(Position.from_deal(start(preset, n, contract, rng)))[0][fast.G_PLAYB])
+    if applies:
+        assert saved > 0  # the bounds did cut something in these positions
+    else:
+        assert saved == 0

@@ -5,13 +5,14 @@ from __future__ import annotations
 import argparse
 import json
 import random
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
 from polignac.bots.base import SeatView
 from polignac.bots.runner import choose_action, play_match
-from polignac.bots.stats import mean_ci, t_quantile_975
+from polignac.bots.stats import mean_ci, pool, t_quantile_975
 from polignac.bots.tournament import (
     ProcessBackend,
     SerialBackend,
@@ -98,6 +99,19 @@ def test_stats() -> None:
         mean_ci([])
 
 
+def test_pool_equals_the_whole_sample() -> None:
+    rng = random.Random(3)
+    values = [rng.gauss(0.1, 0.7) for _ in range(57)]
+    whole = mean_ci(values)
+    pooled = pool([mean_ci(values[:20]), mean_ci(values[20:21]), mean_ci(values[21:])])
+    assert pooled.n == whole.n
+    assert (pooled.mean, pooled.sd, pooled.half_width) == pytest.approx(
+        (whole.mean, whole.sd, whole.half_width))
+    assert pool([mean_ci([4.0])]).half_width == float("inf")
+    with pytest.raises(ValueError):
+        pool([])
+
+
 class _Cheat:
     name = "cheat"
     cheats = True
@@ -130,3 +144,27 @@ def test_runner_cheats_and_illegal() -> None:
         choose_action(_Illegal(), m, random.Random(0))
     with pytest.raises(RulesError, match="3 bots for 4 players"):
         play_match(PRESETS["polignac"], 4, [cheat] * 3, random.Random(0))
+
+
+def test_start_slices_one_run() -> None:
+    """Hand sets 0-3 in one run equal runs of 0-1 and 2-3 (``start``), pooled exactly."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location(
+        "combine_runs", Path(__file__).resolve().parents[2] / "benchmarks" / "combine_runs.py")
+    assert spec is not None and spec.loader is not None
+    combine_runs = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(combine_runs)
+    base = TournamentConfig("polignac", ("medium", "easy", "easy", "easy"), deals=4, seed=8)
+    whole = run_tournament(base).to_dict()
+    parts = [run_tournament(replace(base, deals=2, start=k)).to_dict() for k in (0, 2)]
+    joined = combine_runs.combine(parts)
+    for a, b in zip(joined["bots"], whole["bots"], strict=True):
+        assert a["score"]["mean"] == pytest.approx(b["score"]["mean"])
+        assert a["score"]["half_width"] == pytest.approx(b["score"]["half_width"])
+    assert joined["bots"][1]["diff_vs_first"]["mean"] == pytest.approx(
+        whole["bots"][1]["diff_vs_first"]["mean"])
+    with pytest.raises(ValueError, match="count twice"):
+        combine_runs.combine([parts[0], run_tournament(replace(base, deals=2, start=1)).to_dict()])
+    with pytest.raises(RulesError):
+        run_tournament(replace(base, start=-1))

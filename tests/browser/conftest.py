@@ -40,7 +40,8 @@ def _free_port() -> int:
 @pytest.fixture
 def server(tmp_path: Path) -> Iterator[str]:
     """A live server on 127.0.0.1 with fast bots; stopped after the test."""
-    config = ServerConfig(data_dir=tmp_path / "data", bot_delay=0.05, deal_delay=0.5)
+    config = ServerConfig(data_dir=tmp_path / "data", bot_delay=0.05, trick_pause=0.0,
+                          deal_delay=0.5)
     port = _free_port()
     srv = uvicorn.Server(uvicorn.Config(create_app(config), host="127.0.0.1", port=port,
                                         log_level="warning", ws_max_size=64 * 1024))

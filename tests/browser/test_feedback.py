@@ -255,7 +255,7 @@ def test_the_table_page_gives_feedback(server: str, shots: Path, lang: str, widt
             assert page.locator("#me .seat.to-act").count() == 1 and me.endswith(
                 {"en": "to play", "de": "am Zug"}[lang]), me
             page.screenshot(path=shots / f"feedback-prompt-{lang}-{width}.png")
-            page.locator("#hint").click()
+            page.locator("#status").click()  # focus the page (the hint line is hidden on a phone)
             page.keyboard.press("p")  # pass, by its key
             wait_until(lambda: not page.locator("#prompt .call").count())
             # A card to play: only the legal ones are enabled.

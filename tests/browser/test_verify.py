@@ -70,8 +70,8 @@ def test_the_browser_computes_what_python_computes(server: str) -> None:
 def slow_server(tmp_path: Path) -> Iterator[str]:
     """Like conftest's ``server``, but the first deal waits up to 20 s for the cut (it
     deals as soon as the page has cut): a busy machine may take seconds to load a page."""
-    config = ServerConfig(data_dir=tmp_path / "data", bot_delay=0.05, deal_delay=0.5,
-                          cut_window=20.0)
+    config = ServerConfig(data_dir=tmp_path / "data", bot_delay=0.05, trick_pause=0.0,
+                          deal_delay=0.5, cut_window=20.0)
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
@@ -154,7 +154,7 @@ def test_cut_reveal_and_verify_in_the_replay_viewer(slow_server: str, shots: Pat
             page.wait_for_selector("#verify-summary:has-text('1 failed')")
             failed = page.locator("#verify-results li[data-state=failed]")
             assert failed.count() == 1
-            assert failed.inner_text().startswith("Deal 1: FAILED ✗ Easy bot 2: the record has")
+            assert failed.inner_text().startswith("Deal 1: FAILED ✗ Medium bot 2: the record has")
             page.set_viewport_size({"width": 390, "height": 844})
             page.wait_for_timeout(200)
             page.screenshot(path=shots / "verify-04-replay-fail-phone.png", full_page=True)

@@ -10,6 +10,7 @@ CI (``CI=true``) and are skipped elsewhere.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import glob
 import os
@@ -31,9 +32,10 @@ pytest.importorskip("sqlalchemy")
 from starlette.testclient import TestClient  # noqa: E402
 
 from polignac.server import ServerConfig, create_app  # noqa: E402
+from polignac.server.botmoves import PoolBackend  # noqa: E402
 
 FAST = {"bot_delay": 0.0, "deal_delay": 0.0, "cut_window": 0.0, "rate_per_second": 10000,
-        "rate_burst": 10000, "create_burst": 10000,
+        "rate_burst": 10000, "create_burst": 10000, "trick_pause": 0.0,
         "allowed_hosts": ("testserver",)}  # the Host of Starlette's TestClient
 
 
@@ -43,10 +45,18 @@ def config(tmp_path: Path) -> ServerConfig:
     return ServerConfig(data_dir=tmp_path / "data", **FAST)  # type: ignore[arg-type]
 
 
+@pytest.fixture(scope="session")
+def bot_backend() -> Iterator[PoolBackend]:
+    """One pool of bot workers for the session's apps (starting one takes seconds)."""
+    backend = PoolBackend.local(2, move_seconds=60.0)
+    yield backend
+    asyncio.run(backend.stop())
+
+
 @pytest.fixture
-def client(config: ServerConfig) -> Iterator[TestClient]:
-    """A test client with the app started (lifespan run)."""
-    with TestClient(create_app(config), base_url="http://testserver") as c:
+def client(config: ServerConfig, bot_backend: PoolBackend) -> Iterator[TestClient]:
+    """A test client with the app started (lifespan run), its bots in the shared pool."""
+    with TestClient(create_app(config, bot_backend), base_url="http://testserver") as c:
         yield c
 
 

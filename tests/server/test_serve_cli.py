@@ -60,5 +60,10 @@ def test_grace_and_delays(tmp_path: Path) -> None:
     assert isinstance(config, ServerConfig)
     assert (config.grace_seconds, config.bot_delay, config.deal_delay) == (5, 0, 0.5)
     assert build_config(_parse(["serve"])).grace_seconds == 30  # type: ignore[attr-defined]
+    paused = build_config(_parse(["serve", "--trick-pause", "0"]))
+    assert paused.trick_pause == 0  # type: ignore[attr-defined]
+    assert build_config(_parse(["serve"])).trick_pause == 1.5  # type: ignore[attr-defined]
+    with pytest.raises(CliError, match="--trick-pause"):
+        build_config(_parse(["serve", "--trick-pause", "-1"]))
     with pytest.raises(CliError):
         build_config(_parse(["serve", "--grace", "-1"]))

@@ -146,6 +146,7 @@ G_SHARE0 = 24  # up to 4 pool shares
 G_TRICK_PTS = 28  # raw points per trick (chips games' card points)
 G_NONCE = 29  # per-solve salt of the table keys
 G_RANGE = 30  # a bound on the absolute value of any result
+G_PLAYB = 31  # 1: the bounds from the cards in hand apply (:func:`_hand_bounds`)
 G_SIZE = 32
 
 # ------------------------------------------------------------------ state
@@ -404,7 +405,10 @@ def _summary_key(g: Any, zob: Any, pts: Any, owner: Any, hands: Any, st: Any) ->
 
     Each suit's cards still in hands are listed by strength and only their
     owners and point values enter the key: positions that differ only in
-    which cards are gone are the same game.
+    which cards are gone are the same game.  Within a run of consecutive live
+    cards of one owner the order does not matter either (they compare alike
+    with every other card and never meet in a trick), so the run's point
+    cards are keyed at its first places, in strength order.
     """
     n = g[G_N]
     live = np.int64(0)
@@ -414,12 +418,19 @@ def _summary_key(g: Any, zob: Any, pts: Any, owner: Any, hands: Any, st: Any) ->
     for s in range(4):
         m = (live >> np.int64(13 * s)) & 0x1FFF
         slot = s * 13
+        ro = -1  # the owner of the current run, the place of its next point card
+        rp = 0
         while m != 0:
             c = 13 * s + low_index(m)
             m &= m - 1
-            k ^= zob[Z_REL + slot * 16 + owner[c]]
+            o = owner[c]
+            if o != ro:
+                ro = o
+                rp = slot
+            k ^= zob[Z_REL + slot * 16 + o]
             if pts[c] != 0:
-                k ^= zob[Z_PV + slot * 16 + (pts[c] & 15)]
+                k ^= zob[Z_PV + rp * 16 + (pts[c] & 15)]
+                rp += 1
             slot += 1
     if g[G_SLAM] == 1 or g[G_MODE] == 1:
         k ^= zob[Z_SWEEP + st[S_SWEEP] + 2]
@@ -489,14 +500,83 @@ def _bounds(g: Any, st: Any) -> tuple[int, int]:
 
 
 @_jit_inline
+def _ducks(g: Any, hands: Any) -> bool:
+    """Whether the mover can duck every trick it does not lead (see :func:`_hand_bounds`)."""
+    me = g[G_ME]
+    ph = hands[me]
+    opp = np.int64(0)
+    for q in range(g[G_N]):
+        if q != me:
+            opp |= hands[q]
+    for s in range(4):
+        sm = np.int64(0x1FFF) << np.int64(13 * s)
+        pt = ph & sm
+        ot = opp & sm
+        if pt != 0 and ot != 0 and pt >= (ot & -ot):
+            return False
+    return True
+
+
+@_jit_inline
+def _hand_bounds(g: Any, hands: Any, st: Any, lo: int, hi: int) -> tuple[int, int]:
+    """Narrow the bounds ``(lo, hi)`` at a trick boundary from the cards in hand.
+
+    Only when ``g[G_PLAYB]`` (additive scoring, no trumps, no partners, no
+    slam or all-three rule): the mover's future result then comes only from
+    the tricks it wins.  Cards are numbered weakest first within a suit.
+
+    * The mover takes every trick when it leads and, in each suit it holds,
+      all its cards are above all its opponents' cards of the suit (or they
+      hold none): the result is then all that is still out.
+    * Otherwise the mover can duck every trick when, in each suit it holds,
+      all its cards are below all its opponents' cards of the suit (or they
+      hold none): whoever leads, the mover follows low (beaten) or discards,
+      and when it leads, it leads low in a suit the others hold (one exists,
+      else the case above applies) and is beaten; the condition holds as
+      cards go, so it never takes a trick and its result is at least 0.
+    """
+    me = g[G_ME]
+    n = g[G_N]
+    ph = hands[me]
+    opp = np.int64(0)
+    for q in range(n):
+        if q != me:
+            opp |= hands[q]
+    duck = True
+    top = True
+    for s in range(4):
+        sm = np.int64(0x1FFF) << np.int64(13 * s)
+        pt = ph & sm
+        ot = opp & sm
+        if pt == 0 or ot == 0:
+            continue
+        if pt < (ot & -ot):
+            top = False
+        else:
+            duck = False
+            if ot >= (pt & -pt):
+                top = False
+    if top and st[S_LEADER] == me:
+        v = st[S_NEGL] + st[S_POSL] + g[G_TRICK] * (g[G_TOTAL_TRICKS] - st[S_DONE]) + g[G_LAST]
+        if st[S_DONE] == 0:
+            v += g[G_FIRST]
+        return v, v
+    if duck and lo < 0:
+        lo = 0
+    return lo, hi
+
+
+@_jit_inline
 def _trick_bounds(g: Any, strength: Any, upts: Any, hands: Any, trick: Any, st: Any,
                   tb: int, tl: int, alpha: int, beta: int) -> int:
     """Mid-trick cutoff from the trick in progress, or ``-INF`` for none.
 
     When the trick is already lost to the mover's side (its last card in the
     trick is played and someone else leads it) the cards in it are worth
-    nothing to the mover; when the mover's side leads it and no opponent
-    still to play can beat the card, they are all the mover's.  The bounds of
+    nothing to the mover (and with ``g[G_PLAYB]``, when the mover can duck
+    every later trick, :func:`_ducks`, its future result is at least 0);
+    when the mover's side leads it and no opponent still to play can beat
+    the card, they are all the mover's.  The bounds of
     :func:`_bounds` narrowed so are returned when they decide the window.
     Cards are numbered weakest first within a suit.
     """
@@ -509,7 +589,18 @@ def _trick_bounds(g: Any, strength: Any, upts: Any, hands: Any, trick: Any, st: 
         else:
             pos += u
     if neg == 0 and pos == 0:
-        return -INF  # the bounds are those of the trick's start
+        # the bounds are those of the trick's start, unless the mover has
+        # lost this trick already and ducks every later one
+        if g[G_PLAYB] == 0:
+            return -INF
+        n = g[G_N]
+        im = _wrap(g[G_ME] - st[S_LEADER] + n, n)  # the mover's place in the trick
+        if im >= tl or im == _taking(g, strength, trick, tb, tl):
+            return -INF
+        lo, hi = _bounds(g, st)
+        if lo < 0 and (beta <= 0 or hi == 0) and _ducks(g, hands):
+            return 0
+        return -INF
     lo, hi = _bounds(g, st)
     if lo <= -INF or hi >= INF:
         return -INF
@@ -548,6 +639,8 @@ def _trick_bounds(g: Any, strength: Any, upts: Any, hands: Any, trick: Any, st: 
                 return -INF
         lo -= neg
         hi -= pos
+        if g[G_PLAYB] == 1 and lo < 0 and _ducks(g, hands):
+            lo = 0
     if lo >= beta or lo == hi:
         return lo
     if hi <= alpha:
@@ -641,6 +734,12 @@ def search(mem: Any, tt: Any, alpha: int, beta: int) -> int:
             return lo
         if hi <= alpha:
             return hi
+        if g[G_PLAYB] == 1:
+            lo, hi = _hand_bounds(g, hands, st, lo, hi)
+            if lo >= beta or lo == hi:
+                return lo
+            if hi <= alpha:
+                return hi
         if st[S_DONE] + 1 == g[G_TOTAL_TRICKS]:
             return _last_trick(g, strength, upts, pts, zob, hands, trick, st)
         key = _summary_key(g, zob, pts, owner, hands, st)
@@ -703,9 +802,12 @@ def search(mem: Any, tt: Any, alpha: int, beta: int) -> int:
             nc += 1
         prev = c
     # Move ordering: the table's move first.  Following: the mover ducks
-    # (strongest card that does not take the lead first) and discards the
-    # cards that hurt it onto others' tricks; the others feed the mover's
-    # winning tricks with those cards.  Leading: weakest first.
+    # (strongest card that does not take the lead first, a card that hurts
+    # it before the others) and discards the cards that hurt it onto others'
+    # tricks; the others feed the mover's winning tricks with those cards.
+    # Leading: weakest first, a card that hurts the mover first when it may
+    # be beaten (the mover's own lead under a higher card, the others' lead
+    # under the mover's cards), the mover's short suits first.
     kb = base + 16
     wc = -1
     mwin = False
@@ -742,7 +844,7 @@ def search(mem: Any, tt: Any, alpha: int, beta: int) -> int:
                 else:
                     k = -1000 + 20 * upts[c] - strength[c]
             elif maxing:
-                k = 80 - strength[c] if beats else -strength[c]
+                k = 80 - strength[c] if beats else 20 * upts[c] - strength[c]
             elif beats:
                 k = 50 - strength[c]
             elif mwin:
@@ -760,10 +862,18 @@ def search(mem: Any, tt: Any, alpha: int, beta: int) -> int:
             if maxing:
                 if om & sm & ~below & ~(np.int64(1) << np.int64(c)) == 0:
                     k += 50
+                elif upts[c] < 0:
+                    k -= 30
+                xm = hands[p] & sm  # a short suit first (it runs out: discards)
+                while xm != 0:
+                    xm &= xm - 1
+                    k += 4
             elif om & sm == 0:
                 k += 40
             elif om & sm & below != 0:
                 k += 20
+            elif upts[c] < 0:
+                k -= 30
         work[kb + i] = k
     for i in range(1, nc):  # insertion sort, nc is small
         kc = work[kb + i]
@@ -842,7 +952,13 @@ def search(mem: Any, tt: Any, alpha: int, beta: int) -> int:
 
 @_jit
 def _mtd(mem: Any, tt: Any) -> int:
-    """Exact value by null-window searches (bisection on the value, table reused)."""
+    """Exact value by null-window searches (table reused).
+
+    Proving that the mover reaches a value (all the others' replies refuted)
+    costs far more than proving it does not (one reply each), so over a
+    small range the searches go down from the top, only the last one
+    succeeding; over a wide one they bisect.
+    """
     g = mem[P_G:P_G + G_SIZE]
     st = mem[P_ST:P_ST + S_SIZE]
     lo, hi = _bounds(g, st)
@@ -850,7 +966,7 @@ def _mtd(mem: Any, tt: Any) -> int:
         lo = -g[G_RANGE]
         hi = g[G_RANGE]
     while lo < hi:
-        mid = (lo + hi + 1) // 2
+        mid = hi if hi - lo <= 8 else (lo + hi + 1) // 2
         v = search(mem, tt, mid - 1, mid)
         if st[S_ABORT] != 0:
             return 0

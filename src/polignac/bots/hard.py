@@ -1,5 +1,6 @@
-"""Search bots: ``hard`` (determinized search), ``expert`` (plus inference and
-match awareness) and the evaluation-only ``oracle`` (sees every hand).
+"""Search bots: ``hard`` (determinized search), ``expert`` (a larger budget spent
+by sequential halving over the cards, tempered inference, match awareness) and
+the evaluation-only ``oracle`` (sees every hand).
 
 ``HardBot`` samples complete deals consistent with everything its seat has
 seen (its hand, the cards played, revealed voids, the Knaves turn-up, Pollack
@@ -23,7 +24,6 @@ import dataclasses
 import math
 import random
 import time
-from collections import Counter
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
@@ -291,69 +291,185 @@ class HardBot:
         return action if action in cards else cards[0]
 
 
-class ExpertBot(HardBot):
-    """Hard plus inference and match awareness.
+def halving_schedule(k: int, playouts: int, cap: int, first: int = 1) -> list[tuple[int, int]]:
+    """Sequential halving of ``k`` cards with about ``playouts`` playouts in all.
 
-    Inference (``infer``): ``"medium"`` (default) draws ``candidates`` (48)
-    deals consistent with what the seat has seen, scores each by how likely
-    the other players' earlier actions were if they play like ``medium``
-    (each took ``medium``'s action with probability ``1 - eps``, ``eps`` 0.1;
-    :func:`polignac.bots.inference.policy_log_likelihood`), and resamples the
-    deals it searches from them in proportion to that likelihood.
-    ``"heuristic"`` keeps every sampled deal and weights it by a softmax play
-    model (``beta``, default 1.5).  Near the match threshold (penalty games
-    with a threshold) each sample's result counts as ``result - 100`` when it
-    would take the bot to the threshold, so that the bot minimises the chance
-    of losing the match rather than its points.  The weights and the match
-    utility apply to the playouts and to the endgame solves alike; defaults
-    ``samples`` 16, ``nodes`` 200,000, ``rollouts`` 16 (other options as hard).
+    One ``(alive, worlds)`` pair per round: ``alive`` cards are each played
+    out in the first ``worlds`` sampled deals (cumulative, at most ``cap``),
+    then the better half (rounded up) goes on.  The first round gives every
+    card at least ``first`` deals; the rest of the budget is shared equally by
+    the rounds, so a card that survives longer is measured on more deals: the
+    budget goes to the close decisions.
 
     Raises:
-        ValueError: an unknown ``infer`` or ``model``, or ``eps`` outside (0, 1).
+        ValueError: ``k`` < 1.
+    """
+    if k < 1:
+        raise ValueError(f"halving needs at least one card, got {k}")
+    rounds = max(1, math.ceil(math.log2(k)))
+    share = playouts // rounds
+    out: list[tuple[int, int]] = []
+    alive = k
+    worlds = min(cap, max(first, share // k, 1))
+    left = playouts - k * worlds
+    out.append((alive, worlds))
+    for r in range(1, rounds):
+        alive = (alive + 1) // 2
+        worlds = min(cap, worlds + max(0, left // ((rounds - r) * alive)))
+        left -= alive * (worlds - out[-1][1])
+        out.append((alive, worlds))
+    return out
+
+
+def temper(logw: Sequence[float], ess: float) -> float:
+    """The largest power ``tau`` in [0, 1] of the likelihoods ``exp(logw)`` whose
+    effective sample size is at least ``ess`` times their number.
+
+    So inference sharpens the sample only as far as it keeps enough distinct
+    deals (``tau`` 0: every deal counts the same).  Deals of log-weight
+    ``-inf`` (impossible) are left out of the count.
+    """
+    finite = [w for w in logw if w > -math.inf]  # impossible deals weigh 0 at any tau
+    if not finite:
+        return 1.0
+
+    def enough(tau: float) -> bool:
+        top = max(tau * w for w in finite)
+        e = [math.exp(tau * w - top) for w in finite]
+        return sum(e) ** 2 >= ess * len(e) * sum(x * x for x in e)
+
+    if enough(1.0):
+        return 1.0
+    lo, hi = 0.0, 1.0
+    for _ in range(20):
+        mid = (lo + hi) / 2
+        lo, hi = (mid, hi) if enough(mid) else (lo, mid)
+    return lo
+
+
+class ExpertBot(HardBot):
+    """Hard with a larger, better spent budget, inference and match awareness.
+
+    * Playouts: about ``work`` (5,000) ``medium`` moves per decision, the
+      inference's replays of the others' moves (at most a quarter) and the
+      playouts' moves together, so the number of playouts scales with the
+      cards left to play (Knaves' long deals get fewer), but never below
+      hard's ``rollouts`` (16) per legal card.  They are spread over the legal
+      cards by sequential halving (:func:`halving_schedule`): every card on
+      the first ``rollouts`` sampled deals, then the better half on more
+      deals, and so on, at most ``worlds`` (160) deals; all cards are
+      compared on the same deals.
+    * Inference (``infer``): ``"medium"`` (default) weights each sampled deal
+      by how likely the other players' earlier actions were if they play like
+      ``medium`` (each took ``medium``'s action with probability ``1 - eps``,
+      ``eps`` 0.2; :func:`polignac.bots.inference.policy_log_likelihood`),
+      tempered (:func:`temper`) so that the weights keep an effective sample
+      size of at least ``ess`` (0.5) of the deals: the sample never collapses
+      onto a few deals.  A deal's replay stops once it falls ``floor`` (12)
+      log-units behind the best so far (it would weigh next to nothing).
+      ``"heuristic"`` uses a softmax play model (``beta`` 1.5) instead,
+      ``"none"`` no inference.
+    * Endgame (at most ``late`` = 3 cards): up to ``samples`` (48) weighted
+      deals solved exactly (best reply) within ``nodes`` (600,000).
+    * Match awareness: near the match threshold (penalty games with a
+      threshold) each sample's result counts as ``result - 100`` when it
+      would take the bot to the threshold, so that the bot minimises the
+      chance of losing the match rather than its points.
+
+    Counts, not times: the choice depends only on the view and the rng seed.
+
+    Raises:
+        ValueError: an unknown ``infer`` or ``model``, ``eps`` outside (0, 1)
+            or ``ess`` outside [0, 1].
     """
 
     name = "expert"
 
-    def __init__(self, samples: int = 16, time: float | None = None,
-                 declare_samples: int = 4, beta: float = 1.5, nodes: int = 200_000,
-                 rollouts: int = 16, infer: str = "medium", eps: float = 0.1,
-                 candidates: int = 48, **kw: Any) -> None:
+    def __init__(self, samples: int = 48, time: float | None = None,
+                 declare_samples: int = 4, beta: float = 1.5, nodes: int = 600_000,
+                 rollouts: int = 16, infer: str = "medium", eps: float = 0.2,
+                 ess: float = 0.5, work: int = 5_000, worlds: int = 160,
+                 floor: float = 12.0, **kw: Any) -> None:
         super().__init__(samples=samples, time=time, declare_samples=declare_samples,
                          nodes=nodes, rollouts=rollouts, **kw)
-        if infer not in ("medium", "heuristic"):
-            raise ValueError(f"expert: infer must be 'medium' or 'heuristic', got {infer!r}")
+        if infer not in ("medium", "heuristic", "none"):
+            raise ValueError(
+                f"expert: infer must be 'medium', 'heuristic' or 'none', got {infer!r}")
         if not 0.0 < float(eps) < 1.0:
             raise ValueError(f"expert: eps must lie strictly between 0 and 1, got {eps}")
+        if not 0.0 <= float(ess) <= 1.0:
+            raise ValueError(f"expert: ess must lie between 0 and 1, got {ess}")
         self.infer = infer
         self.eps = float(eps)
-        self.candidates = max(1, int(candidates))
+        self.ess = float(ess)
         self.beta = float(beta)
+        self.work = int(work)
+        self.worlds = max(1, int(worlds))
+        self.floor = float(floor)
 
-    def _weight(self, view: SeatView, hands: tuple[Mask, ...]) -> float:
-        if self.infer == "medium":
-            return 0.0  # the resampling in _samples carries the weights
-        return play_log_likelihood(view, hands, self.beta)
+    def _log_likelihood(self, view: SeatView, hands: tuple[Mask, ...], floor: float) -> float:
+        if self.infer == "none" or not view.history:
+            return 0.0
+        if self.infer == "heuristic":
+            return play_log_likelihood(view, hands, self.beta)
+        return policy_log_likelihood(view, hands, self.fallback, self.eps, floor)
+
+    def _weighted(self, view: SeatView, rng: random.Random,
+                  k: int) -> list[tuple[float, tuple[Mask, ...]]]:
+        """``k`` sampled deals with their tempered log-likelihoods (impossible ones left out)."""
+        drawn: list[tuple[float, tuple[Mask, ...]]] = []
+        best = -math.inf
+        for _ in range(k):
+            hands = sample_hands(view, rng)
+            w = self._log_likelihood(view, hands, best - self.floor)
+            best = max(best, w)
+            drawn.append((w, hands))
+        drawn = [(w, h) for w, h in drawn if w > -math.inf]
+        tau = temper([w for w, _ in drawn], self.ess)
+        return [(tau * w, h) for w, h in drawn]
 
     def _samples(self, view: SeatView, rng: random.Random,
                  k: int) -> Iterator[tuple[float, tuple[Mask, ...]]]:
-        """Deals resampled by the ``medium`` play model's likelihood (log-weight: log count)."""
-        if self.infer != "medium" or not view.history:
-            yield from super()._samples(view, rng, k)
-            return
-        pool: list[tuple[float, tuple[Mask, ...]]] = []
-        best = -math.inf
-        for _ in range(self.candidates):
-            hands = sample_hands(view, rng)
-            w = policy_log_likelihood(view, hands, self.fallback, self.eps, best - 9.0)
-            best = max(best, w)
-            pool.append((w, hands))
-        if best == -math.inf:  # nothing replays (cannot happen with a consistent view)
-            yield from super()._samples(view, rng, k)
-            return
-        weights = [math.exp(w - best) for w, _ in pool]
-        picks = Counter(rng.choices(range(len(pool)), weights=weights, k=k))
-        for i in sorted(picks):
-            yield math.log(picks[i]), pool[i][1]
+        """The endgame's deals: weighted as for the playouts."""
+        yield from self._weighted(view, rng, k)
+
+    def _rollout_card(self, view: SeatView, cards: list[Action], rng: random.Random) -> Action:
+        """Sequential halving over ``cards`` with ``medium`` playouts in weighted deals."""
+        left = max(1, sum(view.hand_sizes))  # the moves of one playout
+        # the inference replays the others' earlier moves in every deal: at most a
+        # quarter of the work, the playouts get the rest (at least hard's count)
+        theirs = 0 if self.infer == "none" else len(view.history) * (view.num_players - 1)
+        theirs //= view.num_players
+        cap = min(self.worlds, max(self.rollouts, self.work // max(1, 4 * theirs)))
+        budget = max(self.rollouts * len(cards), (self.work - cap * theirs) // left)
+        schedule = halving_schedule(len(cards), budget, cap, self.rollouts)
+        worlds: list[tuple[float, Deal]] = []
+        for w, hands in self._weighted(view, rng, schedule[-1][1]):
+            world = _world(view, hands)
+            if world is not None:
+                worlds.append((w, world))
+        if not worlds:
+            return self._medium_card(view, cards, rng)
+        results: dict[int, list[float]] = {c: [] for c in cards}
+        alive = list(cards)
+        n = 0
+        for r, (_, upto) in enumerate(schedule):
+            n = min(upto, len(worlds))
+            for c in alive:
+                got = results[c]
+                got.extend(playout_result(self._playout(worlds[i][1].apply(c), rng), view.player)
+                           for i in range(len(got), n))
+            if r < len(schedule) - 1:
+                top = max(w for w, _ in worlds[:n])
+                weights = [math.exp(w - top) for w, _ in worlds[:n]]
+
+                def mean(c: int, weights: list[float] = weights) -> float:
+                    return sum(x * self._utility(view, v)
+                               for x, v in zip(weights, results[c], strict=True))
+
+                alive = sorted(alive, key=mean, reverse=True)[:schedule[r + 1][0]]
+        scored = [(worlds[i][0], {c: results[c][i] for c in alive}) for i in range(n)]
+        return self._weighted_pick(view, alive, scored, rng)
 
     def _utility(self, view: SeatView, value: float) -> float:
         r = view.rules

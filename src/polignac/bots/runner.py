@@ -10,6 +10,7 @@ from ..core.errors import IllegalActionError
 from ..core.match import Match
 from ..core.rules import Rules
 from .base import Bot, SeatView
+from .registry import UnknownBotError, make_bot
 
 
 def choose_action(bot: Bot, match: Match, rng: random.Random) -> Action:
@@ -35,6 +36,51 @@ def choose_action(bot: Bot, match: Match, rng: random.Random) -> Action:
         action = bot.act(view, rng)
         legal = list(view.legal)
     if action not in legal:
+        raise IllegalActionError(
+            f"bot {bot.name!r} chose illegal action {action!r}", rule="bot-illegal-action"
+        )
+    return action
+
+
+def move_seed(table_seed: int, deal: int, index: int) -> str:
+    """The seed of one bot move: from a table's bot seed, the deal's number (from 1)
+    and the action's index in that deal's history.
+
+    A move's random generator is ``random.Random(move_seed(...))`` (a text seed is
+    hashed with SHA-512, the same in every process), so a move computed again (in
+    another worker, after a worker died) is the same move.
+    """
+    return f"{table_seed}/{deal}/{index}"
+
+
+_BOTS: dict[str, Bot] = {}
+
+
+def move_for(spec: str, view: SeatView, seed: str) -> Action:
+    """The action the bot named by ``spec`` chooses from ``view`` with the random
+    generator ``random.Random(seed)``: a pure function of its arguments (bots keep
+    no state between moves; the view holds the deal's whole history), so it gives
+    the same action in any process.  Bots are built once per process and spec.
+
+    Raises:
+        UnknownBotError: ``spec`` names no bot, or an evaluation-only one that must
+            see every hand (``oracle``).
+        IllegalActionError: the view has no legal action, or the bot chose an
+            action that is not legal.
+    """
+    bot = _BOTS.get(spec)
+    if bot is None:
+        bot = make_bot(spec)
+        if getattr(bot, "cheats", False):
+            raise UnknownBotError(f"bot {spec!r} sees every hand: it cannot play from a view")
+        if len(_BOTS) >= 64:
+            _BOTS.clear()
+        _BOTS[spec] = bot
+    if not view.legal:
+        raise IllegalActionError("the viewer has no legal action: it is not its turn",
+                                 rule="not-your-turn")
+    action = bot.act(view, random.Random(seed))
+    if action not in view.legal:
         raise IllegalActionError(
             f"bot {bot.name!r} chose illegal action {action!r}", rule="bot-illegal-action"
         )

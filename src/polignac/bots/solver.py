@@ -24,11 +24,13 @@ The model (documented choices):
   rule assumes no per-trick points (true of every preset that has it).
 
 The search itself lives in :mod:`polignac.bots.fast` (fail-soft alpha-beta
-driven by null-window bisection on the value, a transposition table at trick
-boundaries keyed on the rank-relative position, equivalent cards merged,
-move ordering, static bounds at trick boundaries and from the trick in
-progress), compiled by numba when it is installed; pass ``pure=True`` to run
-the same code as plain Python.
+driven by null-window searches on the value, down from the top over a small
+range, a transposition table at trick boundaries keyed on the rank-relative
+position (the order within a run of one owner's cards left out), equivalent
+cards merged, move ordering, static bounds at trick boundaries from the
+points out and the cards in hand, and from the trick in progress), compiled
+by numba when it is installed; pass ``pure=True`` to run the same code as
+plain Python.
 """
 
 from __future__ import annotations
@@ -410,6 +412,8 @@ def build(pos: Position, nonce: int = 0, player: int | None = None) -> tuple[Any
                        + 2 * r.contract_points + abs(int(g[fast.G_TOTAL_U]))
                        + abs(int(g[fast.G_ALL3_ADJ])) + r.pool
                        + n * (r.sweep_chips + n * r.overload_chips) + 1)
+    if mode == 0 and not dtype and not side and g[fast.G_TRUMP] < 0 and not g[fast.G_ALL3]:
+        g[fast.G_PLAYB] = 1
     hands = np.zeros(16, np.int64)
     for p, h in enumerate(pos.hands):
         hands[p] = h

@@ -79,3 +79,23 @@ def mean_ci(values: Sequence[float]) -> MeanCI:
     var = math.fsum((v - mean) ** 2 for v in values) / (k - 1)
     sd = math.sqrt(var)
     return MeanCI(mean, t_quantile_975(k - 1) * sd / math.sqrt(k), k, sd)
+
+
+def pool(parts: Sequence[MeanCI]) -> MeanCI:
+    """The mean and 95% t-interval of the union of the samples summarised by ``parts``.
+
+    Exact: the pooled sum and sum of squares follow from each part's count,
+    mean and standard deviation (so runs made in chunks can be combined).
+
+    Raises:
+        ValueError: ``parts`` is empty.
+    """
+    if not parts:
+        raise ValueError("pool: no parts")
+    k = sum(p.n for p in parts)
+    mean = math.fsum(p.n * p.mean for p in parts) / k
+    if k == 1:
+        return MeanCI(mean, math.inf, 1, 0.0)
+    ss = math.fsum((p.n - 1) * p.sd**2 + p.n * (p.mean - mean) ** 2 for p in parts)
+    sd = math.sqrt(ss / (k - 1))
+    return MeanCI(mean, t_quantile_975(k - 1) * sd / math.sqrt(k), k, sd)

@@ -57,6 +57,9 @@ class TournamentConfig:
     matches: int = 0
     """Duplicate whole matches to play for the match win rate (0: none)."""
     max_match_deals: int = 500
+    start: int = 0
+    """Index of the first hand set: hand set ``i`` is the same for a given seed
+    whatever the start, so runs with consecutive ranges are slices of one run."""
 
     def resolve(self) -> tuple[Rules, int]:
         """The rules and the player count.
@@ -70,8 +73,8 @@ class TournamentConfig:
         rules.check_player_count(n)
         if len(self.bots) != n:
             raise RulesError(f"{len(self.bots)} bots for {n} players: give one bot per seat")
-        if self.deals < 0 or self.matches < 0:
-            raise RulesError("deals and matches must not be negative")
+        if self.deals < 0 or self.matches < 0 or self.start < 0:
+            raise RulesError("deals, matches and start must not be negative")
         return rules, n
 
 
@@ -224,6 +227,7 @@ class TournamentResult:
             "deals": c.deals,
             "matches": c.matches,
             "seed": c.seed,
+            "start": c.start,
             "unit": self.unit,
             "lower_is_better": self.lower_is_better,
             "bots": [b.to_dict() for b in self.bots],
@@ -247,7 +251,7 @@ def run_tournament(
     for spec in dict.fromkeys(config.bots):
         make_bot(spec)  # fail early, in this process
     backend = SerialBackend() if backend is None else backend
-    tasks = [_Task(config, "deal", i) for i in range(config.deals)]
+    tasks = [_Task(config, "deal", i) for i in range(config.start, config.start + config.deals)]
     tasks += [_Task(config, "match", i) for i in range(config.matches)]
     start = time.perf_counter()
     results: list[_TaskResult] = []

@@ -29,6 +29,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                         "(default 30)")
     p.add_argument("--bot-delay", type=float, default=0.7, metavar="SECONDS",
                    help="seconds a bot waits before it acts (default 0.7)")
+    p.add_argument("--trick-pause", type=float, default=1.5, metavar="SECONDS",
+                   help="seconds a bot waits more after a trick is complete, so that people "
+                        "can see it (default 1.5)")
     p.add_argument("--deal-delay", type=float, default=2.5, metavar="SECONDS",
                    help="seconds between the end of a deal and the next (default 2.5)")
     p.add_argument("--rate", type=float, default=10.0, metavar="N",
@@ -68,6 +71,12 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     p.add_argument("--ping", type=float, default=20.0, metavar="SECONDS",
                    help="seconds between WebSocket pings, and to wait for the pong before "
                         "closing (default 20)")
+    # --- bot moves run in worker processes of their own
+    p.add_argument("--bot-workers", type=int, default=None, metavar="N",
+                   help="worker processes for bot moves (default: one per CPU)")
+    p.add_argument("--bot-move-timeout", type=float, default=5.0, metavar="SECONDS",
+                   help="seconds one bot move may take before a cheaper level plays it "
+                        "(default 5)")
     p.set_defaults(func=run_serve)
 
 
@@ -86,7 +95,7 @@ def build_config(args: argparse.Namespace) -> object:
         raise CliError(f"--port {args.port}: choose a port from 1 to 65535")
     if not 0 < args.rate <= 1e6:
         raise CliError(f"--rate {args.rate}: choose a number above 0")
-    for option in ("grace", "bot_delay", "deal_delay"):
+    for option in ("grace", "bot_delay", "trick_pause", "deal_delay"):
         if not 0 <= getattr(args, option) <= 3600:
             raise CliError(f"--{option.replace('_', '-')} {getattr(args, option)}: choose "
                            "from 0 to 3600 seconds")
@@ -118,9 +127,16 @@ def build_config(args: argparse.Namespace) -> object:
             raise CliError(f"--allowed-host {name!r}: a wildcard is *.DOMAIN or *")
     hosts = default_allowed_hosts(args.host, args.port) + tuple(
         n.lower() for n in args.allowed_host)
+    bot_workers = args.bot_workers
+    if bot_workers is not None and not 1 <= bot_workers <= 256:
+        raise CliError(f"--bot-workers {bot_workers}: choose from 1 to 256")
+    bot_move = args.bot_move_timeout
+    if not 0.1 <= bot_move <= 600:
+        raise CliError(f"--bot-move-timeout {bot_move}: choose from 0.1 to 600 seconds")
     return ServerConfig(data_dir=Path(args.data), database_url=args.database_url,
                         allowed_origins=tuple(args.allow_origin), grace_seconds=args.grace,
                         bot_delay=args.bot_delay, deal_delay=args.deal_delay,
+                        trick_pause=args.trick_pause,
                         rate_per_second=args.rate, rate_burst=max(1, int(args.rate * 3)),
                         create_per_minute=args.create_rate, create_burst=args.create_burst,
                         max_tables=args.max_tables, close_seconds=args.close_after,
@@ -129,7 +145,9 @@ def build_config(args: argparse.Namespace) -> object:
                         warm_workers=True,
                         allowed_hosts=hosts, max_connections_per_client=args.max_connections,
                         header_timeout=args.header_timeout, ws_ping_interval=args.ping,
-                        ws_ping_timeout=args.ping)
+                        ws_ping_timeout=args.ping,
+                        bot_workers=bot_workers,
+                        bot_move_seconds=bot_move)
 
 
 def run_serve(args: argparse.Namespace) -> int:

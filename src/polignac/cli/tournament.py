@@ -42,6 +42,9 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
     p.add_argument("--matches", type=int, default=0, metavar="M",
                    help="also play M duplicate whole matches for the win rate (default 0)")
     p.add_argument("--seed", type=int, default=0, metavar="S", help="default: 0")
+    p.add_argument("--start", type=int, default=0, metavar="K",
+                   help="index of the first hand set (default 0): runs of the same seed "
+                   "with --start 0, N, 2N... are slices of one long run")
     p.add_argument("--jobs", type=int, metavar="J",
                    help="worker processes (default 1); with --backend ray, the CPUs of the "
                    "local cluster (default: all)")
@@ -78,7 +81,7 @@ def run(args: argparse.Namespace) -> int:
     players = args.players if args.players is not None else len(specs)
     config = TournamentConfig(
         preset=args.preset, bots=specs, deals=args.deals, seed=args.seed, players=players,
-        rules=parse_rule_options(args.rule), matches=args.matches,
+        rules=parse_rule_options(args.rule), matches=args.matches, start=args.start,
     )
     backend = cli_backend(args.backend, args.jobs, args.address,
                           preload=("polignac.research.ismcts",) if outside else ())

@@ -52,6 +52,7 @@ from ..core import PRESETS, PolignacError, get_rules, to_record
 from ..core.rules import BOUNDS, DECLARATIONS
 from ..i18n import bot_name, default_name, name_fields
 from . import analysis_routes, health, replay_routes, rules_routes, scorepad_routes
+from .botmoves import BotBackend, PoolBackend
 from .config import ServerConfig
 from .connections import ClientSockets, HostCheck, Outbox
 from .db import (
@@ -136,8 +137,14 @@ def _cookie_seat(table: GameTable, cookies: dict[str, str]) -> tuple[int, str] |
 class Hub:
     """Every table of this server process, and the storage behind them."""
 
-    def __init__(self, config: ServerConfig) -> None:
+    def __init__(self, config: ServerConfig, bots: BotBackend | None = None) -> None:
         self.config = config
+        # Bot moves: a pool of their own (docs/server.md, "Bot moves"), unless given
+        # (a backend given is not stopped with the hub: tests share one).
+        self.own_bots = bots is None
+        self.bots: BotBackend = bots or PoolBackend.local(
+            config.bot_workers, config.bot_move_seconds,
+            max_waiting=config.max_tables + 64, memory_mb=config.worker_memory_mb)
         self.tables: dict[str, GameTable] = {}
         self.store: Store | None = None
         self.writer: Writer | None = None
@@ -158,6 +165,8 @@ class Hub:
         self.lag.start()
         if self.config.warm_workers:
             await asyncio.to_thread(self.workers.start)
+            if isinstance(self.bots, PoolBackend) and self.own_bots:
+                await asyncio.to_thread(self.bots.start)
         engine = make_engine(self.config.url())
         await asyncio.to_thread(migrate, engine)
         self.store = Store(engine)
@@ -178,6 +187,7 @@ class Hub:
         """Keep ``table`` in memory until it is unloaded (:meth:`unload`)."""
         self.tables[table.id] = table
         table.on_idle = self.unload
+        table.backend = self.bots
         table.settle()
 
     async def find(self, table_id: str) -> GameTable | None:
@@ -244,6 +254,8 @@ class Hub:
         await self.workers.stop()
         for table in list(self.tables.values()):  # unload may remove tables meanwhile
             await table.stop()
+        if self.own_bots:
+            await self.bots.stop()
         if self.writer is not None:
             await self.writer.stop()
         if self.store is not None:
@@ -535,17 +547,22 @@ def _page(handler: Any) -> Any:
 
 @_api
 async def play_now(request: Request) -> Response:
-    """You and three easy bots at a new private table of ``polignac`` (or the preset given)."""
+    """You and three bots of ``level`` (default ``play_now_level``, medium) at a new
+    private table of ``polignac`` (or the preset given)."""
     _check_origin(request)
     data = await _json_body(request)
     preset = data.get("preset", "polignac")
     if not isinstance(preset, str):
         raise ApiError("preset must be text", "bad-field")
+    level = data.get("level", _hub(request).config.play_now_level)
+    if not isinstance(level, str) or level not in _hub(request).config.bot_levels:
+        raise ApiError(f"level must be one of {', '.join(_hub(request).config.bot_levels)}",
+                       "bad-level")
     holder, fresh = _identity(request)
     _check_create_rate(request, holder)
     rules = PRESETS.get(preset)
     n = rules.default_players if rules else 4
-    seats = [{"kind": "you"}] + [{"kind": "bot", "level": "easy"}] * (n - 1)
+    seats = [{"kind": "you"}] + [{"kind": "bot", "level": level}] * (n - 1)
     hub = _hub(request)
     table, token, _ = await hub.create(preset, n, seats, {},
                                        clean_name(data.get("name"), default_name("name.you")),
@@ -803,7 +820,10 @@ async def presets(request: Request) -> Response:
                      "direction": r.direction, "contract_points": r.contract_points,
                      "partnerships": r.partnerships, "sides": [list(x) for x in r.sides]}
                     for r in PRESETS.values()],
-        "levels": list(_hub(request).config.bot_levels),
+        "levels": [lv for lv in _hub(request).config.shown_levels
+                   if lv in _hub(request).config.bot_levels],
+        "all_levels": list(_hub(request).config.bot_levels),
+        "play_now_level": _hub(request).config.play_now_level,
         "house_rules": HOUSE_RULES,
     })
 
@@ -1144,10 +1164,14 @@ class SecurityHeaders:
         await self.app(scope, receive, send_with_headers)
 
 
-def create_app(config: ServerConfig | None = None) -> Starlette:
-    """Build the app; the database is opened, migrated and replayed at startup."""
+def create_app(config: ServerConfig | None = None, bots: BotBackend | None = None) -> Starlette:
+    """Build the app; the database is opened, migrated and replayed at startup.
+
+    ``bots``: where bot moves are computed (default: a worker pool of the app's own,
+    stopped with it).
+    """
     config = config or ServerConfig()
-    hub = Hub(config)
+    hub = Hub(config, bots)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:

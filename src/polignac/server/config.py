@@ -23,6 +23,9 @@ class ServerConfig:
     allowed_origins: tuple[str, ...] = ()
     bot_delay: float = 0.7
     """Seconds a bot waits before acting, so that humans can follow."""
+    trick_pause: float = 1.5
+    """Seconds added to a bot's wait after a trick is complete, so that people see the
+    trick before a bot leads the next one; the table page holds a finished trick as long."""
     deal_delay: float = 2.5
     """Seconds between the end of a deal and the next deal."""
     cut_window: float = 2.0
@@ -35,7 +38,8 @@ class ServerConfig:
     max_frame: int = MAX_FRAME
     max_missed_events: int = 200
     """A client further behind than this gets a full state instead of the events."""
-    bot_levels: tuple[str, ...] = field(default=("random", "easy", "medium"))
+    bot_levels: tuple[str, ...] = field(default=("random", "easy", "medium", "hard", "expert"))
+    """Levels a table's bots may have (what the API accepts)."""
     grace_seconds: float = 30.0
     """Seconds a human seat may stay without a connection before a bot plays for it."""
     standin_level: str = "medium"
@@ -94,6 +98,17 @@ class ServerConfig:
     close_linger: float = 5.0
     """Seconds a closed WebSocket may take to deliver what it still had to send
     before it is cut."""
+    # --- bot moves in worker processes (docs/server.md, "Bot moves")
+    shown_levels: tuple[str, ...] = field(default=("easy", "medium", "hard"))
+    """Levels the lobby and Play now offer (``GET /api/presets``); ``random`` and
+    ``expert`` stay in ``bot_levels`` for tests and research (``expert`` is not shown
+    until it is measured stronger than ``hard``: docs/bots.md, "expert against hard")."""
+    play_now_level: str = "medium"
+    """Level of Play now's bots when the request names none."""
+    bot_workers: int | None = None
+    """Worker processes for bot moves (None: one per CPU), a pool of their own."""
+    bot_move_seconds: float = 5.0
+    """Seconds one bot move may run before the next cheaper level plays instead."""
 
     def url(self) -> str:
         """The SQLAlchemy URL of the database."""

@@ -125,6 +125,7 @@ async def health(request: Request) -> Response:
         "tables": len(hub.tables),
         "connections": sum(len(t.subscribers) for t in hub.tables.values()),
         "workers": hub.workers.stats(),
+        "bot_workers": hub.bots.stats(),
     }, headers={"Cache-Control": "no-store"})
 
 

@@ -14,15 +14,15 @@ import contextlib
 import dataclasses
 import json
 import logging
-import random
 import secrets
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..bots.base import SeatView
 from ..bots.registry import make_bot
-from ..bots.runner import choose_action
+from ..bots.runner import move_for, move_seed
 from ..core import (
     CODES,
     IllegalActionError,
@@ -37,6 +37,7 @@ from ..core import (
 )
 from ..core.deal import Deal
 from ..i18n import bot_name, name_fields
+from .botmoves import BotBackend, BotJob
 from .config import ServerConfig
 from .db import EventRow, SeatRow, TableRow, update_seat, update_table
 from .guide import Guide, guide_of
@@ -151,8 +152,11 @@ class GameTable:
         self.subscribers: set[Subscriber] = set()
         self.driver: asyncio.Task[None] | None = None
         self.guide: Guide | None = guide_of(row.options)  # the prepared deal, seeded bots
-        self.bot_rng = random.Random(secrets.randbits(64) if self.guide is None
-                                     else self.guide.bot_seed)
+        # Each bot move's random generator is seeded from this, the deal number and
+        # the action's index (bots.runner.move_seed): a move computed again is the same.
+        self.bot_seed: int = (secrets.randbits(64) if self.guide is None
+                              else self.guide.bot_seed)
+        self.backend: BotBackend | None = None  # where bot moves are computed (the hub's)
         self.bots = {s.seat: make_bot(s.bot_level or "random")
                      for s in self.seats if s.kind == "bot"}
         self.rematch_id = row.rematch_id
@@ -210,6 +214,8 @@ class GameTable:
             "suits": self.match.rules.suits,
             "rank_order": self.match.rules.rank_order,
             "partnerships": self.match.rules.partnerships,
+            "declaration": self.match.rules.declaration,
+            "contract_points": self.match.rules.contract_points,
             "sides": [list(x) for x in self.match.rules.sides],
             "seats": [
                 {"seat": s.seat, "name": s.name, **name_fields(s.name, s.seat, s.bot_level),
@@ -224,6 +230,7 @@ class GameTable:
             "rematch": None if self.rematch_id is None else f"/tables/{self.rematch_id}",
             "guide": self.guide is not None,
             "guide_id": None if self.guide is None else self.guide.id,
+            "trick_pause": self.config.trick_pause,
         }
 
     def status(self) -> str:
@@ -668,6 +675,12 @@ class GameTable:
             return self.standins[seat]
         return None
 
+    def _spec_for(self, seat: int) -> str:
+        """The level spec of the bot that plays ``seat`` now (see :meth:`_bot_for`)."""
+        if seat in self.bots:
+            return self.seats[seat].bot_level or "random"
+        return self.config.standin_level
+
     def take_seat(self, seat: int, name: str, token_hash: str, holder: str | None) -> None:
         """Make bot ``seat`` a person's seat (storage is the caller's job); its grace starts."""
         row = self.seats[seat]
@@ -833,7 +846,6 @@ class GameTable:
                     await self._cut_window()
                     await self.deal()
                     continue
-                await asyncio.sleep(self.config.bot_delay)
                 await self._bot_turn()
         except asyncio.CancelledError:
             raise
@@ -864,7 +876,19 @@ class GameTable:
         bot = None if seat is None else self._bot_for(seat)
         if seat is None or bot is None:
             return
-        action = await asyncio.to_thread(choose_action, bot, match, self.bot_rng)
+        deal = match.current
+        assert deal is not None  # a bot is to act
+        job = BotJob(self._spec_for(seat), SeatView.of(deal, deal.to_act, match),
+                     move_seed(self.bot_seed, len(match.results) + 1, len(deal.history)),
+                     self.id)
+        if self.backend is not None:
+            choose = self.backend.choose(job)
+        else:  # a table outside a hub (no workers): a thread
+            choose = asyncio.to_thread(move_for, job.spec, job.view, job.seed)
+        # The bot thinks during its delay: it keeps its pace whatever its level
+        # (a move that takes longer than bot_delay comes when it is ready).
+        last = self.public[-1] if self.public else None  # after a trick: trick_pause too
+        action, _ = await asyncio.gather(choose, asyncio.sleep(bot_wait(self.config, last)))
         async with self.lock:
             if self.seq != seq or self._bot_for(seat) is not bot or self.paused:
                 return
@@ -884,6 +908,15 @@ class GameTable:
                 await self.driver
         for sub in list(self.subscribers):
             sub.queue.put_nowait(None)
+
+
+def bot_wait(config: ServerConfig, last: dict[str, Any] | None) -> float:
+    """Seconds a bot waits before acting after the public event ``last`` (None: none yet):
+    ``bot_delay``, plus ``trick_pause`` when ``last`` completed a trick of a deal that
+    goes on (a finished deal waits ``deal_delay`` instead)."""
+    if last is not None and "trick" in last and not last.get("deal_over"):
+        return config.bot_delay + config.trick_pause
+    return config.bot_delay
 
 
 TableFactory = Callable[[TableRow], GameTable]

@@ -1,6 +1,7 @@
 // A line chart of the running totals over the deals, drawn as SVG (no library).
 const NS = "http://www.w3.org/2000/svg";
-export const COLOURS = ["#2d5fa8", "#c0262d", "#2e8b3a", "#b5780c", "#7a3fa0", "#1a8c8c"];
+export const COLOURS = ["#2d5fa8", "#c0262d", "#2e8b3a", "#b5780c", "#7a3fa0", "#1a8c8c",
+  "#d0569a", "#5a5a5a", "#8a6d3b", "#00a0c8"];
 
 function el(name, attrs = {}, text) {
   const node = document.createElementNS(NS, name);
@@ -31,7 +32,9 @@ export function runningTotals(players, deals) {
  */
 export function totalsChart(names, deals, { threshold = null, title = "" } = {}) {
   const series = runningTotals(names.length, deals);
-  const W = 260, H = 170, L = 26, R = 8, T = 10, B = 44;
+  // The legend under the plot has a row for every two players: the chart grows with them.
+  const per = 2, rows = Math.ceil(names.length / per);
+  const W = 260, L = 26, R = 8, T = 10, B = 22 + rows * 13, H = T + 116 + B;
   const all = series.flat().concat(threshold ?? []);
   let lo = Math.min(0, ...all), hi = Math.max(1, ...all);
   if (hi === lo) hi = lo + 1;
@@ -67,13 +70,15 @@ export function totalsChart(names, deals, { threshold = null, title = "" } = {})
     svg.append(el("path", { d, class: "chart-line", stroke: colour, "data-seat": s }));
     pts.forEach((v, k) => svg.append(el("circle", { cx: x(k), cy: yy(v), r: 2.4, fill: colour })));
   });
-  // Legend under the plot.
-  const per = 2;
+  // Legend under the plot: every player, two a row; a long name is cut (its title is whole).
   names.forEach((name, s) => {
     const lx = 6 + (s % per) * ((W - 12) / per), ly = H - B + 28 + Math.floor(s / per) * 13;
     svg.append(el("rect", { x: lx, y: ly - 7, width: 10, height: 4, fill: COLOURS[s % COLOURS.length] }));
-    svg.append(el("text", { x: lx + 13, y: ly - 2, class: "chart-legend" },
-      `${name.slice(0, 16)} ${series[s].at(-1)}`));
+    const short = name.length > 17 ? `${name.slice(0, 16)}…` : name;
+    const label = el("text", { x: lx + 13, y: ly - 2, class: "chart-legend", "data-seat": s },
+      `${short} ${series[s].at(-1)}`);
+    label.append(el("title", {}, name));
+    svg.append(label);
   });
   return svg;
 }

@@ -21,7 +21,9 @@ let created = null;     // the last POST /api/tables answer
 playNow.addEventListener("click", async () => {
   playNow.disabled = true;
   try {
-    const data = await postJson("/api/play-now", {});
+    const picked = /** @type {HTMLInputElement | null} */ (
+      document.querySelector('#play-level input[name="level"]:checked'));
+    const data = await postJson("/api/play-now", picked ? { level: picked.value } : {});
     location.href = data.url;
   } catch (e) {
     $("error").textContent = e.message;
@@ -39,6 +41,24 @@ learnButton.addEventListener("click", async () => {
     learnButton.disabled = false;
   }
 });
+
+// Play now's level picker: each offered level, what it does, its measured strength
+// (catalog `level.about.LEVEL`); the server's default (medium) checked.
+function fillLevels() {
+  const box = $("play-level");
+  const old = /** @type {HTMLInputElement | null} */ (box.querySelector("input:checked"));
+  const keep = old ? old.value : info.play_now_level;
+  box.replaceChildren(make("legend", "", t("lobby.level")));
+  for (const level of info.levels) {
+    const input = Object.assign(document.createElement("input"),
+      { type: "radio", name: "level", value: level, checked: level === keep, id: `level-${level}` });
+    const label = make("label", "level-choice");
+    label.append(input, make("span", "level-name", levelName(level)),
+      make("span", "level-about", t(`level.about.${level}`)));
+    box.append(label);
+  }
+  box.append(make("p", "level-help", t("lobby.levelHelp")));
+}
 
 function option(value, text, selected) {
   const o = document.createElement("option");
@@ -212,10 +232,11 @@ function renderTables() {
 
 languagePicker($("lang"));
 translatePage();
-onLang(() => { if (info) { fillPresets(); fillSeats(); fillHouse(); } showCreated(); renderTables(); });
+onLang(() => { if (info) { fillLevels(); fillPresets(); fillSeats(); fillHouse(); } showCreated(); renderTables(); });
 
 (async () => {
   info = await getJson("/api/presets");
+  fillLevels();
   fillPresets();
   presetPick.addEventListener("change", () => { showPreset(); fillPlayers(); });
   playersPick.addEventListener("change", fillSeats);

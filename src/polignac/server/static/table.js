@@ -6,6 +6,8 @@ import {
   t, translatePage,
 } from "./i18n.js";
 import { renderReasons, renderSheet, resultText, seatMark } from "./scoresheet.js";
+import { bindPromptKeys, labelSeat, markHand, soundToggle, turnFeedback } from "./feedback.js";
+import { showTableDealAnalysis } from "./analysis.js";
 import { initSeats, renderSeatsPanel, resetSeatsPanel, seatExtras, seatsPresence } from "./seats.js";
 import { dealProof } from "./verify.js";
 
@@ -70,16 +72,23 @@ function setConn(key) {
 function onFrame(f) {
   if (proof.onFrame(f)) return;
   if (f.type === "state") {
-    lastSeq = f.seq; you = f.you ?? null; table = f.table; view = f.view; summary = f.summary;
+    generation += 1;           // what was waiting to be shown is out of date
+    queue.length = 0;
+    holding?.release();
+    holding = null;
+    lastSeq = f.seq; shownSeq = f.seq; you = f.you ?? null; table = f.table; view = f.view;
+    summary = f.summary;
     if (f.presence) setPresence(f.presence);
+    rebuildLog();
     render();
+    markSeq();
   } else if (f.type === "event") {
     if (f.seq <= lastSeq) return;
     if (f.seq !== lastSeq + 1) { send({ type: "hello", last_seq: lastSeq }); return; }
     lastSeq = f.seq;
-    if (f.summary) summary = f.summary;
-    if (f.presence) setPresence(f.presence);
-    if (f.view) { view = f.view; render(); }
+    markSeq();
+    enqueue(f);
+    return;  // the guide sees the event when it is shown
   } else if (f.type === "presence") {
     setPresence(f);
     if (view) render();
@@ -90,11 +99,211 @@ function onFrame(f) {
     toast(errorText(f));
     if (f.rule === "stale-seq") send({ type: "hello", last_seq: lastSeq });
   }
+  tellGuide(f);
+}
+
+/** The guided first deal's bubbles see each frame once it is on the page. */
+function tellGuide(f) {
   if (table?.guide && !guide) {
     guide = import("./guide.js").then((m) => m.startGuide({ tableId }), () => null);
   }
   const now = { you, view, table };
   guide?.then((g) => g?.frame(f, now));
+}
+
+// ------------------------------------------------------------------ pacing
+// Events are shown in the order they came, one after the other: a card flies from its
+// seat to the trick, a finished trick is held (the server's trick pause, or the
+// browser's own setting) and then swept to its winner.  Events that arrive meanwhile
+// wait in the queue; when more than a trick's worth wait (a reconnect, a hidden tab)
+// they are shown at once.  Without animations (the toggle, or prefers-reduced-motion) every
+// event is shown as it comes.
+
+const MOTION_KEY = "polignac-motion";   // "on" or "off" (the toggle)
+const HOLD_KEY = "polignac-trick-hold";  // seconds, this browser's own hold
+const reducedMotion = matchMedia("(prefers-reduced-motion: reduce)");
+/** @type {object[]} event frames received and not yet shown, oldest first */
+const queue = [];
+let pumping = false;
+let generation = 0;      // a state frame starts a new one: older waits are dropped
+let shownSeq = 0;        // the last event on the page (lastSeq: the last received)
+/** @type {{trick: {leader: number, winner: number, cards: string[], seats: number[]}, release: () => void, sweeping: boolean} | null} */
+let holding = null;      // the finished trick held on the table (then swept away)
+let swept = "";          // the key of the last trick swept to its winner
+/** @type {Map<string, DOMRect> | null} */
+let flyFrom = null;      // where new trick cards fly from (your hand's cards), for one render
+
+/** Animations on: the page's toggle, else the system's reduced-motion wish. */
+function motionOn() {
+  const saved = stored(MOTION_KEY);
+  if (saved === "on" || saved === "off") return saved === "on";
+  return !reducedMotion.matches;
+}
+
+/** Seconds a finished trick stays: the browser's setting, else the server's pause. */
+function holdSeconds() {
+  const saved = Number.parseFloat(stored(HOLD_KEY) ?? "");
+  if (Number.isFinite(saved)) return Math.min(Math.max(saved, 0), 60);
+  const pause = table?.trick_pause;
+  return typeof pause === "number" ? Math.min(Math.max(pause, 0), 60) : 1.5;
+}
+
+/** A remembered setting, or null (none, or storage blocked). */
+function stored(key) {
+  try { return localStorage.getItem(key); } catch { return null; }
+}
+
+function markSeq() {
+  document.body.dataset.seq = String(lastSeq);
+  document.body.dataset.shown = String(shownSeq);
+}
+
+/** More events wait than a trick has cards and more: show them at once. */
+function farBehind(extra = 0) { return queue.length + extra > (view?.names?.length ?? 4) + 1; }
+
+function enqueue(f) {
+  queue.push(f);
+  if (farBehind()) holding?.release();
+  pump();
+}
+
+async function pump() {
+  if (pumping) return;
+  pumping = true;
+  const gen = generation;
+  try {
+    while (queue.length && gen === generation) {
+      const f = queue.shift();
+      const animate = motionOn() && !farBehind(1) && !document.hidden;
+      try {
+        showEvent(f, animate);
+      } catch (e) {  // one bad render must not stop the events after it
+        console.error(e);
+        continue;
+      }
+      const done = f.event?.kind === "act" ? f.event.trick : null;
+      if (!done || !animate || !f.view) continue;
+      const hold = holdSeconds();
+      if (hold > 0) await holdTrick(done, hold);
+      if (gen !== generation) break;
+      // The guided deal's bubbles point at the trick: it stays until the next lead.
+      const keep = Boolean(table?.guide);
+      if (!keep && motionOn() && !farBehind() && !document.hidden) await sweep(done);
+      if (gen !== generation) break;
+      if (!keep) swept = trickKey(done.cards, done.winner);
+      holding = null;
+      if (view) { renderTrick(); renderStatus(); }
+    }
+  } finally {
+    pumping = false;
+    if (queue.length && gen !== generation) pump();
+  }
+}
+
+/** Put event frame `f` on the page; `animate`: its card flies in. */
+function showEvent(f, animate) {
+  flyFrom = animate ? handRects() : null;
+  if (f.summary) summary = f.summary;
+  if (f.presence) setPresence(f.presence);
+  if (f.view) view = f.view;
+  shownSeq = f.seq;
+  logEvent(f.event);
+  if (f.view) render();
+  flyFrom = null;
+  markSeq();
+  tellGuide(f);
+}
+
+/**
+ * Hold the finished `trick` on the table for `seconds`, or until released.
+ * @returns {Promise<void>}
+ */
+function holdTrick(trick, seconds) {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, seconds * 1000);
+    holding = { trick, sweeping: false, release: () => { clearTimeout(timer); resolve(); } };
+    renderTrick();
+    renderStatus();
+  });
+}
+
+/** The cards of the finished trick slide to the winner's seat and fade. */
+async function sweep(trick) {
+  if (holding) holding.sweeping = true;
+  $("trick").dataset.kind = "sweep";
+  const target = seatNode(trick.winner);
+  const nodes = [...document.querySelectorAll("#trick .played:not(.turnup)")];
+  if (!target || !nodes.length) return;
+  const to = centre(target.getBoundingClientRect());
+  const moves = nodes.map((node) => {
+    const from = centre(node.getBoundingClientRect());
+    return node.animate([{ transform: "none", opacity: 1 },
+      { transform: `translate(${to.x - from.x}px, ${to.y - from.y}px) scale(.4)`, opacity: 0 }],
+    { duration: 420, easing: "ease-in", fill: "forwards" }).finished.catch(() => null);
+  });
+  await Promise.all(moves);
+}
+
+function centre(r) { return { x: r.left + r.width / 2, y: r.top + r.height / 2 }; }
+function seatNode(seat) { return document.querySelector(`#ring .seat[data-seat="${seat}"]`); }
+function trickKey(cards, winner) { return `${cards.join(" ")}>${winner}`; }
+
+/** Where each card of your hand is now (a card you play flies from there). */
+function handRects() {
+  const out = new Map();
+  for (const node of /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll("#hand .card"))) {
+    out.set(node.dataset.card, node.getBoundingClientRect());
+  }
+  return out;
+}
+
+// ------------------------------------------------------------------ the deal's log
+/** @type {(() => string)[]} the deal's lines, as functions of the language */
+let logLines = [];
+
+function playLine(seat, code) { return () => t("log.play", { name: name(seat), card: cardLabel(code) }); }
+function callLine(seat, action) { return () => t("log.call", { name: name(seat), call: callLabel(action) }); }
+function trickLine(seat) { return () => t("table.tookTrick", { name: name(seat) }); }
+function dealLine(n, dealer) { return () => t("log.deal", { n, name: name(dealer) }); }
+
+/** The log from the view alone (a page load or a reconnect): the plays of the deal. */
+function rebuildLog() {
+  logLines = [];
+  const d = view?.deal;
+  if (d) {
+    logLines.push(dealLine(view.deal_number, view.dealer));
+    if (d.contract && d.declarer !== null && d.declarer !== undefined) {
+      const who = seatOfPlayer(d.declarer);
+      logLines.push(() => t("table.declared", { name: name(who), contract: d.contract }));
+    }
+    const plays = (tr) => tr.cards.forEach((c, i) => {
+      logLines.push(playLine(seatOfPlayer((tr.leader + i) % d.players), c));
+    });
+    for (const tr of d.tricks ?? []) { plays(tr); logLines.push(trickLine(seatOfPlayer(tr.winner))); }
+    plays(d.trick);
+  }
+  renderLog();
+}
+
+/** One more line for the event just shown. */
+function logEvent(ev) {
+  if (!ev) return;
+  if (ev.kind === "deal") {
+    logLines = [dealLine(view?.deal_number ?? 1, ev.dealer)];
+  } else if (ev.kind === "act") {
+    const a = String(ev.action);
+    logLines.push(a.length === 2 ? playLine(ev.seat, a) : callLine(ev.seat, a));
+    if (ev.trick) logLines.push(trickLine(ev.trick.winner));
+    if (ev.deal_over) logLines.push(() => t("table.dealOver"));
+  }
+  logLines = logLines.slice(-80);
+  renderLog();
+}
+
+function renderLog() {
+  const list = $("log");
+  list.replaceChildren(...logLines.map((line) => make("li", "", line())));
+  list.scrollTop = list.scrollHeight;
 }
 
 function setPresence(p) {
@@ -117,7 +326,10 @@ function toast(text) {
   toast.timer = setTimeout(() => { box.hidden = true; }, 4000);
 }
 
-function act(action) { send({ type: "act", action, seq: lastSeq }); }
+function act(action) {
+  holding?.release();  // you act: the trick you were looking at can go
+  send({ type: "act", action, seq: lastSeq });
+}
 
 async function post(url) {
   const r = await fetch(url, { method: "POST", credentials: "same-origin",
@@ -153,6 +365,9 @@ function render() {
   $("hint").hidden = spectating();
   renderSeats(); renderTrick(); renderHand(); renderPrompt(); renderStatus();
   renderLastTrick(); renderScores(); renderSeatsPanel(seatCtx());
+  markHand($("hand"), view.deal?.legal ?? []);  // feedback.js: access and the turn
+  bindPromptKeys($("prompt"), $("hint"));
+  turnFeedback(!!(view.deal?.legal && !spectating()), `${$("title").textContent} · Polignac`);
 }
 
 function seatOfPlayer(p) { return view.deal_seats ? view.deal_seats[p] : p; }
@@ -175,10 +390,13 @@ function seatBox(seat) {
   const turn = toActSeat() === seat;
   if (turn) box.classList.add("to-act");
   const kind = { ...table.seats[seat], ...(presence[seat] ?? {}) };
-  const title = make("div", "seat-name", name(seat));
+  const title = make("div", "seat-name");
+  const label = make("span", "seat-label", name(seat));
+  label.title = name(seat);
+  title.append(label);
   const badge = (text, extra = "") => title.append(make("span", `badge ${extra}`, text));
-  if (kind.kind === "bot") badge(t("table.bot", { level: levelName(kind.level) }));
-  if (view.dealer === seat) badge(t("table.dealer"));
+  if (kind.kind === "bot") badge(t("table.bot", { level: levelName(kind.level) }), "bot");
+  if (view.dealer === seat) badge(t("table.dealer"), "dealer");
   if (turn) badge(`▶ ${t("table.toPlay")}`, "turn");
   const mark = seatMark(seat, table.sides, spectating() ? null : you);  // partners: scoresheet.js
   if (mark) { box.classList.add(...mark.classes); badge(mark.label, "side-mark"); }
@@ -199,25 +417,73 @@ function seatBox(seat) {
     const q = view.last_deal_seats.indexOf(seat);
     tricks = q >= 0 ? view.last_deal.tricks_won[q] : 0;
   }
-  let info = t("table.total", { total: view.totals[seat], tricks });
-  if (kind.open) info += ` · ${t("table.openSeat")}`;
-  box.append(make("div", "seat-info", info));
+  let text = t("table.total", { total: view.totals[seat], tricks });
+  if (kind.open) text += ` · ${t("table.openSeat")}`;
+  // Each part on one line; a narrow seat wraps between the parts.
+  const info = make("div", "seat-info");
+  info.append(...text.split(" · ").map((part) => make("span", "", part)));
   if ((seat !== you || spectating()) && d && p >= 0) {
-    const backs = make("div", "backs");
-    for (let i = 0; i < d.hand_sizes[p]; i++) backs.append(cardBack());
-    box.append(backs);
+    const left = d.hand_sizes[p];
+    const backs = make("span", "backs");
+    backs.title = t("table.cardsLeft", { n: left });
+    for (let i = 0; i < Math.min(left, 3); i++) backs.append(cardBack());
+    backs.append(make("span", "backs-count", `×${left}`));
+    info.append(backs);
   }
+  box.append(info);
   box.append(...seatExtras(seat, seatCtx()));
+  labelSeat(box, { name: name(seat), level: kind.kind === "bot" ? levelName(kind.level) : null,
+    dealer: view.dealer === seat, cards: d && p >= 0 ? d.hand_sizes[p] : null, turn,
+    away: !!(pr && pr.kind === "human" && !pr.open && !pr.connected) });
   return box;
+}
+
+/** The seat shown at the bottom of the table: yours, or the first for a spectator. */
+function baseSeat() { return spectating() ? 0 : you; }
+
+/**
+ * Where `seat` sits around the oval: you at the bottom, the others clockwise from you
+ * (the next one on your left), always in table order.  `inner` (0..1) moves the point
+ * towards the centre: where the seat's card lies.  The result is the direction from the
+ * centre; the CSS scales it to the oval of the table's box (style.css, `.ring`), so a
+ * new screen size moves nobody out of order.
+ */
+function spot(seat, inner = 1) {
+  const n = view.names.length;
+  const k = (seat - baseSeat() + n) % n;
+  const angle = (2 * Math.PI * k) / n;
+  return { x: -inner * Math.sin(angle), y: inner * Math.cos(angle) };
+}
+
+/** How far in from its seat a played card lies: nearer the seats with few players. */
+function cardRing() {
+  const n = view.names.length;
+  return n <= 3 ? 0.62 : n === 4 ? 0.5 : 0.56;  // three players: room for a turned-up trump
+}
+
+function place(node, at) {
+  node.style.setProperty("--dx", at.x.toFixed(4));
+  node.style.setProperty("--dy", at.y.toFixed(4));
 }
 
 function renderSeats() {
   const opp = $("opponents");
   opp.replaceChildren();
   const n = view.names.length;
-  const base = spectating() ? 0 : you;
-  for (let k = 1; k < n; k++) opp.append(seatBox((base + k) % n));
-  $("me").replaceChildren(seatBox(base));
+  const base = baseSeat();
+  $("ring").dataset.players = String(n);
+  $("ring").style.setProperty("--players", String(n));
+  for (let k = 1; k < n; k++) {
+    const box = seatBox((base + k) % n);
+    const at = spot((base + k) % n);
+    place(box, at);
+    box.dataset.side = at.y < -0.6 ? "top" : at.x < 0 ? "left" : "right";
+    opp.append(box);
+  }
+  const mine = seatBox(base);
+  place(mine, spot(base));
+  mine.dataset.side = "bottom";
+  $("me").replaceChildren(mine);
 }
 
 /** The last finished trick of the deal on view (or of the deal just over): match seats. */
@@ -236,26 +502,63 @@ function previousTrick() {
 function trickCard(code, seat, winner) {
   const wrap = make("figure", "played" + (winner ? " winner" : ""));
   wrap.dataset.seat = seat;
+  wrap.dataset.card = code;
   wrap.append(cardSVG(code));
   wrap.append(make("figcaption", "", (winner ? "★ " : "") + name(seat)));
   return wrap;
 }
 
+/** What the middle of the table shows: the held trick, the trick in play, the last one. */
+function trickOnTable() {
+  if (holding) {
+    const tr = holding.trick;
+    return { kind: holding.sweeping ? "sweep" : "done", cards: tr.cards, seats: tr.seats,
+      winner: tr.winner };
+  }
+  const d = view.deal;
+  if (d && d.trick.cards.length) {
+    return { kind: "current", cards: d.trick.cards, winner: null,
+      seats: d.trick.cards.map((_, i) => seatOfPlayer((d.trick.leader + i) % d.players)) };
+  }
+  const prev = previousTrick();
+  if (prev && trickKey(prev.cards, prev.winner) !== swept) return { kind: "last", ...prev };
+  return { kind: "empty", cards: [], seats: [], winner: null };
+}
+
+/**
+ * Each card of the trick lies in front of the seat that played it.  Cards already on
+ * the table stay (their animation goes on); a new card flies in from its seat, or
+ * from your hand.
+ */
 function renderTrick() {
   const box = $("trick");
-  box.replaceChildren();
   const d = view.deal;
-  const prev = previousTrick();
-  if (d && d.trick.cards.length) {
-    d.trick.cards.forEach((c, i) => box.append(
-      trickCard(c, seatOfPlayer((d.trick.leader + i) % d.players), false)));
-    box.dataset.kind = "current";
-  } else if (prev) {
-    prev.cards.forEach((c, i) => box.append(trickCard(c, prev.seats[i], prev.seats[i] === prev.winner)));
-    box.dataset.kind = "last";
-  } else {
-    box.dataset.kind = "empty";
+  const on = trickOnTable();
+  const wanted = new Set(on.cards.map((code, i) => `${on.seats[i]}:${code}`));
+  const keep = new Map();
+  for (const node of /** @type {HTMLElement[]} */ ([...box.children])) {
+    const key = `${node.dataset.seat}:${node.dataset.card}`;
+    if (!node.classList.contains("turnup") && wanted.has(key)) keep.set(key, node);
+    else node.remove();  // cards still on the table stay put, their animation goes on
   }
+  const fresh = [];
+  on.cards.forEach((code, i) => {
+    const seat = on.seats[i];
+    const winner = on.winner !== null && seat === on.winner;
+    let node = keep.get(`${seat}:${code}`);
+    if (node) {
+      node.classList.toggle("winner", winner);
+      node.querySelector("figcaption").textContent = (winner ? "★ " : "") + name(seat);
+    } else {
+      node = trickCard(code, seat, winner);
+      fresh.push(node);
+    }
+    node.style.zIndex = String(i + 1);
+    place(node, spot(seat, cardRing()));
+    if (!node.isConnected) box.append(node);
+  });
+  box.dataset.kind = on.kind;
+  if (flyFrom && motionOn()) for (const node of fresh) flyIn(node);
   if (d?.turn_up) {
     const up = make("figure", "played turnup");
     up.append(cardSVG(d.turn_up));
@@ -264,6 +567,18 @@ function renderTrick() {
     up.append(cap);
     box.append(up);
   }
+}
+
+/** Animate a card that was just played from where it came: your hand, or its seat. */
+function flyIn(node) {
+  const seat = Number(node.dataset.seat);
+  const mine = seat === you && !spectating() ? flyFrom?.get(node.dataset.card) : null;
+  const from = mine ?? seatNode(seat)?.getBoundingClientRect();
+  if (!from) return;
+  const a = centre(from), b = centre(node.getBoundingClientRect());
+  node.animate([
+    { transform: `translate(${a.x - b.x}px, ${a.y - b.y}px) scale(${mine ? 1.1 : 0.5})`, opacity: 0.4 },
+    { transform: "none", opacity: 1 }], { duration: 320, easing: "cubic-bezier(.2,.7,.3,1)" });
 }
 
 function renderLastTrick() {
@@ -299,9 +614,16 @@ function renderHand() {
   const legal = new Set(d.legal ?? []);
   const cards = sortHand(d.hand);
   const buttons = [];
-  for (const code of cards) {
+  hand.style.setProperty("--n", String(cards.length));
+  for (const [i, code] of cards.entries()) {
     const b = make("button", "card");
     b.dataset.card = code;
+    // The fan: each card tilted and lowered by its distance from the middle, less so
+    // in a big hand, so that the whole hand stays a gentle arc.
+    const off = i - (cards.length - 1) / 2;
+    const tilt = Math.min(1.6, 14 / cards.length);
+    b.style.setProperty("--rot", `${(off * tilt).toFixed(2)}deg`);
+    b.style.setProperty("--drop", `${((off * tilt) ** 2 * 0.14).toFixed(1)}px`);
     b.setAttribute("aria-label", cardLabel(code));
     b.append(cardSVG(code));
     if (legal.has(code)) {
@@ -356,12 +678,32 @@ function renderPrompt() {
   box.replaceChildren();
   const d = view.deal;
   if (spectating() || !d || !d.legal) return;
-  for (const a of d.legal.filter((x) => x.length !== 2)) {
+  const calls = d.legal.filter((x) => x.length !== 2);
+  for (const a of calls) {
     const b = make("button", "call" + (a === "pass" ? "" : " primary"), callLabel(a));
     b.dataset.action = a;
+    const help = callHelp(a);
+    if (help) { b.title = help; b.setAttribute("aria-description", help); }
     b.addEventListener("click", () => act(a));
     box.append(b);
   }
+  // What the calls mean, in words, under the buttons (the contract's points from the rules).
+  const lines = [...new Set(calls.map(callHelp).filter(Boolean))];
+  if (lines.length) {
+    const ul = make("ul", "call-help");
+    for (const line of lines) ul.append(make("li", "", line));
+    box.append(ul);
+  }
+}
+
+/** A sentence on what a call (declaration, pass, claim, announcement) does at this table. */
+function callHelp(a) {
+  const points = table.contract_points ?? 5;
+  if (a === "pass") return t("callHelp.pass");
+  if (a === "claim") return t("callHelp.claim");
+  if (a.startsWith("announce:")) return t("callHelp.announce");
+  const kind = table.declaration === "general-bonus" ? "general-bonus" : a;
+  return has(`callHelp.${kind}`) ? t(`callHelp.${kind}`, { points }) : "";
 }
 
 function renderStatus() {
@@ -390,6 +732,29 @@ function renderStatus() {
   }
 }
 
+// The analysis of a finished deal (analysis.js), asked for with a button under the deal's
+// reasons; kept by deal number so that a redraw of the sheet does not lose it.
+const dealAnalyses = new Map();
+
+function attachDealAnalysis(deals) {
+  const newest = deals.length ? deals[deals.length - 1].number : null;
+  for (const det of $("lastdeal").querySelectorAll("details[data-deal]")) {
+    const n = Number(det.dataset.deal);
+    let box = dealAnalyses.get(n);
+    if (!box && n === newest) {
+      box = make("div", "deal-analysis");
+      const run = make("button", "small-button", t("analysis.run"));
+      run.type = "button";
+      run.addEventListener("click", () => {
+        showTableDealAnalysis(box, tableId, n, name, table.suits);
+      });
+      box.append(run);
+      dealAnalyses.set(n, box);
+    }
+    if (box) det.append(box);
+  }
+}
+
 function renderScores() {
   renderSheet($("scores"), view, name);  // the score sheet and the reasons: scoresheet.js
   const deals = summary?.deals ?? [];
@@ -403,6 +768,7 @@ function renderScores() {
   }
 
   renderReasons($("lastdeal"), deals, name, table.suits);
+  attachDealAnalysis(deals);
   const res = $("result");
   if (view.finished) {
     res.hidden = false;
@@ -436,8 +802,26 @@ setInterval(() => {
 
 languagePicker($("lang"));
 translatePage();
-onLang(() => { setConn(connKey); resetSeatsPanel(); render(); });
+onLang(() => { setConn(connKey); resetSeatsPanel(); render(); renderLog(); motionTip(); });
+const motionBox = /** @type {HTMLInputElement} */ ($("motion"));
+function motionTip() {
+  const label = motionBox.closest("label");
+  if (label) label.title = t("table.animationsTip");
+}
+function showMotion() {
+  motionBox.checked = motionOn();
+  document.body.classList.toggle("still", !motionOn());  // no CSS transitions either
+}
+showMotion();
+motionTip();
+motionBox.addEventListener("change", () => {
+  try { localStorage.setItem(MOTION_KEY, motionBox.checked ? "on" : "off"); } catch { /* blocked */ }
+  if (!motionBox.checked) holding?.release();
+  showMotion();
+});
+reducedMotion.addEventListener("change", showMotion);
 initSeats({ tableId, toast, rerender: () => { if (view) render(); } });
+soundToggle(document.querySelector(".bar"));
 fetch("/api/presets").then((r) => r.json()).then((info) => {
   const wait = () => {
     if (!table) { setTimeout(wait, 200); return; }

@@ -1,0 +1,262 @@
+"""The table page for any player count on any screen, and tricks that can be followed.
+
+Every preset at its largest player count, on a phone (390x844) and a desktop
+(1280x800): the page does not scroll sideways, the seats sit around the felt in
+table order (clockwise from you) and stay there, and every player is in the score
+sheet and in the chart's legend.  A trick's cards lie in front of the seats that
+played them; a finished trick is held while the next event waits (a long hold), and
+is not held with reduced motion or with the animations toggle off.
+
+Screenshots go to ``$POLIGNAC_SCREENSHOTS`` (default: the test's tmp folder).
+"""
+
+from __future__ import annotations
+
+import math
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from tests.browser.support import ARGS, CHROMIUM, wait_until
+
+playwright_sync = pytest.importorskip("playwright.sync_api")
+uvicorn = pytest.importorskip("uvicorn")
+
+from polignac.server import ServerConfig, create_app  # noqa: E402
+
+PHONE = {"width": 390, "height": 844}
+DESKTOP = {"width": 1280, "height": 800}
+STEP = """() => {
+  const pass = document.querySelector('#prompt .call[data-action=pass]');
+  if (pass) { pass.click(); return 'pass'; }
+  const card = document.querySelector('#hand .card.legal');
+  if (card) { card.click(); return card.dataset.card; }
+  return '';
+}"""
+"""Pass, or play the first legal card: as a person would, through the page."""
+SEATS = """() => [...document.querySelectorAll('#ring .seat')].map((node) => {
+  const r = node.getBoundingClientRect();
+  return {seat: Number(node.dataset.seat), x: r.left + r.width / 2, y: r.top + r.height / 2,
+          name: node.querySelector('.seat-label').title};
+})"""
+PLAYED = """() => [...document.querySelectorAll('#trick .played:not(.turnup)')].map((node) => {
+  const r = node.getBoundingClientRect();
+  return {seat: Number(node.dataset.seat), x: r.left + r.width / 2, y: r.top + r.height / 2};
+})"""
+
+
+@pytest.fixture
+def fast_server(tmp_path: Path) -> Iterator[str]:
+    """A live server whose bots act at once and whose first deal does not wait for cuts."""
+    config = ServerConfig(data_dir=tmp_path / "data", bot_delay=0.0, trick_pause=0.0,
+                          deal_delay=0.3, cut_window=0.0, create_burst=100)
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    srv = uvicorn.Server(uvicorn.Config(create_app(config), host="127.0.0.1", port=port,
+                                        log_level="warning", ws_max_size=64 * 1024))
+    thread = threading.Thread(target=srv.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 15
+    while not srv.started:
+        assert time.monotonic() < deadline, "server did not start"
+        time.sleep(0.05)
+    yield f"http://127.0.0.1:{port}"
+    srv.should_exit = True
+    thread.join(10)
+
+
+def _table(page: Any, server: str, preset: str, players: int) -> None:
+    """Create a table of you and bots through the API and open it."""
+    r = page.request.post(server + "/api/tables", data={
+        "preset": preset, "players": players,
+        "seats": [{"kind": "you"}] + [{"kind": "bot", "level": "easy"}] * (players - 1)})
+    assert r.ok, r.text()
+    page.goto(server + r.json()["url"])
+    page.wait_for_selector("#ring .seat")
+
+
+def _play_first_deal(page: Any) -> None:
+    """Play your cards until the first deal is in the chart."""
+    deadline = time.monotonic() + 60
+    while not page.locator("#chart .chart-legend").count():
+        assert time.monotonic() < deadline, "the first deal did not end"
+        page.evaluate(STEP)
+        time.sleep(0.03)
+
+
+WIDE = """() => [...document.querySelectorAll('body *')].filter((e) =>
+  e.getBoundingClientRect().right > innerWidth + 0.5).slice(0, 5).map((e) =>
+  `${e.tagName}#${e.id}.${e.className?.baseVal ?? e.className} ${e.getAttribute('style')}`)"""
+"""What sticks out on the right, for the failure message."""
+
+
+def _no_sideways_scroll(page: Any, where: str) -> None:
+    width, inner = page.evaluate("[document.documentElement.scrollWidth, innerWidth]")
+    assert width <= inner, f"{where}: the page scrolls sideways ({width} > {inner}): " \
+                           f"{page.evaluate(WIDE)}"
+
+
+def _clockwise_from_you(seats: list[dict[str, Any]], n: int) -> None:
+    """The seats go round clockwise on the screen in table order, you at the bottom."""
+    assert sorted(s["seat"] for s in seats) == list(range(n))
+    cx = sum(s["x"] for s in seats) / n
+    cy = sum(s["y"] for s in seats) / n
+    you = next(s for s in seats if s["name"] in ("You", "Vous", "Du"))
+    assert you["y"] == max(s["y"] for s in seats)  # you sit at the bottom
+
+    def turn(s: dict[str, Any]) -> float:  # clockwise on screen, from you
+        a = math.atan2(s["x"] - cx, -(s["y"] - cy)) - math.atan2(you["x"] - cx, -(you["y"] - cy))
+        return a % (2 * math.pi)
+
+    order = sorted(seats, key=turn)
+    assert [(s["seat"] - you["seat"]) % n for s in order] == list(range(n))
+
+
+def _every_player_listed(page: Any, names: list[str]) -> None:
+    sheet = page.locator("#scores").inner_text()
+    legend = page.locator("#chart .chart-legend title").all_text_contents()
+    for who in names:
+        assert who in sheet, (who, sheet)
+    assert sorted(legend) == sorted(names)
+    # Every legend line lies inside the chart (none is cut off).
+    assert page.evaluate("""() => {
+      const svg = document.querySelector('#chart svg');
+      const h = svg.viewBox.baseVal.height;
+      return [...svg.querySelectorAll('.chart-legend')].every((t) => {
+        const b = t.getBBox(); return b.y >= 0 && b.y + b.height <= h + 0.5; });
+    }""")
+
+
+def _check_preset(browser: Any, server: str, preset: str, n: int, shots: Path) -> None:
+    context = browser.new_context(viewport=DESKTOP, locale="en-US")
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    _table(page, server, preset, n)
+    first = page.evaluate(SEATS)
+    _clockwise_from_you(first, n)
+    _no_sideways_scroll(page, f"{preset} desktop")
+    _play_first_deal(page)
+    names = [s["name"] for s in first]
+    _every_player_listed(page, names)
+    _no_sideways_scroll(page, f"{preset} desktop")
+    assert page.evaluate(SEATS) == first  # between deals or in the next one: nobody moved
+    page.set_viewport_size(PHONE)
+    wait_until(lambda: page.evaluate("innerWidth") == PHONE["width"])
+    phone = page.evaluate(SEATS)
+    _clockwise_from_you(phone, n)
+    _every_player_listed(page, names)
+    _no_sideways_scroll(page, f"{preset} phone")
+    if n >= 8:
+        page.screenshot(path=shots / f"layout-{preset}-{n}-phone.png", full_page=True)
+    # The phone's seats stay where they are too: a new render draws them again.
+    page.select_option("#lang", "fr")
+    page.select_option("#lang", "en")
+    assert page.evaluate(SEATS) == phone
+    assert not errors, (preset, errors)
+    context.close()
+
+
+def test_every_preset_at_its_largest_count_fits_a_phone_and_a_desktop(
+        fast_server: str, shots: Path) -> None:
+    with playwright_sync.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        try:
+            info = browser.new_page().request.get(fast_server + "/api/presets").json()
+            presets = [(x["name"], max(x["players"])) for x in info["presets"]]
+            assert ("polignac-party", 10) in presets and ("pollack", 4) in presets
+            for preset, n in presets:
+                _check_preset(browser, fast_server, preset, n, shots)
+        finally:
+            browser.close()
+
+
+def _nearest_seat(card: dict[str, Any], seats: list[dict[str, Any]]) -> int:
+    best = min(seats, key=lambda s: (s["x"] - card["x"]) ** 2 + (s["y"] - card["y"]) ** 2)
+    seat: int = best["seat"]
+    return seat
+
+
+def _in_front_of_their_seats(page: Any) -> int:
+    """Each card of the trick is nearer its own seat than any other; how many there are."""
+    seats, cards = page.evaluate(SEATS), page.evaluate(PLAYED)
+    for card in cards:
+        assert _nearest_seat(card, seats) == card["seat"], (card, seats)
+    return len(cards)
+
+
+def _shown(page: Any) -> tuple[int, int, str]:
+    """(last event received, last event shown, what the trick area shows)."""
+    got = page.evaluate("[document.body.dataset.seq, document.body.dataset.shown, "
+                        "document.querySelector('#trick').dataset.kind]")
+    return int(got[0] or 0), int(got[1] or 0), str(got[2])
+
+
+def test_a_finished_trick_is_held_in_front_of_the_seats(fast_server: str, shots: Path) -> None:
+    with playwright_sync.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        try:
+            context = browser.new_context(viewport=DESKTOP, locale="en-US")
+            context.add_init_script("localStorage.setItem('polignac-trick-hold', '30')")
+            page = context.new_page()
+            _table(page, fast_server, "polignac", 5)
+            deadline = time.monotonic() + 60
+            while True:  # play until a bot's card waits behind a held trick
+                assert time.monotonic() < deadline, "no trick was held while a bot played on"
+                got, shown, kind = _shown(page)
+                if kind == "done" and got > shown:
+                    break
+                if kind in ("current", "done"):
+                    _in_front_of_their_seats(page)
+                if kind != "done" or page.locator("#hand .card.legal").count():
+                    page.evaluate(STEP)  # your turn (while a trick is held: you lead)
+                time.sleep(0.05)
+            assert _in_front_of_their_seats(page) == 5
+            assert page.locator("#trick .played.winner").count() == 1
+            page.screenshot(path=shots / "trick-held.png")
+            time.sleep(0.5)  # the next event is there, and still waits
+            assert _shown(page) == (got, shown, "done")
+            # Animations off: everything waiting is shown at once.
+            page.uncheck("#motion")
+            wait_until(lambda: _shown(page)[0] == _shown(page)[1])
+            assert _shown(page)[2] != "done"
+            assert page.evaluate("localStorage.getItem('polignac-motion')") == "off"
+            page.reload()
+            page.wait_for_selector("#ring .seat")
+            assert not page.is_checked("#motion")  # remembered
+            context.close()
+        finally:
+            browser.close()
+
+
+def test_reduced_motion_shows_each_event_at_once(fast_server: str) -> None:
+    with playwright_sync.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        try:
+            context = browser.new_context(viewport=PHONE, locale="en-US",
+                                          reduced_motion="reduce")
+            context.add_init_script("localStorage.setItem('polignac-trick-hold', '30')")
+            page = context.new_page()
+            _table(page, fast_server, "polignac", 5)
+            assert not page.is_checked("#motion")
+            tricks = 0
+            deadline = time.monotonic() + 60
+            while tricks < 3:  # three finished tricks, none of them held
+                assert time.monotonic() < deadline, "the deal did not go on"
+                kind = _shown(page)[2]
+                assert kind != "done"
+                if kind in ("current", "last"):
+                    _in_front_of_their_seats(page)
+                tricks = len([x for x in page.locator("#log li").all_text_contents()
+                              if "took the trick" in x])
+                page.evaluate(STEP)
+                time.sleep(0.05)
+            wait_until(lambda: _shown(page)[0] == _shown(page)[1])
+            context.close()
+        finally:
+            browser.close()
