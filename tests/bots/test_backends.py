@@ -86,6 +86,15 @@ def test_ray_analyses_equal_serial(ray_backend: RayBackend) -> None:
     assert [len(a) for a in on_ray] == [1, 1]
 
 
+def test_ray_map_yields_every_result_and_raises_the_task_error(
+        ray_backend: RayBackend) -> None:
+    # a builtin: the workers cannot import this test module
+    assert sorted(ray_backend.map(int, ["8", "2", "6", "4"])) == [2, 4, 6, 8]
+    assert list(ray_backend.map(int, [])) == []
+    with pytest.raises(ValueError, match="invalid literal"):
+        list(ray_backend.map(int, ["2", "three", "4"]))
+
+
 def test_cli_on_ray(ray_backend: RayBackend, process_result: dict[str, Any],
                     capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     # The command uses this process's running connection and leaves it open.
