@@ -98,3 +98,49 @@ def test_a_record_that_does_not_replay(capsys: pytest.CaptureFixture[str],
     p.write_text(json.dumps(bad))
     status, _, err = run(capsys, "analyze", str(p))
     assert status == 1 and "deal 1, action 1" in err
+
+
+def test_a_folder_of_records(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    folder = tmp_path / "games"
+    folder.mkdir()
+    for seed in (1, 2):
+        (folder / f"g{seed}.json").write_text(json.dumps(record(seed)))
+    (folder / "broken.json").write_text("{")
+    (folder / "notes.txt").write_text("not a record")
+    out = tmp_path / "annotated"
+    status, text, err = run(capsys, "analyze", str(folder), "--samples", "2", "--out", str(out))
+    assert status == 1  # one file was skipped
+    assert "broken.json: not valid JSON" in err and "(skipped)" in err
+    assert "g1.json: 1 deal\n" in text and "g2.json: 1 deal\n" in text
+    assert "Analysed 2 records (1 skipped)" in text
+    assert sorted(p.name for p in out.iterdir()) == ["g1.json", "g2.json"]
+    status, one, _ = run(capsys, "analyze", str(folder / "g2.json"), "--samples", "2", "--json")
+    (folder / "broken.json").unlink()
+    status, data, _ = run(capsys, "analyze", str(folder), "--samples", "2", "--json",
+                          "--jobs", "2")
+    assert status == 0
+    batch = json.loads(data)
+    assert batch["errors"] == [] and [r["file"] for r in batch["records"]] == ["g1.json",
+                                                                               "g2.json"]
+    # each record's analysis is the one it gets alone, and the one written by --out
+    alone = json.loads(one)
+    assert {k: batch["records"][1][k] for k in alone} == alone
+    annotated = json.loads((out / "g2.json").read_text())
+    assert [d["analysis"] for d in annotated["deals"]] == alone["deals"]
+
+
+@pytest.mark.parametrize("files,out,message", [
+    ([], None, "no *.json record in this folder"),
+    (["g.json"], "same", "the records are not overwritten"),
+    (["g.json"], "file", "--out is a folder"),
+])
+def test_folder_errors(capsys: pytest.CaptureFixture[str], tmp_path: Path, files: list[str],
+                       out: str | None, message: str) -> None:
+    for name in files:
+        (tmp_path / name).write_text(json.dumps(record()))
+    (tmp_path / "file").write_text("x")
+    argv = ["analyze", str(tmp_path)]
+    if out is not None:
+        argv += ["--out", str(tmp_path) if out == "same" else str(tmp_path / out)]
+    status, _, err = run(capsys, *argv)
+    assert status == 2 and message in err

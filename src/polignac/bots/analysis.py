@@ -29,7 +29,9 @@ solver leaves them out) and are marked ``not-analysed``.  A solve that
 needs more than ``nodes`` search nodes stops the action's analysis
 (``too-deep``; the first tricks of a 17-card Knaves hand, for example).
 
-:func:`analyze_record` analyses every deal of a game record and
+:func:`analyze_record` analyses every deal of a game record
+(:func:`analyze_records` every deal of many, on any backend of
+:mod:`polignac.bots.backends`, a Ray cluster included) and
 :func:`annotate` writes the annotations into it (the ``analysis`` field of
 each deal, ``docs/record-format.md``).  Everything is deterministic for a
 given seed: each action's samples are drawn from a generator seeded with
@@ -42,7 +44,6 @@ import math
 import random
 import time
 from collections.abc import Iterator, Mapping, Sequence
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
@@ -52,6 +53,7 @@ from ..core.deal import Deal
 from ..core.errors import RecordError
 from ..core.match import Match
 from ..core.record import replay
+from .backends import Backend, ProcessBackend, SerialBackend
 from .base import SeatView
 from .hard import position_of
 from .inference import announced_needs, sample_hands, voids
@@ -405,6 +407,13 @@ def analyze_record_deal(record: Mapping[str, Any], number: int,
     raise ValueError(f"the record has no deal {number}")
 
 
+def _check(settings: Settings) -> None:
+    if settings.model not in MODELS:
+        raise ValueError(f"model must be one of {', '.join(MODELS)}, not {settings.model!r}")
+    if settings.samples < 1 or settings.nodes < 1:
+        raise ValueError("samples and nodes must be at least 1")
+
+
 def analyze_record(record: Mapping[str, Any], settings: Settings | None = None,
                    jobs: int = 1, time_limit: float | None = None) -> list[dict[str, Any]]:
     """The ``analysis`` annotation of every deal of ``record``, in order.
@@ -419,20 +428,56 @@ def analyze_record(record: Mapping[str, Any], settings: Settings | None = None,
         ValueError: bad settings.
     """
     settings = Settings() if settings is None else settings
-    if settings.model not in MODELS:
-        raise ValueError(f"model must be one of {', '.join(MODELS)}, not {settings.model!r}")
-    if settings.samples < 1 or settings.nodes < 1:
-        raise ValueError("samples and nodes must be at least 1")
+    _check(settings)
     states = list(_deal_states(record))
     if jobs <= 1 or len(states) <= 1:
         deadline = None if time_limit is None else time.monotonic() + time_limit
         return [analyze_deal(deal, actions, seats, n, settings, deadline)
                 for n, deal, seats, actions in states]
-    plain = dict(record)
-    with ProcessPoolExecutor(max_workers=min(jobs, len(states))) as pool:
-        futures = [pool.submit(analyze_record_deal, plain, n, settings, time_limit)
-                   for n, _d, _s, _a in states]
-        return [f.result() for f in futures]
+    return analyze_records([record], settings, ProcessBackend(min(jobs, len(states))),
+                           time_limit)[0]
+
+
+@dataclass(frozen=True)
+class _DealTask:
+    index: int
+    """Which record of the batch."""
+    number: int
+    """Which deal of it (from 1)."""
+    record: Mapping[str, Any]
+    settings: Settings
+    time_limit: float | None
+
+
+def _run_deal_task(task: _DealTask) -> tuple[int, int, dict[str, Any]]:
+    return task.index, task.number, analyze_record_deal(task.record, task.number,
+                                                        task.settings, task.time_limit)
+
+
+def analyze_records(records: Sequence[Mapping[str, Any]], settings: Settings | None = None,
+                    backend: Backend | None = None, time_limit: float | None = None,
+                    ) -> list[list[dict[str, Any]]]:
+    """The analyses of every deal of every record (as :func:`analyze_record` gives them).
+
+    Each deal is one task of ``backend`` (default serial: worker processes or
+    a Ray cluster, :mod:`polignac.bots.backends`); the results are put back
+    in record and deal order, so they are the same on every backend.
+    ``time_limit`` (seconds) applies to each deal from when it starts.
+
+    Raises:
+        RecordError: a record is malformed or does not replay (nothing is analysed).
+        ValueError: bad settings.
+    """
+    settings = Settings() if settings is None else settings
+    _check(settings)
+    tasks = [_DealTask(i, n, dict(record), settings, time_limit)
+             for i, record in enumerate(records) for n, *_rest in _deal_states(record)]
+    backend = SerialBackend() if backend is None else backend
+    done = sorted(backend.map(_run_deal_task, tasks), key=lambda r: (r[0], r[1]))
+    out: list[list[dict[str, Any]]] = [[] for _ in records]
+    for index, _number, analysis in done:
+        out[index].append(analysis)
+    return out
 
 
 def annotate(record: Mapping[str, Any], analyses: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
@@ -468,7 +513,8 @@ def match_summary(analyses: Sequence[Mapping[str, Any]], num_seats: int) -> list
 
 __all__ = [
     "BLUNDER", "MISTAKE", "MODELS", "UNITS", "VERSION", "Evaluation", "Settings",
-    "analyze_action", "analyze_deal", "analyze_record", "analyze_record_deal", "annotate",
+    "analyze_action", "analyze_deal", "analyze_record", "analyze_record_deal", "analyze_records",
+    "annotate",
     "choices", "consistent_hands", "evaluate_view", "mark", "match_summary", "summarize",
     "unit_of",
 ]

@@ -7,32 +7,33 @@ rotations; those per-hand-set means are the sampling unit of the 95%
 intervals, so the luck of the cards cancels out of the comparison.
 
 Work is split into tasks (one hand set, or one duplicate match) that a
-:class:`Backend` maps over: :class:`SerialBackend`, :class:`ProcessBackend`
-(``concurrent.futures``); another backend (Ray, say) only has to implement
-``map``.
+:class:`~polignac.bots.backends.Backend` maps over (:mod:`polignac.bots.backends`:
+serial, worker processes, or a Ray cluster); the results are sorted by task
+before they are added up, so every backend gives the same result.
 """
 
 from __future__ import annotations
 
-import concurrent.futures as cf
 import random
 import time
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Protocol, TypeVar
+from typing import Any
 
 from ..core.cards import cards_of
 from ..core.errors import RulesError
 from ..core.match import Match
 from ..core.presets import get_rules
 from ..core.rules import Rules
+from .backends import Backend as Backend
+from .backends import ProcessBackend as ProcessBackend
+from .backends import RayBackend as RayBackend
+from .backends import SerialBackend as SerialBackend
+from .backends import make_backend as make_backend
 from .base import Bot
 from .registry import make_bot
 from .runner import choose_action
 from .stats import MeanCI, mean_ci
-
-T = TypeVar("T")
-R = TypeVar("R")
 
 UNITS: dict[str, tuple[str, bool]] = {
     "penalty": ("penalty points per deal", True),
@@ -41,49 +42,6 @@ UNITS: dict[str, tuple[str, bool]] = {
     "pollack": ("side points per deal (own side)", False),
 }
 """Per scoring kind: the unit of a deal score, and whether lower is better."""
-
-
-class Backend(Protocol):
-    """Runs ``fn`` over ``tasks``; yields results in any order as they finish."""
-
-    def map(self, fn: Callable[[T], R], tasks: Sequence[T]) -> Iterator[R]:
-        """Yield ``fn(task)`` for every task (order not guaranteed)."""
-        ...
-
-
-class SerialBackend:
-    """Runs the tasks one after the other in this process."""
-
-    def map(self, fn: Callable[[T], R], tasks: Sequence[T]) -> Iterator[R]:
-        """Yield ``fn(task)`` for every task, in order."""
-        for task in tasks:
-            yield fn(task)
-
-
-class ProcessBackend:
-    """Runs the tasks on ``jobs`` worker processes (``fn`` must be picklable)."""
-
-    def __init__(self, jobs: int) -> None:
-        """Raises: ValueError: ``jobs`` < 1."""
-        if jobs < 1:
-            raise ValueError(f"jobs must be at least 1, got {jobs}")
-        self.jobs = jobs
-
-    def map(self, fn: Callable[[T], R], tasks: Sequence[T]) -> Iterator[R]:
-        """Yield ``fn(task)`` for every task, as workers finish them."""
-        with cf.ProcessPoolExecutor(max_workers=self.jobs) as pool:
-            futures = [pool.submit(fn, t) for t in tasks]
-            for fut in cf.as_completed(futures):
-                yield fut.result()
-
-
-def make_backend(jobs: int) -> Backend:
-    """Serial for one job, else a process pool.
-
-    Raises:
-        ValueError: ``jobs`` < 1.
-    """
-    return SerialBackend() if jobs == 1 else ProcessBackend(jobs)
 
 
 @dataclass(frozen=True)

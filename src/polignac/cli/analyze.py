@@ -1,12 +1,16 @@
 """``polignac analyze``: every action of a record with its expected value, the best
 action's, the open-hand value, and the mistakes and blunders
-(:mod:`polignac.bots.analysis`); ``--out`` writes the annotated record."""
+(:mod:`polignac.bots.analysis`); ``--out`` writes the annotated record.  Given a
+folder, every record in it (``*.json``), on worker processes or a Ray cluster
+(``--backend``); ``--out DIR`` writes the annotated copies."""
 
 from __future__ import annotations
 
 import argparse
 import json
+import sys
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 from typing import Any, TextIO
 
 from ..bots.analysis import (
@@ -15,11 +19,13 @@ from ..bots.analysis import (
     MODELS,
     Settings,
     analyze_record,
+    analyze_records,
     annotate,
     match_summary,
 )
-from ..core import RecordError
-from .common import CliError, read_json, write_json
+from ..bots.backends import BACKENDS, Backend, close_backend
+from ..core import RecordError, replay
+from .common import CliError, cli_backend, read_json, write_json
 from .records import example_record
 
 HEADS = {"penalty": "penalty points", "points": "points", "chips": "chips",
@@ -34,10 +40,12 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
         "action's from what that seat knew (sampled deals consistent with its view, each "
         "solved exactly), the open-hand value (all cards visible), and mistakes (cost >= "
         "0.5) and blunders (>= 1.5); then a per-player, per-deal summary.")
-    p.add_argument("file", nargs="?", metavar="RECORD", help="a record (JSON)")
+    p.add_argument("file", nargs="?", metavar="RECORD",
+                   help="a record (JSON), or a folder: every *.json record in it")
     p.add_argument("--example", action="store_true", help="analyse the bundled example record")
     p.add_argument("--json", action="store_true", help="print the analysis as one JSON object")
-    p.add_argument("--out", metavar="FILE", help="write the record with the annotations to FILE")
+    p.add_argument("--out", metavar="FILE", help="write the record with the annotations to FILE "
+                   "(for a folder: a folder, where each annotated record keeps its name)")
     p.add_argument("--samples", type=int, default=DEFAULT_SAMPLES, metavar="N",
                    help=f"sampled deals per action (default {DEFAULT_SAMPLES}; every "
                    "consistent deal when there are at most N)")
@@ -46,28 +54,35 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
                    help="the others' play in the solves (default: paranoid)")
     p.add_argument("--nodes", type=int, default=DEFAULT_NODES, metavar="N",
                    help=f"search node budget per solve (default {DEFAULT_NODES:,})")
-    p.add_argument("--jobs", type=int, default=1, metavar="J",
-                   help="analyse deals in J processes (same result; default 1)")
+    p.add_argument("--jobs", type=int, metavar="J",
+                   help="analyse deals in J processes (same result; default 1); with "
+                   "--backend ray, the CPUs of the local cluster (default: all)")
+    p.add_argument("--backend", choices=BACKENDS, default="process",
+                   help="where the deals are analysed: process (the default), serial, or "
+                   "ray (a Ray cluster, same result; pip install polignac[cluster])")
+    p.add_argument("--address", metavar="ADDR",
+                   help="with --backend ray: the cluster to use (default: start a local one)")
     p.set_defaults(run=run_analyze_args)
     return p
 
 
 def run_analyze_args(args: argparse.Namespace) -> int:
     """Run ``polignac analyze`` from parsed arguments (see :func:`run_analyze`)."""
-    import sys
-
     return run_analyze(args.file, args.example, args.json, args.out, args.samples, args.seed,
-                       args.model, args.nodes, args.jobs, sys.stdout)
+                       args.model, args.nodes, args.jobs, sys.stdout, args.backend,
+                       args.address)
 
 
 def run_analyze(path: str | None, example: bool, as_json: bool, out_path: str | None,
-                samples: int, seed: int, model: str, nodes: int, jobs: int,
-                out: TextIO) -> int:
-    """Analyse the record at ``path`` (or the example) and print the analysis.
+                samples: int, seed: int, model: str, nodes: int, jobs: int | None,
+                out: TextIO, backend: str = "process", address: str | None = None) -> int:
+    """Analyse the record at ``path`` (or the example, or every record of the
+    folder ``path``) and print the analysis; ``backend`` and ``address`` as in
+    :func:`polignac.cli.common.cli_backend`.
 
     Raises:
-        CliError: no record or both given, bad numbers, a missing or non-JSON file
-            (status 2), a record that does not replay (status 1).
+        CliError: no record or both given, bad numbers or backend, a missing or
+            non-JSON file (status 2), a record that does not replay (status 1).
     """
     if path is None and not example:
         raise CliError("analyze: give a RECORD file, or --example for the bundled one")
@@ -77,15 +92,27 @@ def run_analyze(path: str | None, example: bool, as_json: bool, out_path: str | 
         raise CliError(f"analyze: --samples must be 1 to 1000, not {samples}")
     if nodes < 1:
         raise CliError(f"analyze: --nodes must be at least 1, not {nodes}")
-    if not 1 <= jobs <= 64:
+    if jobs is not None and not 1 <= jobs <= 64:
         raise CliError(f"analyze: --jobs must be 1 to 64, not {jobs}")
+    settings = Settings(samples=samples, model=model, nodes=nodes, seed=seed)
+    if path is not None and Path(path).is_dir():
+        return _run_folder(Path(path), as_json, out_path, settings, out,
+                           cli_backend(backend, jobs, address))
     record = example_record() if path is None else read_json(path)
     where = "example" if path is None else path
-    settings = Settings(samples=samples, model=model, nodes=nodes, seed=seed)
     try:
-        analyses = analyze_record(record, settings, jobs=jobs)
+        if backend == "process":
+            analyses = analyze_record(record, settings, jobs=jobs or 1)
+        else:
+            runner = cli_backend(backend, jobs, address)
+            try:
+                analyses = analyze_records([record], settings, runner)[0]
+            finally:
+                close_backend(runner)
     except RecordError as exc:
         raise CliError(f"{where}: {exc}", status=1) from None
+    except ConnectionError as exc:
+        raise CliError(f"--address {address}: {exc}") from None
     players = [str(p) for p in record["players"]]
     totals = match_summary(analyses, len(players))
     if out_path is not None:
@@ -99,6 +126,72 @@ def run_analyze(path: str | None, example: bool, as_json: bool, out_path: str | 
         if out_path is not None:
             print(f"\nWrote the annotated record to {out_path}.", file=out)
     return 0
+
+
+def _run_folder(folder: Path, as_json: bool, out_path: str | None, settings: Settings,
+                out: TextIO, backend: Backend) -> int:
+    """Analyse every ``*.json`` record of ``folder`` on ``backend`` (and close it).
+
+    A file that is not a record that replays is reported and skipped (status 1).
+
+    Raises:
+        CliError: no record in the folder, or ``--out`` is a file or the folder itself.
+    """
+    try:
+        files = sorted(p for p in folder.iterdir() if p.suffix == ".json" and p.is_file())
+        if not files:
+            raise CliError(f"{folder}: no *.json record in this folder")
+        target = None if out_path is None else Path(out_path)
+        if target is not None:
+            if target.exists() and not target.is_dir():
+                raise CliError(f"--out {out_path}: for a folder of records, --out is a folder")
+            if target.exists() and target.resolve() == folder.resolve():
+                raise CliError(f"--out {out_path}: that is the folder of the records; "
+                               "give another one (the records are not overwritten)")
+        records: list[tuple[Path, Any]] = []
+        errors: list[dict[str, str]] = []
+        for p in files:
+            try:
+                record = read_json(str(p))
+                replay(record)
+                records.append((p, record))
+            except (CliError, RecordError) as exc:
+                text = str(exc).removeprefix(f"{p}: ")
+                errors.append({"file": p.name, "error": text})
+                print(f"polignac analyze: {p}: {text} (skipped)", file=sys.stderr)
+        try:
+            results = analyze_records([r for _p, r in records], settings, backend)
+        except ConnectionError as exc:
+            raise CliError(f"--address: {exc}") from None
+    finally:
+        close_backend(backend)
+    if target is not None:
+        target.mkdir(parents=True, exist_ok=True)
+    summaries: list[dict[str, Any]] = []
+    for (p, record), analyses in zip(records, results, strict=True):
+        players = [str(x) for x in record["players"]]
+        totals = match_summary(analyses, len(players))
+        if target is not None:
+            write_json(str(target / p.name), annotate(record, analyses))
+        summaries.append({"file": p.name, "players": players, "deals": analyses,
+                          "totals": totals})
+    if as_json:
+        out.write(json.dumps({"records": summaries, "errors": errors}, ensure_ascii=False)
+                  + "\n")
+    else:
+        for s in summaries:
+            players = s["players"]
+            width = max(len(x) for x in players)
+            n = len(s["deals"])
+            print(f"{s['file']}: {n} deal{'' if n == 1 else 's'}", file=out)
+            lines = _summary(players, s["totals"], width, "")
+            for line in lines:
+                print(line, file=out)
+            print("", file=out)
+        print(f"Analysed {len(summaries)} records ({len(errors)} skipped)"
+              + ("" if target is None else f"; wrote the annotated copies to {target}/") + ".",
+              file=out)
+    return 1 if errors else 0
 
 
 def _num(v: float) -> str:

@@ -1,4 +1,4 @@
-"""Shared pieces of the command line: errors, house rules, JSON files."""
+"""Shared pieces of the command line: errors, house rules, JSON files, backends."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from ..bots.backends import Backend, MissingExtraError, make_backend
 from ..core import Rules, RulesError, get_rules
 
 
@@ -31,6 +32,29 @@ def parse_rule_options(items: Sequence[str] | None) -> dict[str, str]:
             raise CliError(f"--rule {item!r}: write NAME=VALUE, for example threshold=10")
         out[name.strip().replace("-", "_")] = value.strip()
     return out
+
+
+def cli_backend(kind: str, jobs: int | None, address: str | None,
+                preload: Sequence[str] = ()) -> Backend:
+    """The backend that ``--backend``, ``--jobs`` and ``--address`` ask for.
+
+    Raises:
+        CliError: ``--jobs`` below 1, ``--address`` without ``--backend ray``,
+            ``--jobs`` with ``--address``, ``ray`` without Ray installed, or
+            nothing answers at ``--address``.
+    """
+    if jobs is not None and jobs < 1:
+        raise CliError(f"--jobs must be at least 1, got {jobs}")
+    if address is not None and kind != "ray":
+        raise CliError("--address is for --backend ray")
+    if address is not None and jobs is not None:
+        raise CliError("--jobs is for a local cluster: a cluster at --address uses its own CPUs")
+    try:
+        return make_backend(jobs, kind, address, preload)
+    except (ValueError, MissingExtraError) as exc:
+        raise CliError(f"--backend {kind}: {exc}") from None
+    except ConnectionError as exc:
+        raise CliError(f"--address {address}: {exc}") from None
 
 
 def load_rules(

@@ -11,18 +11,18 @@ import json
 import sys
 from typing import Any
 
+from ..bots.backends import BACKENDS, close_backend
 from ..bots.registry import UnknownBotError
 from ..bots.tournament import (
     Progress,
     TournamentConfig,
     iter_specs,
-    make_backend,
     plot_result,
     render_table,
     run_tournament,
 )
 from ..core.errors import RulesError
-from .common import CliError, parse_rule_options
+from .common import CliError, cli_backend, parse_rule_options
 
 
 def register(subparsers: Any) -> argparse.ArgumentParser:
@@ -45,8 +45,15 @@ def register(subparsers: Any) -> argparse.ArgumentParser:
     p.add_argument("--start", type=int, default=0, metavar="K",
                    help="index of the first hand set (default 0): runs of the same seed "
                    "with --start 0, N, 2N... are slices of one long run")
-    p.add_argument("--jobs", type=int, default=1, metavar="J",
-                   help="worker processes (default 1)")
+    p.add_argument("--jobs", type=int, metavar="J",
+                   help="worker processes (default 1); with --backend ray, the CPUs of the "
+                   "local cluster (default: all)")
+    p.add_argument("--backend", choices=BACKENDS, default="process",
+                   help="where the hand sets are played: process (worker processes, the "
+                   "default), serial, or ray (a Ray cluster; pip install polignac[cluster])")
+    p.add_argument("--address", metavar="ADDR",
+                   help="with --backend ray: the cluster to use (host:port of its head node "
+                   "or auto; default: start a local one)")
     p.add_argument("--rule", action="append", metavar="NAME=VALUE",
                    help="house rule (repeatable), e.g. --rule threshold=10")
     p.add_argument("--json", action="store_true", help="print the result as JSON")
@@ -63,7 +70,8 @@ def run(args: argparse.Namespace) -> int:
         CliError: bad preset, rule, bot spec, counts, or a plot without matplotlib.
     """
     specs = tuple(iter_specs(args.bots))
-    if any(spec.startswith("openspiel-") for spec in specs):
+    outside = any(spec.startswith("openspiel-") for spec in specs)
+    if outside:
         # Outside bots live in the research layer, above the bots: load them here.
         try:
             import polignac.research.ismcts  # noqa: F401  (registers openspiel-ismcts)
@@ -75,11 +83,10 @@ def run(args: argparse.Namespace) -> int:
         preset=args.preset, bots=specs, deals=args.deals, seed=args.seed, players=players,
         rules=parse_rule_options(args.rule), matches=args.matches, start=args.start,
     )
-    if args.jobs < 1:
-        raise CliError(f"--jobs must be at least 1, got {args.jobs}")
+    backend = cli_backend(args.backend, args.jobs, args.address,
+                          preload=("polignac.research.ismcts",) if outside else ())
     try:
         config.resolve()
-        backend = make_backend(args.jobs)
         if args.quiet or args.json:
             result = run_tournament(config, backend)
         else:
@@ -87,6 +94,10 @@ def run(args: argparse.Namespace) -> int:
                 result = run_tournament(config, backend, progress)
     except (RulesError, UnknownBotError) as exc:
         raise CliError(str(exc)) from None
+    except ConnectionError as exc:
+        raise CliError(f"--address {args.address}: {exc}") from None
+    finally:
+        close_backend(backend)
     if args.json:
         json.dump(result.to_dict(), sys.stdout, indent=2)
         sys.stdout.write("\n")
