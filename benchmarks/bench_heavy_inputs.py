@@ -154,17 +154,23 @@ async def ws_abuser(port: int, table: str, stop_at: float, budget: list[int],
     """A spectator's WebSocket sending 64 KB nested frames and 60,000-digit numbers."""
     frames = [("ws: frame nested 32000 deep", "[" * 32000 + "]" * 32000),
               ("ws: 60000-digit number", '{"type": "hello", "last_seq": ' + "8" * 60000 + "}")]
-    async with websockets.connect(f"ws://127.0.0.1:{port}/tables/{table}/ws", proxy=None,
-                                  max_size=None, max_queue=None) as ws:
-        i = 0
-        while time.monotonic() < stop_at and budget[0] > 0:
-            budget[0] -= 1
-            name, text = frames[i % 2]
-            i += 1
-            await ws.send(text)
-            reply = json.loads(await asyncio.wait_for(ws.recv(), 30))
-            answers[(f"{name} -> {reply.get('rule')}", 0)] += 1
-            await asyncio.sleep(0.01)
+    i = 0
+    while time.monotonic() < stop_at and budget[0] > 0:
+        # The server closes a socket that never says a valid hello (hello timeout) or
+        # floods it (rate limit): count that, and connect again.
+        try:
+            async with websockets.connect(f"ws://127.0.0.1:{port}/tables/{table}/ws",
+                                          proxy=None, max_size=None, max_queue=None) as ws:
+                while time.monotonic() < stop_at and budget[0] > 0:
+                    budget[0] -= 1
+                    name, text = frames[i % 2]
+                    i += 1
+                    await ws.send(text)
+                    reply = json.loads(await asyncio.wait_for(ws.recv(), 30))
+                    answers[(f"{name} -> {reply.get('rule')}", 0)] += 1
+                    await asyncio.sleep(0.01)
+        except websockets.exceptions.ConnectionClosed as exc:
+            answers[(f"ws: closed by the server ({exc.rcvd.code if exc.rcvd else '-'})", 0)] += 1
 
 
 async def health(port: int, window: float) -> dict[str, Any]:
