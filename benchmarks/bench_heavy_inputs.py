@@ -45,7 +45,7 @@ import httpx
 import websockets
 
 sys.path.insert(0, str(Path(__file__).parent))
-from bench_server import free_port, player, start_server
+from bench_server import free_port, player, seat_four, start_server
 
 from polignac.core import Match, get_rules, to_record
 
@@ -109,17 +109,7 @@ def abuses() -> list[tuple[str, str, bytes]]:
 
 async def live_table(http: httpx.AsyncClient) -> tuple[str, list[str]]:
     """A table of four people (threshold 500, so that it lasts); its id and cookies."""
-    r = await http.post("/api/tables", json={
-        "seats": [{"kind": "you"}] + [{"kind": "open"}] * 3, "overrides": {"threshold": 500}})
-    r.raise_for_status()
-    table = r.json()["id"]
-    name = f"polignac_{table}"
-    cookies = [f"{name}={r.cookies[name]}"]
-    for invite in r.json()["invites"]:
-        http.cookies.clear()  # each invite is opened by another browser
-        j = await http.post(invite["url"], follow_redirects=False)
-        cookies.append(f"{name}={j.cookies[name]}")
-    return table, cookies
+    return await seat_four(http, overrides={"threshold": 500})
 
 
 async def http_abuser(port: int, items: list[tuple[str, str, bytes]], stop_at: float,

@@ -86,12 +86,16 @@ async def make_table(port: int, preset: str) -> tuple[str, list[str]]:
     """
     async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}", timeout=60,
                                  trust_env=False, verify=False) as http:
-        return await _make_table(http, preset)
+        return await seat_four(http, preset)
 
 
-async def _make_table(http: httpx.AsyncClient, preset: str) -> tuple[str, list[str]]:
+async def seat_four(http: httpx.AsyncClient, preset: str = "polignac",
+                    overrides: dict[str, Any] | None = None) -> tuple[str, list[str]]:
+    """A table of four people (each invite opened by another browser): its id and the
+    four seat cookies."""
     r = await http.post("/api/tables", json={
-        "preset": preset, "seats": [{"kind": "you"}] + [{"kind": "open"}] * 3})
+        "preset": preset, "seats": [{"kind": "you"}] + [{"kind": "open"}] * 3,
+        "overrides": overrides or {}})
     r.raise_for_status()
     table = r.json()["id"]
     name = f"polignac_{table}"
