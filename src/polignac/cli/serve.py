@@ -96,27 +96,17 @@ def build_config(args: argparse.Namespace) -> object:
     if not 0 < args.rate <= 1e6:
         raise CliError(f"--rate {args.rate}: choose a number above 0")
     for option in ("grace", "bot_delay", "trick_pause", "deal_delay"):
-        if not 0 <= getattr(args, option) <= 3600:
-            raise CliError(f"--{option.replace('_', '-')} {getattr(args, option)}: choose "
-                           "from 0 to 3600 seconds")
+        _within(args, option, 0, 3600, " seconds")
     if not 0 < args.create_rate <= 1e6 or not 1 <= args.create_burst <= 1_000_000:
         raise CliError("--create-rate and --create-burst: choose numbers above 0")
-    if not 1 <= args.max_tables <= 1_000_000:
-        raise CliError(f"--max-tables {args.max_tables}: choose from 1 to 1000000")
+    _within(args, "max_tables", 1, 1_000_000)
     for option in ("close_after", "finished_keep"):
-        if not 0 <= getattr(args, option) <= 30 * 24 * 3600:
-            raise CliError(f"--{option.replace('_', '-')} {getattr(args, option)}: choose "
-                           "from 0 to 2592000 seconds")
-    if not 1 <= args.workers <= 64:
-        raise CliError(f"--workers {args.workers}: choose from 1 to 64")
-    if not 0.1 <= args.job_timeout <= 3600:
-        raise CliError(f"--job-timeout {args.job_timeout}: choose from 0.1 to 3600 seconds")
-    if not 1 <= args.max_connections <= 100_000:
-        raise CliError(f"--max-connections {args.max_connections}: choose from 1 to 100000")
+        _within(args, option, 0, 30 * 24 * 3600, " seconds")
+    _within(args, "workers", 1, 64)
+    _within(args, "job_timeout", 0.1, 3600, " seconds")
+    _within(args, "max_connections", 1, 100_000)
     for option in ("header_timeout", "ping"):
-        if not 0 < getattr(args, option) <= 3600:
-            raise CliError(f"--{option.replace('_', '-')} {getattr(args, option)}: choose "
-                           "from above 0 to 3600 seconds")
+        _within(args, option, 0, 3600, " seconds", above=True)
     from ..server.connections import default_allowed_hosts
 
     for name in args.allowed_host:
@@ -127,12 +117,9 @@ def build_config(args: argparse.Namespace) -> object:
             raise CliError(f"--allowed-host {name!r}: a wildcard is *.DOMAIN or *")
     hosts = default_allowed_hosts(args.host, args.port) + tuple(
         n.lower() for n in args.allowed_host)
-    bot_workers = args.bot_workers
-    if bot_workers is not None and not 1 <= bot_workers <= 256:
-        raise CliError(f"--bot-workers {bot_workers}: choose from 1 to 256")
-    bot_move = args.bot_move_timeout
-    if not 0.1 <= bot_move <= 600:
-        raise CliError(f"--bot-move-timeout {bot_move}: choose from 0.1 to 600 seconds")
+    if args.bot_workers is not None:
+        _within(args, "bot_workers", 1, 256)
+    _within(args, "bot_move_timeout", 0.1, 600, " seconds")
     return ServerConfig(data_dir=Path(args.data), database_url=args.database_url,
                         allowed_origins=tuple(args.allow_origin), grace_seconds=args.grace,
                         bot_delay=args.bot_delay, deal_delay=args.deal_delay,
@@ -146,8 +133,21 @@ def build_config(args: argparse.Namespace) -> object:
                         allowed_hosts=hosts, max_connections_per_client=args.max_connections,
                         header_timeout=args.header_timeout, ws_ping_interval=args.ping,
                         ws_ping_timeout=args.ping,
-                        bot_workers=bot_workers,
-                        bot_move_seconds=bot_move)
+                        bot_workers=args.bot_workers,
+                        bot_move_seconds=args.bot_move_timeout)
+
+
+def _within(args: argparse.Namespace, option: str, lo: float, hi: float, unit: str = "",
+            above: bool = False) -> None:
+    """Check ``--option`` is from ``lo`` (above it when ``above``) to ``hi``.
+
+    Raises:
+        CliError: it is not; the message names the option, its value and the range.
+    """
+    value = getattr(args, option)
+    if not (lo < value if above else lo <= value) or value > hi:
+        raise CliError(f"--{option.replace('_', '-')} {value}: choose from "
+                       f"{'above ' if above else ''}{lo} to {hi}{unit}")
 
 
 def run_serve(args: argparse.Namespace) -> int:
