@@ -100,7 +100,8 @@ def main(argv: list[str]) -> int:
             status |= run(PY, bench, *rest, check=False)
         return status
     ensure_system_packages({"/usr/bin/chromium": "chromium",  # tests/browser
-                            "/usr/lib/postgresql": "postgresql"})  # tests/server (postgres)
+                            "/usr/lib/postgresql": "postgresql",  # tests/server (postgres)
+                            "/usr/bin/redis-server": "redis-server"})  # tests/server (redis)
     status = run(PY, "-m", "ruff", "check", "src", "tests", "benchmarks", "dev.py", check=False)
     status |= run(PY, "-m", "mypy", check=False)
     status |= typecheck_js()

@@ -18,6 +18,7 @@ import shutil
 import socket
 import subprocess
 import tempfile
+import time
 import uuid
 import warnings
 from collections.abc import Iterator
@@ -171,3 +172,69 @@ def backend_config(database_url: str, tmp_path: Path) -> ServerConfig:
     """As ``config``, on each backend in turn."""
     return ServerConfig(data_dir=tmp_path / "data", database_url=database_url,
                         **FAST)  # type: ignore[arg-type]
+
+
+class RedisServer:
+    """A throwaway ``redis-server`` on 127.0.0.1 (no persistence, its own folder)."""
+
+    def __init__(self, binary: str) -> None:
+        self.binary = binary
+        self.root = Path(tempfile.mkdtemp(prefix="polignac-redis-"))
+        self.port = free_port()
+        self.process: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> None:
+        """Start it and wait until it answers PING.
+
+        Raises:
+            RuntimeError: it exited or did not answer within 20 seconds.
+        """
+        self.process = subprocess.Popen(
+            [self.binary, "--bind", "127.0.0.1", "--port", str(self.port), "--save", "",
+             "--appendonly", "no", "--dir", str(self.root), "--protected-mode", "yes"],
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"redis-server exited with {self.process.returncode}")
+            with contextlib.suppress(OSError), socket.create_connection(
+                    ("127.0.0.1", self.port), timeout=1) as s:
+                s.sendall(b"PING\r\n")
+                if s.recv(16).startswith(b"+PONG"):
+                    return
+            time.sleep(0.05)
+        raise RuntimeError("redis-server did not answer PING within 20 s")
+
+    def stop(self) -> None:
+        """Kill it and remove its folder."""
+        if self.process is not None and self.process.poll() is None:
+            self.process.kill()
+            self.process.wait(10)
+        shutil.rmtree(self.root, ignore_errors=True)
+
+    def url(self, db: int = 0) -> str:
+        """The ``redis://`` URL of database ``db`` (0-15)."""
+        return f"redis://127.0.0.1:{self.port}/{db}"
+
+
+@pytest.fixture(scope="session")
+def redis_server() -> Iterator[RedisServer]:
+    """A Redis server for the session (tests marked ``redis``).
+
+    Fails (under CI=true) or skips when ``redis-server`` is not installed.
+    """
+    binary = shutil.which("redis-server")
+    if binary is None:
+        message = ("redis-server is not installed: run `python3 dev.py test` as root, or "
+                   "apt-get install redis-server")
+        if os.environ.get("CI", "").lower() == "true":
+            pytest.fail(message)
+        pytest.skip(message)
+    server = RedisServer(binary)
+    try:
+        server.start()
+    except (RuntimeError, OSError) as exc:
+        server.stop()
+        pytest.fail(f"could not start redis-server: {exc}")
+    yield server
+    server.stop()
