@@ -59,6 +59,7 @@ from .scoring import (
     score_pollack,
     score_tricks,
 )
+from .tricks import TopCards, card_strength, legal_mask, winning_index
 
 DECLARE: Final = 0
 PLAY: Final = 1
@@ -266,8 +267,7 @@ class _Tables:
         self.rules = rules
         self.n = n
         self.nxt = tuple((p + 1) % n for p in range(n))
-        strength = rules.strength()
-        self.strength = tuple(strength[c % 13] for c in range(52))
+        self.strength = card_strength(rules)
         self.points = rules.point_table()
         self.pollack = rules.announcements or rules.scoring == "pollack"
         if self.pollack:
@@ -304,29 +304,7 @@ class _Tables:
                 break
             hands_by_dealer.append(tuple(itemgetter(*spot) for spot in spots))
         self.deal_hands = tuple(hands_by_dealer) if len(hands_by_dealer) == n else None
-        self.top = _TopCard(self.strength)
-
-
-class _TopCard(dict[Mask, Card]):
-    """The strongest card of a one-suit mask, by the rules' strength; filled on first use.
-
-    A trick is won by its strongest trump, or else by the strongest card of
-    the led suit (as _best_index finds), so the winning card is top[the
-    trick's trumps] or top[the trick's cards of the led suit]: one lookup
-    instead of a loop over the trick.  The keys are sets of at most n cards
-    of one suit (at most a few thousand).  Strengths are distinct within a
-    suit for the cards of the pack.
-    """
-
-    __slots__ = ("strength",)
-
-    def __init__(self, strength: tuple[int, ...]) -> None:
-        super().__init__()
-        self.strength = strength
-
-    def __missing__(self, mask: Mask) -> Card:
-        card = self[mask] = max(cards_of(mask), key=self.strength.__getitem__)
-        return card
+        self.top = TopCards(self.strength)  # the winner of a full trick (tricks.py)
 
 
 # Tables by (id(rules), n); each entry holds its rules, so an id is not reused
@@ -800,7 +778,8 @@ class Deal:
         """The player currently winning the trick in progress, or None."""
         if not self.trick:
             return None
-        return (self.leader + self._best_index(self.trick)) % self._s.n
+        s = self._s
+        return (self.leader + winning_index(self.trick, s.strength, s.trump)) % s.n
 
     # ---------------------------------------------------------- legal actions
 
@@ -809,7 +788,7 @@ class Deal:
         if self.phase != PLAY:
             return 0
         hand = self._s.hands[self.to_act] & self._rem
-        return hand & self._led or hand
+        return legal_mask(hand, self.trick[0] // 13 if self.trick else -1)
 
     def legal_actions(self) -> list[Action]:
         """Every legal action of the player to act, ascending (empty when done)."""
@@ -817,6 +796,7 @@ class Deal:
         if phase == PLAY:
             s = self._s
             hand = s.hands[self.to_act] & self._rem
+            # follow suit (tricks.legal_mask, inlined: this runs at every action)
             follow = hand & self._led  # 0 on lead, or when void in the led suit
             cards = _SUIT_CARDS
             if follow:
@@ -881,14 +861,15 @@ class Deal:
             if not hand & bit:
                 raise self._card_error(action)
             led = self._led
-            if led:  # following
+            if led:  # following: tricks.legal_mask's rule, inlined
                 if not bit & led and hand & led:
                     raise self._follow_error(action, hand & led)
                 trick = self.trick + (action,)
                 if len(trick) == s.n:
                     # The trick is full (done here, not in a method: one call less
                     # a trick).  The strongest trump wins, or else the strongest
-                    # card of the led suit (_TopCard); its leader came after p.
+                    # card of the led suit (tricks.TopCards, the table form of
+                    # tricks.winning_index); its leader came after p.
                     mask = 0
                     for c in trick:
                         mask |= 1 << c
@@ -967,22 +948,6 @@ class Deal:
             f"and player {self.to_act} holds " + " ".join(CODES[c] for c in cards_of(follow)),
             rule="must-follow-suit", action=CODES[card],
         )
-
-    def _best_index(self, trick: tuple[Card, ...]) -> int:
-        strength = self._s.strength
-        trump = self._s.trump
-        best = 0
-        best_card = trick[0]
-        best_suit = best_card // 13
-        for i in range(1, len(trick)):
-            c = trick[i]
-            suit = c // 13
-            if suit == best_suit:
-                if strength[c] > strength[best_card]:
-                    best, best_card = i, c
-            elif suit == trump:
-                best, best_card, best_suit = i, c, suit
-        return best
 
     def _call(self, action: Action) -> Deal:
         s = self._s
