@@ -20,22 +20,22 @@ import random
 from ..core.actions import ANNOUNCE_BASE
 from ..core.cards import Mask
 from ..core.deal import ANNOUNCEMENT_NEEDS, Deal
+from ..core.tricks import (
+    NO_TRUMP,
+    beats,
+    card_strength,
+    led_suit,
+    legal_mask,
+    winning_index,
+)
+from ..core.tricks import voids as tricks_voids
 from .base import Bot, SeatView
 
 
 def voids(view: SeatView) -> list[int]:
     """Per player, a mask of the suits (bit per suit) it has shown it lacks."""
-    out = [0] * view.num_players
-    n = view.num_players
     tricks = [(t.leader, t.cards) for t in view.tricks] + [(view.leader, view.trick)]
-    for leader, cards in tricks:
-        if not cards:
-            continue
-        led = cards[0] // 13
-        for i in range(1, len(cards)):
-            if cards[i] // 13 != led:
-                out[(leader + i) % n] |= 1 << led
-    return out
+    return tricks_voids(tricks, view.num_players)
 
 
 def announced_needs(view: SeatView) -> list[tuple[int, Mask, int]]:
@@ -119,19 +119,14 @@ def _heuristic(view: SeatView, hand: Mask, trick: tuple[int, ...], card: int,
     """A simple preference score for playing ``card`` (higher: more likely)."""
     sign = -1.0 if view.rules.scoring == "penalty" else 1.0
     if not trick:
-        return -0.3 * strength[card % 13] if sign < 0 else 0.1 * strength[card % 13]
+        return -0.3 * strength[card] if sign < 0 else 0.1 * strength[card]
     led = trick[0] // 13
-    best = trick[0]
-    for c in trick[1:]:
-        higher = c // 13 == best // 13 and strength[c % 13] > strength[best % 13]
-        trumps = view.trump is not None and c // 13 == view.trump and best // 13 != view.trump
-        if higher or trumps:
-            best = c
-    beats = (card // 13 == best // 13 and strength[card % 13] > strength[best % 13]) or (
-        view.trump is not None and card // 13 == view.trump and best // 13 != view.trump)
+    trump = NO_TRUMP if view.trump is None else view.trump
+    best = trick[winning_index(trick, strength, trump)]
+    beats_it = beats(card, best, trump, strength)
     at_stake = sum(points[c] for c in trick) + points[card]
     score = 0.0
-    if beats:
+    if beats_it:
         score += sign * (1.0 + abs(at_stake))
     elif card // 13 != led:
         score += -sign * abs(points[card])  # discard point cards on others
@@ -146,7 +141,7 @@ def play_log_likelihood(view: SeatView, hands: tuple[Mask, ...], beta: float = 1
     sampled hand plus the cards it played later).
     """
     n = view.num_players
-    strength = view.rules.strength()
+    strength = card_strength(view.rules)
     points = view.rules.point_table()
     held = list(hands)
     tricks = [(t.leader, t.cards) for t in view.tricks] + [(view.leader, view.trick)]
@@ -160,11 +155,7 @@ def play_log_likelihood(view: SeatView, hands: tuple[Mask, ...], beta: float = 1
         if p == view.player:
             continue
         hand = held[p]
-        legal = hand
-        if before:
-            follow = hand & (0x1FFF << (13 * (before[0] // 13)))
-            if follow:
-                legal = follow
+        legal = legal_mask(hand, led_suit(before))
         options = [x for x in range(52) if legal >> x & 1]
         if len(options) < 2:
             continue

@@ -17,6 +17,7 @@ from ..core.actions import (
 from ..core.cards import SUIT_LETTERS, SUIT_MASKS, Card, Mask, cards_of
 from ..core.deal import ANNOUNCEMENT_NEEDS, ANNOUNCEMENT_VALUES
 from ..core.rules import Rules
+from ..core.tricks import NO_TRUMP, beats, card_strength, voids, winning_index
 from .base import SeatView
 
 
@@ -58,11 +59,10 @@ def _facts(rules: Rules) -> _Facts:
     hit = _FACTS.get(id(rules))
     if hit is not None and hit[0] is rules:
         return hit[1]
-    ranks = rules.strength()
     sign = -1 if rules.scoring in ("points", "pollack") else 1
     points = rules.point_table()
     facts = _Facts(
-        strength=tuple(ranks[c % 13] for c in range(52)),
+        strength=card_strength(rules),
         cost=tuple(sign * points[c] for c in range(52)),
         sign=sign,
     )
@@ -70,37 +70,21 @@ def _facts(rules: Rules) -> _Facts:
     return facts
 
 
-def _beats(a: Card, b: Card, led: int, trump: int | None, strength: tuple[int, ...]) -> bool:
-    """True when card ``a`` beats the trick's best card ``b`` (``led``: suit led)."""
-    sa, sb = a // 13, b // 13
-    if trump is not None and sa == trump:
-        return sb != trump or strength[a] > strength[b]
-    return sa == led == sb and strength[a] > strength[b]
+def _beats(a: Card, b: Card, trump: int | None, strength: tuple[int, ...]) -> bool:
+    """True when card ``a`` beats ``b``, the card winning the trick so far."""
+    return beats(a, b, NO_TRUMP if trump is None else trump, strength)
 
 
 def _best(cards: tuple[Card, ...] | list[Card], trump: int | None,
           strength: tuple[int, ...]) -> int:
     """Index of the winning card so far."""
-    led = cards[0] // 13
-    best = 0
-    for i in range(1, len(cards)):
-        if _beats(cards[i], cards[best], led, trump, strength):
-            best = i
-    return best
+    return winning_index(cards, strength, NO_TRUMP if trump is None else trump)
 
 
 def _voids(view: SeatView) -> list[int]:
     """Per player: bitmask of suits (bit s) that player is known to be void in."""
-    n = view.num_players
-    voids = [0] * n
-    for leader, cards in [(t.leader, t.cards) for t in view.tricks] + [(view.leader, view.trick)]:
-        if not cards:
-            continue
-        led = cards[0] // 13
-        for i, c in enumerate(cards[1:], 1):
-            if c // 13 != led:
-                voids[(leader + i) % n] |= 1 << led
-    return voids
+    return voids([(t.leader, t.cards) for t in view.tricks] + [(view.leader, view.trick)],
+                  view.num_players)
 
 
 def _same_side(view: SeatView, a: int, b: int) -> bool:
@@ -242,16 +226,16 @@ class EasyBot:
         winner = (view.leader + bi) % view.num_players
         if taker:
             if _same_side(view, winner, view.player):
-                return min(cards, key=lambda c: (_beats(c, best, led, view.trump, st),
+                return min(cards, key=lambda c: (_beats(c, best, view.trump, st),
                                                  cost[c], st[c], c))
-            winners = [c for c in cards if _beats(c, best, led, view.trump, st)]
+            winners = [c for c in cards if _beats(c, best, view.trump, st)]
             if winners:
                 return min(winners, key=lambda c: (cost[c], st[c], c))
             return min(cards, key=lambda c: (-cost[c], st[c], c))
         if not following:
             return max(cards, key=lambda c: (cost[c], st[c], -c))
         low = min(cards, key=lambda c: (st[c], c))
-        if not _beats(low, best, led, view.trump, st):
+        if not _beats(low, best, view.trump, st):
             return low
         last = len(view.trick) == view.num_players - 1
         if last:
@@ -443,10 +427,10 @@ class MediumBot:
             if _same_side(view, p, view.player):
                 continue
             if not voids[p] >> led & 1:
-                if any(_beats(d, best, led, trump, st) for d in cards_of(unseen & SUIT_MASKS[led])):
+                if any(_beats(d, best, trump, st) for d in cards_of(unseen & SUIT_MASKS[led])):
                     threat = True
             elif trump is not None and not voids[p] >> trump & 1 and any(
-                _beats(d, best, led, trump, st) for d in cards_of(unseen & SUIT_MASKS[trump])
+                _beats(d, best, trump, st) for d in cards_of(unseen & SUIT_MASKS[trump])
             ):
                 threat = True
         hold = (self.threat if threat else 1.0) if mine else 0.0

@@ -46,6 +46,7 @@ import numpy as np
 from ..core.cards import Card, Mask
 from ..core.deal import Deal
 from ..core.rules import Rules
+from ..core.tricks import led_suit, legal_cards
 from . import fast
 
 _DTYPES = {"capot": 1, "general": 1, "general-bonus": 2, "generale": 3, "chelem": 4}
@@ -104,12 +105,7 @@ class Position:
 
     def legal_cards(self) -> list[Card]:
         """The cards the player to act may play, ascending."""
-        hand = self.hands[self.to_act]
-        if self.trick:
-            follow = hand & (0x1FFF << (13 * (self.trick[0] // 13)))
-            if follow:
-                hand = follow
-        return [c for c in range(52) if hand >> c & 1]
+        return legal_cards(self.hands[self.to_act], led_suit(self.trick))
 
 
 @dataclass

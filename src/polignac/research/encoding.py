@@ -50,6 +50,7 @@ from ..core.actions import ANNOUNCEMENTS, NUM_ACTIONS
 from ..core.cards import Mask
 from ..core.deal import DECLARE, DONE, PLAY, Deal
 from ..core.rules import Rules
+from ..core.tricks import voids
 
 FloatArray = npt.NDArray[np.float32]
 
@@ -138,17 +139,8 @@ def _set_mask(row: FloatArray, mask: Mask) -> None:
 def known_voids(deal: Deal) -> list[int]:
     """Per player, a 4-bit mask of the suits the player has shown out of
     (played another suit to a trick led in that suit)."""
-    n = deal.num_players
-    voids = [0] * n
-    tricks = [(t.leader, t.cards) for t in deal.past]
-    if deal.trick:
-        tricks.append((deal.leader, deal.trick))
-    for leader, cards in tricks:
-        led = cards[0] // 13
-        for i in range(1, len(cards)):
-            if cards[i] // 13 != led:
-                voids[(leader + i) % n] |= 1 << led
-    return voids
+    tricks = [(t.leader, t.cards) for t in deal.past] + [(deal.leader, deal.trick)]
+    return voids(tricks, deal.num_players)
 
 
 def encode_observation(deal: Deal, viewer: int, out: FloatArray) -> None:

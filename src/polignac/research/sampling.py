@@ -15,10 +15,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..core.actions import ANNOUNCEMENTS
-from ..core.cards import SUIT_MASKS, Mask, cards_of, make_card
+from ..core.cards import Mask, cards_of, make_card
 from ..core.deal import Deal
 from ..core.errors import PolignacError
 from ..core.rules import Rules
+from ..core.tricks import voids, without_voids
 
 _T, _9, _A = 8, 7, 12
 _FORCED: dict[str, Mask] = {
@@ -74,13 +75,7 @@ class Knowledge:
 
     def voids(self) -> list[int]:
         """Per player, a 4-bit mask of the suits it has shown out of."""
-        out = [0] * self.num_players
-        for leader, cards in self.tricks:
-            led = cards[0] // 13
-            for i in range(1, len(cards)):
-                if cards[i] // 13 != led:
-                    out[(leader + i) % self.num_players] |= 1 << led
-        return out
+        return voids(self.tricks, self.num_players)
 
 
 def replay(k: Knowledge, hands: Sequence[Mask]) -> Deal:
@@ -103,7 +98,7 @@ def sample_hands(k: Knowledge, rng: random.Random, attempts: int = 500) -> list[
     """
     n = k.num_players
     played = k.played_by()
-    voids = k.voids()
+    void = k.voids()
     all_played = 0
     for m in played:
         all_played |= m
@@ -120,11 +115,7 @@ def sample_hands(k: Knowledge, rng: random.Random, attempts: int = 500) -> list[
     for p in range(n):
         if p == k.viewer:
             continue
-        m = unknown
-        for s in range(4):
-            if voids[p] >> s & 1:
-                m &= ~SUIT_MASKS[s]
-        allowed[p] = m | (forced[p] & unknown)
+        allowed[p] = without_voids(unknown, void[p]) | (forced[p] & unknown)
     others = [p for p in range(n) if p != k.viewer]
     for _ in range(attempts):
         hands = [0] * n
