@@ -218,19 +218,41 @@ def _mine(g: Any, p: int) -> bool:
     return p == me
 
 
+# The trick rules (polignac.core.tricks), the kernel's own copy for speed:
+# _follow, _beats and _taking; tests/bots/test_kernel_tricks.py checks them
+# against core.tricks over every preset.
+
+
+@_jit_inline
+def _follow(h: Any, led: int) -> Any:
+    """The cards of hand ``h`` that may be played to a trick led in suit ``led``
+    (``led`` < 0: on lead): ``core.tricks.legal_mask``."""
+    if led >= 0:
+        f = h & (np.int64(0x1FFF) << np.int64(13 * led))
+        if f != 0:
+            return f
+    return h
+
+
+@_jit_inline
+def _beats(c: int, bc: int, trump: int, strength: Any) -> bool:
+    """Whether card ``c`` takes the trick from ``bc``, the card winning it so far
+    (``core.tricks.beats``)."""
+    if c // 13 == bc // 13:
+        return strength[c] > strength[bc]
+    return c // 13 == trump
+
+
 @_jit_inline
 def _taking(g: Any, strength: Any, trick: Any, base: int, count: int) -> int:
-    """Index (in play order) of the card that takes ``trick[base:base + count]`` so far."""
+    """Index (in play order) of the card that takes ``trick[base:base + count]`` so far
+    (``core.tricks.winning_index``)."""
     trump = g[G_TRUMP]
     best = 0
     bc = trick[base]
     for i in range(1, count):
         c = trick[base + i]
-        if c // 13 == bc // 13:
-            if strength[c] > strength[bc]:
-                best = i
-                bc = c
-        elif c // 13 == trump:
+        if _beats(c, bc, trump, strength):
             best = i
             bc = c
     return best
@@ -266,12 +288,9 @@ def legal_mask(g: Any, hands: Any, trick: Any, st: Any) -> int:
     """Return the cards the player to act may play."""
     n = g[G_N]
     p = _wrap(st[S_LEADER] + st[S_TL], n)
-    h = hands[p]
     if st[S_TL] > 0:
-        f = h & (np.int64(0x1FFF) << np.int64(13 * (trick[st[S_TB]] // 13)))
-        if f != 0:
-            return f
-    return h
+        return _follow(hands[p], trick[st[S_TB]] // 13)
+    return hands[p]
 
 
 @_jit_inline
@@ -832,11 +851,7 @@ def search(mem: Any, tt: Any, alpha: int, beta: int) -> int:
         if c == best_move:
             k = -100000
         elif wc >= 0:
-            beats = False
-            if c // 13 == wc // 13:
-                beats = strength[c] > strength[wc]
-            elif c // 13 == g[G_TRUMP]:
-                beats = True
+            beats = _beats(c, wc, g[G_TRUMP], strength)
             if c // 13 != led and not beats:
                 # a discard
                 if maxing == mwin:
@@ -1054,16 +1069,11 @@ def random_playouts(g: Any, strength: Any, upts: Any, pts: Any, zob: Any,
         for _t in range(tricks):
             p = leader
             w = leader
-            led = 0
-            bs = 0
-            bst = 0
+            led = -1
+            wc = 0
             raw = 0
             for i in range(n):
-                h = hands[p]
-                if i > 0:
-                    f = h & (np.int64(0x1FFF) << np.int64(13 * led))
-                    if f != 0:
-                        h = f
+                h = _follow(hands[p], led)
                 cnt = popcount(h)
                 x ^= x << np.uint64(13)
                 x ^= x >> np.uint64(7)
@@ -1074,19 +1084,12 @@ def random_playouts(g: Any, strength: Any, upts: Any, pts: Any, zob: Any,
                 low = h & -h
                 hands[p] ^= low
                 c = low_index(low)
-                s = c // 13
                 raw += pts[c]
                 if i == 0:
-                    led = s
-                    bs = s
-                    bst = strength[c]
-                elif s == bs:
-                    if strength[c] > bst:
-                        bst = strength[c]
-                        w = p
-                elif s == trump:
-                    bs = s
-                    bst = strength[c]
+                    led = c // 13
+                    wc = c
+                elif _beats(c, wc, trump, strength):
+                    wc = c
                     w = p
                 p += 1
                 if p == n:
@@ -1145,9 +1148,7 @@ def maxn(g: Any, strength: Any, upts: Any, zob: Any, hands: Any, trick: Any, vec
     p = _wrap(leader + tl, n)
     h = hands[p]
     if tl > 0:
-        f = h & (np.int64(0x1FFF) << np.int64(13 * (trick[base] // 13)))
-        if f != 0:
-            h = f
+        h = _follow(h, trick[base] // 13)
     live = 0
     for q in range(n):
         live |= hands[q]
