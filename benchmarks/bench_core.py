@@ -60,7 +60,7 @@ class Row:
 def deal_runner(preset: str, players: int) -> Runner:
     """Random full deals of ``preset`` through ``Deal.shuffled``/``legal_actions``/``apply``."""
     rules = get_rules(preset)
-    never_claim = rules.announcements or rules.scoring == "pollack"
+    never_claim = rules.has_calls
 
     def run(deals: int, seed: int) -> tuple[int, int]:
         rng = random.Random(seed)

@@ -49,7 +49,7 @@ from typing import Any
 
 from ..core.actions import CLAIM, GENERALE, PASS, Action, action_name, parse_action
 from ..core.cards import Mask, parse_card
-from ..core.deal import Deal
+from ..core.deal import DECLARE, Deal
 from ..core.errors import RecordError
 from ..core.match import Match
 from ..core.record import replay
@@ -109,7 +109,7 @@ def mark(cost: float) -> str | None:
 def choices(view: SeatView) -> list[Action]:
     """The actions an evaluation compares for ``view`` (its legal cards, or the
     declaration round's pass and contract); fewer than two means no choice."""
-    if view.phase == 0:
+    if view.phase == DECLARE:
         return [a for a in view.legal if a < CLAIM]
     return [a for a in view.legal if a < 52]
 
@@ -118,7 +118,7 @@ def _solve(solver: Solver, view: SeatView, hands: Sequence[Mask], actions: Seque
            model: str, nodes: int, pool_in: bool) -> dict[Action, int] | None:
     """Each of ``actions``' exact value for the viewer in the deal with ``hands``
     (None: over the node budget)."""
-    if view.phase == 0:
+    if view.phase == DECLARE:
         eldest = (view.dealer + 1) % view.num_players
         out: dict[Action, int] = {}
         for a in actions:

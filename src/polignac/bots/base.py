@@ -98,7 +98,7 @@ class SeatView:
         totals = (
             (0,) * n if match is None else tuple(match.totals[s] for s in seats)
         )
-        pollack = deal.rules.scoring == "pollack"
+        pollack = deal.rules.kind.sides
         return cls(
             rules=deal.rules,
             num_players=n,

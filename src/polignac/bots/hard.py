@@ -29,7 +29,7 @@ from typing import Any
 
 from ..core.actions import ANNOUNCE_BASE, CLAIM, PASS, Action
 from ..core.cards import Mask
-from ..core.deal import ANNOUNCEMENT_VALUES, Deal
+from ..core.deal import ANNOUNCEMENT_VALUES, DECLARE, Deal
 from .base import SeatView
 from .inference import play_log_likelihood, policy_log_likelihood, replay_from_start, sample_hands
 from .simple import MediumBot
@@ -72,7 +72,7 @@ def playout_result(deal: Deal, player: int) -> int:
     Pollack, the side's announcements (each point worth ``point_divisor`` card
     points, as in the deal score), which the card play can win or lose."""
     result = final_result(deal, player)
-    if deal.rules.scoring == "pollack":
+    if deal.rules.kind.sides:
         calls = sum(ANNOUNCEMENT_VALUES[name] for p, name in deal.announcements
                     if p & 1 == player & 1)
         result += calls * deal.rules.point_divisor
@@ -163,7 +163,7 @@ class HardBot:
         call = pollack_call(view)
         if call is not None:
             return call
-        if view.phase == 0:
+        if view.phase == DECLARE:
             return self._declare(view, rng)
         cards = [a for a in view.legal if a < 52]
         if len(cards) == 1:
@@ -475,7 +475,7 @@ class ExpertBot(HardBot):
 
     def _utility(self, view: SeatView, value: float) -> float:
         r = view.rules
-        if r.scoring != "penalty" or r.threshold is None or not view.match_totals:
+        if not r.kind.penalty or r.threshold is None or not view.match_totals:
             return value
         if r.match_end not in ("threshold-loser", "threshold-lowest-wins"):
             return value
@@ -510,7 +510,7 @@ class OracleBot(HardBot):
         call = pollack_call(view)
         if call is not None:
             return call
-        if view.phase == 0:
+        if view.phase == DECLARE:
             contract = next(a for a in view.legal if a != PASS)
             if not _could_sweep(view):
                 return PASS

@@ -59,7 +59,7 @@ def _facts(rules: Rules) -> _Facts:
     hit = _FACTS.get(id(rules))
     if hit is not None and hit[0] is rules:
         return hit[1]
-    sign = -1 if rules.scoring in ("points", "pollack") else 1
+    sign = -1 if rules.kind.taker_gains else 1
     points = rules.point_table()
     facts = _Facts(
         strength=card_strength(rules),
@@ -355,7 +355,7 @@ class MediumBot:
             return view.legal[0]
         if view.declarer == view.player:
             return max(cards, key=lambda c: (f.strength[c], -c))
-        if view.rules.scoring == "pollack":
+        if view.rules.kind.sides:
             return self._pollack_card(view, f, cards)
         if not view.trick:
             return min(cards, key=lambda c: (self._lead_score(view, f, c), c))

@@ -338,9 +338,10 @@ def build(pos: Position, nonce: int = 0, player: int | None = None) -> tuple[Any
     if n > 16 or len(pos.trick) >= n:
         raise ValueError("malformed position: at most 16 players and a partial trick")
     me = pos.to_act if player is None else player
-    side = 1 if r.scoring == "pollack" else 0
-    mode = 1 if r.scoring == "chips" else 0
-    sign = -1 if r.scoring == "penalty" else 1
+    kind = r.kind
+    side = 1 if kind.sides else 0
+    mode = 1 if kind.chips else 0
+    sign = -1 if kind.penalty else 1
     points = r.point_table()
     strength_rank = r.strength()
     in_play = 0
@@ -456,7 +457,7 @@ def build(pos: Position, nonce: int = 0, player: int | None = None) -> tuple[Any
 def best_reply_applies(pos: Position) -> bool:
     """Whether the best-reply model covers ``pos`` (additive scoring, no contract, <= 4 players)."""
     r = pos.rules
-    if r.scoring == "chips" or pos.num_players > 4:
+    if r.kind.chips or pos.num_players > 4:
         return False
     return not (pos.declarer >= 0 or r.declaration == "chelem")
 
@@ -504,13 +505,13 @@ def final_result(deal: Deal, player: int) -> int:
         IllegalActionError: the deal is not finished.
     """
     r = deal.rules
-    if r.scoring == "pollack":
+    if r.kind.sides:
         pts = sum(deal.card_points(p) for p in range(deal.num_players) if p & 1 == player & 1)
         if deal.past and deal.past[-1].winner & 1 == player & 1:
             pts += r.last_trick_points
         return pts
     score = deal.score().scores[player]
-    return -score if r.scoring == "penalty" else score
+    return -score if r.kind.penalty else score
 
 
 def hands_with(pos: Position, hands: Sequence[Mask]) -> Position:

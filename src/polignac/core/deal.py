@@ -269,7 +269,7 @@ class _Tables:
         self.nxt = tuple((p + 1) % n for p in range(n))
         self.strength = card_strength(rules)
         self.points = rules.point_table()
-        self.pollack = rules.announcements or rules.scoring == "pollack"
+        self.pollack = rules.has_calls
         if self.pollack:
             _fill_open_announcements()
         self.contract_action = {
@@ -1104,10 +1104,10 @@ class Deal:
         """
         if self.phase != DONE:
             raise IllegalActionError("the deal is not over yet", rule="deal-not-over")
-        scoring = self._s.rules.scoring
-        if scoring == "chips":
+        kind = self._s.rules.kind
+        if kind.chips:
             return self._score_chips()
-        if scoring == "pollack":
+        if kind.sides:
             return self._score_pollack()
         return self._score_tricks()
 

@@ -130,12 +130,13 @@ def _scoring_cards(rules: Rules) -> tuple[ScoringCard, ...]:
     them when that makes at most eight cards, else one Spade standing for its rank)."""
     table = rules.point_table()
     pack = {CODES[c] for c in cards_of(rules.pack_mask(rules.default_players))}
+    kind = rules.kind
 
     def value(code: str) -> Param:
         points = table[CODES.index(code)]
-        if rules.scoring == "penalty":
+        if kind.penalty:
             return _pts(points)
-        return _signed(points) if rules.scoring == "points" else points
+        return _signed(points) if kind.taker_gains and not kind.sides else points
 
     specific = [k for k in rules.card_points if len(k) == 2 and k in pack]
     ranks = [k for k in rules.rank_order if k in rules.card_points]
@@ -224,7 +225,7 @@ def _play(rules: Rules) -> list[Param]:
     lines.append(sentences(
         msg("rules.lead.generale" if rules.declaration == "generale" else "rules.lead"),
         msg("rules.follow.trumps" if rules.trumps == "turn-up" else "rules.follow"),
-        msg("rules.dealEnds.claim" if rules.scoring == "pollack" else "rules.dealEnds")))
+        msg("rules.dealEnds.claim" if rules.kind.sides else "rules.dealEnds")))
     if rules.game == "pollack":
         lines.append(msg("rules.pollack.noHead"))
     lines.append(msg("rules.illegal"))
@@ -257,13 +258,14 @@ def _per_deal_total(rules: Rules) -> Msg:
 
 
 def _scoring(rules: Rules) -> list[Param]:
-    if rules.scoring == "penalty":
+    kind = rules.kind
+    if kind.penalty:
         return _scoring_penalty(rules)
-    if rules.scoring == "points":
-        return _scoring_points(rules)
-    if rules.scoring == "chips":
+    if kind.chips:
         return _scoring_chips(rules)
-    return _scoring_pollack(rules)
+    if kind.sides:
+        return _scoring_pollack(rules)
+    return _scoring_points(rules)
 
 
 def _scoring_penalty(rules: Rules) -> list[Param]:
@@ -410,7 +412,7 @@ def _match_end(rules: Rules) -> list[Param]:
         deals = msg("rules.deals.twice", list=Join(LIST, tuple(
             msg("rules.deals.with", d=2 * n, n=n) for n in rules.players)))
     if end == "fixed-deals":
-        best = "highest" if rules.scoring == "points" else "lowest"
+        best = "lowest" if rules.kind.penalty else "highest"
         return [msg(f"rules.end.fixed.{best}", deals=deals)]
     if end == "first-to-target":
         return [msg("rules.end.first", t=t), reach,
@@ -439,7 +441,7 @@ def _interpretations(rules: Rules) -> list[Param]:
         out.append(msg("rules.interp.tieBreak", interp=INTERP))
     if rules.match_end == "first-to-target":
         out.append(msg("rules.interp.firstTarget", interp=INTERP))
-    if rules.scoring == "pollack":
+    if rules.kind.sides:
         out += [
             msg("rules.interp.pollackDivision", div=rules.point_divisor, interp=INTERP),
             msg("rules.interp.pollackTurn", interp=INTERP),

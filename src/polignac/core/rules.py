@@ -74,6 +74,35 @@ MAX_ITEMS: Final[dict[str, int]] = {
 }
 """The most items a list parameter (or ``card_points``) may have."""
 
+
+
+@dataclass(frozen=True)
+class ScoreKind:
+    """What a ``scoring`` family means to the engine, the bots and the research
+    interfaces: flags read once per rule set (:attr:`Rules.kind`) instead of
+    comparing the family's name."""
+
+    name: str
+    """The ``scoring`` value."""
+    penalty: bool
+    """Scores are penalties: lower is better (else higher is better)."""
+    taker_gains: bool
+    """The card points a player takes count for it (else against it, or, for
+    chips, decide the settlement where fewer is better)."""
+    chips: bool
+    """The deal is settled in chips from the card points and tricks."""
+    sides: bool
+    """Scored by partnership side, with announcements and a claim (the deal's calls)."""
+
+
+SCORE_KINDS: Final[dict[str, ScoreKind]] = {
+    "penalty": ScoreKind("penalty", penalty=True, taker_gains=False, chips=False, sides=False),
+    "points": ScoreKind("points", penalty=False, taker_gains=True, chips=False, sides=False),
+    "chips": ScoreKind("chips", penalty=False, taker_gains=False, chips=True, sides=False),
+    "pollack": ScoreKind("pollack", penalty=False, taker_gains=True, chips=False, sides=True),
+}
+"""Each ``scoring`` value's :class:`ScoreKind`."""
+
 # The order in which polignac-party strips low cards: 2s first, in suits C, S, D, H.
 _PARTY_STRIP_SUITS: Final = (0, 3, 1, 2)
 
@@ -251,6 +280,16 @@ class Rules:
         return ((0, 2), (1, 3)) if self.partnerships else ()
 
     @property
+    def kind(self) -> ScoreKind:
+        """What the ``scoring`` family means (flags, see :class:`ScoreKind`)."""
+        return SCORE_KINDS[self.scoring]
+
+    @property
+    def has_calls(self) -> bool:
+        """True when the deal has calls beyond card play (announcements, a claim)."""
+        return self.announcements or SCORE_KINDS[self.scoring].sides
+
+    @property
     def german(self) -> bool:
         """True when the pack shows German suits."""
         return self.suits == "german"
@@ -360,7 +399,8 @@ class Rules:
             raise RulesError(f"deals must be at least 1 (or unset), not {self.deals}")
         if self.contract_points < 0:
             raise RulesError(f"contract_points must be 0 or more, not {self.contract_points}")
-        if self.declaration != "none" and self.scoring != "penalty":
+        kind = self.kind
+        if self.declaration != "none" and not kind.penalty:
             raise RulesError(
                 f"declaration {self.declaration!r} needs scoring 'penalty' "
                 f"(allowed with scoring {self.scoring!r}: 'none')"
@@ -376,7 +416,7 @@ class Rules:
                 f"match_end {self.match_end!r} does not fit scoring {self.scoring!r}; "
                 f"allowed: {', '.join(wants)}"
             )
-        if self.scoring == "chips":
+        if kind.chips:
             if len(self.pool_shares) < 1 or sum(self.pool_shares) != self.pool:
                 raise RulesError(
                     f"pool_shares {list(self.pool_shares)} must add up to pool ({self.pool})"
@@ -385,7 +425,7 @@ class Rules:
                 raise RulesError(
                     f"pool_shares {list(self.pool_shares)} must pay fewer players than play"
                 )
-        if self.scoring == "pollack" or self.partnerships:
+        if kind.sides or self.partnerships:
             if tuple(self.players) != (4,):
                 raise RulesError(
                     f"partnership games need players [4], not {list(self.players)}"
@@ -394,9 +434,9 @@ class Rules:
                 raise RulesError(f"point_divisor must be at least 1, not {self.point_divisor}")
             if self.partie_target < 1 or self.parties < 1:
                 raise RulesError("partie_target and parties must be at least 1")
-        if self.scoring == "pollack" and not self.partnerships:
+        if kind.sides and not self.partnerships:
             raise RulesError("scoring 'pollack' needs partnerships true")
-        if self.announcements and self.scoring != "pollack":
+        if self.announcements and not kind.sides:
             raise RulesError("announcements need scoring 'pollack' (allowed: false)")
 
     def check_bounds(self) -> None:

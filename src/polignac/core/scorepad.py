@@ -446,7 +446,7 @@ class ScorePad(StandingView):
         scores = [0] * n
         for i, seat in enumerate(seats):
             scores[seat] = score.scores[i]
-        pollack = self.rules.scoring == "pollack"
+        pollack = self.rules.kind.sides
         lines = tuple(ScoreLine(x.player if pollack else seats[x.player], x.points, x.reason,
                                 x.detail, x.key,
                                 tuple((k, v if pollack or k != "player" else seats[v])
@@ -499,9 +499,9 @@ class ScorePad(StandingView):
 
     def _score(self, e: Entry, dealer: int, seats: tuple[int, ...]) -> DealScore:
         r = self.rules
-        if r.scoring == "chips":
+        if r.kind.chips:
             return self._score_chips(e, dealer, seats)
-        if r.scoring == "pollack":
+        if r.kind.sides:
             return self._score_pollack(e)
         return self._score_tricks(e, seats)
 
@@ -688,14 +688,11 @@ class ScorePad(StandingView):
         lines: list[ScoreLine] = []
         for i, s in enumerate(e.revokes):
             self._seat(s, f"revokes[{i}]", seats)
-            scoring = self.rules.scoring
-            if scoring == "penalty":
+            kind = self.rules.kind
+            if kind.penalty:
                 out[s] += v
                 lines.append(ScoreLine(s, v, "revoke"))
-            elif scoring == "points":
-                out[s] -= v
-                lines.append(ScoreLine(s, -v, "revoke"))
-            elif scoring == "chips":
+            elif kind.chips:
                 for p in seats:
                     if p != s:
                         out[p] += v
@@ -703,7 +700,10 @@ class ScorePad(StandingView):
                 lines.append(ScoreLine(s, -v * (len(seats) - 1), "revoke",
                                        f"pays {v} to each other player", "detail.revoke-pays",
                                        (("n", v),)))
-            else:  # pollack: the other side scores the penalty
+            elif not kind.sides:
+                out[s] -= v
+                lines.append(ScoreLine(s, -v, "revoke"))
+            else:  # by sides: the other side scores the penalty
                 for p in range(n):
                     if p & 1 != s & 1:
                         out[p] += v

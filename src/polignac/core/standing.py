@@ -110,7 +110,7 @@ class Standing:
             return m, None
         if end == "fixed-deals":
             if counted >= rules.num_deals(n):
-                best = max if rules.scoring == "points" else min
+                best = min if rules.kind.penalty else max
                 return m._end_by(best, f"after {counted} deals"), None
             return m, None
         threshold = rules.threshold if rules.threshold is not None else 0

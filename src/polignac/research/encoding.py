@@ -121,7 +121,7 @@ def max_game_length(rules: Rules, n: int) -> int:
     length = rules.hand_size(n) * n
     if rules.has_declaration_round:
         length += n
-    if rules.announcements or rules.scoring == "pollack":
+    if rules.has_calls:
         length += _SLOTS_PER_PLAYER * n + 1
     return length
 
@@ -206,11 +206,12 @@ def utility_bounds(rules: Rules, n: int, pool_in: bool = True) -> tuple[float, f
     pack = rules.pack_mask(n)
     in_play = [c for c in range(52) if pack >> c & 1]
     tricks = rules.hand_size(n)
-    if rules.scoring == "pollack":
+    kind = rules.kind
+    if kind.sides:
         cards = sum(max(0, pts[c]) for c in in_play) + max(0, rules.last_trick_points)
         bound = cards // max(1, rules.point_divisor) + POLLACK_SIDE_ANNOUNCE_MAX
         return -float(bound), float(bound)
-    if rules.scoring == "chips":
+    if kind.chips:
         stake = rules.pool if pool_in else 0
         pay = max(rules.overload_chips * (n - 1), rules.sweep_chips)
         gain = max(rules.sweep_chips * (n - 1), max(rules.pool_shares, default=0),
@@ -235,7 +236,7 @@ def utility_bounds(rules: Rules, n: int, pool_in: bool = True) -> tuple[float, f
         hi = max(hi, v)
         lo = min(lo, 0)
     lo, hi = min(lo, 0), max(hi, 0)
-    if rules.scoring == "points":
+    if not kind.penalty:
         return float(lo), float(hi)
     return 0.0 - hi, 0.0 - lo  # penalties count against the player
 
@@ -252,7 +253,7 @@ def deal_returns(deal: Deal) -> list[float]:
     rules = deal.rules
     n = deal.num_players
     score = deal.score()
-    if rules.scoring == "pollack":
+    if rules.kind.sides:
         if score.claim is not None:
             claimant, correct = score.claim
             bound = utility_bounds(rules, n)[1]
@@ -261,7 +262,7 @@ def deal_returns(deal: Deal) -> list[float]:
                     for p in range(n)]
         side = (score.scores[0], score.scores[1])
         return [float(side[p % 2] - side[1 - p % 2]) for p in range(n)]
-    if rules.scoring in ("points", "chips"):
+    if not rules.kind.penalty:
         return [float(s) for s in score.scores]
     return [0.0 - s for s in score.scores]
 
