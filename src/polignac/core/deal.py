@@ -22,7 +22,7 @@ import random as _random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from operator import itemgetter
-from typing import Any, Final
+from typing import Any, Final, NamedTuple
 
 from .actions import (
     ANNOUNCE_BASE,
@@ -388,7 +388,7 @@ class _Static:
 class _Calls:
     """Pollack calls so far: announcements per player, their points per side, claim.
 
-    (Which sides have won a trick is in Deal._k, updated as each trick ends.)
+    (Which sides have won a trick is in the last trick's link, ``link[_WON]``.)
     """
 
     __slots__ = ("claim", "log", "made", "side_points")
@@ -408,15 +408,36 @@ class _Calls:
 
 _NO_CALLS: Final = _Calls((0, 0, 0, 0), (0, 0), None, ())
 
+
+class _Called(NamedTuple):
+    """What the calls beyond card play have set: changes only at a declaration or
+    a Pollack call (never at a card), so a card play copies it as it is."""
+
+    declarer: int
+    """The player who declared a contract, or -1."""
+    calls: _Calls
+    """Pollack's announcements and claim."""
+
+
+_NOT_CALLED: Final = _Called(-1, _NO_CALLS)
+
 # The finished tricks of a deal, as a chain with one link a trick, shared by
-# the states that follow it: [earlier link or None, leader, cards, winner,
-# mask of the cards, totals].  Ending a trick only adds a link (a small list);
+# the states that follow it: a list indexed by the _PREV.._TOTALS constants
+# below (a list, not a class: a trick's end builds one, and a list literal
+# costs a quarter of an instance).  Ending a trick only adds a link;
 # totals, (taken, tricks, past) after this trick as the taken/tricks/past
 # properties give them, is None until a reader asks, and is then worked out
 # from the last link that has it and kept in the link (a cache: every state
 # after the trick sees the same values), so reading them at every state costs
 # one update a trick, as building them eagerly did.
 _Link = list[Any]
+_PREV: Final = 0  # the link of the trick before, or None
+_LEADER: Final = 1  # who led the trick
+_CARDS: Final = 2  # its cards in play order
+_WINNER: Final = 3  # who won it
+_MASK: Final = 4  # its cards as a mask
+_WON: Final = 5  # a bit per side (player & 1) that has won a trick so far
+_TOTALS: Final = 6  # the cached (taken, tricks, past) after it, or None
 _Totals = tuple[tuple[Mask, ...], tuple[int, ...], tuple["Trick", ...]]
 
 
@@ -424,27 +445,27 @@ def _totals(link: _Link | None, n: int) -> _Totals:
     """(taken, tricks, past) after the trick of ``link`` (None: no trick yet) for ``n`` players."""
     if link is None:
         return (0,) * n, (0,) * n, ()
-    totals: _Totals | None = link[5]
+    totals: _Totals | None = link[_TOTALS]
     if totals is not None:
         return totals
     todo = []  # the links without totals, latest first
-    while link is not None and link[5] is None:
+    while link is not None and link[_TOTALS] is None:
         todo.append(link)
-        link = link[0]
+        link = link[_PREV]
     taken_: tuple[Mask, ...] = (0,) * n
     tricks_: tuple[int, ...] = (0,) * n
     past: tuple[Trick, ...] = ()
     if link is not None:
-        taken_, tricks_, past = link[5]
+        taken_, tricks_, past = link[_TOTALS]
     for link in reversed(todo):
-        _prev, leader, cards, winner, mask, _none = link
+        _prev, leader, cards, winner, mask, _won, _none = link
         taken = list(taken_)
         taken[winner] |= mask
         tricks = list(tricks_)
         tricks[winner] += 1
         taken_, tricks_ = tuple(taken), tuple(tricks)
         past = past + (_make_trick(leader, cards, winner),)
-        link[5] = totals = (taken_, tricks_, past)
+        link[_TOTALS] = totals = (taken_, tricks_, past)
     assert totals is not None
     return totals
 
@@ -455,16 +476,18 @@ class Deal:
     # The state is kept small, so that a card play sets few slots: the cards
     # still in the hands as one mask (a player's hand is its dealt hand & _rem;
     # hands have equal sizes, so _rem == 0 ends the deal), and what changes
-    # only when a trick ends (or at a declaration or a Pollack call) in _k.
+    # only when a trick ends in _last (the last trick's link, None before
+    # the first), what changes at a declaration or a Pollack call in _c.
     # The history is a chain of (action, earlier chain) pairs, shared with the
     # states before (one pair a action instead of copying the whole tuple);
     # the history property turns it into a tuple on first use (_hist).
     # done is a plain slot (read at every step of a play loop), kept equal to
     # phase == DONE; _led is the mask of the led suit's cards (0 before a lead).
     __slots__ = (
+        "_c",
         "_h",
         "_hist",
-        "_k",
+        "_last",
         "_led",
         "_rem",
         "_s",
@@ -476,8 +499,9 @@ class Deal:
 
     _s: _Static
     _rem: Mask
-    _k: tuple[_Link | None, int, _Calls, int]
-    """(the last trick's link, declarer, calls, a bit per side (player & 1) that has won a trick)"""
+    _last: _Link | None
+    """The last finished trick's link (see _PREV.._TOTALS), None before the first."""
+    _c: _Called
     _h: _Chain
     _hist: tuple[Action, ...] | None
     _led: Mask
@@ -575,7 +599,8 @@ class Deal:
         deal.to_act = static.eldest
         deal.trick = ()
         deal._led = 0
-        deal._k = (None, -1, _NO_CALLS, 0)
+        deal._last = None
+        deal._c = _NOT_CALLED
         deal._h = None
         deal._hist = ()
         return deal
@@ -682,26 +707,26 @@ class Deal:
     @property
     def taken(self) -> tuple[Mask, ...]:
         """The cards in each player's tricks."""
-        return _totals(self._k[0], self._s.n)[0]
+        return _totals(self._last, self._s.n)[0]
 
     @property
     def tricks(self) -> tuple[int, ...]:
         """How many tricks each player has won."""
-        return _totals(self._k[0], self._s.n)[1]
+        return _totals(self._last, self._s.n)[1]
 
     @property
     def past(self) -> tuple[Trick, ...]:
         """The finished tricks, in order."""
-        return _totals(self._k[0], self._s.n)[2]
+        return _totals(self._last, self._s.n)[2]
 
     @property
     def declarer(self) -> int:
         """The player who declared a contract, or -1."""
-        return self._k[1]
+        return self._c.declarer
 
     @property
     def _calls(self) -> _Calls:
-        return self._k[2]
+        return self._c.calls
 
     @property
     def rules(self) -> Rules:
@@ -812,12 +837,12 @@ class Deal:
                     out.append(CLAIM)  # on lead
                 if s.announcers[p]:  # dealt an announcement (else it never has one)
                     # once its side has won a trick, or forehand before the first lead
-                    k = self._k
-                    if k[3] >> (p & 1) & 1 or (
-                            p == s.eldest and not self._led and k[0] is None):
+                    last = self._last
+                    if (p == s.eldest and not self._led and last is None) or (
+                            last is not None and last[_WON] >> (p & 1) & 1):
                         ann = _OPEN_ANNOUNCEMENTS[hand & _ANN_CARDS]
                         if ann:  # often empty: skip the rest
-                            made = k[2].made[p]
+                            made = self._c.calls.made[p]
                             if made:  # after its own announcement: not the used slots
                                 out += [a for a in ann
                                         if not made >> _ANN_SLOT[a - ANNOUNCE_BASE] & 1]
@@ -829,9 +854,10 @@ class Deal:
         return []
 
     def _may_announce(self, p: int) -> bool:
-        if self._k[0] is None and not self.trick and p == self._s.eldest:
-            return True
-        return bool(self._k[3] >> (p & 1) & 1)
+        last = self._last
+        if last is None:
+            return not self.trick and p == self._s.eldest
+        return bool(last[_WON] >> (p & 1) & 1)
 
     # ----------------------------------------------------------------- apply
 
@@ -876,7 +902,10 @@ class Deal:
                     leader = s.nxt[p]
                     winner = (leader + trick.index(s.top[mask & s.trump_mask or mask & led])) \
                         % s.n
-                    link, declarer, calls, won = self._k
+                    link = self._last
+                    won = 1 << (winner & 1)
+                    if link is not None:
+                        won |= link[_WON]
                     rem ^= bit
                     new = _new(Deal)
                     new._s = s
@@ -884,8 +913,8 @@ class Deal:
                     new._h = (action, self._h)
                     new._hist = None
                     # taken, tricks and past are worked out from the links when read
-                    new._k = ([link, leader, trick, winner, mask, None], declarer, calls,
-                              won | 1 << (winner & 1))
+                    new._last = [link, leader, trick, winner, mask, won, None]
+                    new._c = self._c
                     new.trick = ()
                     new._led = 0
                     new.to_act = winner
@@ -906,7 +935,8 @@ class Deal:
             new.to_act = s.nxt[p]
             new.trick = trick
             new._led = led
-            new._k = self._k
+            new._last = self._last
+            new._c = self._c
             return new
         if phase == DONE:
             raise GameOverError(
@@ -989,8 +1019,7 @@ class Deal:
                     new.phase = PLAY
                 new.to_act = nxt
             else:
-                kept = self._k
-                new._k = (kept[0], p, kept[2], kept[3])
+                new._c = _Called(p, self._c.calls)
                 new.phase = PLAY
                 new.to_act = p if action == GENERALE else s.eldest
             return new
@@ -1059,7 +1088,8 @@ class Deal:
         new._rem = self._rem
         new._h = (action, self._h)
         new._hist = None
-        new._k = self._k
+        new._last = self._last
+        new._c = self._c
         new._led = self._led
         new.phase = self.phase
         new.done = self.done
@@ -1069,8 +1099,7 @@ class Deal:
 
     def _set_calls(self, calls: _Calls) -> None:
         """Replace the calls of a deal being built (only on a fresh copy)."""
-        k = self._k
-        self._k = (k[0], k[1], calls, k[3])
+        self._c = _Called(self._c.declarer, calls)
 
     def _side_card_points(self, side: int) -> int:
         pts = self._s.points
