@@ -2,7 +2,7 @@
 
 For an action a seat took with a real choice, :func:`evaluate_view` deals the
 cards that seat had not seen to the other players in ways consistent with
-everything it had seen (hand sizes, revealed voids, Pollack announcements;
+everything it had seen (hand sizes, revealed voids, announcements made;
 :func:`polignac.bots.inference.sample_hands`, the sampler ``hard`` uses, or,
 when there are at most ``samples`` consistent deals, every one of them
 exactly), solves each deal exactly for every legal action with
@@ -16,15 +16,15 @@ Values are the seat's final result of the deal in the solver's unit
 (higher is better): minus the penalty points in the Polignac and
 Slobberhannes families, the points in Knaves, the chip change in
 Bassadewitz, the side's raw card points (last trick included, before the
-division by three) in Pollack.  Costs of at least :data:`MISTAKE` (0.5) are
+division by three) in a game scored by sides.  Costs of at least :data:`MISTAKE` (0.5) are
 mistakes, of at least :data:`BLUNDER` (1.5) blunders.
 
 The model (``"paranoid"``, the default) has the other players minimise the
-seat's result (its partner helps it in Pollack); ``"reply"`` is the
+seat's result (its partner helps it in partnerships); ``"reply"`` is the
 best-reply model ``hard`` uses in the endgame (each player maximises its
 own result), much slower on whole deals.  Declarations (capot, general,
 générale vs pass) are evaluated with the paranoid model, passing counted as
-everyone passing.  Pollack claims and announcements are not searched (the
+everyone passing.  Claims and announcements are not searched (the
 solver leaves them out) and are marked ``not-analysed``.  A solve that
 needs more than ``nodes`` search nodes stops the action's analysis
 (``too-deep``; the first tricks of a 17-card Knaves hand, for example).
@@ -53,6 +53,7 @@ from ..core.deal import DECLARE, Deal
 from ..core.errors import RecordError
 from ..core.match import Match
 from ..core.record import replay
+from ..core.rules import SCORE_KINDS
 from .backends import Backend, ProcessBackend, SerialBackend
 from .base import SeatView
 from .hard import position_of
@@ -66,7 +67,7 @@ MISTAKE = 0.5
 BLUNDER = 1.5
 """An action that costs at least this much in expectation is a blunder."""
 MODELS = ("paranoid", "reply")
-UNITS = {"penalty": "penalty", "points": "points", "chips": "chips", "pollack": "card-points"}
+UNITS = {name: "card-points" if kind.sides else name for name, kind in SCORE_KINDS.items()}
 """The unit of the values, per scoring family (``Rules.scoring``)."""
 DEFAULT_SAMPLES = 16
 DEFAULT_NODES = 4_000_000
@@ -142,7 +143,7 @@ def _solve(solver: Solver, view: SeatView, hands: Sequence[Mask], actions: Seque
 
 def consistent_hands(view: SeatView, limit: int) -> list[tuple[Mask, ...]] | None:
     """Every deal of the unseen cards consistent with ``view`` (hand sizes,
-    revealed voids, Pollack announcements), or None when there may be more
+    revealed voids, announcements made), or None when there may be more
     than ``limit`` of them (counted without the voids)."""
     n = view.num_players
     me = view.player
@@ -259,7 +260,7 @@ def analyze_action(deal: Deal, action: Action, settings: Settings, rng: random.R
     """The annotation of ``action`` taken in ``deal`` by the player to act.
 
     Returns ``{"seat", "action"}`` plus either ``"note"`` (``forced``: one
-    choice; ``not-analysed``: a Pollack claim or announcement; ``too-deep``:
+    choice; ``not-analysed``: a claim or an announcement; ``too-deep``:
     over the node budget) or the values (see ``docs/record-format.md``).
 
     Raises:

@@ -61,11 +61,11 @@ class SeatView:
     turn_up: Card | None
     trump: int | None
     announcements: tuple[tuple[int, str], ...]
-    """Pollack announcements so far: (player, name)."""
+    """Announcements so far: (player, name)."""
     partie: tuple[int, int]
-    """Pollack: each side's partie score before this deal."""
+    """Games scored by sides: each side's partie score before this deal."""
     side_totals: tuple[int, int]
-    """Pollack: each side's partie score counted now (see Deal.side_total)."""
+    """Games scored by sides: each side's partie score counted now (see Deal.side_total)."""
     seats: tuple[int, ...]
     """Match seat of each deal player."""
     match_totals: tuple[int, ...]
@@ -98,7 +98,7 @@ class SeatView:
         totals = (
             (0,) * n if match is None else tuple(match.totals[s] for s in seats)
         )
-        pollack = deal.rules.kind.sides
+        by_sides = deal.rules.kind.sides
         return cls(
             rules=deal.rules,
             num_players=n,
@@ -122,7 +122,7 @@ class SeatView:
             trump=deal.trump,
             announcements=deal.announcements,
             partie=deal.partie,
-            side_totals=(deal.side_total(0), deal.side_total(1)) if pollack else (0, 0),
+            side_totals=(deal.side_total(0), deal.side_total(1)) if by_sides else (0, 0),
             seats=seats,
             match_totals=totals,
             deals_played=0 if match is None else len(match.results),

@@ -26,7 +26,7 @@ State of a position (all ``int64`` numpy arrays, mutated by push/pop):
 
 Static data of a solve: ``g`` (the ``G_*`` parameters), ``strength[c]``,
 ``upts[c]`` (what card ``c`` is worth to the mover when the mover, or in
-Pollack the mover's side, takes it: minus its penalty, or plus its points),
+a game scored by sides the mover's side, takes it: minus its penalty, or plus its points),
 ``pts[c]`` (raw card points, for the chips games), ``order[s, i]`` (suit ``s``'s
 cards from weakest to strongest, -1 padded), ``zob`` (Zobrist numbers).
 
@@ -120,7 +120,7 @@ else:
 # -------------------------------------------------------------- parameters
 G_N = 0  # players
 G_ME = 1  # the mover whose result is searched
-G_SIDE = 2  # 1: partnerships (Pollack), players p and p+2 are one side
+G_SIDE = 2  # 1: partnerships (scored by sides), players p and p+2 are one side
 G_TRUMP = 3  # trump suit or -1
 G_MODE = 4  # 0 additive, 1 chips
 G_SLAM = 5  # 1: who takes every trick matters (contract or chelem)
@@ -1100,7 +1100,7 @@ def random_playouts(g: Any, strength: Any, upts: Any, pts: Any, zob: Any,
 
 
 # ------------------------------------------------------------ best reply (max^n)
-# Each player maximises its own future result (its side's in Pollack), with
+# Each player maximises its own future result (its side's in partnerships), with
 # ties broken against the mover; additive games only (no contract, slam or
 # chips).  ``mst`` holds the scalars below; the table stores a result vector
 # (one value per player, at most 4 players) at trick boundaries.
@@ -1122,7 +1122,7 @@ def maxn(g: Any, strength: Any, upts: Any, zob: Any, hands: Any, trick: Any, vec
     """Best-reply search: write each player's future result into ``vec[4 * depth + q]``.
 
     The player to act picks the card whose result vector is best for itself
-    (for its side in Pollack); among equal ones, the worst for the mover
+    (for its side in partnerships); among equal ones, the worst for the mover
     ``g[G_ME]``.  At ``depth`` 0 each legal card's value for the mover goes to
     ``rootv[c]``.  Returns 0; sets ``mst[M_ABORT]`` when the node budget runs
     out (the results are then meaningless).

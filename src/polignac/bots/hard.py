@@ -3,8 +3,8 @@ by sequential halving over the cards, tempered inference, match awareness) and
 the evaluation-only ``oracle`` (sees every hand).
 
 ``HardBot`` samples complete deals consistent with everything its seat has
-seen (its hand, the cards played, revealed voids, the Knaves turn-up, Pollack
-announcements).  Early
+seen (its hand, the cards played, revealed voids, the Knaves turn-up, the
+announcements made).  Early
 and in the middle of the deal it plays each legal card in every sampled deal
 and finishes the deal with ``medium`` playing every seat (each from its own
 view of the sampled deal): PIMC with heuristic playouts, a one-step policy
@@ -14,8 +14,9 @@ it solves each sample exactly with the best-reply (max^n) model of
 near-equal cards go to ``medium``'s choice.  Declarations are decided by the
 exact (paranoid: the others try to break the contract) solver: a contract is
 declared only when its mean solved result beats passing (hands too weak to
-take most tricks pass without searching).  Pollack: every scoring
-combination is announced, and "out" is claimed exactly when the side has 21.
+take most tricks pass without searching).  Calls beyond card play: every
+scoring combination is announced, and "out" is claimed exactly when the side
+has reached the partie's target.
 All bots are deterministic for a given ``rng`` seed and always legal.
 """
 from __future__ import annotations
@@ -27,9 +28,10 @@ import time
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
+from ..core import side_calls_points
 from ..core.actions import ANNOUNCE_BASE, CLAIM, PASS, Action
 from ..core.cards import Mask
-from ..core.deal import ANNOUNCEMENT_VALUES, DECLARE, Deal
+from ..core.deal import DECLARE, Deal
 from .base import SeatView
 from .inference import play_log_likelihood, policy_log_likelihood, replay_from_start, sample_hands
 from .simple import MediumBot
@@ -69,18 +71,17 @@ def _world(view: SeatView, hands: Sequence[Mask]) -> Deal | None:
 
 def playout_result(deal: Deal, player: int) -> int:
     """A finished playout's result for ``player``: the solver's model plus, in
-    Pollack, the side's announcements (each point worth ``point_divisor`` card
+    a game scored by sides, the side's announcements (each point worth ``point_divisor`` card
     points, as in the deal score), which the card play can win or lose."""
     result = final_result(deal, player)
     if deal.rules.kind.sides:
-        calls = sum(ANNOUNCEMENT_VALUES[name] for p, name in deal.announcements
-                    if p & 1 == player & 1)
-        result += calls * deal.rules.point_divisor
+        result += side_calls_points(deal.announcements, player) * deal.rules.point_divisor
     return result
 
 
-def pollack_call(view: SeatView) -> Action | None:
-    """Pollack: announce any scoring combination; claim exactly when the side has 21."""
+def call_for(view: SeatView) -> Action | None:
+    """Calls beyond card play: announce any scoring combination; claim exactly when
+    the side has reached the partie's target; else None."""
     for a in view.legal:
         if a >= ANNOUNCE_BASE:
             return a
@@ -160,7 +161,7 @@ class HardBot:
             raise ValueError("the viewer has no legal action: it is not its turn")
         if len(view.legal) == 1:
             return view.legal[0]
-        call = pollack_call(view)
+        call = call_for(view)
         if call is not None:
             return call
         if view.phase == DECLARE:
@@ -507,7 +508,7 @@ class OracleBot(HardBot):
             raise ValueError(f"player {player} is not to act")
         if len(view.legal) == 1:
             return view.legal[0]
-        call = pollack_call(view)
+        call = call_for(view)
         if call is not None:
             return call
         if view.phase == DECLARE:

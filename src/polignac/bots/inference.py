@@ -1,7 +1,7 @@
 """Inference about hidden hands: sampling consistent deals and a simple play model.
 
 :func:`sample_hands` deals the unseen cards to the other players consistently
-with what the seat has seen (hand sizes, revealed voids, the cards a Pollack
+with what the seat has seen (hand sizes, revealed voids, the cards an
 announcer must still hold; the Knaves turn-up is already out of the unseen
 cards).  :func:`play_log_likelihood` scores a
 sampled deal by how likely the other players' earlier plays were under a
@@ -39,7 +39,7 @@ def voids(view: SeatView) -> list[int]:
 
 
 def announced_needs(view: SeatView) -> list[tuple[int, Mask, int]]:
-    """Pollack: what the others' announcements say about their hands now.
+    """What the others' announcements say about their hands now.
 
     One ``(player, cards, k)`` per announcement by another player: ``player``
     still holds at least ``k`` of the unseen ``cards`` (it held the
@@ -69,7 +69,7 @@ def announced_needs(view: SeatView) -> list[tuple[int, Mask, int]]:
 def sample_hands(view: SeatView, rng: random.Random, tries: int = 50) -> tuple[Mask, ...]:
     """Deal the unseen cards to the other players, respecting hand sizes and voids.
 
-    Pollack announcements are respected too: an announcer keeps enough of its
+    Announcements are respected too: an announcer keeps enough of its
     combination's unplayed cards (:func:`announced_needs`).  Falls back to
     ignoring voids if no consistent deal is found in ``tries`` attempts (the
     voids are then still respected where possible).

@@ -5,17 +5,9 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from ..core.actions import (
-    ANNOUNCE_BASE,
-    ANNOUNCEMENTS,
-    CLAIM,
-    PASS,
-    Action,
-    is_announcement,
-    is_card,
-)
-from ..core.cards import SUIT_LETTERS, SUIT_MASKS, Card, Mask, cards_of
-from ..core.deal import ANNOUNCEMENT_NEEDS, ANNOUNCEMENT_VALUES
+from ..core import best_announcement, unannounced_points
+from ..core.actions import CLAIM, PASS, Action, is_card
+from ..core.cards import SUIT_MASKS, Card, cards_of
 from ..core.rules import Rules
 from ..core.tricks import NO_TRUMP, beats, card_strength, voids, winning_index
 from .base import SeatView
@@ -107,14 +99,9 @@ def _trick_bonus(view: SeatView, sign: int) -> int:
 
 
 def _calls(view: SeatView) -> Action | None:
-    """Pollack: the best announcement open, or a claim when the side is out; else None."""
-    best: Action | None = None
-    value = -1
-    for a in view.legal:
-        if is_announcement(a):
-            v = ANNOUNCEMENT_VALUES[ANNOUNCEMENTS[a - ANNOUNCE_BASE]]
-            if v > value:
-                best, value = a, v
+    """Calls beyond card play: the best announcement open, or a claim when the side
+    has reached the target; else None."""
+    best = best_announcement(view.legal)
     if best is not None:
         return best
     if CLAIM in view.legal and view.side_totals[view.player & 1] >= view.rules.partie_target:
@@ -152,29 +139,6 @@ def _sure_slam(view: SeatView, strength: tuple[int, ...]) -> bool:
     return True
 
 
-def _pending(hand: Mask, made: frozenset[str]) -> int:
-    """Pollack: announcement points ``hand`` holds that are not yet announced.
-
-    ``made``: the viewer's announcements so far (a rank announced as three or
-    four, or a suit's pollack, is used up).  Four of a rank count as four.
-    """
-    v = 0
-    for word in ("tens", "nines", "aces"):
-        if "three-" + word in made or "four-" + word in made:
-            continue
-        for name in ("four-" + word, "three-" + word):
-            cards, k = ANNOUNCEMENT_NEEDS[name]
-            if (hand & cards).bit_count() >= k:
-                v += ANNOUNCEMENT_VALUES[name]
-                break
-    for suit in SUIT_LETTERS:
-        name = "pollack-" + suit
-        cards, k = ANNOUNCEMENT_NEEDS[name]
-        if name not in made and (hand & cards).bit_count() >= k:
-            v += ANNOUNCEMENT_VALUES[name]
-    return v
-
-
 def _cards_only(view: SeatView) -> list[Card]:
     return [a for a in view.legal if is_card(a)]
 
@@ -187,10 +151,10 @@ class EasyBot:
 
     Penalty games: follow low; when void throw the costliest card (then the
     highest); when its lowest card would win a trick holding penalty cards,
-    play the one that costs least.  Point games (Knaves, Pollack): take the
+    play the one that costs least.  Point games (Knaves, partnerships): take the
     trick with the lowest winning card when it can, else throw the least
     valuable card (or the most valuable one onto a partner's trick).  Never
-    declares a contract.  Pollack: announces every combination it holds,
+    declares a contract.  Calls: announces every combination it holds,
     claims exactly when its side has reached the target.
     """
 
@@ -247,7 +211,7 @@ class EasyBot:
 # ------------------------------------------------------------------ medium
 
 
-# Pollack (medium): what keeping a card is worth, in card points: per step of
+# Partnership games (medium): what keeping a card is worth, in card points: per step of
 # its strength, and once more when no unseen card of its suit beats it.
 _P_KEEP = 0.2
 _P_KEEP_MASTER = 1.5
@@ -255,8 +219,8 @@ _P_KEEP_MASTER = 1.5
 _P_ADD = 1.0
 
 
-class _PollackCtx:
-    """Pollack: medium's model of the trick in progress, for each candidate card.
+class _SidesCtx:
+    """Partnership games: medium's model of the trick in progress, for each candidate card.
 
     The side that takes the trick is the one holding the highest card of the
     led suit among the cards played and the hands still to play: the unseen
@@ -316,7 +280,7 @@ class MediumBot:
     cards that someone else must beat, cards below an outstanding penalty
     card of their suit (to force it out), and short suits (to void them).
     Declares a contract only with a hand that cannot lose a trick (see
-    ``_sure_slam``), and then plays its highest card every trick.  Pollack
+    ``_sure_slam``), and then plays its highest card every trick.  Calls
     calls as :class:`EasyBot`.
     """
 
@@ -356,22 +320,23 @@ class MediumBot:
         if view.declarer == view.player:
             return max(cards, key=lambda c: (f.strength[c], -c))
         if view.rules.kind.sides:
-            return self._pollack_card(view, f, cards)
+            return self._sides_card(view, f, cards)
         if not view.trick:
             return min(cards, key=lambda c: (self._lead_score(view, f, c), c))
         return min(cards, key=lambda c: (self._follow_score(view, f, c), c))
 
-    def _pollack_card(self, view: SeatView, f: _Facts, cards: list[Card]) -> Card:
-        """Pollack: the card of best value (:class:`_PollackCtx`), less 3 (the divisor) card
+    def _sides_card(self, view: SeatView, f: _Facts, cards: list[Card]) -> Card:
+        """Partnership games: the card of best value (:class:`_SidesCtx`), less 3 (the divisor) card
         points per announcement point it would break while announcing is locked."""
         made = frozenset(a for p, a in view.announcements if p == view.player)
-        pending = _pending(view.hand, made)
-        ctx = _PollackCtx(view, f)
+        pending = unannounced_points(view.hand, made)
+        ctx = _SidesCtx(view, f)
 
         def score(c: Card) -> float:
             v = ctx.value(c)
             if pending:
-                v -= view.rules.point_divisor * (pending - _pending(view.hand & ~(1 << c), made))
+                kept = unannounced_points(view.hand & ~(1 << c), made)
+                v -= view.rules.point_divisor * (pending - kept)
             return v
 
         return max(cards, key=lambda c: (score(c), -c))

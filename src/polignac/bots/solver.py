@@ -12,11 +12,12 @@ The model (documented choices):
   games (Polignac family, Slobberhannes family), its points in Knaves, its
   chip change in Bassadewitz (settled at the leaves from the final card
   points and tricks, RULES.md 3.4, the dealer's stake included).
-* **Paranoid**: every other player minimises the mover's result.  In Pollack
-  the two sides are opponents: the mover's partner maximises with it, and the
-  result is the side's raw card points including the last trick's 3 (zero-sum;
-  the division by three and announcements are outside the card play).  Pollack
-  claims are not searched (the bots decide them).
+* **Paranoid**: every other player minimises the mover's result.  In a game
+  scored by sides (``Rules.kind.sides``) the two sides are opponents: the
+  mover's partner maximises with it, and the result is the side's raw card
+  points including the last trick's 3 (zero-sum; the division by three and
+  announcements are outside the card play).  Claims are not searched (the
+  bots decide them).
 * Contracts and slams as RULES.md section 4: capot/general (declarer 0 or,
   general-bonus, -5 on success, +5 and its Jacks on failure, opponents +5 on
   success), générale (the declarer's own Jacks never count), the automatic
@@ -177,7 +178,7 @@ class Solver:
     def best_reply_within(self, pos: Position, nodes: int) -> dict[Card, int] | None:
         """Each legal card's value for the mover under the *best-reply* model.
 
-        Every player maximises its own future result (its side's in Pollack);
+        Every player maximises its own future result (its side's when scored by sides);
         among equal choices it takes the one worst for the mover (max^n with
         paranoid tie-breaks).  Exact, within a budget of ``nodes`` search nodes
         (0: none; None when it runs out).  Positions the model does not cover
@@ -498,7 +499,7 @@ def value(pos: Position | Deal, pure: bool = False) -> int:
 def final_result(deal: Deal, player: int) -> int:
     """The result of a finished ``deal`` for ``player`` under the solver's model.
 
-    Minus the penalty, the points, the chips, or (Pollack) the side's raw
+    Minus the penalty, the points, the chips, or (scored by sides) the side's raw
     card points including the last trick.
 
     Raises:

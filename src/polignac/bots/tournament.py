@@ -24,7 +24,7 @@ from ..core.cards import cards_of
 from ..core.errors import RulesError
 from ..core.match import Match
 from ..core.presets import get_rules
-from ..core.rules import Rules
+from ..core.rules import SCORE_KINDS, Rules, ScoreKind
 from .backends import Backend as Backend
 from .backends import ProcessBackend as ProcessBackend
 from .backends import RayBackend as RayBackend
@@ -35,12 +35,18 @@ from .registry import make_bot
 from .runner import choose_action
 from .stats import MeanCI, mean_ci
 
-UNITS: dict[str, tuple[str, bool]] = {
-    "penalty": ("penalty points per deal", True),
-    "points": ("points per deal", False),
-    "chips": ("chips per deal", False),
-    "pollack": ("side points per deal (own side)", False),
-}
+
+def _unit(kind: ScoreKind) -> tuple[str, bool]:
+    if kind.penalty:
+        return "penalty points per deal", True
+    if kind.chips:
+        return "chips per deal", False
+    if kind.sides:
+        return "side points per deal (own side)", False
+    return "points per deal", False
+
+
+UNITS: dict[str, tuple[str, bool]] = {name: _unit(kind) for name, kind in SCORE_KINDS.items()}
 """Per scoring kind: the unit of a deal score, and whether lower is better."""
 
 

@@ -46,92 +46,29 @@ from .cards import (
     Mask,
     card_code,
     cards_of,
-    make_card,
     parse_card,
 )
 from .errors import GameOverError, IllegalActionError, NotYourTurnError, RulesError
-from .rules import Rules
-from .scoring import (
+from .pollack import (
+    ANN_CARDS,
+    ANN_NEED,
+    ANN_SLOT,
+    ANNOUNCEMENT_NEEDS,
     ANNOUNCEMENT_VALUES,
-    DealScore,
-    ScoreLine,
-    score_chips,
+    NO_CALLS,
+    OPEN_ANNOUNCEMENTS,
+    Calls,
+    fill_open_announcements,
     score_pollack,
-    score_tricks,
 )
+from .rules import Rules
+from .scoring import DealScore, ScoreLine, score_chips, score_tricks
 from .tricks import TopCards, card_strength, legal_mask, winning_index
 
 DECLARE: Final = 0
 PLAY: Final = 1
 DONE: Final = 2
 PHASE_NAMES: Final = ("declare", "play", "done")
-
-# Pollack announcements: the cards each needs (by rank over suits, or one suit's
-# Ten, Nine and Ace), how many of them, and their value (scoring.ANNOUNCEMENT_VALUES).
-_T, _9, _A = 8, 7, 12
-_RANK_ALL: Final = {r: sum(1 << make_card(r, s) for s in range(4)) for r in (_T, _9, _A)}
-_ANN_CARDS_NEEDED: Final[tuple[tuple[Mask, int], ...]] = (
-    (_RANK_ALL[_T], 3),
-    (_RANK_ALL[_9], 3),
-    (_RANK_ALL[_A], 3),
-    (_RANK_ALL[_T], 4),
-    (_RANK_ALL[_9], 4),
-    (_RANK_ALL[_A], 4),
-) + tuple(
-    ((1 << make_card(_T, s)) | (1 << make_card(_9, s)) | (1 << make_card(_A, s)), 3)
-    for s in range(4)
-)
-_ANN_NEED: Final[tuple[tuple[Mask, int, int], ...]] = tuple(
-    (mask, k, ANNOUNCEMENT_VALUES[name])
-    for name, (mask, k) in zip(ANNOUNCEMENTS, _ANN_CARDS_NEEDED, strict=True)
-)
-ANNOUNCEMENT_NEEDS: Final[dict[str, tuple[Mask, int]]] = dict(
-    zip(ANNOUNCEMENTS, _ANN_CARDS_NEEDED, strict=True))
-"""Pollack: each announcement's cards (a mask) and how many of them it needs in hand."""
-# Which "slot" an announcement uses up for its announcer: a rank (as three or
-# four) or a suit's pollack.
-_ANN_SLOT: Final = (0, 1, 2, 0, 1, 2, 3, 4, 5, 6)
-# Every card an announcement looks at (the Tens, Nines and Aces).
-_ANN_CARDS: Final = _RANK_ALL[_T] | _RANK_ALL[_9] | _RANK_ALL[_A]
-
-
-class _OpenAnnouncements(dict[int, tuple[Action, ...]]):
-    """The announcements a hand holds, ascending, by ``hand & _ANN_CARDS``.
-
-    The Tens, Nines and Aces in hand decide it, so one dict lookup replaces
-    checking the ten announcements at every action (2**12 keys, all filled by
-    _fill_open_announcements).  The caller drops those whose slot the player
-    has already used (rare: only after its own announcement).
-    """
-
-    def __missing__(self, hand: int) -> tuple[Action, ...]:
-        calls = self[hand] = tuple(
-            ANNOUNCE_BASE + i
-            for i, (need, k, _value) in enumerate(_ANN_NEED)
-            if (hand & need).bit_count() >= k
-        )
-        return calls
-
-
-_OPEN_ANNOUNCEMENTS: Final = _OpenAnnouncements()
-
-
-def _fill_open_announcements() -> None:
-    """Fill _OPEN_ANNOUNCEMENTS for every set of Tens, Nines and Aces.
-
-    Filling on first use cost a __missing__ call (~5 us) for hundreds of new
-    hands a few hundred Pollack deals in; the 2**12 sets take ~10 ms once,
-    when a Pollack game's tables are first built.
-    """
-    if 0 in _OPEN_ANNOUNCEMENTS and _ANN_CARDS in _OPEN_ANNOUNCEMENTS:
-        return
-    sub = 0
-    while True:  # every subset of _ANN_CARDS, 0 included
-        _OPEN_ANNOUNCEMENTS[sub]  # __missing__ fills the entry
-        sub = (sub - _ANN_CARDS) & _ANN_CARDS
-        if not sub:
-            break
-
 
 @dataclass(frozen=True)
 class Trick:
@@ -271,7 +208,7 @@ class _Tables:
         self.points = rules.point_table()
         self.pollack = rules.has_calls
         if self.pollack:
-            _fill_open_announcements()
+            fill_open_announcements()
         self.contract_action = {
             "capot": CAPOT, "general": GENERAL, "general-bonus": GENERAL, "generale": GENERALE,
         }.get(rules.declaration, -1)
@@ -381,32 +318,8 @@ class _Static:
         # empty if none).  Hands only lose cards, so a player dealt none never
         # has one, and legal_actions skips the announcement lookup for it.
         self.announcers = tuple(
-            [_OPEN_ANNOUNCEMENTS[h & _ANN_CARDS] for h in hands]
+            [OPEN_ANNOUNCEMENTS[h & ANN_CARDS] for h in hands]
         ) if tables.pollack else ()
-
-
-class _Calls:
-    """Pollack calls so far: announcements per player, their points per side, claim.
-
-    (Which sides have won a trick is in the last trick's link, ``link[_WON]``.)
-    """
-
-    __slots__ = ("claim", "log", "made", "side_points")
-
-    def __init__(
-        self,
-        made: tuple[int, ...],
-        side_points: tuple[int, int],
-        claim: tuple[int, bool] | None,
-        log: tuple[tuple[int, str], ...],
-    ) -> None:
-        self.made = made  # per player: bitmask of used slots (_ANN_SLOT)
-        self.side_points = side_points
-        self.claim = claim
-        self.log = log  # (player, announcement name) in order
-
-
-_NO_CALLS: Final = _Calls((0, 0, 0, 0), (0, 0), None, ())
 
 
 class _Called(NamedTuple):
@@ -415,11 +328,11 @@ class _Called(NamedTuple):
 
     declarer: int
     """The player who declared a contract, or -1."""
-    calls: _Calls
+    calls: Calls
     """Pollack's announcements and claim."""
 
 
-_NOT_CALLED: Final = _Called(-1, _NO_CALLS)
+_NOT_CALLED: Final = _Called(-1, NO_CALLS)
 
 # The finished tricks of a deal, as a chain with one link a trick, shared by
 # the states that follow it: a list indexed by the _PREV.._TOTALS constants
@@ -725,7 +638,7 @@ class Deal:
         return self._c.declarer
 
     @property
-    def _calls(self) -> _Calls:
+    def _calls(self) -> Calls:
         return self._c.calls
 
     @property
@@ -840,12 +753,12 @@ class Deal:
                     last = self._last
                     if (p == s.eldest and not self._led and last is None) or (
                             last is not None and last[_WON] >> (p & 1) & 1):
-                        ann = _OPEN_ANNOUNCEMENTS[hand & _ANN_CARDS]
+                        ann = OPEN_ANNOUNCEMENTS[hand & ANN_CARDS]
                         if ann:  # often empty: skip the rest
                             made = self._c.calls.made[p]
                             if made:  # after its own announcement: not the used slots
                                 out += [a for a in ann
-                                        if not made >> _ANN_SLOT[a - ANNOUNCE_BASE] & 1]
+                                        if not made >> ANN_SLOT[a - ANNOUNCE_BASE] & 1]
                             else:
                                 out += ann
             return out
@@ -1044,7 +957,7 @@ class Deal:
                 // s.rules.point_divisor
             correct = total >= s.rules.partie_target
             new = self._copy(action)
-            new._set_calls(_Calls(calls.made, calls.side_points, (p, correct), calls.log))
+            new._set_calls(Calls(calls.made, calls.side_points, (p, correct), calls.log))
             new.phase = DONE
             new.done = True
             return new
@@ -1056,8 +969,8 @@ class Deal:
                 "its side has won a trick (forehand also before the first lead)",
                 rule="announcement-too-early", action=name,
             )
-        need, k, value = _ANN_NEED[i]
-        if calls.made[p] >> _ANN_SLOT[i] & 1:
+        need, k, value = ANN_NEED[i]
+        if calls.made[p] >> ANN_SLOT[i] & 1:
             what = "that suit's pollack" if i >= 6 else "that rank"
             raise IllegalActionError(
                 f"announcement repeated: player {p} has already announced {what} "
@@ -1069,11 +982,11 @@ class Deal:
                 rule="false-announcement", action=name,
             )
         made = list(calls.made)
-        made[p] |= 1 << _ANN_SLOT[i]
+        made[p] |= 1 << ANN_SLOT[i]
         sp = list(calls.side_points)
         sp[p & 1] += value
         new = self._copy(action)
-        new._set_calls(_Calls(tuple(made), (sp[0], sp[1]), calls.claim,
+        new._set_calls(Calls(tuple(made), (sp[0], sp[1]), calls.claim,
                               calls.log + ((p, ann),)))
         return new
 
@@ -1097,7 +1010,7 @@ class Deal:
         new.trick = self.trick
         return new
 
-    def _set_calls(self, calls: _Calls) -> None:
+    def _set_calls(self, calls: Calls) -> None:
         """Replace the calls of a deal being built (only on a fresh copy)."""
         self._c = _Called(self._c.declarer, calls)
 
@@ -1262,6 +1175,7 @@ def parse_hand(codes: Sequence[str]) -> Mask:
 
 
 __all__ = [
+    "ANNOUNCEMENT_NEEDS",
     "ANNOUNCEMENT_VALUES",
     "DECLARE",
     "DONE",

@@ -30,15 +30,14 @@ from typing import Any, Final
 
 from .cards import CODES, cards_of, parse_card
 from .errors import PolignacError, RulesError
+from .pollack import ANNOUNCEMENT_VALUES, score_pollack
 from .presets import PRESETS, get_rules
 from .rules import BOUNDS, Rules, show
 from .scoring import (
-    ANNOUNCEMENT_VALUES,
     DealScore,
     ScoreLine,
     point_cards_in_play,
     score_chips,
-    score_pollack,
     score_tricks,
 )
 from .standing import Standing, StandingView

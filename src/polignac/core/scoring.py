@@ -14,13 +14,6 @@ from dataclasses import dataclass
 from .cards import CODES, cards_of
 from .rules import Rules
 
-ANNOUNCEMENT_VALUES: dict[str, int] = {
-    "three-tens": 3, "three-nines": 3, "three-aces": 3,
-    "four-tens": 4, "four-nines": 4, "four-aces": 4,
-    "pollack-C": 3, "pollack-D": 3, "pollack-H": 3, "pollack-S": 3,
-}
-"""The value of each Pollack announcement (RULES.md section 3.5)."""
-
 SCORE_REASONS: dict[str, tuple[str, ...]] = {
     "card": ("",), "tricks": ("",), "first-trick": ("",), "last-trick": ("",),
     "all-three": ("detail.all-three",),
@@ -231,46 +224,3 @@ def score_chips(
                                    f"place {place + 1} with {cps[p]} card points", "detail.place",
                                    (("place", place + 1), ("n", cps[p]))))
     return DealScore(tuple(chips), tuple(lines), card_points=cps, redeal=redeal)
-
-
-def score_pollack(
-    rules: Rules,
-    side_cards: Sequence[int],
-    last_trick: int | None,
-    announcements: Sequence[tuple[int, str]],
-    claim: tuple[int, bool] | None,
-    card_points: Sequence[int] = (),
-) -> DealScore:
-    """Score a Pollack deal from each side's card points, the last trick and the calls.
-
-    ``last_trick`` is the player (or, on a score pad, the side) that took the
-    last trick, None when a claim ended the deal; players ``p`` and sides are
-    matched by ``p & 1``.  ``card_points`` (per player, when known) is passed
-    through to the score; by default the sides' totals.  Each side has one
-    ``card-points`` line (its card points, with the last trick's, divided)
-    and one ``announce`` line per announcement, so its lines add up to its score.
-    """
-    cards = [side_cards[0], side_cards[1]]
-    last_side = last_trick & 1 if claim is None and last_trick is not None else None
-    if last_side is not None:
-        cards[last_side] += rules.last_trick_points
-    side = [cards[i] // rules.point_divisor for i in (0, 1)]
-    lines: list[ScoreLine] = []
-    div = rules.point_divisor
-    for i in (0, 1):
-        if i == last_side:
-            lines.append(ScoreLine(
-                i, side[i], "card-points",
-                f"{cards[i]} card points, {rules.last_trick_points} of them for the "
-                f"last trick, / {div}", "detail.side-points-last",
-                (("n", cards[i]), ("last", rules.last_trick_points), ("div", div)), side=i))
-        else:
-            lines.append(ScoreLine(i, side[i], "card-points", f"{cards[i]} card points / {div}",
-                                   "detail.side-points", (("n", cards[i]), ("div", div)),
-                                   side=i))
-    for p, ann in announcements:
-        lines.append(ScoreLine(p, ANNOUNCEMENT_VALUES[ann], "announce", ann, side=p & 1))
-        side[p & 1] += ANNOUNCEMENT_VALUES[ann]
-    return DealScore(tuple(side[p & 1] for p in range(4)), tuple(lines),
-                     card_points=tuple(card_points) or (side_cards[0], side_cards[1]),
-                     claim=claim)

@@ -19,7 +19,7 @@ piece           size       meaning
 ``dealer``      n          one-hot: the dealer
 ``declarer``    n          one-hot: who declared a contract (zeros: nobody)
 ``voids``       n x 4      player has shown out of suit C D H S
-``announced``   n x 10     Pollack announcements made (actions 57-66)
+``announced``   n x 10     announcements made (actions 57-66)
 ``tricks_won``  n          tricks won / tricks per deal
 ==============  =========  ==================================================
 
@@ -46,6 +46,7 @@ from typing import Final
 import numpy as np
 import numpy.typing as npt
 
+from ..core import SIDE_ANNOUNCE_MAX, SLOTS_PER_PLAYER
 from ..core.actions import ANNOUNCEMENTS, NUM_ACTIONS
 from ..core.cards import Mask
 from ..core.deal import DECLARE, DONE, PLAY, Deal
@@ -54,13 +55,6 @@ from ..core.tricks import voids
 
 FloatArray = npt.NDArray[np.float32]
 
-#: The most announcement points one Pollack side can make in a deal (two
-#: partners holding, between them, the 12 Tens, Nines and Aces; computed by
-#: enumerating every split: e.g. pollack-C + pollack-D + three-tens +
-#: three-nines for one partner, pollack-H for the other).
-POLLACK_SIDE_ANNOUNCE_MAX: Final = 15
-#: Announcement slots per player (three ranks and four suits' pollacks).
-_SLOTS_PER_PLAYER: Final = 7
 
 OBS_PIECES: Final = ("phase", "hand", "turn_up", "trick", "taken", "leader", "dealer",
                      "declarer", "voids", "announced", "tricks_won")
@@ -117,12 +111,12 @@ def _offsets(shapes: tuple[tuple[str, tuple[int, ...]], ...]
 
 def max_game_length(rules: Rules, n: int) -> int:
     """The most player actions a deal can have: every card, a declaration round,
-    and for Pollack every announcement slot of every player plus one claim."""
+    and, with calls, every announcement slot of every player plus one claim."""
     length = rules.hand_size(n) * n
     if rules.has_declaration_round:
         length += n
     if rules.has_calls:
-        length += _SLOTS_PER_PLAYER * n + 1
+        length += SLOTS_PER_PLAYER * n + 1
     return length
 
 
@@ -201,7 +195,7 @@ def encode_infostate(rules: Rules, n: int, viewer: int, dealt: Mask, turn_up: in
 
 def utility_bounds(rules: Rules, n: int, pool_in: bool = True) -> tuple[float, float]:
     """The lowest and highest return a player can get from one deal (sound bounds;
-    exact for the penalty presets, Bassadewitz and Pollack)."""
+    exact for the penalty presets, Bassadewitz and the games scored by sides)."""
     pts = rules.point_table()
     pack = rules.pack_mask(n)
     in_play = [c for c in range(52) if pack >> c & 1]
@@ -209,7 +203,7 @@ def utility_bounds(rules: Rules, n: int, pool_in: bool = True) -> tuple[float, f
     kind = rules.kind
     if kind.sides:
         cards = sum(max(0, pts[c]) for c in in_play) + max(0, rules.last_trick_points)
-        bound = cards // max(1, rules.point_divisor) + POLLACK_SIDE_ANNOUNCE_MAX
+        bound = cards // max(1, rules.point_divisor) + SIDE_ANNOUNCE_MAX
         return -float(bound), float(bound)
     if kind.chips:
         stake = rules.pool if pool_in else 0
@@ -245,7 +239,7 @@ def deal_returns(deal: Deal) -> list[float]:
     """Each player's return for the finished ``deal``.
 
     Penalty games: minus the penalty.  Points games (Knaves): the points.
-    Bassadewitz: the chip change.  Pollack: the player's side's deal score
+    Bassadewitz: the chip change.  Scored by sides: the player's side's deal score
     minus the other side's; a deal ended by a claim is worth the bound
     (``utility_bounds``) to the claimant's side when correct, minus the bound
     when wrong, and the opposite to the other side.
@@ -269,7 +263,7 @@ def deal_returns(deal: Deal) -> list[float]:
 
 __all__ = [
     "OBS_PIECES",
-    "POLLACK_SIDE_ANNOUNCE_MAX",
+    "SIDE_ANNOUNCE_MAX",
     "deal_returns",
     "encode_infostate",
     "encode_observation",

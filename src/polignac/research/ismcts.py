@@ -5,7 +5,7 @@ Importing this module registers ``openspiel-ismcts`` with
 
 The bot receives a :class:`~polignac.bots.base.SeatView` like every bot.  It
 deals the cards it cannot see afresh, consistently with the view (its hand,
-the turn-up, every card played, the voids shown, Pollack announcements: see
+the turn-up, every card played, the voids shown, the announcements made: see
 :mod:`polignac.research.sampling`), builds the ``python_polignac`` OpenSpiel
 state of that deal and replays the deal's actions on it, then asks
 ``open_spiel.python.algorithms.ismcts.ISMCTSBot`` for an action; the search
@@ -19,8 +19,8 @@ from random rollouts played on the core :class:`~polignac.core.deal.Deal`
 directly (:class:`DealRolloutEvaluator`), much faster than through pyspiel.
 
 Limits: one OpenSpiel game is one deal, so the bot plays each deal for its
-own return and ignores the match score; a Pollack claim is judged as if the
-partie stood at 0-0 (so the bot claims only with 21 in the deal itself);
+own return and ignores the match score; a claim (a game scored by sides) is
+judged as if the partie stood at 0-0 (so the bot claims only with 21 in the deal itself);
 deals with a player count the preset does not allow (tie-break deals) are
 played by the uniform random policy.
 """

@@ -272,7 +272,7 @@ class PolignacState(pyspiel.State):
         """A state that ``player_id`` cannot tell apart from this one, with the hidden
         cards dealt afresh: the player's hand and the turn-up stay, every card
         played stays with whoever played it, no player gets a card of a suit it
-        has shown out of, and Pollack announcements stay true.
+        has shown out of, and the announcements made stay true.
 
         ``probability_sampler()`` returns uniform floats in [0, 1); it seeds
         the sampling.

@@ -3,7 +3,7 @@
 Used by :meth:`PolignacState.resample_from_infostate` (OpenSpiel's ISMCTS) and by
 the ISMCTS seat adapter.  A sample keeps the viewer's hand and the turn-up,
 gives every played card to whoever played it, gives no player a card of a suit
-it has shown out of, and keeps Pollack announcements true; it is checked by
+it has shown out of, and keeps the announcements made true; it is checked by
 replaying every action of the deal on the sampled hands (a sample that does
 not replay is drawn again).
 """
@@ -14,22 +14,12 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ..core.actions import ANNOUNCEMENTS
-from ..core.cards import Mask, cards_of, make_card
+from ..core import FORCED_CARDS
+from ..core.cards import Mask, cards_of
 from ..core.deal import Deal
 from ..core.errors import PolignacError
 from ..core.rules import Rules
 from ..core.tricks import voids, without_voids
-
-_T, _9, _A = 8, 7, 12
-_FORCED: dict[str, Mask] = {
-    "four-tens": sum(1 << make_card(_T, s) for s in range(4)),
-    "four-nines": sum(1 << make_card(_9, s) for s in range(4)),
-    "four-aces": sum(1 << make_card(_A, s) for s in range(4)),
-}
-for _s, _letter in enumerate("CDHS"):
-    _FORCED[f"pollack-{_letter}"] = sum(1 << make_card(r, _s) for r in (_T, _9, _A))
-assert set(_FORCED) <= set(ANNOUNCEMENTS)
 
 
 class SamplingError(PolignacError):
@@ -109,8 +99,8 @@ def sample_hands(k: Knowledge, rng: random.Random, attempts: int = 500) -> list[
     # what each other player must still hold (true announcements) and may hold (voids)
     forced = [0] * n
     for p, name in k.announcements:
-        if p != k.viewer and name in _FORCED:
-            forced[p] |= _FORCED[name] & ~played[p]
+        if p != k.viewer and name in FORCED_CARDS:
+            forced[p] |= FORCED_CARDS[name] & ~played[p]
     allowed = [0] * n
     for p in range(n):
         if p == k.viewer:
