@@ -1,4 +1,4 @@
-"""One deal: dealing, the declaration round, trick play, Pollack calls, the score.
+"""One deal: dealing, the declaration round, trick play, calls (announcements, claims), the score.
 
 A :class:`Deal` is immutable: :meth:`Deal.apply` returns a new deal and leaves
 the old one as it was (also when it raises).  Players are numbered ``0..n-1``
@@ -26,7 +26,6 @@ from typing import Any, Final, NamedTuple
 
 from .actions import (
     ANNOUNCE_BASE,
-    ANNOUNCEMENTS,
     CAPOT,
     CLAIM,
     CONTRACT_WORDS,
@@ -51,13 +50,14 @@ from .cards import (
 from .errors import GameOverError, IllegalActionError, NotYourTurnError, RulesError
 from .pollack import (
     ANN_CARDS,
-    ANN_NEED,
     ANN_SLOT,
     ANNOUNCEMENT_NEEDS,
     ANNOUNCEMENT_VALUES,
     NO_CALLS,
     OPEN_ANNOUNCEMENTS,
     Calls,
+    announced,
+    claimed,
     fill_open_announcements,
     score_pollack,
 )
@@ -187,12 +187,12 @@ class _Tables:
         "deal_hands",
         "deal_to",
         "first_phase",
+        "has_calls",
         "n",
         "nxt",
         "pack_bits",
         "pack_order",
         "points",
-        "pollack",
         "rules",
         "strength",
         "top",
@@ -206,8 +206,8 @@ class _Tables:
         self.nxt = tuple((p + 1) % n for p in range(n))
         self.strength = card_strength(rules)
         self.points = rules.point_table()
-        self.pollack = rules.has_calls
-        if self.pollack:
+        self.has_calls = rules.has_calls
+        if self.has_calls:
             fill_open_announcements()
         self.contract_action = {
             "capot": CAPOT, "general": GENERAL, "general-bonus": GENERAL, "generale": GENERALE,
@@ -272,11 +272,11 @@ class _Static:
         "dealer",
         "eldest",
         "hands",
+        "has_calls",
         "n",
         "nxt",
         "partie",
         "points",
-        "pollack",
         "pool_in",
         "rules",
         "strength",
@@ -312,24 +312,24 @@ class _Static:
         self.total_tricks = hands[0].bit_count()
         self.partie = partie
         self.pool_in = pool_in
-        self.pollack = tables.pollack
+        self.has_calls = tables.has_calls
         self.contract_action = tables.contract_action
-        # Pollack: per player, the announcements its dealt hand holds (a tuple,
+        # Calls: per player, the announcements its dealt hand holds (a tuple,
         # empty if none).  Hands only lose cards, so a player dealt none never
         # has one, and legal_actions skips the announcement lookup for it.
         self.announcers = tuple(
             [OPEN_ANNOUNCEMENTS[h & ANN_CARDS] for h in hands]
-        ) if tables.pollack else ()
+        ) if tables.has_calls else ()
 
 
 class _Called(NamedTuple):
     """What the calls beyond card play have set: changes only at a declaration or
-    a Pollack call (never at a card), so a card play copies it as it is."""
+    a call (never at a card), so a card play copies it as it is."""
 
     declarer: int
     """The player who declared a contract, or -1."""
     calls: Calls
-    """Pollack's announcements and claim."""
+    """The announcements and the claim (core/pollack.py)."""
 
 
 _NOT_CALLED: Final = _Called(-1, NO_CALLS)
@@ -390,7 +390,7 @@ class Deal:
     # still in the hands as one mask (a player's hand is its dealt hand & _rem;
     # hands have equal sizes, so _rem == 0 ends the deal), and what changes
     # only when a trick ends in _last (the last trick's link, None before
-    # the first), what changes at a declaration or a Pollack call in _c.
+    # the first), what changes at a declaration or a call in _c.
     # The history is a chain of (action, earlier chain) pairs, shared with the
     # states before (one pair a action instead of copying the whole tuple);
     # the history property turns it into a tuple on first use (_hist).
@@ -422,7 +422,7 @@ class Deal:
     to_act: int
     trick: tuple[Card, ...]
     done: bool
-    """True when the deal is over (every card played, or a Pollack claim)."""
+    """True when the deal is over (every card played, or a claim)."""
 
     # ----------------------------------------------------------- construction
 
@@ -742,8 +742,8 @@ class Deal:
             else:
                 out = [*cards[hand & _S0], *cards[hand & _S1], *cards[hand & _S2],
                        *cards[hand & _S3]]
-            if s.pollack:
-                # Pollack calls, in action order: the claim (on lead), then the
+            if s.has_calls:
+                # calls (core/pollack.py), in action order: the claim (on lead), then the
                 # announcements still open (a cached tuple, see _OpenAnnouncements).
                 p = self.to_act
                 if not self._led:
@@ -936,58 +936,26 @@ class Deal:
                 new.phase = PLAY
                 new.to_act = p if action == GENERALE else s.eldest
             return new
-        # Pollack calls
-        if not s.pollack:
+        # calls beyond card play: announcements and claims (core/pollack.py)
+        if not s.has_calls:
             raise IllegalActionError(
                 f"{name} does not belong to this game: announcements and claims "
                 "are Pollack's",
                 rule="not-in-this-game", action=name,
             )
-        if self.phase != PLAY:  # pragma: no cover - Pollack has no declaration round
+        if self.phase != PLAY:  # pragma: no cover - no game with calls declares
             raise IllegalActionError(f"{name} is not allowed now", rule="call-out-of-time")
-        calls = self._calls
         if action == CLAIM:
-            if self.trick:
-                raise IllegalActionError(
-                    f"claim not on lead: player {p} may claim only when about to "
-                    "lead a trick", rule="claim-not-on-lead", action=name,
-                )
-            side = p & 1
-            total = s.partie[side] + calls.side_points[side] + self._side_card_points(side) \
-                // s.rules.point_divisor
-            correct = total >= s.rules.partie_target
+            calls = claimed(self._calls, p, not self.trick, self.side_total(p & 1),
+                            s.rules.partie_target)
             new = self._copy(action)
-            new._set_calls(Calls(calls.made, calls.side_points, (p, correct), calls.log))
+            new._set_calls(calls)
             new.phase = DONE
             new.done = True
             return new
-        i = action - ANNOUNCE_BASE
-        ann = ANNOUNCEMENTS[i]
-        if not self._may_announce(p):
-            raise IllegalActionError(
-                f"announcement not allowed yet: player {p} may announce only after "
-                "its side has won a trick (forehand also before the first lead)",
-                rule="announcement-too-early", action=name,
-            )
-        need, k, value = ANN_NEED[i]
-        if calls.made[p] >> ANN_SLOT[i] & 1:
-            what = "that suit's pollack" if i >= 6 else "that rank"
-            raise IllegalActionError(
-                f"announcement repeated: player {p} has already announced {what} "
-                "this deal", rule="announcement-repeated", action=name,
-            )
-        if (self.hands[p] & need).bit_count() < k:
-            raise IllegalActionError(
-                f"false announcement: player {p} does not hold {ann} in hand",
-                rule="false-announcement", action=name,
-            )
-        made = list(calls.made)
-        made[p] |= 1 << ANN_SLOT[i]
-        sp = list(calls.side_points)
-        sp[p & 1] += value
+        calls = announced(self._calls, p, action, self.hands[p], self._may_announce(p))
         new = self._copy(action)
-        new._set_calls(Calls(tuple(made), (sp[0], sp[1]), calls.claim,
-                              calls.log + ((p, ann),)))
+        new._set_calls(calls)
         return new
 
     def _copy(self, action: Action) -> Deal:
@@ -1050,7 +1018,7 @@ class Deal:
         if kind.chips:
             return self._score_chips()
         if kind.sides:
-            return self._score_pollack()
+            return self._score_sides()
         return self._score_tricks()
 
     def _score_tricks(self) -> DealScore:
@@ -1066,7 +1034,7 @@ class Deal:
         cps = [self.card_points(p) for p in range(s.n)]
         return score_chips(s.rules, s.dealer, cps, self.tricks, s.pool_in)
 
-    def _score_pollack(self) -> DealScore:
+    def _score_sides(self) -> DealScore:
         s = self._s
         calls = self._calls
         last = self.past[-1].winner if calls.claim is None and self.past else None
@@ -1110,7 +1078,7 @@ class Deal:
             "declarer": None if self.declarer < 0 else self.declarer,
             "contract": self.contract,
         }
-        if s.pollack:
+        if s.has_calls:
             out["announcements"] = [{"player": p, "announcement": a} for p, a in self._calls.log]
             out["side_totals"] = [self.side_total(0), self.side_total(1)]
         if player is not None and player == self.to_act and self.phase != DONE:

@@ -23,6 +23,7 @@ from typing import Final
 
 from .actions import ANNOUNCE_BASE, ANNOUNCEMENTS, NUM_ACTIONS, Action
 from .cards import SUIT_LETTERS, Mask, make_card
+from .errors import IllegalActionError
 from .rules import Rules
 from .scoring import DealScore, ScoreLine
 
@@ -122,6 +123,58 @@ class Calls:
 
 
 NO_CALLS: Final = Calls((0, 0, 0, 0), (0, 0), None, ())
+
+
+def claimed(calls: Calls, player: int, on_lead: bool, side_total: int, target: int) -> Calls:
+    """The calls after ``player`` claims "out": correct when its side's total
+    counted now (``side_total``, see ``Deal.side_total``) reaches ``target``.
+
+    Raises:
+        IllegalActionError: the player is not on lead (rule ``claim-not-on-lead``).
+    """
+    if not on_lead:
+        raise IllegalActionError(
+            f"claim not on lead: player {player} may claim only when about to "
+            "lead a trick", rule="claim-not-on-lead", action="claim",
+        )
+    return Calls(calls.made, calls.side_points, (player, side_total >= target), calls.log)
+
+
+def announced(calls: Calls, player: int, action: Action, hand: Mask, may: bool) -> Calls:
+    """The calls after ``player``, holding ``hand``, makes announcement ``action``;
+    ``may``: its side has won a trick (or it is forehand before the first lead).
+
+    Raises:
+        IllegalActionError: too early, a slot already used, or a combination
+            not in hand (rules ``announcement-too-early``, ``announcement-repeated``,
+            ``false-announcement``).
+    """
+    i = action - ANNOUNCE_BASE
+    ann = ANNOUNCEMENTS[i]
+    name = "announce:" + ann
+    if not may:
+        raise IllegalActionError(
+            f"announcement not allowed yet: player {player} may announce only after "
+            "its side has won a trick (forehand also before the first lead)",
+            rule="announcement-too-early", action=name,
+        )
+    need, k, value = ANN_NEED[i]
+    if calls.made[player] >> ANN_SLOT[i] & 1:
+        what = "that suit's pollack" if i >= 6 else "that rank"
+        raise IllegalActionError(
+            f"announcement repeated: player {player} has already announced {what} "
+            "this deal", rule="announcement-repeated", action=name,
+        )
+    if (hand & need).bit_count() < k:
+        raise IllegalActionError(
+            f"false announcement: player {player} does not hold {ann} in hand",
+            rule="false-announcement", action=name,
+        )
+    made = list(calls.made)
+    made[player] |= 1 << ANN_SLOT[i]
+    sp = list(calls.side_points)
+    sp[player & 1] += value
+    return Calls(tuple(made), (sp[0], sp[1]), calls.claim, calls.log + ((player, ann),))
 
 
 FORCED_CARDS: Final[dict[str, Mask]] = {
