@@ -19,13 +19,17 @@ interfaces reach this family only through the rule set's flags
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import Final
+from dataclasses import replace
+from typing import TYPE_CHECKING, Final
 
 from .actions import ANNOUNCE_BASE, ANNOUNCEMENTS, NUM_ACTIONS, Action
 from .cards import SUIT_LETTERS, Mask, make_card
 from .errors import IllegalActionError
 from .rules import Rules
 from .scoring import DealScore, ScoreLine
+
+if TYPE_CHECKING:
+    from .standing import Standing
 
 ANNOUNCEMENT_VALUES: dict[str, int] = {
     "three-tens": 3, "three-nines": 3, "three-aces": 3,
@@ -283,6 +287,61 @@ def score_pollack(
                      claim=claim)
 
 
+def after_partie_deal(
+    standing: Standing,
+    rules: Rules,
+    scores: Sequence[int],
+    claim: tuple[int, bool] | None,
+    last_trick_side: int | None,
+) -> tuple[Standing, int | None]:
+    """The standing after a deal of a match played in parties (``match_end``
+    ``parties``), and the side that won the partie with it (or None).
+
+    ``scores`` has one number per seat (its side's deal score); ``claim`` is
+    ``(seat, correct)`` when a claim ended the deal; ``last_trick_side`` breaks
+    a tie at the target.  A correct claim wins the partie for the claimant's
+    side, a wrong one loses it; else a side that reaches ``partie_target``
+    wins it (the higher if both do).  After ``parties`` parties the side
+    that won more wins the game (equal: a draw).
+    """
+    partie = (standing.partie[0] + scores[0], standing.partie[1] + scores[1])
+    game = (standing.game_points[0] + scores[0], standing.game_points[1] + scores[1])
+    winner: int | None = None
+    if claim is not None:
+        claimant, correct = claim
+        winner = claimant & 1 if correct else 1 - (claimant & 1)
+    else:
+        at = [partie[i] >= rules.partie_target for i in (0, 1)]
+        if at[0] and at[1]:
+            if partie[0] != partie[1]:
+                winner = 0 if partie[0] > partie[1] else 1
+            else:
+                winner = last_trick_side
+        elif at[0] or at[1]:
+            winner = 0 if at[0] else 1
+    n = len(standing.totals)
+    if winner is None:
+        return replace(standing, partie=partie, counted=standing.counted + 1, game_points=game,
+                       totals=tuple(partie[s & 1] for s in range(n))), None
+    parties = (*standing.parties_won, winner)
+    m = replace(standing, partie=(0, 0), totals=(0,) * n, parties_won=parties,
+                partie_scores=(*standing.partie_scores, partie), counted=standing.counted + 1,
+                game_points=game)
+    if len(parties) < rules.parties:
+        return m, winner
+    won = (parties.count(0), parties.count(1))
+    if won[0] == won[1]:
+        return replace(m, finished=True, winners=(), losers=(),
+                       notes=(*m.notes, f"{won[0]}-{won[1]}: a draw")), winner
+    side = 0 if won[0] > won[1] else 1
+    return replace(
+        m, finished=True,
+        winners=tuple(s for s in range(n) if s & 1 == side),
+        losers=tuple(s for s in range(n) if s & 1 != side),
+        notes=(*m.notes, f"parties {won[0]}-{won[1]}"),
+    ), winner
+
+
 __all__ = [
     "ANNOUNCEMENT_NEEDS",
     "ANNOUNCEMENT_VALUES",
@@ -291,6 +350,7 @@ __all__ = [
     "SIDE_ANNOUNCE_MAX",
     "SLOTS_PER_PLAYER",
     "Calls",
+    "after_partie_deal",
     "announcement_value",
     "best_announcement",
     "score_pollack",

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
+from .pollack import after_partie_deal
 from .rules import Rules
 
 
@@ -97,7 +98,7 @@ class Standing:
         if self.tied:
             return self._after_tiebreak(scores, name), None
         if rules.match_end == "parties":
-            return self._after_pollack(rules, scores, claim, last_trick_side)
+            return after_partie_deal(self, rules, scores, claim, last_trick_side)
         n = len(self.totals)
         totals = tuple(t + s for t, s in zip(self.totals, scores, strict=True))
         counted = self.counted + (0 if redeal else 1)
@@ -158,51 +159,6 @@ class Standing:
             losers=tuple(s for s in range(len(self.totals)) if s != winner),
             notes=(*self.notes, f"{name(winner)} wins the tie-break"),
         )
-
-    def _after_pollack(
-        self,
-        rules: Rules,
-        scores: Sequence[int],
-        claim: tuple[int, bool] | None,
-        last_trick_side: int | None,
-    ) -> tuple[Standing, int | None]:
-        partie = (self.partie[0] + scores[0], self.partie[1] + scores[1])
-        game = (self.game_points[0] + scores[0], self.game_points[1] + scores[1])
-        winner: int | None = None
-        if claim is not None:
-            claimant, correct = claim
-            winner = claimant & 1 if correct else 1 - (claimant & 1)
-        else:
-            at = [partie[i] >= rules.partie_target for i in (0, 1)]
-            if at[0] and at[1]:
-                if partie[0] != partie[1]:
-                    winner = 0 if partie[0] > partie[1] else 1
-                else:
-                    winner = last_trick_side
-            elif at[0] or at[1]:
-                winner = 0 if at[0] else 1
-        n = len(self.totals)
-        if winner is None:
-            return replace(self, partie=partie, counted=self.counted + 1, game_points=game,
-                           totals=tuple(partie[s & 1] for s in range(n))), None
-        parties = (*self.parties_won, winner)
-        m = replace(self, partie=(0, 0), totals=(0,) * n, parties_won=parties,
-                    partie_scores=(*self.partie_scores, partie), counted=self.counted + 1,
-                    game_points=game)
-        if len(parties) < rules.parties:
-            return m, winner
-        won = (parties.count(0), parties.count(1))
-        if won[0] == won[1]:
-            return replace(m, finished=True, winners=(), losers=(),
-                           notes=(*m.notes, f"{won[0]}-{won[1]}: a draw")), winner
-        side = 0 if won[0] > won[1] else 1
-        return replace(
-            m, finished=True,
-            winners=tuple(s for s in range(n) if s & 1 == side),
-            losers=tuple(s for s in range(n) if s & 1 != side),
-            notes=(*m.notes, f"parties {won[0]}-{won[1]}"),
-        ), winner
-
 
 class StandingView:
     """Read-only properties of a :class:`Standing` for a class that keeps one in
