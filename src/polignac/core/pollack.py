@@ -63,6 +63,8 @@ ANNOUNCEMENT_NEEDS: Final[dict[str, tuple[Mask, int]]] = dict(
 # Which "slot" an announcement uses up for its announcer: a rank (as three or
 # four) or a suit's pollack.
 ANN_SLOT: Final = (0, 1, 2, 0, 1, 2, 3, 4, 5, 6)
+RANK_SLOTS: Final = 3
+"""Slots below this are a rank's (three or four of it); the others a suit's pollack."""
 # Every card an announcement looks at (the Tens, Nines and Aces).
 ANN_CARDS: Final = _RANK_ALL[_T] | _RANK_ALL[_9] | _RANK_ALL[_A]
 
@@ -196,6 +198,15 @@ partner, pollack-H for the other)."""
 SLOTS_PER_PLAYER: Final = max(ANN_SLOT) + 1
 """Announcements one player can make in a deal (a rank's three or four, each
 suit's pollack)."""
+
+
+def announcement_slot(name: str) -> int:
+    """The slot (:data:`ANN_SLOT`) announcement ``name`` uses up for its announcer.
+
+    Raises:
+        ValueError: ``name`` is not an announcement.
+    """
+    return ANN_SLOT[ANNOUNCEMENTS.index(name)]
 
 
 def announcement_value(action: Action) -> int:
@@ -347,10 +358,12 @@ __all__ = [
     "ANNOUNCEMENT_VALUES",
     "FORCED_CARDS",
     "NO_CALLS",
+    "RANK_SLOTS",
     "SIDE_ANNOUNCE_MAX",
     "SLOTS_PER_PLAYER",
     "Calls",
     "after_partie_deal",
+    "announcement_slot",
     "announcement_value",
     "best_announcement",
     "score_pollack",

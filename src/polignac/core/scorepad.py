@@ -30,7 +30,7 @@ from typing import Any, Final
 
 from .cards import CODES, cards_of, parse_card
 from .errors import PolignacError, RulesError
-from .pollack import ANNOUNCEMENT_VALUES, score_pollack
+from .pollack import ANNOUNCEMENT_VALUES, RANK_SLOTS, announcement_slot, score_pollack
 from .presets import PRESETS, get_rules
 from .rules import BOUNDS, Rules, show
 from .scoring import (
@@ -66,14 +66,6 @@ REVOKE_DEFAULTS: Final[dict[str, int]] = {
 
 _CONTRACT_WORD: Final = {"capot": "capot", "general": "general",
                          "general-bonus": "general", "generale": "generale"}
-
-# Pollack announcements: the "slot" each uses for its announcer (a rank, as
-# three or four, or one suit's pollack), as in the engine.
-_ANN_SLOT: Final[dict[str, str]] = {
-    "three-tens": "tens", "four-tens": "tens",
-    "three-nines": "nines", "four-nines": "nines",
-    "three-aces": "aces", "four-aces": "aces",
-}
 
 _ENTRY_KEYS: Final = frozenset({
     "misdeal", "taken", "tricks", "first_trick", "last_trick", "slam", "contract",
@@ -635,15 +627,15 @@ class ScorePad(StandingView):
             if v < 0:
                 raise ScorePadError(f"{v} is negative", f"card_points[{i}]")
         total = pack_points(r, 4)
-        slots: dict[tuple[int, str], bool] = {}
-        owners: dict[str, int] = {}
+        slots: dict[tuple[int, int], bool] = {}
+        owners: dict[int, int] = {}
         for i, (p, ann) in enumerate(e.announcements):
             where = f"announcements[{i}]"
             self._seat(p, where + ".player", range(4))
-            slot = _ANN_SLOT.get(ann, ann)
+            slot = announcement_slot(ann)
             if (p, slot) in slots:
                 raise ScorePadError(f"{self.names[p]} already announced that "
-                                    f"{'rank' if slot in ('tens', 'nines', 'aces') else 'pollack'}",
+                                    f"{'rank' if slot < RANK_SLOTS else 'pollack'}",
                                     where)
             slots[p, slot] = True
             if owners.setdefault(slot, p) != p:
