@@ -221,6 +221,11 @@ def test_pollack_deal_claim_and_parties() -> None:
            {"player": 2, "announcement": "four-tens"}]
     assert error(p, {"card_points": [20, 12], "last_trick": 0, "announcements": two}
                  ).field == "announcements[1]"
+    for first, again, what in (("three-tens", "four-tens", "rank"),
+                               ("pollack-H", "pollack-H", "pollack")):
+        twice = [{"player": 3, "announcement": first}, {"player": 3, "announcement": again}]
+        err = error(p, {"card_points": [20, 12], "last_trick": 0, "announcements": twice})
+        assert err.field == "announcements[1]" and f"already announced that {what}" in str(err)
     # a wrong claim loses the partie
     w = p.add({"card_points": [6, 3], "claim": 0})
     assert w.finished and w.winners == (1, 3)
