@@ -392,7 +392,7 @@ class ScorePad(StandingView):
         n = self.num_players
         dealer, seats = (None, tuple(range(n))) if self.finished else self.next_deal()
         k = len(seats)
-        kind = {"chips": "chips", "pollack": "pollack"}.get(r.scoring, "tricks")
+        kind = "chips" if r.kind.chips else r.scoring if r.kind.sides else "tricks"
         return {
             "kind": kind,
             "dealer": dealer,
@@ -437,10 +437,10 @@ class ScorePad(StandingView):
         scores = [0] * n
         for i, seat in enumerate(seats):
             scores[seat] = score.scores[i]
-        pollack = self.rules.kind.sides
-        lines = tuple(ScoreLine(x.player if pollack else seats[x.player], x.points, x.reason,
+        by_sides = self.rules.kind.sides
+        lines = tuple(ScoreLine(x.player if by_sides else seats[x.player], x.points, x.reason,
                                 x.detail, x.key,
-                                tuple((k, v if pollack or k != "player" else seats[v])
+                                tuple((k, v if by_sides or k != "player" else seats[v])
                                       for k, v in x.params), x.side)
                       for x in score.lines)
         rev_lines, rev_scores = self._revokes(entry, seats)
@@ -493,7 +493,7 @@ class ScorePad(StandingView):
         if r.kind.chips:
             return self._score_chips(e, dealer, seats)
         if r.kind.sides:
-            return self._score_pollack(e)
+            return self._score_sides(e)
         return self._score_tricks(e, seats)
 
     def _unused(self, e: Entry, *names: str) -> None:
@@ -615,7 +615,7 @@ class ScorePad(StandingView):
                                     f"card_points[{seats[i]}]")
         return score_chips(r, seats.index(dealer), cps, tricks, not self.pool_waiting)
 
-    def _score_pollack(self, e: Entry) -> DealScore:
+    def _score_sides(self, e: Entry) -> DealScore:
         r = self.rules
         self._unused(e, "taken", "tricks", "first_trick", "slam", "contract")
         cps = e.card_points
