@@ -379,7 +379,7 @@ def build(pos: Position, nonce: int = 0, player: int | None = None) -> tuple[Any
     g[fast.G_N] = n
     g[fast.G_ME] = me
     g[fast.G_SIDE] = side
-    g[fast.G_TRUMP] = pos.turn_up // 13 if r.trumps == "turn-up" and pos.turn_up >= 0 else -1
+    g[fast.G_TRUMP] = pos.turn_up // 13 if r.has_turn_up and pos.turn_up >= 0 else -1
     g[fast.G_MODE] = mode
     g[fast.G_SLAM] = 1 if dtype else 0
     g[fast.G_DECL] = pos.declarer

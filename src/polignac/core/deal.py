@@ -213,7 +213,7 @@ class _Tables:
             "capot": CAPOT, "general": GENERAL, "general-bonus": GENERAL, "generale": GENERALE,
         }.get(rules.declaration, -1)
         self.first_phase = DECLARE if rules.has_declaration_round else PLAY
-        self.turn_up_game = rules.trumps == "turn-up"
+        self.turn_up_game = rules.has_turn_up
         self.pack_order = tuple(cards_of(rules.pack_mask(n)))
         _fill_suit_cards(rules.pack_mask(n))
         # Per dealer: the player who gets each card of the pack order (as deal_packets).
@@ -474,7 +474,7 @@ class Deal:
                 bad = " ".join(CODES[c] for c in cards_of(m & seen))
                 raise RulesError(f"hand {i} repeats cards dealt to another hand: {bad}")
             seen |= m
-        if rules.trumps == "turn-up":
+        if rules.has_turn_up:
             if turn_up is None:
                 raise RulesError("this game turns up a trump card: turn_up is missing")
             if not (pack >> turn_up & 1) or seen >> turn_up & 1:
@@ -544,7 +544,7 @@ class Deal:
                 f"pack order must hold each of the {pack.bit_count()} cards in play once"
             )
         hands = deal_packets(rules, order, n, dealer)
-        turn_up = order[-1] if rules.trumps == "turn-up" else None
+        turn_up = order[-1] if rules.has_turn_up else None
         return cls.from_hands(rules, hands, dealer, turn_up, partie, pool_in)
 
     @classmethod

@@ -210,7 +210,7 @@ class Rules:
             return 0
         # lowest-cards: strip until the (trump-adjusted) pack divides evenly.
         base = self._base_pack()
-        size = base.bit_count() - (1 if self.trumps == "turn-up" else 0)
+        size = base.bit_count() - (1 if self.has_turn_up else 0)
         removed = 0
         order = [
             make_card(rank, suit)
@@ -235,7 +235,7 @@ class Rules:
     def hand_size(self, num_players: int) -> int:
         """Return the number of cards each player holds."""
         size = self.pack_mask(num_players).bit_count()
-        if self.trumps == "turn-up":
+        if self.has_turn_up:
             size -= 1
         return size // num_players
 
@@ -278,6 +278,11 @@ class Rules:
         """The partnerships, as each side's seats (``((0, 2), (1, 3))``: partners sit
         opposite and seat ``s`` is on side ``s & 1``); empty when everyone plays alone."""
         return ((0, 2), (1, 3)) if self.partnerships else ()
+
+    @property
+    def has_turn_up(self) -> bool:
+        """True when the last card of the pack is turned up for trumps (``trumps`` turn-up)."""
+        return self.trumps == "turn-up"
 
     @property
     def kind(self) -> ScoreKind:
@@ -479,10 +484,10 @@ class Rules:
         if num_players < 2:
             raise RulesError(f"players: at least 2 must play, not {num_players}")
         size = self.pack_mask(num_players).bit_count()
-        if self.trumps == "turn-up":
+        if self.has_turn_up:
             size -= 1
         if size <= 0 or size % num_players:
-            extra = " plus one turn-up card" if self.trumps == "turn-up" else ""
+            extra = " plus one turn-up card" if self.has_turn_up else ""
             raise RulesError(
                 f"pack: {size} cards{extra} (pack {self.pack}, removals "
                 f"{self.removals!r}) do not divide among {num_players} players; "

@@ -408,7 +408,7 @@ class ScorePad(StandingView):
             "needs_last_trick": bool(r.last_trick_points) or r.all_three_points is not None,
             "contract": _CONTRACT_WORD.get(r.declaration),
             "chelem": r.declaration == "chelem",
-            "turn_up": r.trumps == "turn-up",
+            "turn_up": r.has_turn_up,
             "revoke_penalty": self.revoke_penalty,
             "announcements": list(ANNOUNCEMENT_VALUES) if r.announcements else [],
             "pool_in": not self.pool_waiting,
@@ -521,7 +521,7 @@ class ScorePad(StandingView):
             if code not in given:
                 continue
             seat = given[code]
-            if seat is None and r.trumps == "turn-up":
+            if seat is None and r.has_turn_up:
                 nobody += 1
                 if nobody > 1:
                     raise ScorePadError("only the turn-up card belongs to nobody",

@@ -129,7 +129,7 @@ def hands_from_order(rules: Rules, order: Sequence[Card], n: int,
     """The hands (deal player ``i``, sorted) and the turn-up that ``order`` deals,
     ``dealer`` being the dealer's deal player number, exactly as the core deals."""
     hands = [sorted(h) for h in deal_packets(rules, order, n, dealer)]
-    return hands, (order[-1] if rules.trumps == "turn-up" else None)
+    return hands, (order[-1] if rules.has_turn_up else None)
 
 
 def parse_hex(value: Any, what: str, min_bytes: int, max_bytes: int) -> bytes:

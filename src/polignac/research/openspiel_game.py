@@ -98,7 +98,7 @@ class Config:
         self.dealer = dealer
         self.pack: Mask = rules.pack_mask(n)
         self.hand_size = rules.hand_size(n)
-        self.turn_up_first = rules.trumps == "turn-up"
+        self.turn_up_first = rules.has_turn_up
         self.num_dealt = self.hand_size * n + (1 if self.turn_up_first else 0)
         self.max_length = max_game_length(rules, n)
 
