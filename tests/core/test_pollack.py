@@ -68,3 +68,13 @@ def test_side_announce_max_is_the_best_split_of_the_tens_nines_and_aces() -> Non
             best = max(best, unannounced_points(a, frozenset())
                        + unannounced_points(b, frozenset()))
     assert best == SIDE_ANNOUNCE_MAX
+
+
+def test_may_announce_once_the_side_has_won_a_trick_or_forehand_before_the_lead() -> None:
+    from polignac.core.pollack import may_announce
+
+    assert may_announce(1, eldest=1, before_first_lead=True, won=0)
+    assert not may_announce(3, eldest=1, before_first_lead=True, won=0)
+    assert not may_announce(1, eldest=1, before_first_lead=False, won=0)
+    assert may_announce(3, eldest=1, before_first_lead=False, won=0b10)  # side 1 has won
+    assert not may_announce(2, eldest=1, before_first_lead=False, won=0b10)

@@ -59,6 +59,7 @@ from .pollack import (
     announced,
     claimed,
     fill_open_announcements,
+    may_announce,
     score_pollack,
 )
 from .rules import Rules
@@ -749,7 +750,7 @@ class Deal:
                 if not self._led:
                     out.append(CLAIM)  # on lead
                 if s.announcers[p]:  # dealt an announcement (else it never has one)
-                    # once its side has won a trick, or forehand before the first lead
+                    # pollack.may_announce, inlined (a call less at every action)
                     last = self._last
                     if (p == s.eldest and not self._led and last is None) or (
                             last is not None and last[_WON] >> (p & 1) & 1):
@@ -768,9 +769,8 @@ class Deal:
 
     def _may_announce(self, p: int) -> bool:
         last = self._last
-        if last is None:
-            return not self.trick and p == self._s.eldest
-        return bool(last[_WON] >> (p & 1) & 1)
+        return may_announce(p, self._s.eldest, last is None and not self.trick,
+                            0 if last is None else last[_WON])
 
     # ----------------------------------------------------------------- apply
 

@@ -131,6 +131,12 @@ class Calls:
 NO_CALLS: Final = Calls((0, 0, 0, 0), (0, 0), None, ())
 
 
+def may_announce(player: int, eldest: int, before_first_lead: bool, won: int) -> bool:
+    """Whether ``player`` may announce now: once its side has won a trick (``won``
+    has a bit per side, ``player & 1``), or forehand (``eldest``) before the first lead."""
+    return bool(won >> (player & 1) & 1) or (before_first_lead and player == eldest)
+
+
 def claimed(calls: Calls, player: int, on_lead: bool, side_total: int, target: int) -> Calls:
     """The calls after ``player`` claims "out": correct when its side's total
     counted now (``side_total``, see ``Deal.side_total``) reaches ``target``.
@@ -366,6 +372,7 @@ __all__ = [
     "announcement_slot",
     "announcement_value",
     "best_announcement",
+    "may_announce",
     "score_pollack",
     "side_calls_points",
     "unannounced_points",
