@@ -15,7 +15,7 @@ from polignac.core import (
     side_calls_points,
     unannounced_points,
 )
-from polignac.core.pollack import RANK_SLOTS, announcement_slot
+from polignac.core.pollack import RANK_SLOTS, announcement_slot, may_announce
 from polignac.core.rules import SCORE_KINDS, SCORINGS
 
 
@@ -71,8 +71,6 @@ def test_side_announce_max_is_the_best_split_of_the_tens_nines_and_aces() -> Non
 
 
 def test_may_announce_once_the_side_has_won_a_trick_or_forehand_before_the_lead() -> None:
-    from polignac.core.pollack import may_announce
-
     assert may_announce(1, eldest=1, before_first_lead=True, won=0)
     assert not may_announce(3, eldest=1, before_first_lead=True, won=0)
     assert not may_announce(1, eldest=1, before_first_lead=False, won=0)
