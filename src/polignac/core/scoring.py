@@ -1,4 +1,4 @@
-"""Scoring a finished deal from its facts (RULES.md sections 3 and 4).
+"""Scoring a finished deal from its facts (docs/rules/common.md#scoring, #declarations).
 
 A played :class:`~polignac.core.deal.Deal` and a
 :class:`~polignac.core.scorepad.ScorePad` entry both end here: the deal
@@ -19,7 +19,7 @@ ANNOUNCEMENT_VALUES: dict[str, int] = {
     "four-tens": 4, "four-nines": 4, "four-aces": 4,
     "pollack-C": 3, "pollack-D": 3, "pollack-H": 3, "pollack-S": 3,
 }
-"""The value of each Pollack announcement (RULES.md section 3.5)."""
+"""The value of each Pollack announcement (docs/rules/pollack.md#scoring)."""
 
 SCORE_REASONS: dict[str, tuple[str, ...]] = {
     "card": ("",), "tricks": ("",), "first-trick": ("",), "last-trick": ("",),
