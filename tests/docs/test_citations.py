@@ -52,3 +52,17 @@ def test_every_cited_page_and_anchor_exists(source: Path, citation: str) -> None
     if anchor:
         assert anchor in anchors(page), \
             f"{source.relative_to(ROOT)} cites {citation}: the page has no anchor {anchor!r}"
+
+
+@pytest.mark.parametrize("page", sorted((ROOT / "docs" / "rules").glob("*.md")),
+                         ids=lambda p: p.name)
+def test_every_link_of_the_rule_book_resolves(page: Path) -> None:
+    text = page.read_text("utf-8")
+    for target in re.findall(r"\]\(([^)\s]+)\)", text):
+        if "://" in target:
+            continue
+        path, _, anchor = target.partition("#")
+        linked = (page.parent / path).resolve() if path else page
+        assert linked.exists(), f"{page.name} links to {target}: no such file"
+        if anchor:
+            assert anchor in anchors(linked), f"{page.name} links to {target}: no such anchor"
