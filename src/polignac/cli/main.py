@@ -47,6 +47,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--markdown", action="store_true",
                    help="write the text as Markdown (as in the rule book, docs/rules)")
     _add_rule_options(p)
+    from .rulebook import register as register_rulebook
+
+    register_rulebook(sub)
 
     p = sub.add_parser("play", help="play a match in the terminal against bots",
                        description="Play a match: you at one seat, bots at the others "
@@ -88,13 +91,11 @@ def build_parser() -> argparse.ArgumentParser:
         pass
     else:
         register_analyze(sub)
-    from .rulebook import register as register_rulebook
     from .serve import register as register_serve  # imports the server only when run
     from .verify import register as register_verify
 
     register_serve(sub)
     register_verify(sub)
-    register_rulebook(sub)
     return parser
 
 
