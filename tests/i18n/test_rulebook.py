@@ -9,6 +9,7 @@ import pytest
 
 from polignac.core import PRESETS, get_rules
 from polignac.core.describe import msg, rules_text
+from polignac.core.rules import DECLARATIONS, GAMES, MATCH_ENDS, SCORINGS
 from polignac.i18n import describe_rules
 from polignac.i18n.rulebook import (
     REFRESH,
@@ -133,3 +134,25 @@ def test_the_index_regions_name_every_preset_and_parameter() -> None:
             assert f"| `{name}` |" in params
     interps = region("interpretations")
     assert "`interp-pollack-claim`" in interps and "(pollack.md#interp-pollack-claim)" in interps
+
+
+def test_uses_regions_list_each_value_with_its_presets() -> None:
+    uses = region("uses match_end")
+    assert "- `parties`: [pollack](pollack.md)" in uses
+    for preset in PRESETS:
+        assert f"]({preset}.md)" in uses
+    with pytest.raises(KeyError, match="no rule parameter"):
+        region("uses nonsense")
+
+
+@pytest.mark.parametrize(("page", "parameter", "values"), [
+    ("common.md", "scoring", SCORINGS), ("common.md", "declaration", DECLARATIONS),
+    ("common.md", "match_end", MATCH_ENDS), ("README.md", "game", GAMES)])
+def test_the_book_explains_every_value(page: str, parameter: str,
+                                       values: tuple[str, ...]) -> None:
+    """A new game, way to score, contract or match end needs its words in the book."""
+    text = (BOOK / page).read_text("utf-8")
+    prose = re.sub(r"<!-- BEGIN GENERATED: (.*?) -->.*?<!-- END GENERATED: \1 -->", "",
+                   text, flags=re.S)
+    missing = [v for v in values if f"`{v}`" not in prose and f"**{v}**" not in prose]
+    assert not missing, f"docs/rules/{page} does not explain {parameter} {missing}"

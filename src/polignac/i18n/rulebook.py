@@ -12,7 +12,8 @@ Each page of the book mixes two kinds of text:
 Region names: ``head PRESET`` (a page's title and summary), ``rules PRESET``
 (its complete rules, every interpretation with an anchor), ``presets`` (the
 index of pages), ``interpretations`` (every interpretation of the family, with
-the pages it applies to) and ``parameters`` (every rule parameter).
+the pages it applies to), ``parameters`` (every rule parameter) and ``uses
+PARAMETER`` (each value of a parameter that presets have, and which have it).
 :func:`book` says what each page should be; ``polignac rulebook docs/rules``
 writes it, and a test fails while the pages are stale.
 
@@ -232,17 +233,30 @@ def _parameters_region() -> str:
     return "\n".join(lines)
 
 
+def _uses_region(parameter: str) -> str:
+    """Each value of ``parameter`` that a preset has, with the presets that have it."""
+    users: dict[str, list[str]] = {}
+    for preset, rules in PRESETS.items():
+        users.setdefault(_value(rules.to_dict()[parameter]), []).append(preset)
+    return "\n".join(f"- `{value}`: " + ", ".join(f"[{p}]({page_name(p)})" for p in presets)
+                     for value, presets in users.items())
+
+
 def region(name: str) -> str:
     """The text of the generated region ``name``, markers excluded.
 
     Raises:
-        KeyError: no region has that name (or its preset is unknown).
+        KeyError: no region has that name (or its preset or parameter is unknown).
     """
     kind, _, preset = name.partition(" ")
     if kind in ("head", "rules"):
         if preset not in PRESETS:
             raise KeyError(f"no preset {preset!r} for the region {name!r}")
         return _head(preset) if kind == "head" else _rules_region(preset)
+    if kind == "uses":
+        if preset not in PRESETS["polignac"].to_dict() or preset == "preset":
+            raise KeyError(f"no rule parameter {preset!r} for the region {name!r}")
+        return _uses_region(preset)
     makers = {"presets": _presets_region, "interpretations": _interpretations_region,
               "parameters": _parameters_region}
     if name not in makers:
