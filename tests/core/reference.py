@@ -1,4 +1,6 @@
-"""An independent, deliberately simple reference implementation of RULES.md.
+"""An independent, deliberately simple reference implementation of the rule book.
+
+The rule book is docs/rules/README.md.
 
 The property tests play the engine and this reference in lockstep and compare
 legal actions, trick winners and deal scores.  Nothing here reuses the
@@ -43,7 +45,7 @@ ALL_GAMES: list[tuple[str, int]] = [
 ]
 
 # --------------------------------------------------------------- card values
-# Written out from RULES.md section 3, per preset.
+# Written out from each preset's page, docs/rules/<preset>.md, its Scoring.
 _JACKS = {"JS": 2, "JC": 1, "JD": 1, "JH": 1}
 CARD_VALUES: dict[str, dict[str, int]] = {
     "polignac": _JACKS,
@@ -89,7 +91,7 @@ RANK_ORDERS = {
     "bassadewitz-points": "ATKQJ987",
     "pollack": "T9AKQJ87",
 }
-#: The contract a preset offers (RULES.md 3.1 and 4): declaration rule and its word.
+#: The contract a preset offers (docs/rules/common.md#declarations): declaration rule and its word.
 CONTRACTS = {
     "polignac": ("capot", CAPOT),
     "polignac-queens": ("capot", CAPOT),
@@ -106,7 +108,8 @@ CONTRACTS = {
 SLOBBER = ("slobberhannes", "eichelobern", "grasobern")
 BASSA = ("bassadewitz", "bassadewitz-points")
 
-# Pollack announcements (RULES.md 3.5): name -> (cards needed, how many, value, slot).
+# Pollack announcements (docs/rules/pollack.md#scoring):
+# name -> (cards needed, how many, value, slot).
 ANNOUNCE: dict[str, tuple[frozenset[int], int, int, str]] = {}
 for _rank, _word in (("T", "tens"), ("9", "nines"), ("A", "aces")):
     _cards = frozenset(SUITS.index(s) * 13 + RANKS.index(_rank) for s in SUITS)
@@ -428,7 +431,7 @@ def play_match(match: Match, rng: random.Random, max_steps: int = 100_000) -> It
 
 def expected_error(ref: RefDeal, action: int, player: int | None
                    ) -> tuple[type[IllegalActionError], str]:
-    """The error class and rule an illegal action must raise (RULES.md 2, 3.5, 4, 8)."""
+    """The error class and rule an illegal action must raise (docs/rules/common.md#play)."""
     if ref.done:
         return GameOverError, "deal-over"
     if player is not None and player != ref.to_act:

@@ -1,4 +1,4 @@
-"""Cards, notation and card sets (RULES.md section 1)."""
+"""Cards, notation and card sets (docs/rules/common.md#cards)."""
 
 from __future__ import annotations
 

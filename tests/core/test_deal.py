@@ -246,7 +246,7 @@ def test_capot() -> None:
     assert scores("polignac", SLAM, "capot") == [5, 0, 5, 5]
     assert scores("polignac", SPLIT, "capot") == [0, 7, 3, 0]
     # capot declared by player 2 while player 1 takes every trick: 2 failed,
-    # 1's slam is an ordinary deal for him (RULES.md 8)
+    # 1's slam is an ordinary deal for him (docs/rules/common.md#declarations)
     assert scores("polignac", SLAM, "pass capot") == [0, 5, 5, 0]
     deal = play_out(Deal.from_hands(get_rules("polignac"), hands(SLAM), dealer=0), "capot")
     assert {line.reason for line in deal.score().lines} == {"capot-made", "opponent-capot"}

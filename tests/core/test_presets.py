@@ -1,4 +1,4 @@
-"""Every preset's parameters against the tables of RULES.md (one block per preset)."""
+"""Every preset's parameters against its page, docs/rules/<preset>.md (one block each)."""
 
 from __future__ import annotations
 

@@ -79,7 +79,7 @@ def _check_conservation(deal: Deal) -> None:
 
 
 def _check_deal_sum(ref: RefDeal, scores: tuple[int, ...]) -> None:
-    """The deal's penalties add up as RULES.md says."""
+    """The deal's penalties add up as the rule book says (docs/rules/common.md#scoring)."""
     preset, n = ref.preset, ref.n
     total = sum(scores)
     if preset in CONTRACTS:

@@ -1,4 +1,7 @@
-"""Rule parameters: overrides, validation, removals and derived tables (RULES.md 2)."""
+"""Rule parameters: overrides, validation, removals, derived tables.
+
+The parameters: docs/rules/common.md#parameters.
+"""
 
 from __future__ import annotations
 
@@ -40,7 +43,8 @@ def test_removals_per_player_count(preset: str, n: int, cards: str, hand: int) -
 
 
 def test_tiebreak_counts_use_the_removal_rule() -> None:
-    # RULES.md 5: tie-break deals apply the removals to that many players, even two.
+    # docs/rules/common.md#tie-break-deals: tie-break deals apply the removals to that
+    # many players, even two.
     rules = get_rules("polignac-threshold")
     assert removed("polignac-threshold", 2) == "7C 7S"
     assert rules.hand_size(2) == 15

@@ -1,7 +1,7 @@
 """Replay every golden record and compare with its hand-checked ``expected``.
 
 Each ``records/<name>.json`` is a ``polignac-record/1`` record plus
-``expected`` (worked out by hand from RULES.md, see its ``why``).  A record
+``expected`` (worked out by hand from the rule book, docs/rules/, see its ``why``).  A record
 whose ``expected`` has an ``error`` must fail to replay with a RecordError at
 that deal and action, whose message names the action and the rule.
 """

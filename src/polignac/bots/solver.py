@@ -11,14 +11,14 @@ The model (documented choices):
   result of the deal in the game's unit: minus its penalty in the penalty
   games (Polignac family, Slobberhannes family), its points in Knaves, its
   chip change in Bassadewitz (settled at the leaves from the final card
-  points and tricks, RULES.md 3.4, the dealer's stake included).
+  points and tricks, docs/rules/bassadewitz.md#scoring, the dealer's stake included).
 * **Paranoid**: every other player minimises the mover's result.  In a game
   scored by sides (``Rules.kind.sides``) the two sides are opponents: the
   mover's partner maximises with it, and the result is the side's raw card
   points including the last trick's 3 (zero-sum; the division by three and
   announcements are outside the card play).  Claims are not searched (the
   bots decide them).
-* Contracts and slams as RULES.md section 4: capot/general (declarer 0 or,
+* Contracts and slams as docs/rules/common.md#declarations: capot/general (declarer 0 or,
   general-bonus, -5 on success, +5 and its Jacks on failure, opponents +5 on
   success), générale (the declarer's own Jacks never count), the automatic
   chelem of ``polignac-fr``; Slobberhannes' all-three rule.  The all-three

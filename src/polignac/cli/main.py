@@ -44,7 +44,12 @@ def build_parser() -> argparse.ArgumentParser:
                    help="list every rule parameter with its value and meaning instead")
     p.add_argument("--lang", choices=LANGS, default="en",
                    help="the language of the text: en (default), fr or de")
+    p.add_argument("--markdown", action="store_true",
+                   help="write the text as Markdown (as in the rule book, docs/rules)")
     _add_rule_options(p)
+    from .rulebook import register as register_rulebook
+
+    register_rulebook(sub)
 
     p = sub.add_parser("play", help="play a match in the terminal against bots",
                        description="Play a match: you at one seat, bots at the others "
@@ -141,7 +146,12 @@ def _run(argv: list[str], out: TextIO) -> int:
             _params(rules, out)
             return 0
         try:
-            out.write(describe_rules(rules, args.players, args.lang))
+            if args.markdown:
+                from ..i18n.rulebook import rules_markdown
+
+                out.write(rules_markdown(rules, args.players, args.lang, level=2))
+            else:
+                out.write(describe_rules(rules, args.players, args.lang))
         except PolignacError as exc:
             raise CliError(str(exc)) from None
         return 0
@@ -157,6 +167,10 @@ def _run(argv: list[str], out: TextIO) -> int:
     if args.command == "serve":
         served: int = args.func(args)
         return served
+    if args.command == "rulebook":
+        from .rulebook import run_rulebook
+
+        return run_rulebook(args.dir, args.check, out)
     if args.command == "verify":
         from .verify import run_verify
 

@@ -6,7 +6,7 @@ bitmask (bit ``card``); :class:`CardSet` wraps one in a set-like, immutable
 type.  Each suit occupies 13 consecutive bits, so the cards of a suit in a
 hand are ``hand & SUIT_MASKS[suit]``.
 
-Notation (RULES.md section 1): canonical output is rank then suit, ``JS``,
+Notation (docs/rules/common.md#cards): canonical output is rank then suit, ``JS``,
 ``TH``; input also accepts ``10H``, lower case and the suit symbols
 ``♣ ♦ ♥ ♠``.
 

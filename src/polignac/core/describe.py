@@ -7,7 +7,8 @@ for the ``/rules/{preset}`` pages alike, so the two never disagree.
 
 The text follows the parameter values (house rules change it), and marks every
 choice of ours that the sources leave open with the ``rules.interp`` message
-("(interpretation)").
+("(interpretation)"). The rule book, docs/rules/README.md#one-source, is written
+from this text too; its anchors come from the message keys.
 
 >>> from polignac.core.presets import get_rules
 >>> text = rules_text(get_rules("polignac"))

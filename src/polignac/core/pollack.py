@@ -36,7 +36,7 @@ ANNOUNCEMENT_VALUES: dict[str, int] = {
     "four-tens": 4, "four-nines": 4, "four-aces": 4,
     "pollack-C": 3, "pollack-D": 3, "pollack-H": 3, "pollack-S": 3,
 }
-"""The value of each Pollack announcement (RULES.md section 3.5)."""
+"""The value of each Pollack announcement (docs/rules/pollack.md#scoring)."""
 
 # Pollack announcements: the cards each needs (by rank over suits, or one suit's
 # Ten, Nine and Ace), how many of them, and their value (ANNOUNCEMENT_VALUES).

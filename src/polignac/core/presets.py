@@ -1,4 +1,4 @@
-"""Every preset of RULES.md, registered by name.
+"""Every preset of the rule book (docs/rules/README.md#presets), registered by name.
 
 >>> get_rules("slobberhannes").card_points
 {'QC': 1}

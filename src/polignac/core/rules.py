@@ -1,4 +1,4 @@
-"""Rules as data: every rule parameter of RULES.md section 2 as a named field.
+"""Rules as data: every rule parameter (docs/rules/common.md#parameters) as a named field.
 
 A :class:`Rules` value is a complete rule set (a preset, possibly with house
 rules).  Presets live in :mod:`polignac.core.presets`; :func:`Rules.with_overrides`
@@ -167,7 +167,7 @@ class Rules:
     the declarer's on failure; general-bonus gives the declarer minus this)."""
     match_end: str = "threshold-loser"
     """threshold-loser, threshold-lowest-wins, fixed-deals, first-to-target,
-    chips or parties (RULES.md section 5)."""
+    chips or parties (docs/rules/common.md#match-end)."""
     threshold: int | None = 20
     """The total that ends the match (a penalty threshold, or Knaves' target)."""
     deals: int | None = None

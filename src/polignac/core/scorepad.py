@@ -1,4 +1,4 @@
-"""The score pad (RULES.md section 7): scoring a match played with real cards.
+"""The score pad (docs/rules/common.md#score-pad): scoring a match played with real cards.
 
 Per deal the players enter what happened (who took which penalty cards, the
 tricks, the card points, contracts, revokes, Pollack announcements and claims);
@@ -62,7 +62,7 @@ REVOKE_DEFAULTS: Final[dict[str, int]] = {
     "quatre-valets": 5,
     "two-knaves": 5,
 }
-"""Revoke penalties of the presets whose source has one (RULES.md section 7)."""
+"""Revoke penalties of the presets whose source has one (docs/rules/common.md#revoke-penalty)."""
 
 _CONTRACT_WORD: Final = {"capot": "capot", "general": "general",
                          "general-bonus": "general", "generale": "generale"}
@@ -325,7 +325,7 @@ class ScorePad(StandingView):
         """Start a pad for ``rules`` and these players (seats in play order).
 
         ``revoke_penalty``: points a called revoke costs; ``"default"`` takes
-        the preset's (RULES.md section 7), None allows no revokes.
+        the preset's (docs/rules/common.md#revoke-penalty), None allows no revokes.
 
         Raises:
             ScorePadError: the player count is not allowed (field ``names``),

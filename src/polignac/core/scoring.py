@@ -1,4 +1,4 @@
-"""Scoring a finished deal from its facts (RULES.md sections 3 and 4).
+"""Scoring a finished deal from its facts (docs/rules/common.md#scoring, #declarations).
 
 A played :class:`~polignac.core.deal.Deal` and a
 :class:`~polignac.core.scorepad.ScorePad` entry both end here: the deal

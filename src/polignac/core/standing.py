@@ -1,4 +1,4 @@
-"""Where a match stands between deals, and every match-end rule of RULES.md section 5.
+"""Where a match stands between deals, and every match-end rule (docs/rules/common.md#match-end).
 
 :class:`Standing` is shared by the two ways a match is kept: a played
 :class:`~polignac.core.match.Match` and a :class:`~polignac.core.scorepad.ScorePad`
@@ -63,7 +63,7 @@ class Standing:
 
         The deal passes to the next seat in play order; a Bassadewitz redeal
         keeps the dealer; a tie-break deal is among the tied seats, dealt by
-        the first tied seat after the previous dealer (RULES.md section 8).
+        the first tied seat after the previous dealer (docs/rules/common.md#tie-break-deals).
         """
         n = num_players
         everyone = tuple(range(n))

@@ -1,4 +1,4 @@
-"""The score pad for real-card games (RULES.md section 7): its page and JSON API.
+"""The score pad for real-card games (docs/rules/common.md#score-pad): its page and JSON API.
 
 Routes::
 

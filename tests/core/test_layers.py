@@ -1,0 +1,96 @@
+"""The layers of the code: each package imports only the packages below it.
+
+``core`` (pure, standard library only) <- ``i18n`` and ``bots`` <- ``server``,
+``research`` <- ``cli`` (the command line, which starts the others). Every
+``import`` statement of ``src/polignac`` is read, function-level ones too.
+See docs/architecture.md#layers.
+"""
+
+from __future__ import annotations
+
+import ast
+import sys
+from pathlib import Path
+
+import pytest
+
+SRC = Path(__file__).resolve().parents[2] / "src" / "polignac"
+
+ALLOWED: dict[str, set[str]] = {
+    "core": set(),
+    "i18n": {"core"},
+    "bots": {"core"},
+    "research": {"core", "bots"},
+    "server": {"core", "bots", "i18n"},
+    "cli": {"core", "bots", "i18n", "server", "research"},
+}
+"""What each package may import from the others (``__main__`` runs the cli)."""
+
+
+def imports(path: Path, text: str | None = None) -> list[tuple[int, str]]:
+    """(line, absolute module) of every import in ``path`` (or in ``text``, read as that file)."""
+    package = ["polignac", *path.relative_to(SRC).with_suffix("").parts]
+    if path.name == "__init__.py":
+        package.append("__init__")
+    out = []
+    source = path.read_text("utf-8") if text is None else text
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Import):
+            out += [(node.lineno, alias.name) for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package[:-node.level]
+                module = ".".join(base + ([node.module] if node.module else []))
+                if not node.module:  # from .. import i18n: the names are modules
+                    out += [(node.lineno, f"{module}.{a.name}") for a in node.names]
+                    continue
+            else:
+                module = node.module or ""
+            out.append((node.lineno, module))
+    return out
+
+
+def modules(package: str) -> list[Path]:
+    return sorted((SRC / package).rglob("*.py"))
+
+
+def violations(package: str, path: Path, text: str | None = None) -> list[str]:
+    """The imports of ``path`` (in ``package``) that reach a package it may not use."""
+    wrong = []
+    for line, module in imports(path, text):
+        parts = module.split(".")
+        if parts[0] != "polignac" or len(parts) < 2 or parts[1] == package:
+            continue
+        if parts[1] not in ALLOWED[package]:
+            wrong.append(f"{path.relative_to(SRC)}:{line} imports {module}")
+    return sorted(wrong)
+
+
+@pytest.mark.parametrize("package", list(ALLOWED))
+def test_each_package_imports_only_the_layers_below(package: str) -> None:
+    assert modules(package)
+    wrong = [v for path in modules(package) for v in violations(package, path)]
+    assert not wrong, f"{package} may import only {sorted(ALLOWED[package])}: {wrong}"
+
+
+def test_the_core_needs_only_the_standard_library() -> None:
+    outside = [f"{path.relative_to(SRC)}:{line} imports {module}"
+               for path in modules("core") for line, module in imports(path)
+               if module.split(".")[0] not in sys.stdlib_module_names | {"polignac"}]
+    assert not outside
+
+
+def test_every_package_has_its_layer() -> None:
+    packages = {p.name for p in SRC.iterdir() if (p / "__init__.py").exists()}
+    assert packages == set(ALLOWED)
+
+
+def test_an_upward_import_is_seen_in_every_form() -> None:
+    text = ("from . import cards\nfrom .deal import Deal\nimport json\n"
+            "def f():\n    from ..bots import simple\n"
+            "from .. import server\nimport polignac.i18n\n")
+    found = violations("core", SRC / "core" / "fake.py", text)
+    assert found == ["core/fake.py:5 imports polignac.bots",
+                     "core/fake.py:6 imports polignac.server",
+                     "core/fake.py:7 imports polignac.i18n"]
+    assert violations("bots", SRC / "bots" / "fake.py", "from ..core import Rules") == []
