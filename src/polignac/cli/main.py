@@ -191,9 +191,9 @@ def _run(argv: list[str], out: TextIO) -> int:
 
 def preset_summary(rules: Rules) -> str:
     """One line: what scores, the rank order, the contract, how the match ends."""
-    if rules.scoring == "pollack":
+    if rules.kind.sides:
         what = f"partnerships, card points / {rules.point_divisor}, announcements"
-    elif rules.scoring == "chips":
+    elif rules.kind.chips:
         pts = ", ".join(f"{k} {v}" for k, v in rules.card_points.items())
         trick = f", trick +{rules.trick_points}" if rules.trick_points else ""
         what = f"card points ({pts}{trick}) settled in chips"
