@@ -52,7 +52,7 @@ from ..core import PRESETS, PolignacError, get_rules, to_record
 from ..core.rules import BOUNDS, DECLARATIONS
 from ..i18n import bot_name, default_name, name_fields
 from . import analysis_routes, health, hint_routes, replay_routes, rules_routes, scorepad_routes
-from .botmoves import BotBackend, PoolBackend
+from .botmoves import BotBackend, PoolBackend, backend_for
 from .config import ServerConfig
 from .connections import ClientSockets, HostCheck, Outbox
 from .db import (
@@ -142,9 +142,7 @@ class Hub:
         # Bot moves: a pool of their own (docs/server.md, "Bot moves"), unless given
         # (a backend given is not stopped with the hub: tests share one).
         self.own_bots = bots is None
-        self.bots: BotBackend = bots or PoolBackend.local(
-            config.bot_workers, config.bot_move_seconds,
-            max_waiting=config.max_tables + 64, memory_mb=config.worker_memory_mb)
+        self.bots: BotBackend = bots or backend_for(config)  # --bot-queue or a local pool
         self.tables: dict[str, GameTable] = {}
         self.store: Store | None = None
         self.writer: Writer | None = None
