@@ -117,6 +117,23 @@ _ERRORS: dict[str, type[Exception]] = {
 ``RuntimeError``); :class:`IllegalActionError` is rebuilt with its ``rule``."""
 
 
+def queue_job(name: str, args: str) -> dict[str, Any]:
+    """Worker job (in a worker's pool): decode the JSON arguments of job ``name``,
+    compute it, encode its answer -> ``{"status": "ok", "result"}``, or ``{"status":
+    "error", "type", "message", "rule"}`` for the job's own exception (returned as a
+    value: an exception's attributes do not survive the trip between processes)."""
+    job = JOBS.get(name)
+    if job is None:
+        return {"status": "error", "type": "ValueError",
+                "message": f"this worker runs no job {name!r:.60}"}
+    try:
+        result = job.fn(*job.decode(json.loads(args)))
+        return {"status": "ok", "result": job.result_out(result)}
+    except Exception as exc:  # the job's own error, named for the server
+        return {"status": "error", "type": type(exc).__name__, "message": str(exc)[:2000],
+                "rule": getattr(exc, "rule", None)}
+
+
 def redacted(url: str) -> str:
     """``url`` without its password (for logs and ``/health``)."""
     parts = urlsplit(url)
@@ -183,6 +200,7 @@ class QueuePool:
         self.size = max_waiting  # for code that sizes itself on a pool's size
         self._client: Any = None
         self._reader: asyncio.Task[None] | None = None
+        self._stopping = False
         self._waiting: dict[str, asyncio.Future[dict[str, Any]]] = {}
         self.pending = self.done = self.timeouts = self.refused = self.failed = 0
         self.unclaimed = self.late = 0
@@ -300,7 +318,7 @@ class QueuePool:
         import redis
 
         last = "0"
-        while True:
+        while not self._stopping:
             try:
                 batches = await self._client.xread({self.replies: last}, count=100,
                                                    block=1000)
@@ -346,10 +364,11 @@ class QueuePool:
 
     async def stop(self) -> None:
         """Stop reading replies and close the connection (waiting jobs are abandoned)."""
+        self._stopping = True  # redis-py may turn a cancelled read into an error
         if self._reader is not None:
             self._reader.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
-                await self._reader
+                await asyncio.wait_for(self._reader, 5.0)
             self._reader = None
         if self._client is not None:
             client, self._client = self._client, None
@@ -407,6 +426,8 @@ class BotWorker:
         heartbeat = asyncio.create_task(self._renew())
         try:
             await asyncio.to_thread(self.pool.start)
+            # listed at once (XINFO CONSUMERS), not at its first job: ready to compute
+            await client.xgroup_createconsumer(self.stream, self.group, self.name)
             log.info("bot worker %s: %d job slots, queue %s", self.name, self.jobs,
                      redacted(self.url))
             while not stop.is_set():
@@ -506,24 +527,19 @@ class BotWorker:
                     await pipe.execute()
 
     async def _compute(self, fields: dict[bytes, bytes], left: float) -> dict[str, Any]:
-        """The reply to one job: ``{"status": "ok", "result"}``, ``timeout``,
-        ``failed`` or ``error`` with the exception's ``type``, ``message``, ``rule``."""
-        job = JOBS.get(fields.get(b"job", b"").decode())
-        if job is None:
-            return {"status": "error", "type": "ValueError",
-                    "message": f"this worker runs no job {fields.get(b'job')!r:.60}"}
+        """The reply to one job (:func:`queue_job` in the pool), or ``timeout``,
+        ``failed``."""
         try:
-            args = job.decode(json.loads(fields.get(b"args", b"null")))
-            result = await self.pool.run(job.fn, *args, time_limit=left)
+            reply: dict[str, Any] = await self.pool.run(
+                queue_job, fields.get(b"job", b"").decode(errors="replace")[:100],
+                fields.get(b"args", b"null").decode(errors="replace"), time_limit=left)
         except JobTimeout:
             return {"status": "timeout"}
-        except (WorkerFailed, PoolBusy) as exc:
+        except (WorkerFailed, PoolBusy, MemoryError) as exc:
             return {"status": "failed", "message": str(exc)}
-        except Exception as exc:  # the job's own error, named for the server
-            return {"status": "error", "type": type(exc).__name__, "message": str(exc)[:2000],
-                    "rule": getattr(exc, "rule", None)}
-        self.done += 1
-        return {"status": "ok", "result": job.result_out(result)}
+        if reply.get("status") == "ok":
+            self.done += 1
+        return reply
 
     def stats(self) -> dict[str, Any]:
         """Counts: jobs in flight, answered, dropped as expired, taken over, errors."""
