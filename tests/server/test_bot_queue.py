@@ -375,3 +375,27 @@ def test_a_hard_table_plays_a_deal_on_bot_worker_processes(
     assert health["stream"] == "polignac:jobs" and health["fallbacks"] == 0
     assert health["inline"] == 0 and set(health["by_worker"]) <= {"w1", "w2"}
     assert sum(health["by_worker"].values()) >= bots_played
+
+
+def test_serve_and_bot_worker_options() -> None:
+    import argparse
+
+    from polignac.cli.botworker import register as register_worker
+    from polignac.cli.common import CliError
+    from polignac.cli.serve import build_config, register
+
+    parser = argparse.ArgumentParser(prog="polignac")
+    subs = parser.add_subparsers(dest="command")
+    register(subs)
+    register_worker(subs)
+    config = build_config(parser.parse_args(["serve", "--bot-queue", "redis://h:6379/0"]))
+    assert isinstance(config, ServerConfig) and config.bot_queue == "redis://h:6379/0"
+    assert build_config(parser.parse_args(["serve"])).bot_queue is None  # type: ignore[attr-defined]
+    with pytest.raises(CliError, match="--bot-queue"):
+        build_config(parser.parse_args(["serve", "--bot-queue", "http://h"]))
+    for bad, option in ((["--redis", "h:6379"], "--redis"), (["--jobs", "0"], "--jobs"),
+                        (["--claim-after", "0.1"], "--claim-after"),
+                        (["--name", ""], "--name")):
+        args = parser.parse_args(["bot-worker", "--redis", "redis://h", *bad])
+        with pytest.raises(CliError, match=option):
+            args.func(args)
