@@ -390,7 +390,9 @@ def test_serve_and_bot_worker_options() -> None:
     register_worker(subs)
     config = build_config(parser.parse_args(["serve", "--bot-queue", "redis://h:6379/0"]))
     assert isinstance(config, ServerConfig) and config.bot_queue == "redis://h:6379/0"
-    assert build_config(parser.parse_args(["serve"])).bot_queue is None  # type: ignore[attr-defined]
+    assert not config.secure_cookies
+    plain = build_config(parser.parse_args(["serve", "--secure-cookies"]))
+    assert plain.bot_queue is None and plain.secure_cookies  # type: ignore[attr-defined]
     with pytest.raises(CliError, match="--bot-queue"):
         build_config(parser.parse_args(["serve", "--bot-queue", "http://h"]))
     for bad, option in ((["--redis", "h:6379"], "--redis"), (["--jobs", "0"], "--jobs"),

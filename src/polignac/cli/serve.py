@@ -81,6 +81,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                    help="compute bot moves on `polignac bot-worker` processes, anywhere, "
                         "through this Redis: redis://[:PASSWORD@]HOST:PORT/DB (default: "
                         "the local worker processes of --bot-workers)")
+    p.add_argument("--secure-cookies", action="store_true",
+                   help="mark the cookies Secure (behind a reverse proxy that serves HTTPS)")
     p.set_defaults(func=run_serve)
 
 
@@ -143,7 +145,7 @@ def build_config(args: argparse.Namespace) -> object:
                         ws_ping_timeout=args.ping,
                         bot_workers=args.bot_workers,
                         bot_move_seconds=args.bot_move_timeout,
-                        bot_queue=args.bot_queue)
+                        bot_queue=args.bot_queue, secure_cookies=args.secure_cookies)
 
 
 def _within(args: argparse.Namespace, option: str, lo: float, hi: float, unit: str = "",
