@@ -6,6 +6,7 @@ bounds, and a table of hard bots playing a deal on ``polignac bot-worker`` proce
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import random
 import signal
@@ -33,7 +34,7 @@ import polignac
 from polignac.bots.base import SeatView
 from polignac.bots.registry import UnknownBotError, make_bot
 from polignac.bots.runner import choose_action, move_for, move_seed
-from polignac.core import IllegalActionError, action_name, parse_action
+from polignac.core import IllegalActionError, Match, action_name, get_rules, parse_action
 from polignac.server import ServerConfig, create_app
 from polignac.server.botmoves import BotJob, PoolBackend
 from polignac.server.botqueue import BotWorker, QueuePool
@@ -401,3 +402,49 @@ def test_serve_and_bot_worker_options() -> None:
         args = parser.parse_args(["bot-worker", "--redis", "redis://h", *bad])
         with pytest.raises(CliError, match=option):
             args.func(args)
+
+
+def test_hints_and_analyses_through_the_heavy_stream(redis_server: RedisServer) -> None:
+    """A worker's heavy stream answers a hint and the analysis of a record (and a bad
+    record's 400) exactly as the functions do in this process."""
+    from polignac.core import to_record
+    from polignac.server.analysis_routes import analysis_job, deal_job
+    from polignac.server.hint_routes import hint_job
+
+    url, prefix = redis_server.url(1), _prefix()
+    rng = random.Random(4)
+    medium = make_bot("medium")
+    match = Match.new(get_rules("polignac"), 4, 0).deal_random(rng)
+    view = None
+    while match.current is not None:  # one deal; the view of a late choice for the hint
+        deal = match.current
+        seat_view = SeatView.of(deal, deal.to_act, match)
+        if deal.phase == 1 and seat_view.hand.bit_count() == 3 and len(seat_view.legal) >= 2:
+            view = seat_view
+        match = match.apply(choose_action(medium, match, rng))
+    assert view is not None
+    record = to_record(match)
+    body = json.dumps(record).encode()
+    expected = (hint_job(view, False, 7), analysis_job(body, 1, 60.0),
+                analysis_job(b'{"deals": 3}', 1, 60.0), deal_job(record, 1, 1, 60.0))
+
+    async def run() -> tuple[Any, ...]:
+        worker = BotWorker(url, 1, "heavy1", prefix, claim_seconds=1.0, kind="heavy")
+        stop = asyncio.Event()
+        task = asyncio.create_task(worker.run(stop))
+        pool = QueuePool(url, prefix, kind="heavy")
+        try:
+            got = (await pool.run(hint_job, view, False, 7, time_limit=120),
+                   await pool.run(analysis_job, body, 1, 60.0, time_limit=120),
+                   await pool.run(analysis_job, b'{"deals": 3}', 1, 60.0, time_limit=120),
+                   await pool.run(deal_job, record, 1, 1, 60.0, time_limit=120))
+            return got, pool.stats()
+        finally:
+            await pool.stop()
+            stop.set()
+            await asyncio.wait_for(task, 30)
+
+    got, stats = asyncio.run(run())
+    assert got == expected
+    assert got[1][0] == 200 and got[2][0] == 400 and got[0] is not None
+    assert stats["stream"] == f"{prefix}:heavy" and stats["by_worker"] == {"heavy1": 4}

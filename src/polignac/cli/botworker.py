@@ -1,8 +1,10 @@
 """``polignac bot-worker``: compute bot moves for servers anywhere, from a Redis queue.
 
 Servers started with ``polignac serve --bot-queue redis://...`` put their bot
-moves in the queue; each worker takes them, computes them in ``--jobs`` local
-processes and answers (``polignac.server.botqueue``; docs/deploy.md).
+moves in the queue, and their hints and analyses in another stream; each worker
+takes them, computes moves in ``--jobs`` local processes and the others in
+``--heavy-jobs`` processes of their own (so that a minute of analysis never
+delays a move), and answers (``polignac.server.botqueue``; docs/deploy.md).
 """
 
 from __future__ import annotations
@@ -19,7 +21,8 @@ from .common import CliError
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the ``bot-worker`` command to ``subparsers``."""
     p = subparsers.add_parser(
-        "bot-worker", help="compute bot moves for servers, from a Redis queue",
+        "bot-worker",
+        help="compute bot moves (and hints, analyses) for servers, from a Redis queue",
         description="Take bot moves from the Redis queue of servers started with "
         "--bot-queue, compute them in local processes, answer them. Stop with Ctrl-C "
         "or SIGTERM: the moves in progress are taken over by other workers.")
@@ -28,6 +31,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                         "redis://[:PASSWORD@]HOST:PORT/DB (rediss:// for TLS)")
     p.add_argument("--jobs", type=int, default=None, metavar="N",
                    help="moves computed at once, each in a process (default: one per CPU)")
+    p.add_argument("--heavy-jobs", type=int, default=1, metavar="M",
+                   help="hints and analyses computed at once, each in a process of its own, "
+                        "apart from the moves (default 1; 0: this worker takes none)")
     p.add_argument("--name", default=None, metavar="NAME",
                    help="this worker's name in the queue, unique among its workers "
                         "(default: HOST-PID)")
@@ -47,6 +53,8 @@ def _check(args: argparse.Namespace) -> None:
         raise CliError(f"--redis {args.redis!r}: give a redis:// (or rediss://, unix://) URL")
     if args.jobs is not None and not 1 <= args.jobs <= 256:
         raise CliError(f"--jobs {args.jobs}: choose from 1 to 256")
+    if not 0 <= args.heavy_jobs <= 256:
+        raise CliError(f"--heavy-jobs {args.heavy_jobs}: choose from 0 to 256")
     if args.name is not None and not (0 < len(args.name) <= 100 and args.name.isprintable()):
         raise CliError(f"--name {args.name!r}: give 1 to 100 printable characters")
     if not (0 < len(args.prefix) <= 100 and args.prefix.isprintable()):
@@ -73,8 +81,13 @@ def run_bot_worker(args: argparse.Namespace) -> int:
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s")
     worker = BotWorker(args.redis, args.jobs or machine_workers(), args.name, args.prefix,
                        args.claim_after)
-    print(f"polignac: bot worker {worker.name}, {worker.jobs} job(s), queue "
-          f"{redacted(args.redis)} ({args.prefix})", flush=True)
+    workers = [worker]
+    if args.heavy_jobs:
+        workers.append(BotWorker(args.redis, args.heavy_jobs, worker.name, args.prefix,
+                                 args.claim_after, kind="heavy"))
+    print(f"polignac: bot worker {worker.name}, {worker.jobs} move(s) and {args.heavy_jobs} "
+          f"hint(s) or analyses at once, queue {redacted(args.redis)} ({args.prefix})",
+          flush=True)
 
     async def main() -> None:
         stop = asyncio.Event()
@@ -82,7 +95,7 @@ def run_bot_worker(args: argparse.Namespace) -> int:
         for sig in (signal.SIGINT, signal.SIGTERM):
             with contextlib.suppress(NotImplementedError, RuntimeError):
                 loop.add_signal_handler(sig, stop.set)
-        await worker.run(stop)
+        await asyncio.gather(*(w.run(stop) for w in workers))
 
     try:
         asyncio.run(main())

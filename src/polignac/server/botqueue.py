@@ -59,6 +59,8 @@ from ..bots.registry import UnknownBotError
 from ..bots.runner import move_for
 from ..bots.wire import WireError, view_from_wire, view_to_wire
 from ..core.errors import IllegalActionError, PolignacError, RulesError
+from .analysis_routes import analysis_job, deal_job
+from .hint_routes import hint_job
 from .workers import JobTimeout, PoolBusy, WorkerFailed, WorkerPool
 
 log = logging.getLogger("polignac.server")
@@ -67,8 +69,9 @@ REPLY_LEN = 1000
 """Entries a server's reply stream keeps at most (it reads them as they come)."""
 REPLY_TTL = 600
 """Seconds a reply stream lives after its last reply."""
-MAX_ARGS = 256 * 1024
-"""Bytes of one job's JSON arguments at most (a move's view is about 1 KB)."""
+MAX_ARGS = 4 * 1024 * 1024
+"""Bytes of one job's JSON arguments at most (a move's view is about 1 KB, a record
+to analyse at most 1 MiB)."""
 
 
 @dataclass(frozen=True)
@@ -104,9 +107,64 @@ def _action(value: Any) -> int:
     return value
 
 
+def _hint_args(data: Any) -> tuple[Any, ...]:
+    if not isinstance(data, list) or len(data) != 3 or type(data[1]) is not bool \
+            or type(data[2]) is not int:
+        raise WireError("a hint's arguments are [view, pool_in, seed]")
+    return view_from_wire(data[0]), data[1], data[2]
+
+
+def _bytes_out(body: bytes) -> str:
+    return body.decode("utf-8", "surrogateescape")  # any bytes; JSON escapes the rest
+
+
+def _bytes_in(text: Any) -> bytes:
+    if not isinstance(text, str):
+        raise WireError("expected a text")
+    return text.encode("utf-8", "surrogateescape")
+
+
+def _number(name: str, value: Any) -> float:
+    if type(value) not in (int, float):
+        raise WireError(f"{name}: expected a number")
+    return float(value)
+
+
+def _analysis_args(data: Any) -> tuple[Any, ...]:
+    if not isinstance(data, list) or len(data) != 3 or type(data[1]) is not int:
+        raise WireError("an analysis's arguments are [record text, samples, time limit]")
+    return _bytes_in(data[0]), data[1], _number("time limit", data[2])
+
+
+def _deal_args(data: Any) -> tuple[Any, ...]:
+    if not isinstance(data, list) or len(data) != 4 or not isinstance(data[0], dict) \
+            or type(data[1]) is not int or type(data[2]) is not int:
+        raise WireError("a deal analysis's arguments are [record, deal, samples, time limit]")
+    return data[0], data[1], data[2], _number("time limit", data[3])
+
+
+def _status_out(result: tuple[int, bytes]) -> list[Any]:
+    return [result[0], result[1].decode("utf-8", "surrogateescape")]
+
+
+def _status_in(value: Any) -> tuple[int, bytes]:
+    if not isinstance(value, list) or len(value) != 2 or type(value[0]) is not int:
+        raise WireError("an analysis's answer is [status, JSON text]")
+    return value[0], _bytes_in(value[1])
+
+
 MOVE = QueueJob("move", move_for, lambda spec, view, seed: [spec, view_to_wire(view), seed],
                 _move_args, result_in=_action)
-JOBS: dict[str, QueueJob] = {MOVE.name: MOVE}
+HINT = QueueJob("hint", hint_job,
+                lambda view, pool_in, seed: [view_to_wire(view), bool(pool_in), seed],
+                _hint_args)
+ANALYSIS = QueueJob("analysis", analysis_job,
+                    lambda body, samples, limit: [_bytes_out(body), samples, limit],
+                    _analysis_args, _status_out, _status_in)
+DEAL_ANALYSIS = QueueJob("deal-analysis", deal_job,
+                         lambda record, number, samples, limit: [record, number, samples, limit],
+                         _deal_args, _status_out, _status_in)
+JOBS: dict[str, QueueJob] = {job.name: job for job in (MOVE, HINT, ANALYSIS, DEAL_ANALYSIS)}
 """The jobs a worker runs, by name (a job of another name is answered an error)."""
 _BY_FN: dict[Callable[..., Any], QueueJob] = {job.fn: job for job in JOBS.values()}
 
@@ -144,9 +202,10 @@ def redacted(url: str) -> str:
     return urlunsplit(parts._replace(netloc=netloc))
 
 
-def _names(prefix: str) -> tuple[str, str]:
-    """The job stream and the consumer group of ``prefix``."""
-    return f"{prefix}:jobs", f"{prefix}:workers"
+def _names(prefix: str, kind: str = "jobs") -> tuple[str, str]:
+    """The job stream of ``kind`` (``jobs``: bot moves, ``heavy``: hints and analyses)
+    and the consumer group of ``prefix``."""
+    return f"{prefix}:{kind}", f"{prefix}:workers"
 
 
 def _ensure_group_sync(client: Any, stream: str, group: str) -> None:
@@ -188,10 +247,10 @@ class QueuePool:
     """
 
     def __init__(self, url: str, prefix: str = "polignac", max_waiting: int = 1000,
-                 stream_len: int = 10_000, time_limit: float = 5.0) -> None:
+                 stream_len: int = 10_000, time_limit: float = 5.0, kind: str = "jobs") -> None:
         self.url = url
         self.prefix = prefix
-        self.stream, self.group = _names(prefix)
+        self.stream, self.group = _names(prefix, kind)
         self.server = f"{socket.gethostname()}-{os.getpid()}-{uuid.uuid4().hex[:8]}"
         self.replies = f"{prefix}:replies:{self.server}"
         self.max_waiting = max_waiting
@@ -387,17 +446,18 @@ class BotWorker:
 
     def __init__(self, url: str, jobs: int = 1, name: str | None = None,
                  prefix: str = "polignac", claim_seconds: float = 3.0,
-                 memory_mb: int = 1024) -> None:
+                 memory_mb: int = 1024, kind: str = "jobs") -> None:
         if jobs < 1:
             raise ValueError(f"a bot worker needs at least 1 job slot, not {jobs}")
         self.url = url
         self.jobs = jobs
         self.name = name or f"{socket.gethostname()}-{os.getpid()}"
         self.prefix = prefix
-        self.stream, self.group = _names(prefix)
+        self.stream, self.group = _names(prefix, kind)
         self.claim_seconds = claim_seconds
         self.pool = WorkerPool(jobs, 600.0, max_waiting=jobs, memory_mb=memory_mb,
-                               preload=("polignac.bots.runner", "polignac.bots.hard"))
+                               preload=("polignac.bots.runner", "polignac.bots.hard",
+                                        "polignac.server.botqueue"))
         self.inflight: dict[bytes, asyncio.Task[None]] = {}
         self.done = self.expired = self.reclaimed = self.errors = 0
         self._free = asyncio.Event()
@@ -428,8 +488,8 @@ class BotWorker:
             await asyncio.to_thread(self.pool.start)
             # listed at once (XINFO CONSUMERS), not at its first job: ready to compute
             await client.xgroup_createconsumer(self.stream, self.group, self.name)
-            log.info("bot worker %s: %d job slots, queue %s", self.name, self.jobs,
-                     redacted(self.url))
+            log.info("bot worker %s: %d job slots, stream %s of %s", self.name, self.jobs,
+                     self.stream, redacted(self.url))
             while not stop.is_set():
                 free = self.jobs - len(self.inflight)
                 if free <= 0:
@@ -546,3 +606,16 @@ class BotWorker:
         return {"name": self.name, "jobs": self.jobs, "inflight": len(self.inflight),
                 "done": self.done, "expired": self.expired, "reclaimed": self.reclaimed,
                 "errors": self.errors}
+
+
+def heavy_pool_for(config: Any, local: WorkerPool) -> WorkerPool | QueuePool:
+    """Where hints and analyses run: the queue's ``heavy`` stream when the config has
+    ``bot_queue`` (workers with ``--heavy-jobs``), else ``local`` (the app's pool)."""
+    if not getattr(config, "bot_queue", None):
+        return local
+    return QueuePool(config.bot_queue, kind="heavy", max_waiting=HEAVY_WAITING,
+                     time_limit=config.job_seconds)
+
+
+HEAVY_WAITING = 16
+"""Hints and analyses of one server waiting in the queue at once (analyses: one less)."""
