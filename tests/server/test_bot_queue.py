@@ -340,7 +340,8 @@ def test_a_hard_table_plays_a_deal_on_bot_worker_processes(
         tmp_path: Path, redis_server: RedisServer) -> None:
     """`polignac serve --bot-queue`'s configuration: every bot move of a Play-now table
     at level hard comes from two `polignac bot-worker` processes, and is the move this
-    process computes for the same seed."""
+    process computes for the same seed; the deal's analysis comes from their heavy
+    stream."""
     url = redis_server.url(2)  # the default prefix: a database of its own
     redis.Redis.from_url(url).flushdb()
     workers = Workers(url, "polignac")
@@ -359,6 +360,9 @@ def test_a_hard_table_plays_a_deal_on_bot_worker_processes(
             table = hub.tables[url_t.rsplit("/", 1)[1]]
             events = list(table.events)
             health = client.get("/health").json()["bot_workers"]
+            # the analysis of the finished deal: on the workers' heavy stream
+            r = client.get(url_t + "/deals/1/analysis")
+            heavy = hub.heavy.stats()
     finally:
         workers.stop()
     match = replay_events(table.preset, table.overrides, 4, table.match.first_dealer,
@@ -376,6 +380,8 @@ def test_a_hard_table_plays_a_deal_on_bot_worker_processes(
     assert health["stream"] == "polignac:jobs" and health["fallbacks"] == 0
     assert health["inline"] == 0 and set(health["by_worker"]) <= {"w1", "w2"}
     assert sum(health["by_worker"].values()) >= bots_played
+    assert r.status_code == 200 and r.json()["deal"] == 1, r.text
+    assert heavy["stream"] == "polignac:heavy" and sum(heavy["by_worker"].values()) == 1
 
 
 def test_serve_and_bot_worker_options() -> None:
