@@ -39,6 +39,11 @@ The path of one move::
   :data:`REPLY_LEN` and expires :data:`REPLY_TTL` seconds after its last reply (a
   server that went away leaves nothing behind for long), at most ``max_waiting``
   jobs wait at once per server, a job's arguments at most :data:`MAX_ARGS` bytes.
+
+Hints and analyses take the same path on a stream of their own, ``{prefix}:heavy``
+(:func:`heavy_pool_for`, ``hub.heavy``; jobs ``hint``, ``analysis``,
+``deal-analysis``), computed by each worker's ``--heavy-jobs`` processes apart
+from its moves, so that a minute of analysis never delays a move.
 """
 
 from __future__ import annotations
