@@ -96,6 +96,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     register_serve(sub)
     register_verify(sub)
+    from .botworker import register as register_bot_worker
+
+    register_bot_worker(sub)
     return parser
 
 
@@ -164,7 +167,7 @@ def _run(argv: list[str], out: TextIO) -> int:
     if args.command in ("tournament", "analyze"):
         status: int = args.run(args)
         return status
-    if args.command == "serve":
+    if args.command in ("serve", "bot-worker"):
         served: int = args.func(args)
         return served
     if args.command == "rulebook":

@@ -77,6 +77,12 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     p.add_argument("--bot-move-timeout", type=float, default=5.0, metavar="SECONDS",
                    help="seconds one bot move may take before a cheaper level plays it "
                         "(default 5)")
+    p.add_argument("--bot-queue", default=None, metavar="URL",
+                   help="compute bot moves on `polignac bot-worker` processes, anywhere, "
+                        "through this Redis: redis://[:PASSWORD@]HOST:PORT/DB (default: "
+                        "the local worker processes of --bot-workers)")
+    p.add_argument("--secure-cookies", action="store_true",
+                   help="mark the cookies Secure (behind a reverse proxy that serves HTTPS)")
     p.set_defaults(func=run_serve)
 
 
@@ -120,6 +126,10 @@ def build_config(args: argparse.Namespace) -> object:
     if args.bot_workers is not None:
         _within(args, "bot_workers", 1, 256)
     _within(args, "bot_move_timeout", 0.1, 600, " seconds")
+    if args.bot_queue is not None and not args.bot_queue.startswith(
+            ("redis://", "rediss://", "unix://")):
+        raise CliError(f"--bot-queue {args.bot_queue!r}: give a redis:// (or rediss://, "
+                       "unix://) URL")
     return ServerConfig(data_dir=Path(args.data), database_url=args.database_url,
                         allowed_origins=tuple(args.allow_origin), grace_seconds=args.grace,
                         bot_delay=args.bot_delay, deal_delay=args.deal_delay,
@@ -134,7 +144,8 @@ def build_config(args: argparse.Namespace) -> object:
                         header_timeout=args.header_timeout, ws_ping_interval=args.ping,
                         ws_ping_timeout=args.ping,
                         bot_workers=args.bot_workers,
-                        bot_move_seconds=args.bot_move_timeout)
+                        bot_move_seconds=args.bot_move_timeout,
+                        bot_queue=args.bot_queue, secure_cookies=args.secure_cookies)
 
 
 def _within(args: argparse.Namespace, option: str, lo: float, hi: float, unit: str = "",

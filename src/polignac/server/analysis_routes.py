@@ -15,7 +15,8 @@ settings; ``404 no-deal`` for a deal not finished.
 Bounds: the body at most :data:`MAX_BODY` bytes (parsed in the worker with the
 app's JSON limits), at most :data:`MAX_DEALS` deals, ``?samples=N`` from 1 to
 :data:`MAX_SAMPLES` (default :data:`SAMPLES`).  The work runs in the app's
-shared worker pool (``workers.py``, ``hub.workers``), never on the event loop:
+shared worker pool (``workers.py``, ``hub.workers``; with ``--bot-queue`` the bot
+workers' ``heavy`` stream), never on the event loop:
 each job stops itself after :data:`TIME_LIMIT` seconds (the actions not reached
 are marked ``time``) and the pool kills it :data:`GRACE` seconds later (503
 ``job-timeout``).  At most ``workers - 1`` analyses run at once (at least one),
@@ -96,6 +97,12 @@ def deal_job(record: Mapping[str, Any], number: int, samples: int,
                                            Settings(samples=samples, nodes=NODES), time_limit))
 
 
+def _pool(hub: Any) -> Any:
+    """Where analyses run: the bot queue's ``heavy`` stream with ``polignac serve
+    --bot-queue`` (``hub.heavy``, botqueue.py), else the app's worker pool."""
+    return getattr(hub, "heavy", hub.workers)
+
+
 def _limit(pool: WorkerPool) -> int:
     """How many analyses may wait or run at once in ``pool``."""
     return max(1, pool.size - 1)
@@ -144,7 +151,7 @@ async def table_deal_analysis(request: Request) -> Response:
             match = dataclasses.replace(match, current=None, current_seats=(),
                                         current_dealer=-1)
         record = to_record(match)
-        running = asyncio.ensure_future(_run(hub.workers, deal_job, record, key[1], SAMPLES,
+        running = asyncio.ensure_future(_run(_pool(hub), deal_job, record, key[1], SAMPLES,
                                              TIME_LIMIT))
         _running[key] = running
 
@@ -188,7 +195,7 @@ async def analyze_api(request: Request) -> Response:
     body = await read_body(request, MAX_BODY, "the record")
     if isinstance(body, JSONResponse):
         return body
-    status, answer = await _run(request.app.state.hub.workers, analysis_job, body, int(raw),
+    status, answer = await _run(_pool(request.app.state.hub), analysis_job, body, int(raw),
                                 TIME_LIMIT)
     return Response(answer, status_code=status, media_type="application/json")
 

@@ -52,7 +52,8 @@ from ..core import PRESETS, PolignacError, get_rules, to_record
 from ..core.rules import BOUNDS, DECLARATIONS
 from ..i18n import bot_name, default_name, name_fields
 from . import analysis_routes, health, hint_routes, replay_routes, rules_routes, scorepad_routes
-from .botmoves import BotBackend, PoolBackend
+from .botmoves import BotBackend, PoolBackend, backend_for
+from .botqueue import heavy_pool_for
 from .config import ServerConfig
 from .connections import ClientSockets, HostCheck, Outbox
 from .db import (
@@ -142,9 +143,7 @@ class Hub:
         # Bot moves: a pool of their own (docs/server.md, "Bot moves"), unless given
         # (a backend given is not stopped with the hub: tests share one).
         self.own_bots = bots is None
-        self.bots: BotBackend = bots or PoolBackend.local(
-            config.bot_workers, config.bot_move_seconds,
-            max_waiting=config.max_tables + 64, memory_mb=config.worker_memory_mb)
+        self.bots: BotBackend = bots or backend_for(config)  # --bot-queue or a local pool
         self.tables: dict[str, GameTable] = {}
         self.store: Store | None = None
         self.writer: Writer | None = None
@@ -153,6 +152,7 @@ class Hub:
         self.workers = WorkerPool(config.workers, config.job_seconds,
                                   memory_mb=config.worker_memory_mb,
                                   preload=("polignac.server.replay_routes",))
+        self.heavy = heavy_pool_for(config, self.workers)  # hints, analyses: --bot-queue
         self.lag = LagMonitor(warn=config.lag_warn_ms / 1000)
         self.sockets = ClientSockets(config.max_connections_per_client)
 
@@ -252,6 +252,8 @@ class Hub:
         """Stop every table's driver, write what is waiting and close the database."""
         await self.lag.stop()
         await self.workers.stop()
+        if self.heavy is not self.workers:
+            await self.heavy.stop()
         for table in list(self.tables.values()):  # unload may remove tables meanwhile
             await table.stop()
         if self.own_bots:

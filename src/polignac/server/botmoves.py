@@ -19,9 +19,11 @@ behind a 10-second replay.  A move that runs past ``move_seconds`` is stopped
 when the pool refuses (every slot taken) or its workers keep dying, ``easy``
 plays in-process (about 0.03 ms: the one move computed on the event loop).
 
-A backend on other machines implements the same two coroutines (``choose``,
-``stop``) and ``stats``, sending the job (it pickles, about 1 KB) and getting
-the action back: see docs/server.md, "Bot moves".
+Bot moves on other machines (``polignac serve --bot-queue redis://...``) are the
+same :class:`PoolBackend` over a :class:`~.botqueue.QueuePool` instead of a local
+pool (:meth:`PoolBackend.queue`): the job goes as JSON to a Redis stream, and
+``polignac bot-worker`` processes anywhere compute it; the fallback rules are
+these (docs/server.md, "Bot moves"; docs/deploy.md).
 """
 
 from __future__ import annotations
@@ -35,6 +37,7 @@ from ..bots.base import SeatView
 from ..bots.registry import LEVELS, parse_spec
 from ..bots.runner import move_for
 from ..core.actions import Action
+from .botqueue import QueuePool
 from .workers import JobTimeout, PoolBusy, WorkerFailed, WorkerPool
 
 log = logging.getLogger("polignac.server")
@@ -92,7 +95,8 @@ class PoolBackend:
     it falls back.
     """
 
-    def __init__(self, pool: WorkerPool, move_seconds: float = 5.0, retries: int = 2) -> None:
+    def __init__(self, pool: WorkerPool | QueuePool, move_seconds: float = 5.0,
+                 retries: int = 2) -> None:
         self.pool = pool
         self.move_seconds = move_seconds
         self.retries = retries
@@ -113,11 +117,21 @@ class PoolBackend:
                           preload=("polignac.bots.runner", "polignac.bots.hard"))
         return cls(pool, move_seconds)
 
+    @classmethod
+    def queue(cls, url: str, move_seconds: float = 5.0, max_waiting: int = 1000,
+              prefix: str = "polignac") -> PoolBackend:
+        """A backend whose moves ``polignac bot-worker`` processes compute, from the
+        Redis streams at ``url`` (:class:`~.botqueue.QueuePool`)."""
+        return cls(QueuePool(url, prefix, max_waiting=max_waiting, time_limit=move_seconds),
+                   move_seconds)
+
     def start(self) -> None:
-        """Start the worker processes now (slow: call it in a thread).
+        """Start the worker processes now, or check that the queue's Redis answers
+        (slow: call it in a thread).
 
         Raises:
-            TimeoutError: they did not start in 60 s.
+            TimeoutError: the processes did not start in 60 s.
+            redis.RedisError: the queue's Redis is out of reach.
         """
         self.pool.start()
 
@@ -167,3 +181,15 @@ class PoolBackend:
     async def stop(self) -> None:
         """Stop the workers."""
         await self.pool.stop()
+
+
+def backend_for(config: Any) -> PoolBackend:
+    """The bot backend a :class:`~.config.ServerConfig` asks for: the queue of
+    ``bot_queue`` when set (``polignac serve --bot-queue``), else a local pool of
+    ``bot_workers`` processes."""
+    max_waiting = config.max_tables + 64
+    queue = getattr(config, "bot_queue", None)
+    if queue:
+        return PoolBackend.queue(queue, config.bot_move_seconds, max_waiting=max_waiting)
+    return PoolBackend.local(config.bot_workers, config.bot_move_seconds,
+                             max_waiting=max_waiting, memory_mb=config.worker_memory_mb)

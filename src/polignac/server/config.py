@@ -109,6 +109,9 @@ class ServerConfig:
     """Worker processes for bot moves (None: one per CPU), a pool of their own."""
     bot_move_seconds: float = 5.0
     """Seconds one bot move may run before the next cheaper level plays instead."""
+    bot_queue: str | None = None
+    """``redis://...``: bot moves go to ``polignac bot-worker`` processes through this
+    Redis (``polignac serve --bot-queue``; docs/deploy.md); None: the local pool."""
 
     def url(self) -> str:
         """The SQLAlchemy URL of the database."""

@@ -16,7 +16,8 @@ actions and numbers::
 The samples are drawn from :func:`hint_seed` (the table, the deal and the
 action's index), so asking again in the same position gives the same numbers
 (the answer is kept, see below).  The work runs in the app's shared worker
-pool (``hub.workers``), never on the event loop, stopped after
+pool (``hub.workers``; with ``polignac serve --bot-queue``, the bot workers' ``heavy``
+stream: ``hub.heavy``, botqueue.py), never on the event loop, stopped after
 :data:`TIME_LIMIT` seconds (503 ``job-timeout``).
 
 Refusals (``{"error", "rule"}``): 404 ``no-table``; 403 ``no-seat`` (no seat
@@ -138,7 +139,8 @@ async def hint(request: Request) -> Response:
         return _error(f"at most {PER_DEAL} hints a deal", "hint-limit", 429)
     _running.add(running)
     try:
-        answer = await hub.workers.run(hint_job, view, deal.pool_in,
+        pool = getattr(hub, "heavy", hub.workers)  # the bot queue's, with --bot-queue
+        answer = await pool.run(hint_job, view, deal.pool_in,
                                        hint_seed(table.id, number, len(deal.history)),
                                        time_limit=TIME_LIMIT)
     except ValueError:

@@ -25,6 +25,8 @@ import contextlib
 import logging
 import multiprocessing
 import os
+import signal
+import sys
 import threading
 from collections.abc import Callable
 from concurrent.futures import TimeoutError as FuturesTimeout
@@ -60,7 +62,18 @@ def _init_worker(megabytes: int, nice: int) -> None:  # pragma: no cover - in th
     server's own group, and the event loop would wait for the CPU behind it
     (benchmarks/bench_bots.py: the person's p50 acknowledgement at 100 tables of
     hard bots went from 8.2 ms to 1.4 ms).  ``nice`` then ranks it within its own
-    group only."""
+    group only.
+
+    On Linux the worker also asks to be killed when its parent (the forkserver, which
+    exits with the server) dies: a server or ``polignac bot-worker`` killed with
+    ``kill -9`` leaves no worker computing a move nobody will read."""
+    if sys.platform.startswith("linux"):
+        with contextlib.suppress(OSError, AttributeError):
+            import ctypes
+
+            ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+            if os.getppid() == 1:  # the parent died before that
+                os._exit(1)
     if nice > 0:
         with contextlib.suppress(OSError):  # already a session leader: nice still applies
             os.setsid()
