@@ -142,5 +142,12 @@ def agreement(deals: int, seed: int = 0, name: str = "defaults"
     return bad, first, total
 
 
-__all__ = ["agreement", "from_openspiel", "openspiel_params", "play_both", "rules_for",
-           "to_openspiel", "cards_of"]
+__all__ = [
+    "agreement",
+    "cards_of",
+    "from_openspiel",
+    "openspiel_params",
+    "play_both",
+    "rules_for",
+    "to_openspiel",
+]
