@@ -200,6 +200,7 @@ def preset_summary(rules: Rules) -> str:
     end = {
         "threshold-loser": f"highest loses at {rules.threshold}",
         "threshold-lowest-wins": f"lowest wins at {rules.threshold}",
+        "threshold-lowest-shared": f"lowest wins at {rules.threshold}, ties share",
         "fixed-deals": "fixed deals, lowest wins",
         "first-to-target": f"first to {rules.threshold} wins",
         "chips": "fixed deals, most chips wins",
