@@ -15,9 +15,10 @@ from ..core.actions import (
     is_card,
 )
 from ..core.cards import SUIT_LETTERS, SUIT_MASKS, Card, Mask, cards_of
-from ..core.deal import ANNOUNCEMENT_NEEDS, ANNOUNCEMENT_VALUES
+from ..core.deal import ANNOUNCEMENT_NEEDS, ANNOUNCEMENT_VALUES, PASS_CARDS
 from ..core.rules import Rules
 from .base import SeatView
+from .hearts import easy_pass, medium_pass
 
 
 class RandomBot:
@@ -220,6 +221,8 @@ class EasyBot:
         """
         if not view.legal:
             raise ValueError("no legal action: it is not this bot's turn")
+        if view.phase == PASS_CARDS:  # the Hearts family's passing
+            return easy_pass(view.rules, view.hand, view.legal)
         if PASS in view.legal:
             return PASS
         call = _calls(view)
@@ -358,6 +361,8 @@ class MediumBot:
         """
         if not view.legal:
             raise ValueError("no legal action: it is not this bot's turn")
+        if view.phase == PASS_CARDS:  # the Hearts family's passing
+            return medium_pass(view.rules, view.hand, view.legal)
         f = _facts(view.rules)
         if PASS in view.legal:
             if _sure_slam(view, f.strength):

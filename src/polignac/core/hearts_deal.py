@@ -162,6 +162,11 @@ class HeartsDeal(Deal):
         return self._s.direction
 
     @property
+    def pass_to_offset(self) -> int:
+        """How many players on the passed cards go (0: no pass this deal)."""
+        return self._s.offset
+
+    @property
     def passed(self) -> tuple[Mask, ...]:
         """The cards each player has chosen to pass so far."""
         return self._s.given
