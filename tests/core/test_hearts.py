@@ -13,6 +13,7 @@ from polignac.core import (
     IllegalActionError,
     Match,
     NotYourTurnError,
+    RecordError,
     RulesError,
     get_rules,
     replay,
@@ -184,8 +185,10 @@ def test_a_match_record_replays_with_its_passes() -> None:
     assert len(record["deals"][3]["actions"]) == 52  # deal 4 keeps
     bad = dict(record)
     bad["deals"] = [dict(record["deals"][0])]
-    bad["deals"][0]["actions"] = ["2C"] + record["deals"][0]["actions"][1:]
-    with pytest.raises(Exception, match="rule: pass-not-in-hand|rule: "):
+    eldest_hand = record["deals"][0]["hands"][1]
+    other = next(c for c in CODES if c not in eldest_hand)
+    bad["deals"][0]["actions"] = [other] + record["deals"][0]["actions"][1:]
+    with pytest.raises(RecordError, match=r"deal 1, action 1 .*\[rule: pass-not-in-hand\]"):
         replay(bad)
 
 
