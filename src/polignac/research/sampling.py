@@ -19,6 +19,7 @@ from ..core.actions import ANNOUNCEMENTS
 from ..core.cards import SUIT_MASKS, Mask, cards_of, make_card
 from ..core.deal import PASS_CARDS, Deal
 from ..core.errors import PolignacError
+from ..core.hearts import lowest_club
 from ..core.hearts_deal import HeartsDeal
 from ..core.rules import Rules
 
@@ -212,9 +213,13 @@ def hearts_world(deal: HeartsDeal, viewer: int, rng: random.Random
     if deal.trick:
         tricks += ((deal.leader, deal.trick),)
     to = (viewer + offset) % n
+    known: list[tuple[int, Mask]] = [(to, deal.passed[viewer])] if offset else []
+    first = deal.rules.first_lead == "lowest-club"
+    if first and not tricks:  # the player to lead holds the lowest club: everyone sees it
+        known.append((deal.to_act, 1 << lowest_club(deal.rules, n)))
     k = Knowledge(play, n, deal.dealer, viewer, deal.play_hands[viewer], None, tricks,
                   tuple(h.bit_count() for h in deal.hands), (), tuple(history[passes:]),
-                  ((to, deal.passed[viewer]),) if offset else ())
+                  tuple(known))
     post = sample_hands(k, rng)
     if not offset:
         return post, history
