@@ -9,7 +9,7 @@ import pytest
 
 pytest.importorskip("pyspiel")
 
-from polignac.research.openspiel_game import load_game  # noqa: E402 - after the skip
+from polignac.research.openspiel_game import load_game
 
 
 @pytest.mark.parametrize(("preset", "players"), [("black-lady", 4), ("black-maria", 3),
