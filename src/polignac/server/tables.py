@@ -296,6 +296,8 @@ class GameTable:
             hands = public.pop("hands")
             seats = public["seats"]
             public["hand"] = hands[seats.index(seat)] if seat in seats else None
+        elif public.get("passing") and public["seat"] != seat:
+            public["action"] = "hidden"
         frame: dict[str, Any] = {"type": "event", "seq": index + 1, "event": public}
         if with_view:
             frame["view"] = self.match.view(seat)
@@ -328,6 +330,8 @@ class GameTable:
             return out_deal
         out: dict[str, Any] = {"kind": "act", "seat": ev.seat, "action": ev.action}
         old = before.current
+        if old is not None and old.phase_name == "pass":
+            out["passing"] = True  # the Hearts family: the card shows to its passer only
         new = after.current if after.current is not None else _finished_deal(after)
         if old is not None and new is not None and len(new.past) > len(old.past):
             t = new.past[-1]
