@@ -67,3 +67,16 @@ def test_every_level_plays_a_black_lady_deal(level: str) -> None:
         assert action in deal.legal_actions()
         deal = deal.apply(action)
     assert sum(deal.score().scores) in (26, 78)
+
+
+def test_the_analysis_refuses_the_family_with_a_reason() -> None:
+    from polignac.bots.analysis import analyze_record
+    from polignac.core import Match, RecordError, to_record
+
+    rng = random.Random(2)
+    m = Match.new(get_rules("black-lady"))
+    m = m.deal_random(rng)
+    while m.current is not None:
+        m = m.apply(rng.choice(m.legal_actions()))
+    with pytest.raises(RecordError, match="knows neither the Hearts family's leads"):
+        analyze_record(to_record(m))
