@@ -190,7 +190,10 @@ class GameTable:
     def hints(self) -> bool:
         """Hints allowed (``hint_routes.py``): the creator's choice, stored in the options;
         a table created without one allows them when no seat but the creator's is for a
-        person."""
+        person.  Never in the Hearts family: a hint is the exact solver's, and the solver
+        knows neither its leads nor the moon."""
+        if self.match.rules.game == "hearts":
+            return False
         chosen = self.options.get("hints")
         if isinstance(chosen, bool):
             return chosen
