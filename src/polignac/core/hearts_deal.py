@@ -169,7 +169,10 @@ class HeartsDeal(Deal):
     @property
     def passed(self) -> tuple[Mask, ...]:
         """The cards each player has chosen to pass so far."""
-        return self._s.given
+        s = self._s
+        if self.phase != PASS_CARDS:
+            return s.given
+        return self.passed_from_history(s)  # while passing, the history is the passes
 
     def received(self, player: int) -> Mask:
         """The cards ``player`` received (0 until everyone has passed)."""
@@ -217,7 +220,14 @@ class HeartsDeal(Deal):
 
     def legal_actions(self) -> list[Action]:
         """Every legal action of the player to act, ascending (empty when done)."""
-        if self.phase == DONE:
+        phase = self.phase
+        if phase == PLAY:
+            led = self._led
+            if led:  # following: the plain rule, unless void in the led suit
+                follow = self._s.hands[self.to_act] & self._rem & led
+                if follow:
+                    return list(_SUIT_CARDS[follow])
+        elif phase == DONE:
             return []
         m = self.legal_card_mask()
         cards = _SUIT_CARDS
@@ -240,14 +250,23 @@ class HeartsDeal(Deal):
             return self._pass(action, player)
         if phase == PLAY and 0 <= action < 52 and (player is None or player == self.to_act):
             bit = 1 << action
-            hand = self._s.hands[self.to_act] & self._rem
             led = self._led
-            if hand & bit and (not led or bit & led or not hand & led) \
-                    and not bit & self.legal_card_mask():
-                raise self._family_error(action)
+            if not bit & led:  # leading, or not following: the family's rules may forbid it
+                hand = self._s.hands[self.to_act] & self._rem
+                if hand & bit and (not led or not hand & led) \
+                        and not bit & self.legal_card_mask():
+                    raise self._family_error(action)
         new = Deal.apply(self, action, player)
         new.__class__ = HeartsDeal
         return new
+
+    def passed_from_history(self, s: _HeartsStatic) -> tuple[Mask, ...]:
+        """Each player's passed cards, read off this state's history (all passes)."""
+        given = [0] * s.n
+        count = s.rules.pass_count
+        for i, card in enumerate(self.history):
+            given[(s.eldest + i // count) % s.n] |= 1 << card
+        return tuple(given)
 
     def _family_error(self, card: Card) -> IllegalActionError:
         s = self._s
@@ -284,11 +303,8 @@ class HeartsDeal(Deal):
         if not s.hands[p] & self._rem & bit:
             raise IllegalActionError(
                 f"pass not in hand: player {p} does not hold {name}"
-                + (" (already chosen)" if s.given[p] & bit else ""),
+                + (" (already chosen)" if self.passed[p] & bit else ""),
                 rule="pass-not-in-hand", action=name)
-        given = list(s.given)
-        given[p] |= bit
-        rules = s.rules
         new = object.__new__(HeartsDeal)
         new._h = (action, self._h)
         new._hist = None
@@ -296,26 +312,20 @@ class HeartsDeal(Deal):
         new._led = 0
         new.trick = ()
         new.done = False
-        tables = _tables_of(s)
-        if given[p].bit_count() < rules.pass_count:
-            new._s = _static(tables, s.dealer, s.hands, s.dealt, tuple(given), s.direction,
-                             s.offset)
+        done = len(self.history) + 1  # the passes so far, this one included
+        count = s.rules.pass_count
+        if done < count * s.n:  # the same static: the chosen cards are in the history
+            new._s = s
             new._rem = self._rem ^ bit
             new.phase = PASS_CARDS
-            new.to_act = p
-            return new
-        nxt = s.nxt[p]
-        if nxt != s.eldest:
-            new._s = _static(tables, s.dealer, s.hands, s.dealt, tuple(given), s.direction,
-                             s.offset)
-            new._rem = self._rem ^ bit
-            new.phase = PASS_CARDS
-            new.to_act = nxt
+            new.to_act = p if done % count else s.nxt[p]
             return new
         # everyone has passed: each receives its cards, and play starts
+        given = new.passed_from_history(s)
         n = s.n
         hands = tuple(s.dealt[q] & ~given[q] | given[(q - s.offset) % n] for q in range(n))
-        static = _static(tables, s.dealer, hands, s.dealt, tuple(given), s.direction, s.offset)
+        static = _static(_tables_of(s), s.dealer, hands, s.dealt, given, s.direction,
+                         s.offset)
         rem = 0
         for h in hands:
             rem |= h
@@ -334,7 +344,7 @@ class HeartsDeal(Deal):
         """
         out = Deal.view(self, player)
         s = self._s
-        passes = sum(g.bit_count() for g in s.given) if s.offset else 0
+        passes = sum(g.bit_count() for g in self.passed) if s.offset else 0
         if passes:
             actions = list(self.history)
             shown = []
@@ -357,7 +367,7 @@ class HeartsDeal(Deal):
         if player is not None and s.offset:
             passing["to"] = (player + s.offset) % s.n
             passing["from"] = (player - s.offset) % s.n
-            passing["given"] = [CODES[c] for c in cards_of(s.given[player])]
+            passing["given"] = [CODES[c] for c in cards_of(self.passed[player])]
             passing["received"] = [CODES[c] for c in cards_of(self.received(player))]
         out["passing"] = passing
         out["hearts_broken"] = self.hearts_broken()
