@@ -45,3 +45,24 @@ def test_information_state_hides_other_passes() -> None:
     while state.current_player() != 1 or len(state.player_actions()) < 12:
         state.apply_action(state.legal_actions()[0])
     assert "received[" in state.information_state_string(2)
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3, 4])
+def test_pettingzoo_plays_the_passing_then_the_cards(seed: int) -> None:
+    import numpy as np
+
+    from polignac.research.pettingzoo_env import env
+
+    e = env("black-lady")
+    e.reset(seed=seed)
+    steps = 0
+    for _agent in e.agent_iter():
+        obs, _reward, term, trunc, _info = e.last()
+        if term or trunc:
+            e.step(None)
+            continue
+        legal = np.flatnonzero(obs["action_mask"])
+        assert len(legal) and all(a < 52 for a in legal)
+        e.step(int(legal[-1]))
+        steps += 1
+    assert steps in (52, 64)  # one deal in four keeps its cards
