@@ -249,8 +249,17 @@ def _point_cards(rules: Rules) -> list[Param]:
     out: list[Param] = []
     specific = {k: v for k, v in rules.card_points.items() if len(k) == 2}
     ranks = {k: v for k, v in rules.card_points.items() if len(k) == 1}
+    hearts = [r + "H" for r in RANK_LETTERS if r in rules.rank_order]
+    if not ranks and len({specific.get(c) for c in hearts}) == 1 and hearts[0] in specific:
+        # every heart the same (the Hearts family): one line instead of thirteen
+        every = msg("rules.everyHeart", value=_pts(specific[hearts[0]]))
+        specific = {k: v for k, v in specific.items() if k not in hearts}
+    else:
+        every = None
     for code, value in specific.items():
         out.append(msg("rules.cardValue", card=_card(code, rules), value=_pts(value)))
+    if every is not None:
+        out.append(every)
     for letter in RANK_LETTERS[::-1]:
         if letter not in ranks:
             continue
@@ -297,7 +306,8 @@ def _scoring_penalty(rules: Rules) -> list[Param]:
         lines.append(msg("rules.allThree", n=rules.all_three_points))
     if rules.moon:
         table = rules.point_table()
-        total = sum(table[c] for c in cards_of(penalty_cards(rules, rules.default_players)))
+        totals = {sum(table[c] for c in cards_of(penalty_cards(rules, n))) for n in rules.players}
+        total: Param = totals.pop() if len(totals) == 1 else msg("rules.hearts.moonTotal")
         lines.append(msg("rules.hearts.moon", total=total))
     if rules.game == "hearts" and "JD" not in rules.card_points:
         lines.append(msg("rules.hearts.jdHouse"))
