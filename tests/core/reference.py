@@ -72,7 +72,7 @@ _HEARTS = {f"{r}H": 1 for r in RANKS}
 CARD_VALUES["black-lady"] = {"QS": 13, **_HEARTS}
 CARD_VALUES["black-maria"] = {"QS": 13, "KS": 10, "AS": 7, **_HEARTS}
 TRICK_VALUE = {"knaves": 1, "bassadewitz-points": 1}
-#: The Hearts family (docs/rules/hearts.md): how each preset passes.
+#: The Hearts family: how each preset passes (written out again from its rules text).
 HEARTS_PASSING = {"black-lady": "rotate", "black-maria": "right"}
 RANK_ORDERS = {
     "polignac": "KQJAT987",

@@ -173,7 +173,7 @@ class Rules:
     """Pollack: parties in a game."""
     passing: str = "none"
     """Hearts family: where each player passes cards before play: none; rotate (by
-    the dealer: left, right, across, none, docs/rules/hearts.md); left (to the
+    the dealer: left, right, across, none, core/hearts.py); left (to the
     next player in play order); right (to the previous one); across (two on)."""
     pass_count: int = 3
     """Hearts family: how many cards each player passes."""

@@ -1,7 +1,7 @@
 """Black Lady against OpenSpiel's ``hearts``: the same deal through both engines.
 
 OpenSpiel's ``hearts`` with its default parameters is the preset ``black-lady``
-played one deal at a time (docs/rules/hearts.md says how each rule maps).
+played one deal at a time (docs/research.md says how each rule maps).
 :func:`play_both` deals the same hands to both engines, plays the same random
 actions in both and returns every disagreement it finds: a different player to
 act, different legal actions at any step, different points at the end.
