@@ -1,6 +1,6 @@
 """The Hearts family (Black Lady, Black Maria): its rules, checks and scoring.
 
-What the family adds to trick play (core/hearts.py; the rules text is in
+What the family adds to trick play (the rules text, interpretations marked, is in
 :mod:`polignac.core.describe`):
 
 - passing: before play each player passes ``pass_count`` cards, one at a time,
