@@ -11,7 +11,9 @@ Dealing is timed on both sides and counted alike: our shuffle (one
 nodes (the pass direction, then the deal card by card, 53 nodes) are timed but
 not counted either.  Actions are the players' decisions: our declarations,
 cards and announcements; Hearts' passed cards and cards played (61 a deal on
-average: one deal in four passes nothing).
+average: one deal in four passes nothing).  The row ``black-lady 4p`` plays that
+same game in our engine (the dealer rotates, so one deal in four passes nothing;
+benchmarks/bench_hearts_agreement.py checks that both engines agree on it).
 The table also shows the stricter ratio where Hearts' chance nodes count as
 actions (114 a deal on average).
 
@@ -150,6 +152,8 @@ def main(argv: list[str] | None = None) -> int:
         Row("bassadewitz 4p", deal_runner("bassadewitz", 4)),
         Row("pollack 4p", deal_runner("pollack", 4)),
         Row("match polignac 4p", match_runner("polignac", 4)),
+        # the same game as the reference: OpenSpiel's hearts defaults (passing included)
+        Row("black-lady 4p", deal_runner("black-lady", 4)),
     ]
     hearts = hearts_runner()
     hearts_deals = max(1, args.deals // 2)  # a Hearts deal has about 2x our actions

@@ -55,6 +55,9 @@ RECORDED = {
     ('slobberhannes', 4): '9ac516da8dbd01b5',
     ('two-knaves', 3): 'ef72cccb7411af36',
     ('two-knaves', 4): 'f2cd7603ab2e8c9b',
+    ('black-lady', 4): '945cda0ef4428ff6',
+    ('black-maria', 3): '7eeb064befda7c01',
+    ('black-maria', 4): '7fef692e0bac7df1',
 }
 
 

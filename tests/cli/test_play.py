@@ -127,3 +127,22 @@ def test_unknown_or_cheating_opponents_are_refused(
     feed(monkeypatch, "")
     assert main(["play", "--opponents", level]) == 2
     assert f"--opponents {level}" in capsys.readouterr().err
+
+
+def test_black_lady_passing_step_in_the_terminal(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    feed(monkeypatch, "1\n" * 2000)
+    path = tmp_path / "hearts.json"
+    status = main(["play", "--preset", "black-lady", "--seed", "3", "--rule", "threshold=30",
+                   "--opponents", "easy", "--out", str(path)])
+    out = capsys.readouterr().out
+    assert status == 0
+    assert "Deal 1, passing: your turn" in out
+    assert "Pass 3 cards right to Easy 3, one at a time (card 1 of 3)" in out
+    assert "Easy 2 chooses a card to pass" in out  # which card stays hidden
+    assert "Everyone has passed. You received from Easy 1:" in out
+    before_play = out.split("Everyone has passed")[0]
+    assert " plays " not in before_play
+    match = replay(json.loads(path.read_text()))
+    assert match.finished and "Match over" in out

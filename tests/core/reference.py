@@ -70,7 +70,12 @@ CARD_VALUES: dict[str, dict[str, int]] = {
     "pollack": {f"{r}{s}": v for r, v in (("A", 3), ("K", 1), ("Q", 1), ("J", 1), ("T", 1),
                                           ("9", 1)) for s in SUITS},
 }
+_HEARTS = {f"{r}H": 1 for r in RANKS}
+CARD_VALUES["black-lady"] = {"QS": 13, **_HEARTS}
+CARD_VALUES["black-maria"] = {"QS": 13, "KS": 10, "AS": 7, **_HEARTS}
 TRICK_VALUE = {"knaves": 1, "bassadewitz-points": 1}
+#: The Hearts family: how each preset passes (written out again from its rules text).
+HEARTS_PASSING = {"black-lady": "rotate", "black-maria": "right"}
 RANK_ORDERS = {
     "polignac": "KQJAT987",
     "polignac-queens": "AKQJT987",
@@ -90,6 +95,8 @@ RANK_ORDERS = {
     "bassadewitz": "ATKQJ987",
     "bassadewitz-points": "ATKQJ987",
     "pollack": "T9AKQJ87",
+    "black-lady": "AKQJT98765432",
+    "black-maria": "AKQJT98765432",
 }
 #: The contract a preset offers (docs/rules/common.md#declarations): declaration rule and its word.
 CONTRACTS = {
@@ -188,6 +195,51 @@ class RefDeal:
         self.used = [set() for _ in range(n)]
         self.trump = (self.turn_up // 13
                       if self.preset == "knaves" and self.turn_up is not None else None)
+        self.passed: list[list[int]] = [[] for _ in range(n)]
+        self.offset = 0
+        if self.hearts:
+            how = HEARTS_PASSING[self.preset]
+            if how == "rotate":
+                how = ["left", "right", "across", "none"][self.dealer % 4]
+            self.offset = {"left": 1, "right": n - 1, "across": n // 2, "none": 0}[how] % n
+            if self.offset:
+                self.phase = "pass"
+            else:
+                self._hearts_lead()
+
+    @property
+    def hearts(self) -> bool:
+        return self.preset in HEARTS_PASSING
+
+    def _hearts_lead(self) -> None:
+        """The holder of the lowest club in play leads the first trick."""
+        clubs = [c for h in self.hands for c in h if c < 13]
+        low = min(clubs)
+        self.to_act = self.leader = next(p for p in range(self.n) if low in self.hands[p])
+        self.first_card = low
+
+    def broken(self) -> bool:
+        played = [c for _l, t, _w in self.tricks for c in t] + self.trick
+        return any(c // 13 == 2 or CODES[c] == "QS" for c in played)
+
+    def _hearts_legal(self) -> list[int]:
+        hand = self.hands[self.to_act]
+        first = not self.tricks
+        penalty = {c for c in hand if value_of(self.preset, c) > 0}
+        if self.trick:
+            follow = {c for c in hand if c // 13 == self.trick[0] // 13}
+            if follow:
+                return sorted(follow)
+            if first and hand - penalty:
+                return sorted(hand - penalty)
+            return sorted(hand)
+        if first:
+            return [self.first_card]
+        if not self.broken():
+            others = {c for c in hand if c // 13 != 2}
+            if others:
+                return sorted(others)
+        return sorted(hand)
 
     @classmethod
     def of(cls, deal: Deal) -> RefDeal:
@@ -227,6 +279,10 @@ class RefDeal:
     def legal(self) -> list[int]:
         if self.phase == "done":
             return []
+        if self.phase == "pass":
+            return sorted(self.hands[self.to_act])
+        if self.hearts:
+            return self._hearts_legal()
         if self.phase == "declare":
             word = CONTRACTS[self.preset][1]
             assert word is not None
@@ -245,6 +301,17 @@ class RefDeal:
     def apply(self, action: int) -> None:
         assert action in self.legal(), (action, self.legal())
         p = self.to_act
+        if self.phase == "pass":
+            self.hands[p].remove(action)
+            self.passed[p].append(action)
+            if len(self.passed[p]) == 3:
+                self.to_act = (p + 1) % self.n
+                if self.to_act == self.eldest:
+                    for q in range(self.n):
+                        self.hands[(q + self.offset) % self.n].update(self.passed[q])
+                    self.phase = "play"
+                    self._hearts_lead()
+            return
         if self.phase == "declare":
             if action == PASS:
                 self.to_act = (p + 1) % self.n
@@ -308,6 +375,14 @@ class RefDeal:
             bad = next(c for c in range(52) if value_of(self.preset, c))
             if first == last and bad in self.taken[first]:
                 base[first] = 4
+            return base
+        if self.hearts:
+            bad = [c for c in range(52) if value_of(self.preset, c) > 0
+                   and any(c in t for t in self.taken)]
+            moon = [p for p in range(n) if all(c in self.taken[p] for c in bad)]
+            if moon:
+                total = sum(value_of(self.preset, c) for c in bad)
+                return [0 if p == moon[0] else total for p in range(n)]
             return base
         rule, _word = CONTRACTS.get(self.preset, ("none", None))
         slam = next((p for p in range(n) if self.tricks_of(p) == len(self.tricks)), None)
@@ -439,6 +514,18 @@ def expected_error(ref: RefDeal, action: int, player: int | None
     if not 0 <= action < NUM_ACTIONS:
         return IllegalActionError, "unknown-action"
     p = ref.to_act
+    if ref.phase == "pass":
+        if action >= 52:
+            return IllegalActionError, "pass-a-card"
+        return IllegalActionError, "pass-not-in-hand"
+    if action < 52 and ref.hearts and action in ref.hands[p]:
+        led = ref.trick[0] // 13 if ref.trick else None
+        if led is None or action // 13 == led or all(c // 13 != led for c in ref.hands[p]):
+            if not ref.tricks and not ref.trick:
+                return IllegalActionError, "first-lead"
+            if not ref.tricks:
+                return IllegalActionError, "penalty-on-first-trick"
+            return IllegalActionError, "hearts-not-broken"
     if action < 52:
         if ref.phase == "declare":
             return IllegalActionError, "declaration-round"

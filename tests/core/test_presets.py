@@ -10,7 +10,7 @@ RULEBOOK_ORDER = [
     "polignac", "polignac-queens", "polignac-rounds", "polignac-threshold", "polignac-fr",
     "polignac-threshold-general", "polignac-fr-generale", "quatre-valets", "two-knaves",
     "polignac-party", "slobberhannes", "eichelobern", "grasobern", "obern", "knaves",
-    "bassadewitz", "bassadewitz-points", "pollack",
+    "bassadewitz", "bassadewitz-points", "pollack", "black-lady", "black-maria",
 ]
 JACKS = {"JS": 2, "J": 1}
 
@@ -23,7 +23,7 @@ def points(rules: Rules) -> dict[str, int]:
 
 
 def test_registry() -> None:
-    assert set(preset_names()) == set(RULEBOOK_ORDER) and len(PRESETS) == 18
+    assert set(preset_names()) == set(RULEBOOK_ORDER) and len(PRESETS) == 20
     assert preset_names()[0] == "polignac"
     for name, rules in PRESETS.items():
         assert rules.preset == name
@@ -209,3 +209,26 @@ def test_pollack() -> None:
     assert r.partnerships and r.announcements and r.scoring == "pollack"
     assert r.declaration == "none"
     assert r.match_end == "parties" and r.partie_target == 21 and r.parties == 6
+
+
+def test_black_lady() -> None:
+    r = get_rules("black-lady")
+    assert r.game == "hearts" and r.scoring == "penalty" and r.pack == 52
+    assert r.players == (4,) and r.removals == "none" and r.rank_order == "AKQJT98765432"
+    assert points(r) == {"QS": 13, **{f"{k}H": 1 for k in "23456789TJQKA"}}
+    assert (r.passing, r.pass_count, r.first_lead) == ("rotate", 3, "lowest-club")
+    assert r.clean_first_trick and r.break_hearts and r.queen_breaks and r.moon
+    assert (r.match_end, r.threshold) == ("threshold-lowest-shared", 100)
+
+
+def test_black_maria() -> None:
+    r = get_rules("black-maria")
+    assert r.players == (3, 4, 5, 6, 7) and r.default_players == 3
+    assert r.removals == "lowest-cards" and r.passing == "right"
+    assert points(r) == {"QS": 13, "KS": 10, "AS": 7, **{f"{k}H": 1 for k in "23456789TJQKA"}}
+    from polignac.core import CODES
+
+    removed = {n: [CODES[c] for c in range(52) if r.removed_cards(n) >> c & 1]
+               for n in r.players}
+    assert removed == {3: ["2C"], 4: [], 5: ["2C", "2S"], 6: ["2C", "2D", "2H", "2S"],
+                       7: ["2C", "2D", "2S"]}

@@ -65,6 +65,8 @@ def _check_conservation(deal: Deal) -> None:
     for h in deal.initial_hands:
         dealt |= h
     parts = list(deal.hands) + list(deal.taken) + [sum(1 << c for c in deal.trick)]
+    if deal.phase_name == "pass":  # the Hearts family: chosen cards, not yet received
+        parts += list(getattr(deal, "passed"))  # noqa: B009 - only HeartsDeal has it
     union = 0
     for part in parts:
         assert union & part == 0, "a card is in two places"
@@ -101,6 +103,10 @@ def _check_deal_sum(ref: RefDeal, scores: tuple[int, ...]) -> None:
     elif preset in SLOBBER:
         all_three = ref.tricks[0][2] == ref.tricks[-1][2] and max(scores) == 4
         assert total == (4 if all_three else 3)
+    elif preset in ("black-lady", "black-maria"):
+        in_pack = sum(v for c, v in CARD_VALUES[preset].items()
+                      if any(_code(x) == c for t in ref.taken for x in t))
+        assert total in (in_pack, in_pack * (n - 1))
     elif preset == "knaves":
         assert total == 17 - 10
     elif preset == "pollack":
@@ -165,7 +171,7 @@ def test_views_never_show_other_hands(preset: str, n: int, seed: int) -> None:
     deal = _new_deal(preset, n, rng)
     while True:
         for p in [*range(n), None]:
-            hidden = {c for q in range(n) if q != p for c in bits(deal.hands[q])}
+            hidden = _hidden(deal, p)
             view = deal.view(p)
             assert not leaked_cards(view, hidden), f"player {p} sees {leaked_cards(view, hidden)}"
             if p is not None:
@@ -173,6 +179,20 @@ def test_views_never_show_other_hands(preset: str, n: int, seed: int) -> None:
         if deal.done:
             break
         deal = deal.apply(choose(rng, deal, deal.legal_actions()))
+
+
+def _hidden(deal: Deal, p: int | None) -> set[int]:
+    """The cards ``p`` (None: a spectator) may not see: the other hands; in the Hearts
+    family also the others' chosen passes, but not the cards ``p`` passed itself."""
+    n = deal.num_players
+    hidden = {c for q in range(n) if q != p for c in bits(deal.hands[q])}
+    passed = getattr(deal, "passed", None)
+    if passed is not None:
+        if deal.phase_name == "pass":
+            hidden |= {c for q in range(n) if q != p for c in bits(passed[q])}
+        if p is not None:
+            hidden -= set(bits(passed[p]))
+    return hidden
 
 
 def _illegal_candidates(deal: Deal, rng: random.Random) -> list[tuple[int, int | None]]:
@@ -353,8 +373,7 @@ def test_random_match_invariants(preset: str, n: int, overrides: dict[str, Any],
             for seat in [*range(n), None]:
                 player = (last.current_seats.index(seat)
                           if seat is not None and seat in last.current_seats else None)
-                hidden = {c for q in range(deal.num_players) if q != player
-                          for c in bits(deal.hands[q])}
+                hidden = _hidden(deal, player)
                 assert not leaked_cards(last.view(seat), hidden)
     assert last.finished
     _expected_end(last)

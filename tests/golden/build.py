@@ -9,7 +9,10 @@ the winner of the trick *as worked out by hand*.  The hands are derived from
 the tricks (each player holds exactly the cards it plays, plus ``rest`` for
 deals cut short by a Pollack claim), so a spec cannot deal a card twice.
 Non-card tokens inside a trick (``announce:...``, ``claim``) are calls by the
-player whose turn it is.  ``pre`` holds the declaration round.
+player whose turn it is.  ``pre`` holds the declaration round.  ``passes`` (the
+Hearts family) gives each player's passed cards and how many seats on they go:
+the tricks then give the hands after passing, and the hands as dealt and the
+passing actions (eldest first) are derived from them.
 
 The helper only checks the spec's own consistency (each trick is led by the
 winner written for the previous one); the expected scores, totals, winners
@@ -66,6 +69,17 @@ def build_deal(spec: dict[str, Any]) -> dict[str, Any]:
         expected_leader = winner
     for i, cards in enumerate(spec.get("rest", [[]] * n)):
         hands[i].extend(cards if isinstance(cards, list) else cards.split())
+    if "passes" in spec:  # the Hearts family: the tricks give the hands after passing
+        offset = spec["passes"]["offset"]
+        given = [g.split() for g in spec["passes"]["cards"]]
+        for p in range(n):
+            got = given[(p - offset) % n]
+            missing = [c for c in got if c not in hands[p]]
+            if missing:
+                raise ValueError(f"player {p} plays no {missing} it was passed")
+            hands[p] = [c for c in hands[p] if c not in got] + given[p]
+        eldest = (spec["dealer"] + 1) % n
+        actions = [c for k in range(n) for c in given[(eldest + k) % n]] + actions
     actions.extend(spec.get("post", []))
     if "actions" in spec:  # negative records: the exact (illegal) action list
         actions = list(spec["actions"])
@@ -107,6 +121,7 @@ def main() -> None:
     """Write every spec's record to ``records/<name>.json``."""
     sys.path.insert(0, str(HERE))
     import specs_bassadewitz
+    import specs_hearts
     import specs_knaves
     import specs_negative
     import specs_polignac
@@ -115,7 +130,7 @@ def main() -> None:
 
     RECORDS.mkdir(exist_ok=True)
     for module in (specs_polignac, specs_slobber, specs_knaves, specs_bassadewitz,
-                   specs_pollack, specs_negative):
+                   specs_pollack, specs_negative, specs_hearts):
         for name, spec in module.SPECS.items():
             record = build_record(spec)
             path = RECORDS / f"{name}.json"

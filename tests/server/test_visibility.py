@@ -92,4 +92,12 @@ def _hidden_at(frame: dict[str, Any], deals: list[dict[str, Any]], receiver: int
     for i, hand in enumerate(d["hands"]):
         if d["seats"][i] != receiver:
             hidden.update(c for c in hand if c not in played)
-    return hidden
+    # The Hearts family: the receiver knows the cards it passed and, once everyone has
+    # passed, those it received (they must be the cards its passer chose, in the record)
+    passing = shown.get("passing") or {}
+    known = set(passing.get("given", [])) | set(passing.get("received", []))
+    if passing.get("received"):
+        n, count = len(d["seats"]), passing["count"]
+        start = (passing["from"] - shown["dealer"] - 1) % n * count  # eldest passes first
+        assert set(d["actions"][start:start + count]) == set(passing["received"])
+    return hidden - known

@@ -51,6 +51,7 @@ from ..core.actions import CLAIM, GENERALE, PASS, Action, action_name, parse_act
 from ..core.cards import Mask, parse_card
 from ..core.deal import DECLARE, Deal
 from ..core.errors import RecordError
+from ..core.hearts import GAME as HEARTS
 from ..core.match import Match
 from ..core.record import replay
 from ..core.rules import SCORE_KINDS
@@ -336,9 +337,14 @@ def _deal_states(record: Mapping[str, Any]) -> Iterator[tuple[int, Deal, list[in
     """Each deal of ``record``: its number, first state, seats and actions.
 
     Raises:
-        RecordError: the record does not replay.
+        RecordError: the record does not replay, or is of the Hearts family (not analysed).
     """
     final = replay(record)
+    if final.rules.game == HEARTS:
+        raise RecordError(
+            f"preset {final.rules.preset!r} cannot be analysed: the analysis solves deals "
+            "exactly, and the solver knows neither the Hearts family's leads (first trick, "
+            "hearts breaking) nor the moon")
     match = Match.new(final.rules, len(final.names), final.first_dealer, list(final.names))
     for number, entry in enumerate(record.get("deals") or [], start=1):
         _dealer, seat_tuple = match.next_deal()

@@ -16,9 +16,11 @@ from typing import Protocol, runtime_checkable
 
 from ..core.actions import Action
 from ..core.cards import Card, Mask
-from ..core.deal import Deal, Trick
+from ..core.deal import PASS_CARDS, Deal, Trick
+from ..core.hearts_deal import HeartsDeal
 from ..core.match import Match
 from ..core.rules import Rules
+from .hearts import play_rules
 
 
 @dataclass(frozen=True)
@@ -36,7 +38,7 @@ class SeatView:
     """The viewer's player number in this deal."""
     dealer: int
     phase: int
-    """0 declaration round, 1 trick play, 2 done (see polignac.core.deal)."""
+    """0 declaration round, 1 trick play, 2 done, 3 passing (see polignac.core.deal)."""
     hand: Mask
     """The viewer's cards still in hand."""
     legal: tuple[Action, ...]
@@ -72,6 +74,12 @@ class SeatView:
     """Match totals before this deal, per deal player (not per seat)."""
     deals_played: int
     """Deals finished in the match so far."""
+    passed: Mask = 0
+    """Hearts family: the cards the viewer has chosen to pass (see polignac.bots.hearts)."""
+    received: Mask = 0
+    """Hearts family: the cards the viewer received (once everyone has passed)."""
+    pass_to: int = -1
+    """Hearts family: the player the viewer passes to (-1: no pass)."""
 
     @property
     def played(self) -> Mask:
@@ -98,6 +106,8 @@ class SeatView:
         totals = (
             (0,) * n if match is None else tuple(match.totals[s] for s in seats)
         )
+        if isinstance(deal, HeartsDeal):
+            return cls._of_hearts(deal, player, seats, totals, match)
         by_sides = deal.rules.kind.sides
         return cls(
             rules=deal.rules,
@@ -126,6 +136,48 @@ class SeatView:
             seats=seats,
             match_totals=totals,
             deals_played=0 if match is None else len(match.results),
+        )
+
+    @classmethod
+    def _of_hearts(cls, deal: HeartsDeal, player: int, seats: tuple[int, ...],
+                   totals: tuple[int, ...], match: Match | None) -> SeatView:
+        """The Hearts family's view: while passing, no history (the viewer's own
+        choices are ``passed``); in play, the rules without passing, the hands
+        after passing and the card play's history (others' passes stay hidden)."""
+        n = deal.num_players
+        passing = deal.phase == PASS_CARDS
+        skip = 0 if passing else sum(g.bit_count() for g in deal.passed)
+        offset = deal.pass_to_offset
+        return cls(
+            rules=deal.rules if passing else play_rules(deal.rules),
+            num_players=n,
+            player=player,
+            dealer=deal.dealer,
+            phase=deal.phase,
+            hand=deal.hands[player],
+            legal=tuple(deal.legal_actions()) if deal.to_act == player and not deal.done else (),
+            to_act=deal.to_act,
+            history=() if passing else deal.history[skip:],
+            tricks=deal.past,
+            trick=deal.trick,
+            leader=deal.leader,
+            taken=deal.taken,
+            tricks_won=deal.tricks,
+            hand_sizes=tuple(h.bit_count() for h in deal.hands),
+            initial_hand=deal.play_hands[player],
+            declarer=-1,
+            contract=None,
+            turn_up=None,
+            trump=None,
+            announcements=(),
+            partie=(0, 0),
+            side_totals=(0, 0),
+            seats=seats,
+            match_totals=totals,
+            deals_played=0 if match is None else len(match.results),
+            passed=deal.passed[player],
+            received=deal.received(player),
+            pass_to=(player + offset) % n if offset else -1,
         )
 
 

@@ -31,7 +31,8 @@ from typing import Any
 from ..core import side_calls_points
 from ..core.actions import ANNOUNCE_BASE, CLAIM, PASS, Action
 from ..core.cards import Mask
-from ..core.deal import DECLARE, Deal
+from ..core.deal import DECLARE, PASS_CARDS, Deal
+from ..core.hearts import GAME as HEARTS
 from .base import SeatView
 from .inference import play_log_likelihood, policy_log_likelihood, replay_from_start, sample_hands
 from .simple import MediumBot
@@ -161,6 +162,8 @@ class HardBot:
             raise ValueError("the viewer has no legal action: it is not its turn")
         if len(view.legal) == 1:
             return view.legal[0]
+        if view.phase == PASS_CARDS:  # the Hearts family's passing: medium's choice
+            return self.fallback.act(view, rng)
         call = call_for(view)
         if call is not None:
             return call
@@ -227,10 +230,16 @@ class HardBot:
             hands = sample_hands(view, rng)
             yield self._weight(view, hands), hands
 
+    def _late(self, view: SeatView) -> int:
+        """Cards in hand at or below which the exact endgame solves the deal: none in
+        the Hearts family (the solver knows neither its leads nor the moon)."""
+        return 0 if view.rules.game == HEARTS else self.late
+
     def _best_card(self, view: SeatView, cards: list[Action], rng: random.Random) -> Action:
-        if self.late < view.hand.bit_count() <= self.roll:
+        late = self._late(view)
+        if late < view.hand.bit_count() <= self.roll:
             return self._rollout_card(view, cards, rng)
-        if view.hand.bit_count() > self.late:
+        if view.hand.bit_count() > late:
             return self._medium_card(view, cards, rng)
         start = time.perf_counter()
         samples: list[tuple[float, Mapping[int, float]]] = []
@@ -508,6 +517,8 @@ class OracleBot(HardBot):
             raise ValueError(f"player {player} is not to act")
         if len(view.legal) == 1:
             return view.legal[0]
+        if view.phase == PASS_CARDS:
+            return self.fallback.act(view, rng)
         call = call_for(view)
         if call is not None:
             return call
@@ -522,7 +533,7 @@ class OracleBot(HardBot):
         if len(cards) == 1:
             return cards[0]
         values: dict[int, int] | None = None
-        if view.hand.bit_count() <= self.late:
+        if view.hand.bit_count() <= self._late(view):
             pos = Position.from_deal(deal)
             values = (self.solver.best_reply_within(pos, self.nodes) if self.model == "reply"
                       else self.solver.solve_within(pos, self.nodes))

@@ -45,8 +45,11 @@ def announced_needs(view: SeatView) -> list[tuple[int, Mask, int]]:
     still holds at least ``k`` of the unseen ``cards`` (it held the
     combination when it announced, less what it has played since).
     """
+    # The Hearts family: the viewer's passed cards not played yet are in pass_to's hand.
+    known = view.passed & view.unseen if view.pass_to >= 0 else 0
+    passed = [(view.pass_to, known, known.bit_count())] if known else []
     if not view.announcements:
-        return []
+        return passed
     n = view.num_players
     plays = [((t.leader + i) % n, c) for t in view.tricks for i, c in enumerate(t.cards)]
     plays += [((view.leader + i) % n, c) for i, c in enumerate(view.trick)]
@@ -63,7 +66,7 @@ def announced_needs(view: SeatView) -> list[tuple[int, Mask, int]]:
             cards, k = ANNOUNCEMENT_NEEDS[name]
             since = sum(1 for q, c in plays[done:] if q == p and cards >> c & 1)
             out.append((p, cards & view.unseen, k - since))
-    return out
+    return passed + out
 
 
 def sample_hands(view: SeatView, rng: random.Random, tries: int = 50) -> tuple[Mask, ...]:

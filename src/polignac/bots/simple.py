@@ -8,9 +8,11 @@ from dataclasses import dataclass
 from ..core import best_announcement, unannounced_points
 from ..core.actions import CLAIM, PASS, Action, is_card
 from ..core.cards import SUIT_MASKS, Card, cards_of
+from ..core.deal import PASS_CARDS
 from ..core.rules import Rules
 from ..core.tricks import NO_TRUMP, beats, card_strength, voids, winning_index
 from .base import SeatView
+from .hearts import easy_pass, medium_pass
 
 
 class RandomBot:
@@ -168,6 +170,8 @@ class EasyBot:
         """
         if not view.legal:
             raise ValueError("no legal action: it is not this bot's turn")
+        if view.phase == PASS_CARDS:  # the Hearts family's passing
+            return easy_pass(view.rules, view.hand, view.legal)
         if PASS in view.legal:
             return PASS
         call = _calls(view)
@@ -306,6 +310,8 @@ class MediumBot:
         """
         if not view.legal:
             raise ValueError("no legal action: it is not this bot's turn")
+        if view.phase == PASS_CARDS:  # the Hearts family's passing
+            return medium_pass(view.rules, view.hand, view.legal)
         f = _facts(view.rules)
         if PASS in view.legal:
             if _sure_slam(view, f.strength):

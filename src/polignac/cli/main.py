@@ -201,7 +201,12 @@ def preset_summary(rules: Rules) -> str:
         trick = f", trick +{rules.trick_points}" if rules.trick_points else ""
         what = f"card points ({pts}{trick}) settled in chips"
     else:
-        parts = [f"{k} {v}" for k, v in rules.card_points.items()]
+        hearts = {f"{r}H" for r in "23456789TJQKA"}
+        same = {rules.card_points.get(c) for c in hearts}
+        parts = [f"{k} {v}" for k, v in rules.card_points.items()
+                 if not (k in hearts and len(same) == 1)]
+        if len(same) == 1 and None not in same:
+            parts.append(f"hearts {same.pop()} each")  # the Hearts family, in short
         if rules.trick_points:
             parts.insert(0, f"trick {rules.trick_points:+d}")
         if rules.first_trick_points:
@@ -214,9 +219,15 @@ def preset_summary(rules: Rules) -> str:
         extras.append("trumps turned up")
     if rules.declaration != "none":
         extras.append(rules.declaration)
+    if rules.passing != "none":
+        extras.append(f"pass {rules.pass_count} " + (
+            "left, right, across, none" if rules.passing == "rotate" else rules.passing))
+    if rules.moon:
+        extras.append("the moon")
     end = {
         "threshold-loser": f"highest loses at {rules.threshold}",
         "threshold-lowest-wins": f"lowest wins at {rules.threshold}",
+        "threshold-lowest-shared": f"lowest wins at {rules.threshold}, ties share",
         "fixed-deals": "fixed deals, lowest wins",
         "first-to-target": f"first to {rules.threshold} wins",
         "chips": "fixed deals, most chips wins",

@@ -20,6 +20,7 @@ from ..core import (
     parse_action,
     to_record,
 )
+from ..core.hearts_deal import HeartsDeal
 from . import render
 from .common import CliError, write_json
 from .players import Player, from_bot, random_player
@@ -138,14 +139,32 @@ def _loop(progress: list[Match], seat: int, bots: dict[int, Player], rng: random
         else:
             action = bots[to_act](match, to_act)
             _say(match, to_act, action, out)
+        passing = match.current is not None and match.current.phase_name == "pass"
         match = _apply_and_report(match, action, to_act, out)
         progress[0] = match
+        if passing and match.current is not None and match.current.phase_name != "pass":
+            _received(match, seat, out)
     for line in render.result_lines(match):
         print(line, file=out)
 
 
+def _received(match: Match, seat: int, out: TextIO) -> None:
+    """The Hearts family: everyone has passed; say what the human received."""
+    deal = match.current
+    if not isinstance(deal, HeartsDeal) or seat not in match.current_seats:
+        return
+    player = match.current_seats.index(seat)
+    n = deal.num_players
+    giver = match.names[match.current_seats[(player - deal.pass_to_offset) % n]]
+    print(f"Everyone has passed. You received from {giver}: "
+          f"{render.hand_text(deal.received(player), match.rules)}", file=out)
+
+
 def _say(match: Match, seat: int, action: Action, out: TextIO) -> None:
     who = match.names[seat]
+    if match.current is not None and match.current.phase_name == "pass":
+        print(f"{who} chooses a card to pass", file=out)  # which one is hidden
+        return
     if is_card(action):
         print(f"{who} plays {render.action_text(action)}", file=out)
     else:
@@ -184,8 +203,8 @@ def _show(match: Match, seat: int, out: TextIO) -> None:
         return
     player = match.current_seats.index(seat)
     rules = match.rules
-    where = "declaration round" if deal.phase_name == "declare" else \
-        f"trick {len(deal.past) + 1}"
+    where = {"declare": "declaration round", "pass": "passing"}.get(
+        deal.phase_name, f"trick {len(deal.past) + 1}")
     print(f"\n--- Deal {match.deal_number}, {where}: your turn ---", file=out)
     if deal.turn_up is not None:
         print(f"Trumps: {render.card_text(deal.turn_up)[-1]} "
@@ -201,6 +220,14 @@ def _show(match: Match, seat: int, out: TextIO) -> None:
         print("Trick so far: " + ", ".join(plays), file=out)
     elif deal.phase_name == "play":
         print("You lead.", file=out)
+    if isinstance(deal, HeartsDeal) and deal.phase_name == "pass":
+        n = deal.num_players
+        to = match.names[match.current_seats[(player + deal.pass_to_offset) % n]]
+        chosen = deal.passed[player]
+        print(f"Pass {rules.pass_count} cards {deal.pass_direction} to {to}, one at a time "
+              f"(card {chosen.bit_count() + 1} of {rules.pass_count})"
+              + (f"; chosen so far: {render.hand_text(chosen, rules)}" if chosen else ""),
+              file=out)
     if rules.match_end == "parties":
         partner = match.names[match.current_seats[(player + 2) % deal.num_players]]
         mine = deal.side_total(player & 1)

@@ -69,7 +69,9 @@ from .tricks import TopCards, card_strength, legal_mask, winning_index
 DECLARE: Final = 0
 PLAY: Final = 1
 DONE: Final = 2
-PHASE_NAMES: Final = ("declare", "play", "done")
+PASS_CARDS: Final = 3
+"""The Hearts family's passing phase (core/hearts_deal.py)."""
+PHASE_NAMES: Final = ("declare", "play", "done", "pass")
 
 @dataclass(frozen=True)
 class Trick:
@@ -501,6 +503,9 @@ class Deal:
         pool_in: bool,
     ) -> Deal:
         """The first state of a deal from checked hands."""
+        if tables.rules.game == "hearts":  # the Hearts family's deal (passing, leads)
+            from .hearts_deal import start_hearts
+            return start_hearts(tables, hands, dealer)
         static = _Static(tables, dealer, hands, turn_up, partie, pool_in)
         rem = 0
         for h in hands:

@@ -28,6 +28,7 @@ from typing import Final, Union
 from .actions import ANNOUNCEMENTS
 from .cards import CODES, RANK_LETTERS, cards_of
 from .deal import ANNOUNCEMENT_VALUES
+from .hearts import lowest_club, penalty_cards
 from .rules import Rules
 
 Param = Union[str, int, "Msg", "Join"]
@@ -115,6 +116,8 @@ def rules_text(rules: Rules, players: int | None = None) -> RulesText:
     sections = [
         Section(msg("rules.section.pack"), tuple(_pack(rules, counts))),
         Section(msg("rules.section.play"), tuple(_play(rules))),
+        *([Section(msg("rules.section.hearts"), tuple(_hearts(rules)))]
+          if rules.game == "hearts" else []),
         Section(msg("rules.section.scoring"), tuple(_scoring(rules))),
         Section(msg("rules.section.declarations"), tuple(_declarations(rules))),
         Section(msg("rules.section.end"), tuple(_match_end(rules))),
@@ -223,8 +226,18 @@ def _play(rules: Rules) -> list[Param]:
         packets = msg("rules.packets.of", seq="-".join(str(p) for p in rules.packets))
     lines.append(msg("rules.dealing", packets=packets, interp=INTERP))
     lines.append(msg("rules.trumps.turnUp" if rules.trumps == "turn-up" else "rules.trumps.none"))
+    if rules.first_lead == "lowest-club":
+        lows = sorted({lowest_club(rules, n) for n in rules.players})
+        if len(lows) == 1:
+            lead = msg("rules.hearts.firstLead", card=_card(CODES[lows[0]], rules))
+        else:
+            lead = msg("rules.hearts.firstLeadLowest", cards=Join(LIST, tuple(
+                msg("rules.hearts.lowestWith", code=CODES[c], n=Join(LIST, tuple(
+                    n for n in rules.players if lowest_club(rules, n) == c))) for c in lows)))
+    else:
+        lead = msg("rules.lead.generale" if rules.declaration == "generale" else "rules.lead")
     lines.append(sentences(
-        msg("rules.lead.generale" if rules.declaration == "generale" else "rules.lead"),
+        lead,
         msg("rules.follow.trumps" if rules.trumps == "turn-up" else "rules.follow"),
         msg("rules.dealEnds.claim" if rules.kind.sides else "rules.dealEnds")))
     if rules.game == "pollack":
@@ -238,8 +251,17 @@ def _point_cards(rules: Rules) -> list[Param]:
     out: list[Param] = []
     specific = {k: v for k, v in rules.card_points.items() if len(k) == 2}
     ranks = {k: v for k, v in rules.card_points.items() if len(k) == 1}
+    hearts = [r + "H" for r in RANK_LETTERS if r in rules.rank_order]
+    if not ranks and len({specific.get(c) for c in hearts}) == 1 and hearts[0] in specific:
+        # every heart the same (the Hearts family): one line instead of thirteen
+        every = msg("rules.everyHeart", value=_pts(specific[hearts[0]]))
+        specific = {k: v for k, v in specific.items() if k not in hearts}
+    else:
+        every = None
     for code, value in specific.items():
         out.append(msg("rules.cardValue", card=_card(code, rules), value=_pts(value)))
+    if every is not None:
+        out.append(every)
     for letter in RANK_LETTERS[::-1]:
         if letter not in ranks:
             continue
@@ -285,6 +307,34 @@ def _scoring_penalty(rules: Rules) -> list[Param]:
         lines.append(msg("rules.lastTrick", value=_pts(rules.last_trick_points)))
     if rules.all_three_points is not None:
         lines.append(msg("rules.allThree", n=rules.all_three_points))
+    if rules.moon:
+        table = rules.point_table()
+        totals = {sum(table[c] for c in cards_of(penalty_cards(rules, n))) for n in rules.players}
+        total: Param = totals.pop() if len(totals) == 1 else msg("rules.hearts.moonTotal")
+        lines.append(msg("rules.hearts.moon", total=total))
+    if rules.game == "hearts" and "JD" not in rules.card_points:
+        lines.append(msg("rules.hearts.jdHouse"))
+    return lines
+
+
+def _hearts(rules: Rules) -> list[Param]:
+    """The Hearts family's passing and leads (core/hearts.py)."""
+    lines: list[Param] = []
+    count = rules.pass_count
+    if rules.passing == "none":
+        lines.append(msg("rules.hearts.noPass"))
+    elif rules.passing == "rotate":
+        lines.append(msg("rules.hearts.passRotate", count=count, interp=INTERP))
+    else:
+        lines.append(msg(f"rules.hearts.pass.{rules.passing}", count=count))
+    if rules.passing != "none":
+        lines.append(msg("rules.hearts.passOrder", interp=INTERP))
+    if rules.clean_first_trick:
+        lines.append(msg("rules.hearts.cleanFirst", interp=INTERP))
+    if rules.break_hearts:
+        lines.append(msg("rules.hearts.breakHearts"))
+        if rules.queen_breaks:
+            lines.append(msg("rules.hearts.queenBreaks"))
     return lines
 
 
@@ -404,6 +454,8 @@ def _match_end(rules: Rules) -> list[Param]:
         if rules.declaration == "chelem":
             lines.append(msg("rules.end.loserChelem"))
         return lines
+    if end == "threshold-lowest-shared":
+        return [msg("rules.end.lowestShared", t=t), reach]
     if end == "threshold-lowest-wins":
         return [msg("rules.end.lowest", t=t), reach, msg("rules.end.tieBreak", interp=INTERP),
                 msg("rules.end.tieBreakDealer")]
@@ -442,6 +494,10 @@ def _interpretations(rules: Rules) -> list[Param]:
         out.append(msg("rules.interp.tieBreak", interp=INTERP))
     if rules.match_end == "first-to-target":
         out.append(msg("rules.interp.firstTarget", interp=INTERP))
+    if rules.preset == "black-lady" and rules.game == "hearts":
+        out.append(msg("rules.interp.openspiel"))
+    if rules.preset == "black-maria":
+        out.append(msg("rules.interp.blackMaria", interp=INTERP))
     if rules.kind.sides:
         out += [
             msg("rules.interp.pollackDivision", div=rules.point_divisor, interp=INTERP),

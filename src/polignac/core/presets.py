@@ -65,6 +65,26 @@ _BASSADEWITZ = Rules(
     threshold=None,
 )
 
+_HEART_POINTS: Final = {f"{r}H": 1 for r in "23456789TJQKA"}
+_BLACK_LADY = Rules(  # OpenSpiel's `hearts` with its default parameters, played to 100
+    preset="black-lady",
+    game="hearts",
+    players=(4,),
+    pack=52,
+    removals="none",
+    rank_order="AKQJT98765432",
+    packets=(1,),
+    card_points={"QS": 13, **_HEART_POINTS},
+    declaration="none",
+    match_end="threshold-lowest-shared",
+    threshold=100,
+    passing="rotate",
+    first_lead="lowest-club",
+    clean_first_trick=True,
+    break_hearts=True,
+    moon=True,
+)
+
 PRESETS: Final[dict[str, Rules]] = {
     r.preset: r
     for r in (
@@ -122,6 +142,10 @@ PRESETS: Final[dict[str, Rules]] = {
             announcements=True,
             point_divisor=3,
         ),
+        _BLACK_LADY,
+        _from(_BLACK_LADY, "black-maria", players=(3, 4, 5, 6, 7), default_players=3,
+              removals="lowest-cards", passing="right",
+              card_points={"QS": 13, "KS": 10, "AS": 7, **_HEART_POINTS}),
     )
 }
 """Every preset by name, in the order of the rule book."""

@@ -23,8 +23,9 @@ from .cards import (
     make_card,
 )
 from .errors import RulesError
+from .hearts import check_rules as check_hearts
 
-GAMES: Final = ("polignac", "slobberhannes", "knaves", "bassadewitz", "pollack")
+GAMES: Final = ("polignac", "slobberhannes", "knaves", "bassadewitz", "pollack", "hearts")
 SCORINGS: Final = ("penalty", "points", "chips", "pollack")
 REMOVALS: Final = ("none", "black-sevens-unless-4", "red-sevens-fr", "lowest-cards")
 DIRECTIONS: Final = ("clockwise", "counter-clockwise")
@@ -39,8 +40,13 @@ MATCH_ENDS: Final = (
     "first-to-target",
     "chips",
     "parties",
+    "threshold-lowest-shared",
 )
-THRESHOLD_ENDS: Final = ("threshold-loser", "threshold-lowest-wins", "first-to-target")
+THRESHOLD_ENDS: Final = ("threshold-loser", "threshold-lowest-wins", "first-to-target",
+                         "threshold-lowest-shared")
+PASSINGS: Final = ("none", "rotate", "left", "right", "across")
+"""Hearts family: where the passed cards go (see :mod:`polignac.core.hearts`)."""
+FIRST_LEADS: Final = ("eldest", "lowest-club")
 
 MAX_TEXT: Final = 200
 """Longest text read as a parameter value (``--rule``, JSON); longer is refused unread."""
@@ -65,6 +71,7 @@ BOUNDS: Final[dict[str, tuple[int, int]]] = {
     "point_divisor": (1, 100),
     "partie_target": (1, 1000),
     "parties": (1, 100),
+    "pass_count": (1, 6),
 }
 """The smallest and largest value of each whole-number parameter (for a list or
 ``card_points``: of each item), checked before any other work."""
@@ -193,6 +200,26 @@ class Rules:
     """Pollack: the score that wins a partie."""
     parties: int = 6
     """Pollack: parties in a game."""
+    passing: str = "none"
+    """Hearts family: where each player passes cards before play: none; rotate (by
+    the dealer: left, right, across, none, core/hearts.py); left (to the
+    next player in play order); right (to the previous one); across (two on)."""
+    pass_count: int = 3
+    """Hearts family: how many cards each player passes."""
+    first_lead: str = "eldest"
+    """Who leads the first trick: eldest, or lowest-club (the holder of the lowest
+    club in play leads it: the Two of clubs when it is in the pack)."""
+    clean_first_trick: bool = False
+    """Hearts family: no penalty card (one scoring more than 0) may be discarded
+    on the first trick, unless the hand holds nothing else."""
+    break_hearts: bool = False
+    """Hearts family: hearts may not be led until one has been played (or the
+    Queen of spades, with queen_breaks), unless the hand holds only hearts."""
+    queen_breaks: bool = True
+    """Hearts family: playing the Queen of spades breaks hearts too."""
+    moon: bool = False
+    """Hearts family: shooting the moon. A player who takes every penalty card
+    scores 0 for them and every other player scores their total instead."""
 
     # ------------------------------------------------------------------ derived
 
@@ -361,6 +388,8 @@ class Rules:
         _choice("suits", self.suits, SUITS)
         _choice("declaration", self.declaration, DECLARATIONS)
         _choice("match_end", self.match_end, MATCH_ENDS)
+        _choice("passing", self.passing, PASSINGS)
+        _choice("first_lead", self.first_lead, FIRST_LEADS)
         if self.pack not in (32, 52):
             raise RulesError(f"pack must be 32 or 52, not {self.pack!r}")
         ranks = "AKQJT987" if self.pack == 32 else "AKQJT98765432"
@@ -414,7 +443,8 @@ class Rules:
             "chips": ("chips",),
             "pollack": ("parties",),
             "points": ("first-to-target", "fixed-deals"),
-            "penalty": ("threshold-loser", "threshold-lowest-wins", "fixed-deals"),
+            "penalty": ("threshold-loser", "threshold-lowest-wins", "fixed-deals",
+                        "threshold-lowest-shared"),
         }[self.scoring]
         if self.match_end not in wants:
             raise RulesError(
@@ -443,6 +473,7 @@ class Rules:
             raise RulesError("scoring 'pollack' needs partnerships true")
         if self.announcements and not kind.sides:
             raise RulesError("announcements need scoring 'pollack' (allowed: false)")
+        check_hearts(self)  # the Hearts family's own checks (core/hearts.py)
 
     def check_bounds(self) -> None:
         """Check every parameter's size against :data:`BOUNDS`, :data:`MAX_ITEMS` and

@@ -412,6 +412,7 @@ class ScorePad(StandingView):
             "revoke_penalty": self.revoke_penalty,
             "announcements": list(ANNOUNCEMENT_VALUES) if r.announcements else [],
             "pool_in": not self.pool_waiting,
+            "moon": r.moon,
         }
 
     # --------------------------------------------------------------- entering

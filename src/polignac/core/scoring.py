@@ -12,6 +12,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from .cards import CODES, cards_of
+from .hearts import shoot_the_moon
 from .rules import Rules
 
 SCORE_REASONS: dict[str, tuple[str, ...]] = {
@@ -27,6 +28,7 @@ SCORE_REASONS: dict[str, tuple[str, ...]] = {
     "chips-sweep": ("detail.swept", "detail.pays-sweeper"),
     "chips-overload": ("detail.card-points", "detail.paid-by"),
     "revoke": ("", "detail.revoke-pays", "detail.other-side"),
+    "moon": ("detail.every-penalty",), "opponent-moon": ("detail.by",),
 }
 """Every score line's ``reason`` and the detail ``key`` each may carry ("": none),
 so that pages can have a sentence for each (``why.REASON`` or ``why.REASON.KEY``
@@ -142,6 +144,8 @@ def score_tricks(
             lines = [ScoreLine(p, rules.all_three_points, "all-three",
                                "first trick, last trick and every point card", "detail.all-three")]
         per.append(lines)
+    if rules.moon:
+        per = shoot_the_moon(rules, n, taken, per)
     v = rules.contract_points
     if declarer >= 0:
         word = "general" if rules.declaration == "general-bonus" else rules.declaration

@@ -119,6 +119,8 @@ class Standing:
             return m, None
         if end == "first-to-target":
             return m._end_by(max, f"reached {threshold}"), None
+        if end == "threshold-lowest-shared":  # the Hearts family: the lowest share the win
+            return m._end_by(min, f"threshold {threshold} reached"), None
         if end == "threshold-loser":
             top = max(totals)
             return replace(

@@ -10,7 +10,8 @@ Observation tensor (``observation_size(n)`` floats; player blocks are
 ==============  =========  ==================================================
 piece           size       meaning
 ==============  =========  ==================================================
-``phase``       3          one-hot: declaration round, trick play, over
+``phase``       3          one-hot: before play (declaration round, passing),
+                           trick play, over
 ``hand``        52         the viewer's cards still in hand
 ``turn_up``     52         the turned-up trump card (Knaves), else zeros
 ``trick``       n x 52     card played to the trick in progress by each player
@@ -29,7 +30,10 @@ Information-state tensor (``infostate_size(rules, n)`` floats; perfect recall):
 ``player``      n          one-hot: the viewer (absolute player number)
 ``dealt``       52         the viewer's hand as dealt (so far, while dealing)
 ``turn_up``     52         the turned-up trump card (Knaves)
-``actions``     L x 67     one-hot of the k-th player action of the deal
+``received``    52         Hearts family with passing only: the cards passed
+                           to the viewer (once everyone has passed)
+``actions``     L x 67     one-hot of the k-th player action of the deal that
+                           the viewer saw (others' passed cards are hidden)
 ==============  =========  ==================================================
 
 ``L = max_game_length(rules, n)``.  Cards are ``suit * 13 + rank`` (suits C D H S,
@@ -49,7 +53,7 @@ import numpy.typing as npt
 from ..core import SIDE_ANNOUNCE_MAX, SLOTS_PER_PLAYER
 from ..core.actions import ANNOUNCEMENTS, NUM_ACTIONS
 from ..core.cards import Mask
-from ..core.deal import DECLARE, DONE, PLAY, Deal
+from ..core.deal import DECLARE, DONE, PASS_CARDS, PLAY, Deal
 from ..core.rules import Rules
 from ..core.tricks import voids
 
@@ -72,7 +76,8 @@ def observation_shapes(n: int) -> tuple[tuple[str, tuple[int, ...]], ...]:
 
 def infostate_shapes(rules: Rules, n: int) -> tuple[tuple[str, tuple[int, ...]], ...]:
     """The information-state pieces and their shapes, in tensor order."""
-    return (("player", (n,)), ("dealt", (52,)), ("turn_up", (52,)),
+    received = (("received", (52,)),) if rules.passing != "none" else ()
+    return (("player", (n,)), ("dealt", (52,)), ("turn_up", (52,)), *received,
             ("actions", (max_game_length(rules, n), NUM_ACTIONS)))
 
 
@@ -117,6 +122,8 @@ def max_game_length(rules: Rules, n: int) -> int:
         length += n
     if rules.has_calls:
         length += SLOTS_PER_PLAYER * n + 1
+    if rules.passing != "none":  # the Hearts family's passed cards
+        length += rules.pass_count * n
     return length
 
 
@@ -142,7 +149,7 @@ def encode_observation(deal: Deal, viewer: int, out: FloatArray) -> None:
     n = deal.num_players
     out.fill(0.0)
     v = views(out, observation_shapes(n))
-    v["phase"][{DECLARE: 0, PLAY: 1, DONE: 2}[deal.phase]] = 1.0
+    v["phase"][{DECLARE: 0, PASS_CARDS: 0, PLAY: 1, DONE: 2}[deal.phase]] = 1.0
     _set_mask(v["hand"], deal.hands[viewer])
     if deal.turn_up is not None:
         v["turn_up"][deal.turn_up] = 1.0
@@ -177,12 +184,15 @@ def encode_partial_observation(n: int, hand: Mask, turn_up: int, out: FloatArray
 
 
 def encode_infostate(rules: Rules, n: int, viewer: int, dealt: Mask, turn_up: int,
-                     actions: Sequence[int], out: FloatArray) -> None:
-    """Fill ``out`` with the perfect-recall information state (see the module doc)."""
+                     actions: Sequence[int], out: FloatArray, received: Mask = 0) -> None:
+    """Fill ``out`` with the perfect-recall information state (see the module doc;
+    ``received``: the Hearts family's cards passed to the viewer)."""
     out.fill(0.0)
     v = views(out, infostate_shapes(rules, n))
     v["player"][viewer] = 1.0
     _set_mask(v["dealt"], dealt)
+    if "received" in v:
+        _set_mask(v["received"], received)
     if turn_up >= 0:
         v["turn_up"][turn_up] = 1.0
     table = v["actions"]

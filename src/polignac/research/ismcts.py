@@ -34,8 +34,10 @@ import numpy as np
 from open_spiel.python.algorithms import ismcts as os_ismcts
 
 from ..bots.base import SeatView
+from ..bots.hearts import medium_pass
 from ..bots.registry import register_bot
 from ..core.actions import Action
+from ..core.deal import PASS_CARDS
 from ..core.errors import RulesError
 from ..core.presets import PRESETS
 from .encoding import deal_returns
@@ -86,8 +88,10 @@ def state_from_view(view: SeatView, rng: random.Random) -> PolignacState:
     tricks = tuple((t.leader, t.cards) for t in view.tricks)
     if view.trick:
         tricks += ((view.leader, view.trick),)
+    known = ((view.pass_to, view.passed),) if view.pass_to >= 0 else ()
     know = Knowledge(rules, view.num_players, view.dealer, view.player, view.initial_hand,
-                     view.turn_up, tricks, view.hand_sizes, view.announcements, view.history)
+                     view.turn_up, tricks, view.hand_sizes, view.announcements, view.history,
+                     known)
     hands = sample_hands(know, rng)
     state: PolignacState = game.new_initial_state()
     queues = [sorted(_cards(h), key=lambda _c: rng.random()) for h in hands]
@@ -137,6 +141,8 @@ class OpenSpielISMCTSBot:
             raise ValueError("no legal action: it is not this bot's turn")
         if len(view.legal) == 1:
             return view.legal[0]
+        if view.phase == PASS_CARDS:  # the Hearts family's passing: no search over it
+            return medium_pass(view.rules, view.hand, view.legal)
         try:
             state = state_from_view(view, rng)
         except RulesError:

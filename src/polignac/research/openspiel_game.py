@@ -39,7 +39,8 @@ import pyspiel
 from ..core.actions import NUM_ACTIONS, action_name
 from ..core.cards import CODES, Mask, cards_of
 from ..core.deal import Deal
-from ..core.errors import RulesError
+from ..core.errors import PolignacError, RulesError
+from ..core.hearts_deal import HeartsDeal
 from ..core.presets import PRESETS, get_rules
 from ..core.rules import Rules
 from .encoding import (
@@ -53,7 +54,7 @@ from .encoding import (
     utility_bounds,
     views,
 )
-from .sampling import Knowledge, sample_hands
+from .sampling import Knowledge, SamplingError, hearts_world, sample_hands
 
 SHORT_NAME: Final = "python_polignac"
 _MIN_PLAYERS: Final = min(min(r.players) for r in PRESETS.values())
@@ -267,6 +268,25 @@ class PolignacState(pyspiel.State):
         """The player actions of the deal so far (after the chance nodes)."""
         return list(self.deal.history) if self.deal is not None else []
 
+    def visible_actions(self, player: int) -> list[int]:
+        """The player actions ``player`` saw: all of them, except (the Hearts family)
+        the cards other players passed."""
+        d = self.deal
+        if not isinstance(d, HeartsDeal) or not d.pass_to_offset:
+            return self.player_actions()
+        history = d.history
+        count = d.rules.pass_count
+        passes = sum(g.bit_count() for g in d.passed)
+        n = d.num_players
+        mine = (player - d.eldest) % n
+        return [a for i, a in enumerate(history)
+                if i >= passes or i // count == mine]
+
+    def received(self, player: int) -> Mask:
+        """The Hearts family: the cards passed to ``player`` (0 before or without passing)."""
+        d = self.deal
+        return d.received(player) if isinstance(d, HeartsDeal) else 0
+
     def resample_from_infostate(self, player_id: int,
                                 probability_sampler: Callable[[], float]) -> PolignacState:
         """A state that ``player_id`` cannot tell apart from this one, with the hidden
@@ -290,6 +310,8 @@ class PolignacState(pyspiel.State):
                                  else left.pop())
             return out
         rng = random.Random(int(probability_sampler() * 2**53))
+        if isinstance(self.deal, HeartsDeal):
+            return self._resample_hearts(self.deal, player_id, rng)
         hands = sample_hands(Knowledge.of_deal(self.deal, player_id), rng)
         order = list(self.dealt)
         queues = {p: cards_of(hands[p]) for p in range(g.n) if p != player_id}
@@ -305,6 +327,29 @@ class PolignacState(pyspiel.State):
         for a in self.deal.history:
             out.apply_action(a)
         return out
+
+    def _resample_hearts(self, deal: HeartsDeal, player_id: int, rng: random.Random
+                         ) -> PolignacState:
+        """The Hearts family's resampling (:func:`polignac.research.sampling.hearts_world`).
+
+        Raises:
+            SamplingError: no consistent deal found.
+        """
+        for _ in range(50):
+            hands, actions = hearts_world(deal, player_id, rng)
+            queues = {p: cards_of(hands[p]) for p in range(self._g.n)}
+            for q in queues.values():
+                rng.shuffle(q)
+            out = PolignacState(self.get_game())
+            try:
+                for k in range(len(self.dealt)):
+                    out.apply_action(queues[self.owner_of_position(k)].pop())
+                for a in actions:
+                    out.apply_action(a)
+            except PolignacError:
+                continue
+            return out
+        raise SamplingError(f"no deal consistent with player {player_id}'s view found")
 
     def __str__(self) -> str:
         g = self._g
@@ -342,7 +387,8 @@ class PolignacObserver:
         g = self._g
         if self.perfect_recall:
             encode_infostate(g.rules, g.n, player, state.dealt_hand(player), state.turn_up,
-                             state.player_actions(), self.tensor)
+                             state.visible_actions(player), self.tensor,
+                             state.received(player))
         elif state.deal is None:
             encode_partial_observation(g.n, state.dealt_hand(player), state.turn_up,
                                        self.tensor)
@@ -354,8 +400,10 @@ class PolignacObserver:
         turn = f" turn-up {CODES[state.turn_up]}" if state.turn_up >= 0 else ""
         if self.perfect_recall or state.deal is None:
             hand = " ".join(CODES[c] for c in cards_of(state.dealt_hand(player)))
-            acts = " ".join(action_name(a) for a in state.player_actions())
-            return f"p{player} dealt[{hand}]{turn} actions[{acts}]"
+            acts = " ".join(action_name(a) for a in state.visible_actions(player))
+            got = state.received(player)
+            recv = f" received[{' '.join(CODES[c] for c in cards_of(got))}]" if got else ""
+            return f"p{player} dealt[{hand}]{turn}{recv} actions[{acts}]"
         d = state.deal
         n = self._g.n
         hand = " ".join(CODES[c] for c in cards_of(d.hands[player]))

@@ -14,10 +14,13 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from ..bots.hearts import play_rules
 from ..core import FORCED_CARDS
 from ..core.cards import Mask, cards_of
-from ..core.deal import Deal
+from ..core.deal import PASS_CARDS, Deal
 from ..core.errors import PolignacError
+from ..core.hearts import lowest_club
+from ..core.hearts_deal import HeartsDeal
 from ..core.rules import Rules
 from ..core.tricks import voids, without_voids
 
@@ -43,6 +46,9 @@ class Knowledge:
     """Cards each player still holds."""
     announcements: tuple[tuple[int, str], ...]
     history: tuple[int, ...]
+    known: tuple[tuple[int, Mask], ...] = ()
+    """Cards known to be in a player's hand as dealt (the Hearts family: the
+    viewer's passed cards, in the hand of the player it passed to)."""
 
     @classmethod
     def of_deal(cls, deal: Deal, viewer: int) -> Knowledge:
@@ -101,6 +107,9 @@ def sample_hands(k: Knowledge, rng: random.Random, attempts: int = 500) -> list[
     for p, name in k.announcements:
         if p != k.viewer and name in FORCED_CARDS:
             forced[p] |= FORCED_CARDS[name] & ~played[p]
+    for p, cards in k.known:
+        if p != k.viewer:
+            forced[p] |= cards & ~played[p]
     allowed = [0] * n
     for p in range(n):
         if p == k.viewer:
@@ -138,6 +147,84 @@ def sample_hands(k: Knowledge, rng: random.Random, attempts: int = 500) -> list[
                         f"in {attempts} draws")
 
 
+def hearts_world(deal: HeartsDeal, viewer: int, rng: random.Random
+                 ) -> tuple[list[Mask], list[int]]:
+    """The Hearts family: hands as dealt and the actions of a deal that ``viewer``
+    cannot tell from ``deal`` (its hand, its passes, the cards it received and
+    every card played stay; the rest is dealt afresh).
+
+    Hands after passing are sampled as :func:`sample_hands` does (the viewer's
+    passed cards pinned to the player it passed to); each other player's pass
+    is then a random choice among its receiver's cards after passing, and the
+    hands as dealt follow.  While passing, the others' hands are dealt afresh
+    and their chosen cards drawn from them.
+
+    Raises:
+        SamplingError: no consistent deal found.
+    """
+    n = deal.num_players
+    count = deal.rules.pass_count
+    offset = deal.pass_to_offset
+    history = list(deal.history)
+    passes = sum(g.bit_count() for g in deal.passed) if offset else 0
+    order = [(deal.eldest + i) % n for i in range(n)]
+    mine = history[:passes]
+    if deal.phase == PASS_CARDS:
+        unknown = cards_of(deal.rules.pack_mask(n) & ~deal.initial_hands[viewer])
+        rng.shuffle(unknown)
+        size = deal.rules.hand_size(n)
+        dealt = [0] * n
+        for p in range(n):
+            if p == viewer:
+                dealt[p] = deal.initial_hands[viewer]
+                continue
+            for c in unknown[:size]:
+                dealt[p] |= 1 << c
+            unknown = unknown[size:]
+        actions = []
+        for i, p in enumerate(order):
+            chosen = history[i * count:(i + 1) * count]
+            if p == viewer:
+                actions += chosen
+            else:
+                actions += rng.sample(cards_of(dealt[p]), len(chosen))
+        return dealt, actions
+    play = play_rules(deal.rules)
+    tricks = tuple((t.leader, t.cards) for t in deal.past)
+    if deal.trick:
+        tricks += ((deal.leader, deal.trick),)
+    to = (viewer + offset) % n
+    known: list[tuple[int, Mask]] = [(to, deal.passed[viewer])] if offset else []
+    first = deal.rules.first_lead == "lowest-club"
+    if first and not tricks:  # the player to lead holds the lowest club: everyone sees it
+        known.append((deal.to_act, 1 << lowest_club(deal.rules, n)))
+    k = Knowledge(play, n, deal.dealer, viewer, deal.play_hands[viewer], None, tricks,
+                  tuple(h.bit_count() for h in deal.hands), (), tuple(history[passes:]),
+                  tuple(known))
+    post = sample_hands(k, rng)
+    if not offset:
+        return post, history
+    given = [0] * n
+    for q in range(n):
+        r = (q + offset) % n
+        if q == viewer:
+            given[q] = deal.passed[viewer]
+        elif r == viewer:
+            given[q] = deal.received(viewer)
+        else:
+            given[q] = sum(1 << c for c in rng.sample(cards_of(post[r]), count))
+    dealt = [post[q] & ~given[(q - offset) % n] | given[q] for q in range(n)]
+    actions = []
+    for i, p in enumerate(order):
+        if p == viewer:
+            actions += mine[i * count:(i + 1) * count]
+        else:
+            cards = cards_of(given[p])
+            rng.shuffle(cards)
+            actions += cards
+    return dealt, actions + history[passes:]
+
+
 def _union(masks: Sequence[Mask]) -> Mask:
     out = 0
     for m in masks:
@@ -145,4 +232,4 @@ def _union(masks: Sequence[Mask]) -> Mask:
     return out
 
 
-__all__ = ["Knowledge", "SamplingError", "replay", "sample_hands"]
+__all__ = ["Knowledge", "SamplingError", "hearts_world", "replay", "sample_hands"]

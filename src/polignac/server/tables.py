@@ -190,7 +190,10 @@ class GameTable:
     def hints(self) -> bool:
         """Hints allowed (``hint_routes.py``): the creator's choice, stored in the options;
         a table created without one allows them when no seat but the creator's is for a
-        person."""
+        person.  Never in the Hearts family: a hint is the exact solver's, and the solver
+        knows neither its leads nor the moon."""
+        if self.match.rules.game == "hearts":
+            return False
         chosen = self.options.get("hints")
         if isinstance(chosen, bool):
             return chosen
@@ -296,6 +299,8 @@ class GameTable:
             hands = public.pop("hands")
             seats = public["seats"]
             public["hand"] = hands[seats.index(seat)] if seat in seats else None
+        elif public.get("passing") and public["seat"] != seat:
+            public["action"] = "hidden"
         frame: dict[str, Any] = {"type": "event", "seq": index + 1, "event": public}
         if with_view:
             frame["view"] = self.match.view(seat)
@@ -328,6 +333,8 @@ class GameTable:
             return out_deal
         out: dict[str, Any] = {"kind": "act", "seat": ev.seat, "action": ev.action}
         old = before.current
+        if old is not None and old.phase_name == "pass":
+            out["passing"] = True  # the Hearts family: the card shows to its passer only
         new = after.current if after.current is not None else _finished_deal(after)
         if old is not None and new is not None and len(new.past) > len(old.past):
             t = new.past[-1]

@@ -286,6 +286,11 @@ function logEvent(ev) {
   if (!ev) return;
   if (ev.kind === "deal") {
     logLines = [dealLine(view?.deal_number ?? 1, ev.dealer)];
+  } else if (ev.kind === "act" && ev.passing) {  // the Hearts family: a card chosen to pass
+    const a = String(ev.action);
+    logLines.push(a.length === 2
+      ? () => t("log.passCard", { card: cardLabel(a) })  // only your own: you passed it
+      : () => t("log.passHidden", { name: name(ev.seat) }));
   } else if (ev.kind === "act") {
     const a = String(ev.action);
     logLines.push(a.length === 2 ? playLine(ev.seat, a) : callLine(ev.seat, a));
@@ -325,6 +330,40 @@ function toast(text) {
 function act(action) {
   holding?.release();  // you act: the trick you were looking at can go
   send({ type: "act", action, seq: lastSeq });
+}
+
+// ------------------------------------------------------- passing (the Hearts family)
+
+// The cards picked to pass, before the Pass button sends them (one act each: the
+// first carries the sequence number, the others follow it in order on this socket,
+// and nobody else can act in between: it stays this seat's turn).
+let passPick = new Set();
+
+/** view.deal.passing while it is this page's turn to choose cards to pass, else null. */
+function passingNow() {
+  const d = view?.deal;
+  return d && d.phase === "pass" && d.legal && !spectating() ? d.passing : null;
+}
+
+/** How many cards this page still has to pass. */
+function passLeft() {
+  const p = passingNow();
+  return p ? p.count - (p.given?.length ?? 0) : 0;
+}
+
+function togglePass(code) {
+  if (passPick.has(code)) passPick.delete(code);
+  else if (passPick.size < passLeft()) passPick.add(code);
+  renderHand(); renderPrompt();
+}
+
+function sendPass() {
+  const cards = [...passPick];
+  if (cards.length !== passLeft()) return;
+  passPick = new Set();
+  holding?.release();
+  cards.forEach((code, i) => send(i ? { type: "act", action: code }
+    : { type: "act", action: code, seq: lastSeq }));
 }
 
 /** POST {} to `url` (the table's buttons): the answer, or an ApiError in the page language. */
@@ -605,6 +644,8 @@ function renderHand() {
   const d = view.deal;
   if (spectating() || !d || !d.hand) return;
   const legal = new Set(d.legal ?? []);
+  const choosing = passingNow();
+  if (!choosing) passPick = new Set();
   const cards = sortHand(d.hand);
   const buttons = [];
   hand.style.setProperty("--n", String(cards.length));
@@ -620,7 +661,13 @@ function renderHand() {
     b.setAttribute("aria-label", cardLabel(code));
     b.append(cardSVG(code));
     hintMark(b, code, cardLabel(code));
-    if (legal.has(code)) {
+    if (legal.has(code) && choosing) {  // passing: a click picks the card, Pass sends them
+      b.classList.add("legal");
+      b.classList.toggle("picked", passPick.has(code));
+      b.setAttribute("aria-pressed", String(passPick.has(code)));
+      b.addEventListener("click", () => togglePass(code));
+      buttons.push(b);
+    } else if (legal.has(code)) {
       b.classList.add("legal");
       b.addEventListener("click", () => act(code));
       buttons.push(b);
@@ -656,7 +703,8 @@ document.addEventListener("keydown", (e) => {
   } else if (e.key === "Enter" && !(document.activeElement instanceof HTMLButtonElement &&
              !document.activeElement.classList.contains("card"))) {
     const c = cards[Math.min(focusIndex, cards.length - 1)];
-    act(c.dataset.card);
+    if (passingNow()) togglePass(c.dataset.card);
+    else act(c.dataset.card);
     e.preventDefault();
   }
 });
@@ -737,6 +785,20 @@ function renderPrompt() {
   box.replaceChildren();
   const d = view.deal;
   if (spectating() || !d || !d.legal) return;
+  const choosing = passingNow();
+  if (choosing) {  // the Hearts family: the Pass button under the picked cards
+    const left = passLeft();
+    const b = make("button", "call primary pass-cards",
+      t("table.passButton", { n: left, name: name(seatOfPlayer(choosing.to)) }));
+    b.dataset.action = "pass-cards";
+    b.disabled = passPick.size !== left;
+    b.addEventListener("click", sendPass);
+    box.append(b);
+    const ul = make("ul", "call-help");
+    ul.append(make("li", "", t("table.passHelp", { n: left, picked: passPick.size })));
+    box.append(ul);
+    return;
+  }
   const calls = d.legal.filter((x) => x.length !== 2);
   for (const a of calls) {
     const b = make("button", "call" + (a === "pass" ? "" : " primary"), callLabel(a));
@@ -776,9 +838,16 @@ function renderStatus() {
   if (view.finished) text = t("table.over");
   else if (waiting) text = tr("table.waitingForPlayers", "Waiting for the players to take their seats…");
   else if (!d) text = t("table.dealOver");
-  else if (d.legal && !spectating()) {
+  else if (passingNow()) {
+    text = t("table.passChoose", { n: passLeft(), name: name(seatOfPlayer(d.passing.to)) });
+  } else if (d.legal && !spectating()) {
     text = t(d.phase === "declare" ? "table.yourTurnDeclare" : "table.yourTurnPlay");
   } else if (toActSeat() !== null) text = t("table.waiting", { name: name(toActSeat()) });
+  const got = d?.passing?.received ?? [];
+  if (got.length && d.phase === "play" && !d.tricks.length && !spectating()) {
+    text = `${t("table.passReceived", { name: name(seatOfPlayer(d.passing.from)),
+      cards: got.map(cardLabel).join(", ") })} ${text}`;
+  }
   if (prev && (!d || !d.trick.cards.length)) text = `${t("table.tookTrick", { name: name(prev.winner) })} ${text}`;
   if (d?.contract) text += ` ${t("table.declared", { name: name(seatOfPlayer(d.declarer)), contract: d.contract })}`;
   s.textContent = text;

@@ -1,0 +1,82 @@
+"""The bots in the Hearts family: passing choices, what their views hide, every level."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from polignac.bots.base import SeatView
+from polignac.bots.hearts import easy_pass, medium_pass, pass_danger, play_rules
+from polignac.bots.registry import make_bot
+from polignac.core import Deal, get_rules
+from polignac.core.cards import parse_card
+from polignac.core.hearts_deal import HeartsDeal
+
+
+def _mask(codes: str) -> int:
+    return sum(1 << parse_card(c) for c in codes.split())
+
+
+def _legal(mask: int) -> tuple[int, ...]:
+    return tuple(c for c in range(52) if mask >> c & 1)
+
+
+def test_medium_passes_an_unguarded_queen_and_keeps_a_guarded_one() -> None:
+    rules = get_rules("black-lady")
+    bare = _mask("QS 3S 2C 3C 4C 5C 6C 7D 8D 9D 2H 3H 4H")
+    assert medium_pass(rules, bare, _legal(bare)) == parse_card("QS")
+    guarded = _mask("QS 2S 3S 4S 2C 3C 4C 5C 7D 8D 9D 2H AD")
+    assert medium_pass(rules, guarded, _legal(guarded)) != parse_card("QS")
+    assert pass_danger(rules, guarded, parse_card("2S")) < 0  # low spades stay
+
+
+def test_medium_keeps_a_bonus_card_and_easy_passes_the_highest() -> None:
+    rules = get_rules("black-lady", {"card_points": "QS:13,JD:-10," + ",".join(
+        f"{r}H:1" for r in "23456789TJQKA")})
+    hand = _mask("JD AD 2C 3C 4C 5C 6C 7C 8C 9C 2H 3H 4H")
+    assert medium_pass(rules, hand, _legal(hand)) == parse_card("AD")
+    assert pass_danger(rules, hand, parse_card("JD")) < -50
+    assert easy_pass(get_rules("black-lady"), hand, _legal(hand)) == parse_card("AD")
+
+
+def test_views_in_play_start_after_passing_and_hide_others_passes() -> None:
+    rules = get_rules("black-lady")
+    deal: Deal = Deal.shuffled(rules, 4, 0, random.Random(3))  # passes left
+    while deal.phase_name == "pass":
+        view = SeatView.of(deal, deal.to_act)
+        assert view.history == () and view.phase == 3
+        deal = deal.apply(medium_pass(rules, view.hand, view.legal))
+    assert isinstance(deal, HeartsDeal)
+    view = SeatView.of(deal, 2)
+    assert view.rules == play_rules(rules) and view.rules.passing == "none"
+    assert view.history == () and view.initial_hand == deal.play_hands[2]
+    assert view.passed == deal.passed[2] and view.received == deal.received(2)
+    assert view.pass_to == 3 and view.passed.bit_count() == 3
+
+
+@pytest.mark.parametrize("level", ["random", "easy", "medium", "hard", "expert"])
+def test_every_level_plays_a_black_lady_deal(level: str) -> None:
+    rules = get_rules("black-lady")
+    deal: Deal = Deal.shuffled(rules, 4, 1, random.Random(5))  # passes right
+    bot = make_bot(level if level in ("random", "easy", "medium")
+                   else f"{level}:rollouts=2,work=300,worlds=4")
+    rng = random.Random(1)
+    while not deal.done:
+        action = bot.act(SeatView.of(deal, deal.to_act), rng)
+        assert action in deal.legal_actions()
+        deal = deal.apply(action)
+    assert sum(deal.score().scores) in (26, 78)
+
+
+def test_the_analysis_refuses_the_family_with_a_reason() -> None:
+    from polignac.bots.analysis import analyze_record
+    from polignac.core import Match, RecordError, to_record
+
+    rng = random.Random(2)
+    m = Match.new(get_rules("black-lady"))
+    m = m.deal_random(rng)
+    while m.current is not None:
+        m = m.apply(rng.choice(m.legal_actions()))
+    with pytest.raises(RecordError, match="knows neither the Hearts family's leads"):
+        analyze_record(to_record(m))
