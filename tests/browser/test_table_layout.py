@@ -31,11 +31,15 @@ DESKTOP = {"width": 1280, "height": 800}
 STEP = """() => {
   const pass = document.querySelector('#prompt .call[data-action=pass]');
   if (pass) { pass.click(); return 'pass'; }
-  const card = document.querySelector('#hand .card.legal');
+  const send = document.querySelector('#prompt .pass-cards');
+  if (send && !send.disabled) { send.click(); return 'pass-cards'; }
+  const card = document.querySelector(send ? '#hand .card.legal:not(.picked)'
+                                           : '#hand .card.legal');
   if (card) { card.click(); return card.dataset.card; }
   return '';
 }"""
-"""Pass, or play the first legal card: as a person would, through the page."""
+"""Pass, or play the first legal card (in the Hearts family pick cards to pass, then
+press Pass): as a person would, through the page."""
 SEATS = """() => [...document.querySelectorAll('#ring .seat')].map((node) => {
   const r = node.getBoundingClientRect();
   return {seat: Number(node.dataset.seat), x: r.left + r.width / 2, y: r.top + r.height / 2,
