@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 
 from polignac.core import CLAIM, PRESETS, Deal, IllegalActionError, get_rules, mask_of, parse_cards
 from polignac.core.cards import SUIT_MASKS, cards_of
+from polignac.core.hearts_deal import HeartsDeal
 from polignac.core.tricks import (
     NO_TRUMP,
     TopCards,
@@ -24,6 +25,7 @@ from polignac.core.tricks import (
     led_suit,
     legal_cards,
     legal_mask,
+    restricted_mask,
     shows_void,
     trick_winner,
     voids,
@@ -105,8 +107,13 @@ def test_the_deal_plays_by_these_rules(preset: str, n: int, seed: int) -> None:
         if deal.phase_name == "play":
             hand = deal.hands[deal.to_act]
             led = led_suit(deal.trick)
-            assert [a for a in legal if a < 52] == legal_cards(hand, led)
-            assert deal.legal_card_mask() == legal_mask(hand, led)
+            if isinstance(deal, HeartsDeal):  # the family's restrictions, same home
+                opening, clean, unbroken = deal.play_restrictions()
+                expected = restricted_mask(hand, led, not deal.past, opening, clean, unbroken)
+            else:
+                expected = legal_mask(hand, led)
+            assert [a for a in legal if a < 52] == cards_of(expected)
+            assert deal.legal_card_mask() == expected
             for c in cards_of(hand & ~legal_mask(hand, led))[:2]:
                 with pytest.raises(IllegalActionError) as err:
                     deal.apply(c)

@@ -191,6 +191,19 @@ class HeartsDeal(Deal):
 
     # ---------------------------------------------------------- legal actions
 
+    def play_restrictions(self) -> tuple[Card, Mask, Mask]:
+        """The Hearts family's restrictions on the card to play now, as
+        :func:`polignac.core.tricks.restricted_mask` takes them: the card that must
+        open the first trick (-1: none now), the cards kept off the first trick (0
+        after it), the cards that may not be led (0 once hearts are broken)."""
+        plan = self._s.plan
+        first = self._last is None
+        opening = plan.first_card if first and not self.trick else -1
+        clean = plan.penalty if first and plan.clean else 0
+        unbroken = HEARTS_MASK if plan.break_hearts and not self.hearts_broken() else 0
+        return opening, clean, unbroken
+
+
     def legal_card_mask(self) -> Mask:
         """The cards the player to act may play, or choose to pass (0 when done)."""
         phase = self.phase

@@ -52,6 +52,23 @@ def legal_mask(hand: Mask, led: int) -> Mask:
     return hand & SUIT_MASKS[led] or hand
 
 
+def restricted_mask(hand: Mask, led: int, first_trick: bool, opening: Card = -1,
+                    clean: Mask = 0, unbroken: Mask = 0) -> Mask:
+    """:func:`legal_mask` with the Hearts family's restrictions (docs/rules/black-lady.md):
+    ``opening`` (a card, or -1) must lead the first trick; the ``clean`` cards may not be
+    played to the first trick while the hand holds another card; the ``unbroken``
+    cards (0 once hearts are broken) may not be led while the hand holds another."""
+    if led >= 0:
+        follow = hand & SUIT_MASKS[led]
+        if follow:
+            return follow
+        return hand & ~clean or hand if first_trick else hand
+    if first_trick and opening >= 0:
+        return hand & 1 << opening or hand
+    cand = hand & ~clean or hand if first_trick else hand
+    return cand & ~unbroken or cand
+
+
 def legal_cards(hand: Mask, led: int) -> list[Card]:
     """:func:`legal_mask` as a list of cards, ascending."""
     return cards_of(legal_mask(hand, led))
