@@ -33,6 +33,11 @@ from polignac.core.tricks import (
 )
 
 GAMES = [(name, n) for name, rules in PRESETS.items() for n in rules.players]
+# The kernel's random playouts know follow-suit and the winner, not the Hearts family's
+# restrictions on leads and the first trick (core/tricks.py:restricted_mask), so a
+# playout there is an approximation (bots/hard.py's rollouts) and is not compared here.
+PLAIN_GAMES = [(name, n) for name, n in GAMES if PRESETS[name].passing == "none"
+               and PRESETS[name].first_lead != "lowest-club"]
 SEEDS = st.integers(min_value=0, max_value=2**32 - 1)
 KERNELS = [pytest.param(fast, id="compiled"), pytest.param(fast.pure_kernel(), id="pure")]
 _M64 = (1 << 64) - 1
@@ -97,7 +102,8 @@ def _xorshift_index(x: int, cnt: int) -> tuple[int, int]:
 
 
 @pytest.mark.parametrize("k", KERNELS)
-@pytest.mark.parametrize(("preset", "n"), GAMES, ids=[f"{p}-{n}" for p, n in GAMES])
+@pytest.mark.parametrize(("preset", "n"), PLAIN_GAMES,
+                         ids=[f"{p}-{n}" for p, n in PLAIN_GAMES])
 @settings(max_examples=2, deadline=None)
 @given(seed=SEEDS)
 def test_random_playout_takes_what_the_core_gives(k: ModuleType, preset: str, n: int,
