@@ -205,6 +205,9 @@ def run_serve(args: argparse.Namespace) -> int:
     config = build_config(args)
     import uvicorn
 
+    from ..server.multiproc import log_to_stderr
+
+    log_to_stderr()
     from ..server import create_app
     from ..server.connections import uvicorn_options
 

@@ -426,6 +426,8 @@ class Hub:
                 cluster.claim_new(conn, row.id)
 
         await self.writer.run(store)
+        if cluster is not None:
+            log.info("table %s: owned by process %s (created here)", row.id, cluster.id)
         table = GameTable(row, self.writer, self.config)
         self._register(table)
         if self.config.cut_window <= 0:  # else the driver deals once the cuts are in
@@ -1297,10 +1299,10 @@ def create_app(config: ServerConfig | None = None, bots: BotBackend | None = Non
         exception_handlers={HTTPException: http_error},
     )
     app.state.hub = hub
-    app.add_middleware(HostCheck, allowed_hosts=config.allowed_hosts)
-    if hub.cluster is not None:  # a table another process owns: forwarded (cluster.py)
-        hub.cluster.app = app
+    if hub.cluster is not None:  # a table another process owns: forwarded (cluster.py),
+        hub.cluster.app = app    # once this process has checked the Host header
         app.add_middleware(ClusterRouter, cluster=hub.cluster)
+    app.add_middleware(HostCheck, allowed_hosts=config.allowed_hosts)
     app.add_middleware(SecurityHeaders)
     return app
 
@@ -1312,4 +1314,7 @@ def app_from_env() -> Starlette:
     Raises:
         KeyError: the variable is not set.
     """
+    from .multiproc import log_to_stderr
+
+    log_to_stderr()
     return create_app(ServerConfig.from_json(os.environ["POLIGNAC_SERVE_CONFIG"]))

@@ -100,7 +100,10 @@ class Bus:
         """
         from broadcaster import Broadcast
 
-        broadcast = Broadcast(self.backend)
+        if self.backend.startswith("redis"):
+            broadcast = Broadcast(backend=_redis_backend(self.backend))
+        else:
+            broadcast = Broadcast(self.backend)
         await broadcast.connect()
         self._broadcast = broadcast
 
@@ -181,7 +184,7 @@ class Bus:
 
     def _whole(self, text: str) -> str | None:
         """``text``, or once its last chunk came the message it is part of, or None."""
-        if not text.startswith(_CHUNK):
+        if not self.chunk_bytes or not text.startswith(_CHUNK):
             return text
         try:
             ident, index, count, piece = text[1:].split(":", 3)
@@ -199,3 +202,21 @@ class Bus:
             return None
         del self._partial[ident]
         return "".join(p for p in parts if p is not None)
+
+
+def _redis_backend(url: str) -> object:
+    """broadcaster's Redis backend, subscribing before its listener starts listening.
+
+    broadcaster 0.3.1 wakes its listener before the SUBSCRIBE is done; with
+    redis-py 8 the listener then finds no subscription, stops, and never listens
+    again (no message is ever delivered).  Here the listener is woken once the
+    subscription is in place.
+    """
+    from broadcaster._backends.redis import RedisBackend
+
+    class Backend(RedisBackend):
+        async def subscribe(self, channel: str) -> None:
+            await self._pubsub.subscribe(channel)
+            self._ready.set()
+
+    return Backend(url)

@@ -9,6 +9,7 @@ in ``$POLIGNAC_SERVE_CONFIG``.  The processes find each other on the bus
 
 from __future__ import annotations
 
+import logging
 import os
 from typing import Any
 
@@ -54,3 +55,15 @@ def run_workers(config: ServerConfig, host: str, port: int, workers: int,
         pass
     finally:
         sock.close()
+
+
+def log_to_stderr() -> None:
+    """Show the server's own log lines (``polignac.*``, INFO and up: which process owns
+    which table, tables leaving memory) on stderr, as uvicorn shows its own."""
+    logger = logging.getLogger("polignac")
+    if not logger.handlers:
+        handler = logging.StreamHandler()
+        handler.setFormatter(logging.Formatter("%(levelname)s:     %(message)s"))
+        logger.addHandler(handler)
+        logger.setLevel(logging.INFO)
+        logger.propagate = False
