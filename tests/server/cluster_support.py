@@ -166,15 +166,16 @@ class Viewer:
                                   proxy=None, additional_headers=headers,
                                   open_timeout=TIMEOUT)
                 self.ws.send(json.dumps({"type": "hello", "last_seq": self.seq}))
-                self.frame()
+                self.frame(any_type=True)  # nothing missed: only the presence frame
                 return
             except Exception:  # closed (1012), refused, timed out: the next one
                 self.close()
                 time.sleep(0.1)
         raise AssertionError(f"no process answered for table {self.table} in {seconds} s")
 
-    def frame(self) -> dict[str, Any]:
-        """The next state or event frame (others are kept, skipped).
+    def frame(self, any_type: bool = False) -> dict[str, Any]:
+        """The next state or event frame (others are kept, skipped; with ``any_type``,
+        the next frame whatever it is).
 
         Raises:
             websockets.exceptions.ConnectionClosed, TimeoutError: the connection ended.
@@ -193,6 +194,8 @@ class Viewer:
                 self.view = frame.get("view", self.view)
                 return frame
             assert frame["type"] in ("presence", "rematch", "commitment", "cut", "error"), frame
+            if any_type:
+                return frame
 
     def until(self, seq: int) -> None:
         """Read frames up to event ``seq``."""

@@ -86,6 +86,9 @@ class Bus:
         self._partial: dict[str, tuple[float, list[str | None]]] = {}
         self._ids = itertools.count()
         self._prefix = secrets.token_hex(4)
+        # broadcaster's PostgreSQL backend has one asyncpg connection, which runs one
+        # statement at a time: publishes wait for each other.
+        self._serial: asyncio.Lock | None = None
 
     @property
     def local(self) -> bool:
@@ -131,6 +134,15 @@ class Bus:
         broadcast = self._broadcast
         if broadcast is None:
             raise RuntimeError("the bus is not connected")
+        if self.chunk_bytes:
+            if self._serial is None:
+                self._serial = asyncio.Lock()
+            async with self._serial:
+                await self._publish(broadcast, channel, message)
+        else:
+            await self._publish(broadcast, channel, message)
+
+    async def _publish(self, broadcast: object, channel: str, message: str) -> None:
         publish = broadcast.publish  # type: ignore[attr-defined]
         limit = self.chunk_bytes
         if not limit or (len(message) * 4 <= limit and not message.startswith(_CHUNK)):

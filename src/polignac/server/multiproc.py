@@ -63,7 +63,7 @@ def log_to_stderr() -> None:
     logger = logging.getLogger("polignac")
     if not logger.handlers:
         handler = logging.StreamHandler()
-        handler.setFormatter(logging.Formatter("%(levelname)s:     %(message)s"))
+        handler.setFormatter(logging.Formatter("%(levelname)s:     %(asctime)s %(message)s"))
         logger.addHandler(handler)
         logger.setLevel(logging.INFO)
         logger.propagate = False

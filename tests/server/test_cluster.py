@@ -1,0 +1,250 @@
+"""Several ``polignac serve`` processes on one PostgreSQL database and one bus
+(docs/server.md, "Several processes"): four people at one table on different
+processes and a spectator on a third; ``kill -9`` of the table's owner at random
+moments, after which another process takes the table over and nothing
+acknowledged is lost.
+
+Real servers: subprocesses on 127.0.0.1, PostgreSQL and Redis from conftest.py.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import random
+import statistics
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from polignac.core import replay, summary
+
+from .cluster_support import TIMEOUT, Proc, Viewer, new_table, owner_pid, stored_events
+from .conftest import PgServer, RedisServer, free_port
+
+pytest.importorskip("websockets.sync.client")
+pytest.importorskip("broadcaster")
+from websockets.exceptions import ConnectionClosed
+
+pytestmark = [pytest.mark.slow, pytest.mark.postgres]
+
+CARDS = [r + s for r in "789TJQKA" for s in "CDHS"]
+
+
+def _start(n: int, url: str, bus: str, data: Path) -> list[Proc]:
+    procs = [Proc(f"p{i}", free_port(), url, bus, data) for i in range(n)]
+    try:
+        for p in procs:
+            p.wait_ready()
+    except BaseException:
+        for p in procs:
+            p.kill()
+        raise
+    return procs
+
+
+def _act(players: list[Viewer], rng: random.Random, spectator: Viewer | None = None
+         ) -> tuple[int, int, str] | None:
+    """One random legal action by whoever is to act; (seq, seat, action) once its event
+    came back, or None when the dealer was due (its event was read).  Everybody (and
+    the spectator) reads what came first."""
+    top = max(p.seq for p in players)
+    for p in [*players, *([spectator] if spectator else [])]:
+        p.until(top)
+    actors = [i for i, p in enumerate(players) if p.legal()]
+    if not actors:
+        if not players[0].view.get("finished"):
+            players[0].frame()  # the dealer is due
+        return None
+    assert len(actors) == 1, actors
+    me = players[actors[0]]
+    action = rng.choice(me.legal())
+    me.ws.send(json.dumps({"type": "act", "action": action, "seq": me.seq}))
+    frame = me.frame()
+    while frame["type"] != "event":
+        frame = me.frame()
+    assert (frame["event"]["seat"], frame["event"]["action"]) == (actors[0], action), frame
+    return frame["seq"], actors[0], action
+
+
+def _public(event: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in event.items() if k != "hand"}
+
+
+def test_four_people_on_three_processes_and_a_spectator(pg_server: PgServer,
+                                                        tmp_path: Path) -> None:
+    """PostgreSQL alone (LISTEN/NOTIFY as the bus): a whole deal, each person on the
+    process the rotation gives, the spectator on the third; everybody sees the same
+    events in the same order, the spectator no hand."""
+    url = pg_server.new_database()
+    procs = _start(3, url, url, tmp_path / "data")
+    try:
+        table, cookies = new_table(procs[0], [procs[1], procs[2], procs[0]])
+        players = [Viewer(table, c) for c in cookies]
+        for i, p in enumerate(players):
+            p.connect(procs, i)
+        spectator = Viewer(table, None)
+        spectator.connect(procs, 2)
+        rng = random.Random(7)
+        for _ in range(200):
+            _act(players, rng)
+            if any(e.get("deal_over") for e in players[0].events.values()):
+                break
+        else:
+            raise AssertionError("the deal did not end")
+        top = max(p.seq for p in players)
+        for v in [*players, spectator]:
+            v.until(top)
+        stored = stored_events(url, table)[:top]  # the next deal may be dealt already
+        assert [s[0] for s in stored] == list(range(1, top + 1))
+        for seq, kind, action, seat in stored:
+            seen = [_public(v.events[seq]) for v in [*players, spectator] if seq in v.events]
+            assert len(seen) == 5 and all(s == seen[0] for s in seen), seq
+            assert (seen[0]["kind"], seen[0].get("action", "deal"), seen[0].get("seat")) == \
+                (kind, action, seat)
+        hands = [c for p in players for c in p.events[1]["hand"]]  # the first deal
+        assert sorted(hands) == sorted(CARDS)  # each person saw their own hand
+        for frame in spectator.frames:  # the spectator: never a hand
+            if frame["type"] in ("state", "event"):
+                assert (frame.get("view") or {}).get("deal", {}).get("hand") is None
+            if frame["type"] == "event" and frame["event"]["kind"] == "deal":
+                assert frame["event"]["hand"] is None
+                assert not any(c in json.dumps(frame) for c in CARDS)
+        health = [httpx.get(p.base + "/health", trust_env=False).json() for p in procs]
+        assert sorted(h["owned_tables"] for h in health) == [0, 0, 1]
+        assert len({h["process"] for h in health}) == 3
+    finally:
+        for p in procs:
+            p.kill()
+
+
+KILLS = 3
+
+
+def _reconnect(viewers: list[Viewer], procs: list[Proc], rng: random.Random) -> None:
+    for v in viewers:
+        v.connect(procs, rng.randrange(len(procs)))
+        v.reconnects += 1
+
+
+def run_kills(url: str, bus: str, data: Path, kills: int, seed: int,
+              report: list[float]) -> dict[str, Any]:
+    """Three processes; ``kills`` times, ``kill -9`` the table's owner at a random
+    moment (a few milliseconds after an action was sent) and start a new process in
+    its place; play on until the match is over.  ``report`` gets each failover time
+    (from the kill to the next acknowledged action, seconds).  Returns what the
+    checks need."""
+    rng = random.Random(seed)
+    procs = _start(3, url, bus, data)
+    viewers: list[Viewer] = []
+    try:
+        table, cookies = new_table(procs[0], [procs[1], procs[2], procs[0]])
+        players = [Viewer(table, c) for c in cookies]
+        spectator = Viewer(table, None)
+        viewers = [*players, spectator]
+        _reconnect(viewers, procs, rng)
+        acked: list[tuple[int, int, str]] = []
+        killed_at: list[float] = []
+        done = 0
+        next_kill = rng.randint(5, 30)
+        for _ in range(3000):
+            if players[0].view.get("finished"):
+                break
+            try:
+                if done == next_kill and len(killed_at) < kills:
+                    owner = owner_pid(url, table)
+                    victim = next(p for p in procs if p.pid == owner)
+
+                    def kill(victim: Proc = victim) -> None:
+                        victim.kill()
+                        killed_at.append(time.monotonic())
+
+                    threading.Timer(rng.uniform(0, 0.02), kill).start()
+                got = _act(players, rng, spectator)
+            except (ConnectionClosed, TimeoutError, OSError):
+                got = None
+                _replace_dead(procs, killed_at, url, bus, data)
+                _reconnect(viewers, procs, rng)
+                next_kill = done + rng.randint(5, 30)
+                continue
+            if got is not None:
+                acked.append(got)
+                done += 1
+                if len(report) < len(killed_at):
+                    report.append(time.monotonic() - killed_at[len(report)])
+                    _replace_dead(procs, killed_at, url, bus, data)
+                    for p in procs:
+                        p.wait_ready()
+        assert players[0].view.get("finished"), "the match did not end"
+        spectator.until(max(p.seq for p in players))
+        with httpx.Client(base_url=procs[0].base, timeout=TIMEOUT, trust_env=False) as http:
+            record = http.get(f"/tables/{table}/record.json").json()
+        finals = []
+        for v in viewers:  # a fresh connection: the state each viewer ends in
+            v.seq = 0
+            v.connect(procs, 0)
+            finals.append(v.frames[-1])
+        return {"table": table, "acked": acked, "viewers": viewers, "record": record,
+                "stored": stored_events(url, table), "finals": finals,
+                "kills": len(killed_at)}
+    finally:
+        for v in viewers:
+            v.close()
+        for p in procs:
+            p.kill()
+
+
+def _replace_dead(procs: list[Proc], killed_at: list[float], url: str, bus: str,
+                  data: Path) -> None:
+    """Start a new process in each dead one's place."""
+    for i, p in enumerate(procs):
+        if not p.alive():
+            procs[i] = Proc(f"p{i}k{len(killed_at)}", free_port(), url, bus, data)
+
+
+def _check(result: dict[str, Any], kills: int) -> None:
+    stored = result["stored"]
+    assert result["kills"] == kills
+    assert [s[0] for s in stored] == list(range(1, len(stored) + 1))
+    by_seq = {s[0]: s for s in stored}
+    for seq, seat, action in result["acked"]:  # nothing acknowledged is lost
+        assert by_seq[seq][1:] == ("act", action, seat), (seq, by_seq.get(seq))
+    for v in result["viewers"]:  # every viewer saw the stored events, in that order
+        for seq, event in v.events.items():
+            assert (event["kind"], event.get("action", "deal"), event.get("seat")) == \
+                by_seq[seq][1:], seq
+    match = replay(result["record"])  # the same actions, replayed in one process
+    assert match.finished
+    expected = json.loads(json.dumps(summary(match)))
+    for frame in result["finals"]:
+        assert frame["type"] == "state" and frame["seq"] == len(stored)
+        assert frame["summary"] == expected
+
+
+@pytest.mark.redis
+def test_kill_minus_9_of_the_owner_redis_bus(pg_server: PgServer, redis_server: RedisServer,
+                                             tmp_path: Path) -> None:
+    times: list[float] = []
+    result = run_kills(pg_server.new_database(), redis_server.url(5), tmp_path / "data",
+                       KILLS, 20261124, times)
+    _check(result, KILLS)
+    with contextlib.suppress(statistics.StatisticsError):
+        print(f"\nfailover (kill -9 to the next acknowledged action), Redis bus, lease 2 s: "
+              f"p50 {statistics.median(times):.2f} s, max {max(times):.2f} s over "
+              f"{len(times)} kills")
+
+
+def test_kill_minus_9_of_the_owner_postgres_bus(pg_server: PgServer, tmp_path: Path) -> None:
+    """The same on PostgreSQL alone (LISTEN/NOTIFY as the bus), two kills."""
+    times: list[float] = []
+    url = pg_server.new_database()
+    result = run_kills(url, url, tmp_path / "data", 2, 4242, times)
+    _check(result, 2)
+    with contextlib.suppress(statistics.StatisticsError):
+        print(f"\nfailover (kill -9 to the next acknowledged action), PostgreSQL bus, lease "
+              f"2 s: p50 {statistics.median(times):.2f} s, max {max(times):.2f} s over "
+              f"{len(times)} kills")
