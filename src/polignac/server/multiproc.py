@@ -66,4 +66,3 @@ def log_to_stderr() -> None:
         handler.setFormatter(logging.Formatter("%(levelname)s:     %(asctime)s %(message)s"))
         logger.addHandler(handler)
         logger.setLevel(logging.INFO)
-        logger.propagate = False
