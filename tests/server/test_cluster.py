@@ -35,8 +35,8 @@ pytestmark = [pytest.mark.slow, pytest.mark.postgres]
 CARDS = [r + s for r in "789TJQKA" for s in "CDHS"]
 
 
-def _start(n: int, url: str, bus: str, data: Path) -> list[Proc]:
-    procs = [Proc(f"p{i}", free_port(), url, bus, data) for i in range(n)]
+def _start(n: int, url: str, bus: str, data: Path, lease: float = 2.0) -> list[Proc]:
+    procs = [Proc(f"p{i}", free_port(), url, bus, data, lease) for i in range(n)]
     try:
         for p in procs:
             p.wait_ready()
@@ -132,14 +132,14 @@ def _reconnect(viewers: list[Viewer], procs: list[Proc], rng: random.Random) -> 
 
 
 def run_kills(url: str, bus: str, data: Path, kills: int, seed: int,
-              report: list[float]) -> dict[str, Any]:
+              report: list[float], lease: float = 2.0) -> dict[str, Any]:
     """Three processes; ``kills`` times, ``kill -9`` the table's owner at a random
     moment (a few milliseconds after an action was sent) and start a new process in
     its place; play on until the match is over.  ``report`` gets each failover time
     (from the kill to the next acknowledged action, seconds).  Returns what the
     checks need."""
     rng = random.Random(seed)
-    procs = _start(3, url, bus, data)
+    procs = _start(3, url, bus, data, lease)
     viewers: list[Viewer] = []
     try:
         table, cookies = new_table(procs[0], [procs[1], procs[2], procs[0]])
@@ -167,7 +167,7 @@ def run_kills(url: str, bus: str, data: Path, kills: int, seed: int,
                 got = _act(players, rng, spectator)
             except (ConnectionClosed, TimeoutError, OSError):
                 got = None
-                _replace_dead(procs, killed_at, url, bus, data)
+                _replace_dead(procs, killed_at, url, bus, data, lease)
                 _reconnect(viewers, procs, rng)
                 next_kill = done + rng.randint(5, 30)
                 continue
@@ -176,7 +176,7 @@ def run_kills(url: str, bus: str, data: Path, kills: int, seed: int,
                 done += 1
                 if len(report) < len(killed_at):
                     report.append(time.monotonic() - killed_at[len(report)])
-                    _replace_dead(procs, killed_at, url, bus, data)
+                    _replace_dead(procs, killed_at, url, bus, data, lease)
                     for p in procs:
                         p.wait_ready()
         assert players[0].view.get("finished"), "the match did not end"
@@ -199,11 +199,11 @@ def run_kills(url: str, bus: str, data: Path, kills: int, seed: int,
 
 
 def _replace_dead(procs: list[Proc], killed_at: list[float], url: str, bus: str,
-                  data: Path) -> None:
+                  data: Path, lease: float) -> None:
     """Start a new process in each dead one's place."""
     for i, p in enumerate(procs):
         if not p.alive():
-            procs[i] = Proc(f"p{i}k{len(killed_at)}", free_port(), url, bus, data)
+            procs[i] = Proc(f"p{i}k{len(killed_at)}", free_port(), url, bus, data, lease)
 
 
 def _check(result: dict[str, Any], kills: int) -> None:
