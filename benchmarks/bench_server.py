@@ -16,8 +16,8 @@ client is a socket on both sides).
     .venv/bin/python benchmarks/bench_server.py --tables 500 --seconds 20 --think 1
     .venv/bin/python benchmarks/bench_server.py --workers 1,2 --bus redis://127.0.0.1:6379/0
 
-``--workers 1,2`` runs the same load against ``polignac serve --workers 1``, then
-``--workers 2`` (a fresh database each time, so SQLite needs ``--bus``; a
+``--workers 1,2`` runs the same load against ``polignac serve`` (one process, the
+default), then ``--workers 2`` (a fresh database each time, so SQLite needs ``--bus``; a
 PostgreSQL ``--database-url`` is its own bus but keeps the first run's tables)
 and prints the throughput ratio; the server's CPU then counts the web processes.
 
@@ -66,7 +66,7 @@ def start_server(data: Path, port: int, database_url: str | None,
     cmd = [str(script)] if script.exists() else [sys.executable, "-m", "polignac"]
     cmd += ["serve", "--host", "127.0.0.1", "--port", str(port), "--data", str(data),
             "--deal-delay", "0", "--bot-delay", "0", "--rate", "100000", "--grace", "3600",
-            "--create-burst", "100000"]
+            "--create-burst", "100000", "--max-connections", "100000"]
     if database_url:
         cmd += ["--database-url", database_url]
     cmd += list(extra)
@@ -263,7 +263,7 @@ def main(argv: list[str] | None = None) -> int:
     for n in counts:
         args.workers_now = n
         extra = ("--workers", str(n)) if n > 1 else ()
-        if args.bus:
+        if args.bus and n > 1:  # one process: the default, nothing between processes
             extra += ("--bus", args.bus)
         port = free_port()
         with tempfile.TemporaryDirectory(prefix="polignac-bench-") as data:
