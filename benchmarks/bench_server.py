@@ -70,7 +70,9 @@ def start_server(data: Path, port: int, database_url: str | None,
     if database_url:
         cmd += ["--database-url", database_url]
     cmd += list(extra)
-    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    log = os.environ.get("POLIGNAC_BENCH_LOG")  # the server's output, to see why it failed
+    out = open(log, "ab") if log else subprocess.DEVNULL  # noqa: SIM115
+    proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT)
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
         if proc.poll() is not None:

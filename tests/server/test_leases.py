@@ -106,3 +106,21 @@ def test_a_stale_owner_is_fenced_by_the_event_key(client: TestClient) -> None:
     with client.websocket_connect(url + "/ws") as ws:  # reloaded from the log
         again = hello(ws)
         assert again["seq"] >= seq + 1
+
+
+def test_ready_and_health_name_the_process(config: Any, bot_backend: Any) -> None:
+    """``GET /ready``: 503 until the process has started (lifespan not run here), then
+    200; ``/health`` names the process and counts the tables it owns."""
+    from polignac.server import create_app
+
+    app = create_app(config, bot_backend)
+    cold = TestClient(app, base_url="http://testserver")  # no lifespan: not started
+    r = cold.get("/ready")
+    assert r.status_code == 503 and r.json() == {"ready": False, "why": "starting",
+                                                 "process": app.state.hub.process_id}
+    with TestClient(app, base_url="http://testserver") as client:
+        r = client.get("/ready")
+        assert r.status_code == 200 and r.json()["ready"] is True
+        play_now(client)
+        health = client.get("/health").json()
+        assert health["process"] == r.json()["process"] and health["owned_tables"] == 1

@@ -217,7 +217,8 @@ class Bus:
 
 
 def _redis_backend(url: str) -> object:
-    """broadcaster's Redis backend, subscribing before its listener starts listening.
+    """broadcaster's Redis backend, subscribing before its listener starts listening,
+    on a pool of connections that waits when all are busy.
 
     broadcaster 0.3.1 wakes its listener before the SUBSCRIBE is done; with
     redis-py 8 the listener then finds no subscription, stops, and never listens
@@ -225,8 +226,18 @@ def _redis_backend(url: str) -> object:
     subscription is in place.
     """
     from broadcaster._backends.redis import RedisBackend
+    from redis import asyncio as aioredis
 
     class Backend(RedisBackend):
+        def __init__(self, url: str) -> None:
+            super().__init__(url)
+            # Publishes wait for a free connection, at most 32 at once (redis-py's own
+            # pool raises "Too many connections" under a burst instead).
+            pool = aioredis.BlockingConnectionPool.from_url(url, max_connections=32,
+                                                            timeout=None)
+            self._conn = aioredis.Redis(connection_pool=pool)
+            self._pubsub = self._conn.pubsub()
+
         async def subscribe(self, channel: str) -> None:
             await self._pubsub.subscribe(channel)
             self._ready.set()
