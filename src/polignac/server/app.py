@@ -241,6 +241,8 @@ class Hub:
             table = await asyncio.to_thread(GameTable, row, writer, self.config)
         except PolignacError:
             log.exception("table %s does not replay", table_id)
+            if self.cluster is not None:
+                await self.cluster.release(table_id)
             return None
         table.paused = not adopt and not table.match.finished  # nobody is here yet
         self._register(table)
