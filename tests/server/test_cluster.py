@@ -117,6 +117,10 @@ def test_four_people_on_three_processes_and_a_spectator(pg_server: PgServer,
         health = [httpx.get(p.base + "/health", trust_env=False).json() for p in procs]
         assert sorted(h["owned_tables"] for h in health) == [0, 0, 1]
         assert len({h["process"] for h in health}) == 3
+        other, _ = new_table(procs[1], [procs[1]] * 3)  # the lobby lists every process's
+        for p in procs:
+            listed = httpx.get(p.base + "/api/tables", trust_env=False).json()["tables"]
+            assert sorted(t["id"] for t in listed) == sorted([table, other]), p.name
     finally:
         for p in procs:
             p.kill()

@@ -721,9 +721,18 @@ async def list_tables(request: Request) -> Response:
     """Every public table in memory, newest first (at most 500): preset, status, who is
     seated.  Private tables (Play now, or created private) are not listed."""
     hub = _hub(request)
+    entries = _listed(hub)
+    if hub.cluster is not None:  # every process's tables (cluster.py, gather)
+        entries = await hub.cluster.gather(entries)
+    entries.sort(key=lambda e: e["created_at"], reverse=True)
+    return JSONResponse({"tables": entries[:500]})
+
+
+def _listed(hub: Hub) -> list[dict[str, Any]]:
+    """This process's public tables as ``GET /api/tables`` lists them (newest 500)."""
     tables = sorted((t for t in hub.tables.values() if not t.private),
                     key=lambda t: t.created_at, reverse=True)[:500]
-    return JSONResponse({"tables": [
+    return [
         {"id": t.id, "url": f"/tables/{t.id}", "preset": t.preset, "overrides": t.overrides,
          "players": len(t.seats), "status": t.status(), "deal_number": t.match.deal_number,
          "created_at": t.created_at, "rematch": t.rematch_id, "paused": t.paused,
@@ -732,7 +741,7 @@ async def list_tables(request: Request) -> Response:
                     "kind": s.kind, "level": s.bot_level,
                     "open": p["open"], "connected": p["connected"]}
                    for s, p in zip(t.seats, t.presence(), strict=True)]}
-        for t in tables]})
+        for t in tables]
 
 
 def _seat_param(request: Request, table: GameTable) -> int:
@@ -1303,6 +1312,7 @@ def create_app(config: ServerConfig | None = None, bots: BotBackend | None = Non
     app.state.hub = hub
     if hub.cluster is not None:  # a table another process owns: forwarded (cluster.py),
         hub.cluster.app = app    # once this process has checked the Host header
+        hub.cluster.lister = lambda: _listed(hub)
         app.add_middleware(ClusterRouter, cluster=hub.cluster)
     app.add_middleware(HostCheck, allowed_hosts=config.allowed_hosts)
     app.add_middleware(SecurityHeaders)

@@ -34,6 +34,7 @@ import re
 import secrets
 import socket
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -53,6 +54,8 @@ FORWARDED = "polignac.forwarded"
 """Scope key of a request run for another process (its id): never forwarded again."""
 ALIVE = "polignac_alive"
 """The channel every process says it is alive on."""
+EVERYONE = "polignac_all"
+"""The channel every process listens to for questions to all (the lobby's list)."""
 _TABLE_PATH = re.compile(r"^/tables/([A-Za-z0-9_\-]{1,32})(?:/|$)")
 _SCOPE_KEYS = ("type", "asgi", "http_version", "method", "scheme", "path", "raw_path",
                "root_path", "query_string", "headers", "client", "server", "subprotocols")
@@ -136,6 +139,8 @@ class Cluster:
         self.last_renewed = time.monotonic()
         self.forwarded = 0
         """Requests this process sent to another (for /health and tests)."""
+        self.lister: Callable[[], list[dict[str, Any]]] = list
+        """This process's entries of the lobby's list (set by the app)."""
 
     # ------------------------------------------------------------ life
 
@@ -155,6 +160,7 @@ class Cluster:
         await self.bus.connect()
         await self.bus.subscribe(self.channel, self._on_message)
         await self.bus.subscribe(ALIVE, self._on_alive)
+        await self.bus.subscribe(EVERYONE, self._on_message)
         loop = asyncio.get_running_loop()
         for job in (self._heartbeat, self._renewal, self._sweep, self._watch):
             self.tasks.append(loop.create_task(job()))
@@ -328,18 +334,57 @@ class Cluster:
             tunnel = self.inbound.get(rid)
             if tunnel is not None:
                 tunnel.queue.put_nowait(_disconnect(tunnel.websocket))
+        elif kind == "list":
+            if msg.get("p") != self.id:
+                asyncio.get_running_loop().create_task(self._answer_list(msg))
         elif kind == "ping":
             asyncio.get_running_loop().create_task(
                 self._publish(msg["o"], {"t": "pong", "r": rid}))
-        else:  # go, out, done, moved, pong: for a tunnel of ours
+        else:  # go, out, done, moved, pong, listed: for a tunnel (or a question) of ours
             tunnel = self.outbound.get(rid)
             if tunnel is not None:
                 tunnel.queue.put_nowait(msg)
 
+    async def _answer_list(self, msg: dict[str, Any]) -> None:
+        with contextlib.suppress(Exception):
+            await self._publish(msg["o"], {"t": "listed", "r": msg["r"], "p": self.id,
+                                           "e": self.lister()})
+
+    async def gather(self, mine: list[dict[str, Any]], wait: float = 0.5
+                     ) -> list[dict[str, Any]]:
+        """``mine`` and every other live process's entries of the lobby's list, as
+        many as answer within ``wait`` seconds (each table once: its owner's)."""
+        rid = secrets.token_hex(8)
+        tunnel = self.outbound[rid] = _Tunnel(self.id)
+        expected = {p for p in self.seen if p != self.id and self.alive(p)}
+        out = {e["id"]: e for e in mine}
+        try:
+            await self._publish(EVERYONE, {"t": "list", "r": rid, "o": self.channel,
+                                           "p": self.id})
+            deadline = time.monotonic() + wait
+            while expected and (left := deadline - time.monotonic()) > 0:
+                try:
+                    msg = await asyncio.wait_for(tunnel.queue.get(), left)
+                except TimeoutError:
+                    break
+                if isinstance(msg, dict) and msg.get("t") == "listed":
+                    expected.discard(msg.get("p"))
+                    for entry in msg.get("e") or []:
+                        out.setdefault(entry["id"], entry)
+        except Exception:  # the bus: this process's own tables only
+            log.exception("process %s: could not gather the lobby's list", self.id)
+        finally:
+            self.outbound.pop(rid, None)
+        return list(out.values())
+
     async def _watch(self) -> None:
-        """End the tunnels whose other process fell silent."""
+        """End the tunnels whose other process fell silent; forget processes silent
+        for ten minutes."""
         while True:
             await asyncio.sleep(0.5)
+            old = time.monotonic() - 600
+            for process in [p for p, at in self.seen.items() if at < old]:
+                del self.seen[process]
             for tunnel in list(self.inbound.values()):
                 if not self.alive(tunnel.peer):
                     tunnel.queue.put_nowait(_disconnect(tunnel.websocket))
