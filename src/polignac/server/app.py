@@ -21,6 +21,7 @@ Routes::
     POST /tables/{id}/rematch    a new table with the same settings and seats
     WS   /tables/{id}/ws         the table protocol (docs/server.md); no seat cookie: spectator
     GET  /health                 loop lag, tables, connections, workers (health.py)
+    GET  /ready                  503 until started and the database (and bus) answer
 """
 
 from __future__ import annotations
