@@ -252,3 +252,58 @@ def test_kill_minus_9_of_the_owner_postgres_bus(pg_server: PgServer, tmp_path: P
         print(f"\nfailover (kill -9 to the next acknowledged action), PostgreSQL bus, lease "
               f"2 s: p50 {statistics.median(times):.2f} s, max {max(times):.2f} s over "
               f"{len(times)} kills")
+
+
+def test_serve_workers_2_on_postgresql(pg_server: PgServer, tmp_path: Path) -> None:
+    """``polignac serve --workers 2`` on PostgreSQL: two processes share the port (the
+    bus is the database's LISTEN/NOTIFY); a person connected to either plays on."""
+    import os
+    import signal
+    import subprocess
+    import sys
+
+    from .cluster_support import SRC
+
+    url = pg_server.new_database()
+    port = free_port()
+    log = tmp_path / "serve.log"
+    with open(log, "wb") as out:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "polignac", "serve", "--port", str(port), "--data",
+             str(tmp_path), "--database-url", url, "--workers", "2", "--job-workers", "1",
+             "--bot-workers", "1", "--grace", "600", "--rate", "10000"],
+            stdout=out, stderr=subprocess.STDOUT, env=dict(os.environ, PYTHONPATH=SRC),
+            start_new_session=True)
+    try:
+        base = f"http://127.0.0.1:{port}"
+        processes: set[str] = set()
+        deadline = time.monotonic() + 60
+        while len(processes) < 2 and time.monotonic() < deadline:
+            assert proc.poll() is None, log.read_text()[-3000:]
+            with contextlib.suppress(httpx.HTTPError), httpx.Client(
+                    base_url=base, trust_env=False, timeout=5) as http:  # new connections
+                r = http.get("/ready")
+                if r.status_code == 200:
+                    processes.add(r.json()["process"])
+            time.sleep(0.05)
+        assert len(processes) == 2, (processes, log.read_text()[-3000:])
+        fake = Proc.__new__(Proc)  # the port of the pair, as one Proc
+        fake.port, fake.base, fake.proc = port, base, proc
+        table, cookies = new_table(fake, [fake] * 3)
+        players = [Viewer(table, c) for c in cookies]
+        for p in players:
+            p.connect([fake])
+        rng = random.Random(3)
+        acked = [a for a in (_act(players, rng) for _ in range(12)) if a]
+        assert len(acked) >= 8
+        stored = {s[0]: s for s in stored_events(url, table)}
+        assert all(stored[seq][1:] == ("act", action, seat) for seq, seat, action in acked)
+        for p in players:
+            p.close()
+    finally:
+        os.killpg(proc.pid, signal.SIGTERM)
+        try:
+            proc.wait(20)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait(10)
