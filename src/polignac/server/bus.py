@@ -21,6 +21,7 @@ import logging
 import secrets
 import time
 from collections.abc import Awaitable, Callable
+from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 log = logging.getLogger("polignac.server")
@@ -216,7 +217,7 @@ class Bus:
         return "".join(p for p in parts if p is not None)
 
 
-def _redis_backend(url: str) -> object:
+def _redis_backend(url: str) -> Any:
     """broadcaster's Redis backend, subscribing before its listener starts listening,
     on a pool of connections that waits when all are busy.
 
