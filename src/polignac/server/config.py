@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field, fields
 from pathlib import Path
+from typing import Any
 
 MAX_FRAME: int = 64 * 1024
 """Largest WebSocket frame accepted, in bytes."""
@@ -139,9 +140,11 @@ class ServerConfig:
         Raises:
             ValueError, TypeError: not such a JSON text.
         """
-        data = json.loads(text)
+        data: dict[str, Any] = json.loads(text)
         data["data_dir"] = Path(data["data_dir"])
-        return cls(**{k: tuple(v) if isinstance(v, list) else v for k, v in data.items()})
+        values: dict[str, Any] = {k: tuple(v) if isinstance(v, list) else v
+                                  for k, v in data.items()}
+        return cls(**values)
 
     def url(self) -> str:
         """The SQLAlchemy URL of the database."""
