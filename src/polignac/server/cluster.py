@@ -471,7 +471,10 @@ class Cluster:
                         finished = False
                         return "done"
                     started = True
-                    await send(decode(msg["m"]))
+                    try:
+                        await send(decode(msg["m"]))
+                    except Exception:  # the client went away: the owner hears "end"
+                        return "done"
         finally:
             self.outbound.pop(rid, None)
             if pump is not None:
