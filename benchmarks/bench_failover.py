@@ -64,7 +64,8 @@ def main(argv: list[str] | None = None) -> int:
                            args.lease_seconds)
         _check(result, result["kills"])
         print(f"bus {args.bus}, lease {args.lease_seconds:g} s, 3 processes, "
-              f"{len(result['acked'])} acknowledged actions, {result['kills']} kills")
+              f"{len(result['acked'])} acknowledged actions, {result['kills']} kills, "
+              f"{len(result['refused'])} actions refused around a kill (then resent)")
         print(f"failover (kill -9 to the next acknowledged action): p50 "
               f"{statistics.median(times):.2f} s, max {max(times):.2f} s, each: "
               + ", ".join(f"{t:.2f}" for t in times))

@@ -128,6 +128,10 @@ def new_table(proc: Proc, guests: list[Proc]) -> tuple[str, list[str]]:
     return table, cookies
 
 
+class Refused(Exception):
+    """The server answered an action with an error frame (its ``rule`` in the message)."""
+
+
 class Viewer:
     """A person's (or, without a cookie, a spectator's) WebSocket to a table through
     one process; it reconnects to another with its last seq when the one it used
@@ -142,6 +146,8 @@ class Viewer:
         self.events: dict[int, dict[str, Any]] = {}
         self.frames: list[dict[str, Any]] = []
         self.reconnects = 0
+        self.raise_errors = False
+        """Raise :class:`Refused` on an error frame (while waiting for one's own action)."""
 
     def connect(self, procs: list[Proc], start: int = 0, seconds: float = 60.0) -> None:
         """Connect to the first live process of ``procs`` (from ``start``, round the
@@ -194,6 +200,8 @@ class Viewer:
                 self.view = frame.get("view", self.view)
                 return frame
             assert frame["type"] in ("presence", "rematch", "commitment", "cut", "error"), frame
+            if frame["type"] == "error" and self.raise_errors:
+                raise Refused(f"{frame.get('rule')}: {frame.get('message')}")
             if any_type:
                 return frame
 
