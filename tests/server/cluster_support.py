@@ -143,6 +143,8 @@ class Viewer:
         self.ws: Any = None
         self.seq = 0
         self.view: dict[str, Any] = {}
+        self.view_seq = 0
+        """The seq the view is of: a catch-up's events carry no view but the last."""
         self.events: dict[int, dict[str, Any]] = {}
         self.frames: list[dict[str, Any]] = []
         self.reconnects = 0
@@ -190,14 +192,15 @@ class Viewer:
             frame: dict[str, Any] = json.loads(self.ws.recv(timeout=TIMEOUT))
             self.frames.append(frame)
             if frame["type"] == "state":
-                self.seq = frame["seq"]
+                self.seq = self.view_seq = frame["seq"]
                 self.view = frame["view"]
                 return frame
             if frame["type"] == "event":
                 assert frame["seq"] == self.seq + 1, (frame["seq"], self.seq)
                 self.seq = frame["seq"]
                 self.events[self.seq] = frame["event"]
-                self.view = frame.get("view", self.view)
+                if "view" in frame:
+                    self.view, self.view_seq = frame["view"], self.seq
                 return frame
             assert frame["type"] in ("presence", "rematch", "commitment", "cut", "error"), frame
             if frame["type"] == "error" and self.raise_errors:
@@ -206,8 +209,8 @@ class Viewer:
                 return frame
 
     def until(self, seq: int) -> None:
-        """Read frames up to event ``seq``."""
-        while self.seq < seq:
+        """Read frames up to event ``seq``, and on until the view is the current one."""
+        while self.seq < seq or self.view_seq < self.seq:
             self.frame()
 
     def legal(self) -> list[str]:

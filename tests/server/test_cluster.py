@@ -60,9 +60,11 @@ def _act(players: list[Viewer], rng: random.Random, spectator: Viewer | None = N
     """One random legal action by whoever is to act; (seq, seat, action) once its event
     came back, or None when the dealer was due (its event was read).  Everybody (and
     the spectator) reads what came first."""
-    top = max(p.seq for p in players)
-    for p in [*players, *([spectator] if spectator else [])]:
-        p.until(top)
+    top = -1
+    while top != max(p.seq for p in players):  # a catch-up may still be coming in
+        top = max(p.seq for p in players)
+        for p in [*players, *([spectator] if spectator else [])]:
+            p.until(top)
     actors = [i for i, p in enumerate(players) if p.legal()]
     if not actors:
         if not players[0].view.get("finished"):
