@@ -14,6 +14,12 @@ client is a socket on both sides).
 
     .venv/bin/python benchmarks/bench_server.py                 # 20 tables, 15 s
     .venv/bin/python benchmarks/bench_server.py --tables 500 --seconds 20 --think 1
+    .venv/bin/python benchmarks/bench_server.py --workers 1,2 --bus redis://127.0.0.1:6379/0
+
+``--workers 1,2`` runs the same load against ``polignac serve`` (one process, the
+default), then ``--workers 2`` (a fresh database each time, so SQLite needs ``--bus``; a
+PostgreSQL ``--database-url`` is its own bus but keeps the first run's tables)
+and prints the throughput ratio; the server's CPU then counts the web processes.
 
 Not a test: it asserts nothing.
 """
@@ -22,6 +28,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import random
@@ -59,11 +66,13 @@ def start_server(data: Path, port: int, database_url: str | None,
     cmd = [str(script)] if script.exists() else [sys.executable, "-m", "polignac"]
     cmd += ["serve", "--host", "127.0.0.1", "--port", str(port), "--data", str(data),
             "--deal-delay", "0", "--bot-delay", "0", "--rate", "100000", "--grace", "3600",
-            "--create-burst", "100000"]
+            "--create-burst", "100000", "--max-connections", "100000"]
     if database_url:
         cmd += ["--database-url", database_url]
     cmd += list(extra)
-    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    log = os.environ.get("POLIGNAC_BENCH_LOG")  # the server's output, to see why it failed
+    out = open(log, "ab") if log else subprocess.DEVNULL  # noqa: SIM115
+    proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT)
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
         if proc.poll() is not None:
@@ -71,6 +80,8 @@ def start_server(data: Path, port: int, database_url: str | None,
         try:
             if httpx.get(f"http://127.0.0.1:{port}/api/presets", timeout=1,
                          trust_env=False).status_code == 200:
+                if "--workers" in extra:  # the others start as fast: give them time
+                    time.sleep(3)
                 return proc
         except httpx.HTTPError:
             time.sleep(0.1)
@@ -151,8 +162,10 @@ async def player(port: int, table: str, cookie: str, seed: int, deadline: list[f
     return played
 
 
-def cpu_seconds(pid: int | None = None) -> float:
-    """CPU time (user + system) used so far by process ``pid`` (None: this one)."""
+def cpu_seconds(pid: int | None = None, web_children: bool = False) -> float:
+    """CPU time (user + system) used so far by process ``pid`` (None: this one); with
+    ``web_children``, plus its children that run the app (``--workers N``: uvicorn's
+    processes, not the worker pools, which are the children's children)."""
     if pid is None:
         usage = resource.getrusage(resource.RUSAGE_SELF)
         return usage.ru_utime + usage.ru_stime
@@ -160,7 +173,17 @@ def cpu_seconds(pid: int | None = None) -> float:
         fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     except OSError:
         return float("nan")
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    total = (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    if web_children:
+        try:
+            kids = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+        except OSError:
+            kids = []
+        for kid in kids:
+            with contextlib.suppress(OSError):
+                if "multiprocessing" in Path(f"/proc/{kid}/cmdline").read_text():
+                    total += cpu_seconds(int(kid))
+    return total
 
 
 async def run(args: argparse.Namespace, port: int, server_pid: int) -> dict[str, Any]:
@@ -182,15 +205,18 @@ async def run(args: argparse.Namespace, port: int, server_pid: int) -> dict[str,
                 player(port, table, cookie, t * 4 + s, deadline, latencies, go, args.think)))
     await asyncio.sleep(min(10.0, 0.5 + len(tasks) / 200))  # let the connections open
     started = time.monotonic()
-    server_cpu, client_cpu = cpu_seconds(server_pid), cpu_seconds()
+    many = getattr(args, "workers_now", 1) > 1
+    server_cpu, client_cpu = cpu_seconds(server_pid, many), cpu_seconds()
     stop_at = deadline[0] = started + args.seconds
     go.set()
     played = await asyncio.gather(*(_until(task, stop_at) for task in tasks))
     elapsed = time.monotonic() - started
-    server_cpu, client_cpu = cpu_seconds(server_pid) - server_cpu, cpu_seconds() - client_cpu
+    server_cpu, client_cpu = (cpu_seconds(server_pid, many) - server_cpu,
+                               cpu_seconds() - client_cpu)
     lat = sorted(latencies)
     return {
-        "tables": args.tables, "clients": len(tasks), "think_s": args.think,
+        "workers": getattr(args, "workers_now", 1), "tables": args.tables, "clients": len(tasks),
+        "think_s": args.think,
         "seconds": round(elapsed, 1),
         "actions": sum(played), "actions_per_s": round(sum(played) / elapsed, 1),
         "p50_ms": round(1000 * lat[len(lat) // 2], 2) if lat else None,
@@ -221,7 +247,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--preset", default="polignac")
     parser.add_argument("--database-url", default=None,
                         help="PostgreSQL instead of SQLite, e.g. postgresql+psycopg://...")
+    parser.add_argument("--workers", default="1",
+                        help="web processes, or a list to compare in one run: 1,2 (default 1)")
+    parser.add_argument("--bus", default=None,
+                        help="the bus between web processes (redis://...), for --workers > 1")
     args = parser.parse_args(argv)
+    counts = [int(n) for n in args.workers.split(",")]
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     want = 65536 if hard == resource.RLIM_INFINITY else hard
     if soft != resource.RLIM_INFINITY and soft < want:
@@ -229,16 +260,30 @@ def main(argv: list[str] | None = None) -> int:
     if 2 * 4 * args.tables + 100 > resource.getrlimit(resource.RLIMIT_NOFILE)[0]:
         parser.error(f"{args.tables} tables need about {8 * args.tables + 100} open files; "
                      "raise the hard limit (ulimit -Hn)")
-    port = free_port()
-    with tempfile.TemporaryDirectory(prefix="polignac-bench-") as data:
-        proc = start_server(Path(data), port, args.database_url)
-        try:
-            figures = asyncio.run(run(args, port, proc.pid))
-        finally:
-            proc.kill()
-            proc.wait()
     backend = "postgresql" if args.database_url else "sqlite synchronous=FULL"
-    print(f"bench_server ({backend}): {json.dumps(figures)}")
+    rates = []
+    for n in counts:
+        args.workers_now = n
+        extra = ("--workers", str(n)) if n > 1 else ()
+        if args.bus and n > 1:  # one process: the default, nothing between processes
+            extra += ("--bus", args.bus)
+        port = free_port()
+        with tempfile.TemporaryDirectory(prefix="polignac-bench-") as data:
+            proc = start_server(Path(data), port, args.database_url, extra)
+            try:
+                figures = asyncio.run(run(args, port, proc.pid))
+            finally:
+                proc.terminate()  # --workers: the supervisor stops its processes
+                try:
+                    proc.wait(20)
+                except subprocess.TimeoutExpired:
+                    proc.kill()
+                    proc.wait()
+        rates.append(figures["actions_per_s"])
+        print(f"bench_server ({backend}): {json.dumps(figures)}", flush=True)
+    if len(counts) > 1:
+        print("throughput ratio: " + ", ".join(
+            f"{n} workers {r / rates[0]:.2f}x" for n, r in zip(counts, rates, strict=True)))
     return 0
 
 

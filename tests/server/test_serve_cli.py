@@ -67,3 +67,49 @@ def test_grace_and_delays(tmp_path: Path) -> None:
         build_config(_parse(["serve", "--trick-pause", "-1"]))
     with pytest.raises(CliError):
         build_config(_parse(["serve", "--grace", "-1"]))
+
+
+def test_several_processes_options(tmp_path: Path) -> None:
+    """--workers N web processes, --bus, --lease-seconds, --name; --job-workers is the
+    replay/score-pad pool that --workers used to be."""
+    config = build_config(_parse(["serve", "--job-workers", "3"]))
+    assert isinstance(config, ServerConfig)
+    assert config.workers == 3 and config.bus_url == "memory://" and not config.clustered
+    config = build_config(_parse(["serve", "--bus", "redis://127.0.0.1:6379/1",
+                                  "--lease-seconds", "3", "--name", "web-a"]))
+    assert isinstance(config, ServerConfig)
+    assert (config.bus_url, config.lease_seconds, config.process_name) == (
+        "redis://127.0.0.1:6379/1", 3.0, "web-a")
+    assert config.clustered
+    pg = "postgresql+psycopg://u@localhost/p"
+    config = build_config(_parse(["serve", "--workers", "2", "--database-url", pg]))
+    assert isinstance(config, ServerConfig)
+    assert config.bus_url == pg  # PostgreSQL's LISTEN/NOTIFY joins the processes
+    assert ServerConfig.from_json(config.to_json()) == config
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--workers", "2"], "memory:// joins nothing"),
+    (["--bus", "kafka://h"], "--bus: bus 'kafka://h'"),
+    (["--lease-seconds", "0.1"], "--lease-seconds 0.1"),
+    (["--workers", "0"], "--workers 0"),
+    (["--job-workers", "0"], "--job-workers 0"),
+])
+def test_several_processes_refusals(argv: list[str], message: str) -> None:
+    with pytest.raises(CliError, match=message.replace("?", r"\?")):
+        build_config(_parse(["serve", *argv]))
+
+
+def test_run_serve_with_workers_migrates_once_then_starts_them(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    from polignac.server import multiproc
+
+    seen: dict[str, object] = {}
+    monkeypatch.setattr(multiproc, "run_workers",
+                        lambda config, host, port, workers: seen.update(
+                            config=config, workers=workers, port=port))
+    args = _parse(["serve", "--workers", "3", "--bus", "redis://127.0.0.1:1/0", "--data",
+                   str(tmp_path), "--port", "8124"])
+    assert args.func(args) == 0
+    assert seen["workers"] == 3 and seen["port"] == 8124
+    assert (tmp_path / "polignac.db").exists()  # migrated before the processes start

@@ -52,8 +52,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     p.add_argument("--finished-keep", type=float, default=600.0, metavar="SECONDS",
                    help="seconds a finished table stays in memory (default 600)")
     # --- heavy requests (replays, score pads) run in worker processes
-    p.add_argument("--workers", type=int, default=2, metavar="N",
-                   help="worker processes for replays and score pads (default 2)")
+    p.add_argument("--job-workers", type=int, default=2, metavar="N",
+                   help="worker processes for replays and score pads, per web process "
+                        "(default 2)")
     p.add_argument("--job-timeout", type=float, default=10.0, metavar="SECONDS",
                    help="seconds one replay or score pad may run in a worker before it is "
                         "stopped, answered 503 job-timeout (default 10)")
@@ -83,6 +84,21 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                         "the local worker processes of --bot-workers)")
     p.add_argument("--secure-cookies", action="store_true",
                    help="mark the cookies Secure (behind a reverse proxy that serves HTTPS)")
+    # --- several web processes (docs/server.md, "Several processes")
+    p.add_argument("--workers", type=int, default=1, metavar="N",
+                   help="web processes on this machine, sharing the port (default 1); more "
+                        "than one needs a bus other than memory:// (a PostgreSQL "
+                        "--database-url gives one: LISTEN/NOTIFY)")
+    p.add_argument("--bus", default="memory://", metavar="URL",
+                   help="the bus between web processes, here and on other machines: "
+                        "memory:// (one process, the default), redis://HOST[:PORT][/DB] or "
+                        "postgresql://USER@HOST/DB")
+    p.add_argument("--lease-seconds", type=float, default=5.0, metavar="SECONDS",
+                   help="seconds a table's lease lasts unless its process renews it: a dead "
+                        "process's tables are taken over within about this long (default 5)")
+    p.add_argument("--name", default=None, metavar="NAME",
+                   help="this process's name in the logs and the table leases (default: the "
+                        "host name; a process id and a random suffix are added)")
     p.set_defaults(func=run_serve)
 
 
@@ -108,7 +124,12 @@ def build_config(args: argparse.Namespace) -> object:
     _within(args, "max_tables", 1, 1_000_000)
     for option in ("close_after", "finished_keep"):
         _within(args, option, 0, 30 * 24 * 3600, " seconds")
-    _within(args, "workers", 1, 64)
+    _within(args, "job_workers", 1, 64)
+    _within(args, "workers", 1, 256)
+    _within(args, "lease_seconds", 0.5, 3600, " seconds")
+    if args.name is not None and not 0 < len(args.name) <= 64:
+        raise CliError(f"--name {args.name!r}: give 1 to 64 characters")
+    bus = _bus(args)
     _within(args, "job_timeout", 0.1, 3600, " seconds")
     _within(args, "max_connections", 1, 100_000)
     for option in ("header_timeout", "ping"):
@@ -138,14 +159,39 @@ def build_config(args: argparse.Namespace) -> object:
                         create_per_minute=args.create_rate, create_burst=args.create_burst,
                         max_tables=args.max_tables, close_seconds=args.close_after,
                         finished_keep_seconds=args.finished_keep,
-                        workers=args.workers, job_seconds=args.job_timeout,
+                        workers=args.job_workers, job_seconds=args.job_timeout,
                         warm_workers=True,
                         allowed_hosts=hosts, max_connections_per_client=args.max_connections,
                         header_timeout=args.header_timeout, ws_ping_interval=args.ping,
                         ws_ping_timeout=args.ping,
                         bot_workers=args.bot_workers,
                         bot_move_seconds=args.bot_move_timeout,
-                        bot_queue=args.bot_queue, secure_cookies=args.secure_cookies)
+                        bot_queue=args.bot_queue, secure_cookies=args.secure_cookies,
+                        bus_url=bus, lease_seconds=args.lease_seconds,
+                        process_name=args.name)
+
+
+def _bus(args: argparse.Namespace) -> str:
+    """The bus URL for ``--bus`` and ``--workers``: with several web processes and
+    ``memory://``, a PostgreSQL database's own LISTEN/NOTIFY.
+
+    Raises:
+        CliError: not a bus URL, or several processes with nothing to join them.
+    """
+    from ..server.bus import BusError, backend_url
+
+    try:
+        backend_url(args.bus)
+    except BusError as exc:
+        raise CliError(f"--bus: {exc}") from None
+    if not args.bus.startswith("memory:") or args.workers == 1:
+        return str(args.bus)
+    url = args.database_url or ""
+    if url.startswith(("postgresql", "postgres:")):
+        return str(url)
+    raise CliError(f"--workers {args.workers}: several web processes need a bus to reach "
+                   "each other; memory:// joins nothing. Give --bus redis://HOST or a "
+                   "PostgreSQL --database-url (its LISTEN/NOTIFY is the bus)")
 
 
 def _within(args: argparse.Namespace, option: str, lo: float, hi: float, unit: str = "",
@@ -170,6 +216,9 @@ def run_serve(args: argparse.Namespace) -> int:
     config = build_config(args)
     import uvicorn
 
+    from ..server.multiproc import log_to_stderr
+
+    log_to_stderr()
     from ..server import create_app
     from ..server.connections import uvicorn_options
 
@@ -178,6 +227,25 @@ def run_serve(args: argparse.Namespace) -> int:
     if args.host in ("0.0.0.0", "::") and not args.allowed_host:
         print("polignac: listening on every address, but only loopback host names are "
               "served: name yours with --allowed-host", flush=True)
-    uvicorn.run(create_app(config), host=args.host, port=args.port,  # type: ignore[arg-type]
-                log_level="info", **uvicorn_options(config))  # type: ignore[arg-type]
+    if args.workers == 1:
+        uvicorn.run(create_app(config), host=args.host, port=args.port,  # type: ignore[arg-type]
+                    log_level="info", **uvicorn_options(config))  # type: ignore[arg-type]
+        return 0
+    from ..server.db import make_engine, migrate
+
+    engine = make_engine(config.url())  # type: ignore[attr-defined]
+    migrate(engine)  # once, before the processes start
+    engine.dispose()
+    print(f"polignac: {args.workers} web processes, bus {_shown(config.bus_url)}",  # type: ignore[attr-defined]
+          flush=True)
+    from ..server.multiproc import run_workers
+
+    run_workers(config, args.host, args.port, args.workers)  # type: ignore[arg-type]
     return 0
+
+
+def _shown(url: str) -> str:
+    """``url`` without its password."""
+    import re
+
+    return re.sub(r"//([^:/@]*):[^@/]*@", r"//\1:***@", url)

@@ -21,6 +21,7 @@ Routes::
     POST /tables/{id}/rematch    a new table with the same settings and seats
     WS   /tables/{id}/ws         the table protocol (docs/server.md); no seat cookie: spectator
     GET  /health                 loop lag, tables, connections, workers (health.py)
+    GET  /ready                  503 until started and the database (and bus) answer
 """
 
 from __future__ import annotations
@@ -30,8 +31,10 @@ import contextlib
 import dataclasses
 import json
 import logging
+import os
 import re
 import secrets
+import socket
 import time
 import urllib.parse
 from collections.abc import AsyncIterator
@@ -54,6 +57,7 @@ from ..i18n import bot_name, default_name, name_fields
 from . import analysis_routes, health, hint_routes, replay_routes, rules_routes, scorepad_routes
 from .botmoves import BotBackend, PoolBackend, backend_for
 from .botqueue import heavy_pool_for
+from .cluster import Cluster, ClusterRouter
 from .config import ServerConfig
 from .connections import ClientSockets, HostCheck, Outbox
 from .db import (
@@ -155,6 +159,10 @@ class Hub:
         self.heavy = heavy_pool_for(config, self.workers)  # hints, analyses: --bot-queue
         self.lag = LagMonitor(warn=config.lag_warn_ms / 1000)
         self.sockets = ClientSockets(config.max_connections_per_client)
+        # Several processes (docs/server.md, "Several processes"): leases, bus, forwarding.
+        self.cluster: Cluster | None = Cluster(self) if config.clustered else None
+        self.started = False
+        """True once :meth:`start` has finished (``GET /ready``)."""
 
     async def start(self) -> None:
         """Open the database, migrate it, rebuild every table by replaying its events.
@@ -172,6 +180,10 @@ class Hub:
         self.store = Store(engine)
         self.writer = Writer(self.store)
         self.writer.start()
+        if self.cluster is not None:  # tables come by request, or are taken over
+            await self.cluster.start()
+            self.started = True
+            return
         for row in await asyncio.to_thread(self.store.load_all):
             try:
                 table = GameTable(row, self.writer, self.config)
@@ -182,11 +194,13 @@ class Hub:
             table.wake()
             for s in table.seats:  # nobody is connected yet: the grace period starts now
                 table.start_grace(s.seat)
+        self.started = True
 
     def _register(self, table: GameTable) -> None:
         """Keep ``table`` in memory until it is unloaded (:meth:`unload`)."""
         self.tables[table.id] = table
         table.on_idle = self.unload
+        table.on_fenced = self._fenced
         table.backend = self.bots
         table.settle()
 
@@ -208,11 +222,19 @@ class Hub:
             task.add_done_callback(lambda _t: self.loading.pop(table_id, None))
         return await asyncio.shield(task)
 
-    async def _load(self, table_id: str) -> GameTable | None:
+    async def _load(self, table_id: str, adopt: bool = False) -> GameTable | None:
+        """Load ``table_id`` (None: no such table, or another process owns it); with
+        several processes, only once its lease is this process's.  ``adopt``: taken
+        over from a process that died, it plays on as after a restart (else it comes
+        back paused until a person connects)."""
         assert self.store is not None and self.writer is not None
         store, writer = self.store, self.writer
+        if self.cluster is not None and not await self.cluster.acquire(table_id):
+            return None
         row = await asyncio.to_thread(store.load_one, table_id)
         if row is None:
+            if self.cluster is not None:
+                await self.cluster.release(table_id)
             return None
         if table_id in self.tables:  # created meanwhile
             return self.tables[table_id]
@@ -220,10 +242,56 @@ class Hub:
             table = await asyncio.to_thread(GameTable, row, writer, self.config)
         except PolignacError:
             log.exception("table %s does not replay", table_id)
+            if self.cluster is not None:
+                await self.cluster.release(table_id)
             return None
-        table.paused = not table.match.finished  # nobody is here yet
+        table.paused = not adopt and not table.match.finished  # nobody is here yet
         self._register(table)
+        if adopt:
+            table.wake()
+            for s in table.seats:  # as after a restart: grace periods start now
+                table.start_grace(s.seat)
         return table
+
+    async def adopt(self, table_id: str) -> None:
+        """Take over ``table_id``, whose owner process died (its lease lapsed), from the
+        event log (nothing if it is loaded or loading here, or another took it first).
+
+        Raises:
+            sqlalchemy.exc.SQLAlchemyError: the database cannot be read.
+        """
+        if table_id in self.tables or table_id in self.loading:
+            return
+        task = self.loading[table_id] = asyncio.get_running_loop().create_task(
+            self._load(table_id, adopt=True))
+        task.add_done_callback(lambda _t: self.loading.pop(table_id, None))
+        await asyncio.shield(task)
+
+    async def drop(self, table: GameTable, why: str) -> None:
+        """Take ``table`` out of memory at once, without storing anything, and close its
+        connections with 1012 (clients reconnect, to its next owner): this process
+        no longer owns it."""
+        if self.tables.get(table.id) is not table:
+            return
+        del self.tables[table.id]
+        await table.stop(reconnect=True)
+        log.warning("table %s: dropped by process %s (%s)", table.id,
+                    self.cluster.id if self.cluster else "-", why)
+
+    def _fenced(self, table: GameTable) -> None:
+        """Another process wrote ``table``'s next event (its owner now, or a stale one):
+        drop the table and give up its lease, so that it is loaded again from the log."""
+        async def run() -> None:
+            await self.drop(table, "another process wrote its next event")
+            if self.cluster is not None:
+                await self.cluster.release(table.id)
+        asyncio.get_running_loop().create_task(run())
+
+    @property
+    def process_id(self) -> str:
+        """This process's id (``GET /health``, the logs)."""
+        return self.cluster.id if self.cluster is not None else f"{socket.gethostname()}-" \
+            f"{os.getpid()}"
 
     async def unload(self, table: GameTable, why: str) -> bool:
         """Take a paused (``why`` = ``closed``) or finished table out of memory; it stays
@@ -245,11 +313,15 @@ class Hub:
             return False
         del self.tables[table.id]
         await table.stop()
+        if self.cluster is not None:
+            await self.cluster.release(table.id)
         log.info("table %s left memory (%s)", table.id, why)
         return True
 
     async def stop(self) -> None:
         """Stop every table's driver, write what is waiting and close the database."""
+        if self.cluster is not None:
+            self.cluster.halt()
         await self.lag.stop()
         await self.workers.stop()
         if self.heavy is not self.workers:
@@ -260,6 +332,8 @@ class Hub:
             await self.bots.stop()
         if self.writer is not None:
             await self.writer.stop()
+        if self.cluster is not None and self.store is not None:
+            await self.cluster.close()
         if self.store is not None:
             self.store.engine.dispose()
 
@@ -349,7 +423,16 @@ class Hub:
             sqlalchemy.exc.SQLAlchemyError: the table cannot be stored.
         """
         assert self.writer is not None
-        await self.writer.run(lambda conn: insert_table(conn, row))
+        cluster = self.cluster
+
+        def store(conn: Any) -> None:
+            insert_table(conn, row)
+            if cluster is not None:  # the new table's lease is this process's
+                cluster.claim_new(conn, row.id)
+
+        await self.writer.run(store)
+        if cluster is not None:
+            log.info("table %s: owned by process %s (created here)", row.id, cluster.id)
         table = GameTable(row, self.writer, self.config)
         self._register(table)
         if self.config.cut_window <= 0:  # else the driver deals once the cuts are in
@@ -641,9 +724,18 @@ async def list_tables(request: Request) -> Response:
     """Every public table in memory, newest first (at most 500): preset, status, who is
     seated.  Private tables (Play now, or created private) are not listed."""
     hub = _hub(request)
+    entries = _listed(hub)
+    if hub.cluster is not None:  # every process's tables (cluster.py, gather)
+        entries = await hub.cluster.gather(entries)
+    entries.sort(key=lambda e: e["created_at"], reverse=True)
+    return JSONResponse({"tables": entries[:500]})
+
+
+def _listed(hub: Hub) -> list[dict[str, Any]]:
+    """This process's public tables as ``GET /api/tables`` lists them (newest 500)."""
     tables = sorted((t for t in hub.tables.values() if not t.private),
                     key=lambda t: t.created_at, reverse=True)[:500]
-    return JSONResponse({"tables": [
+    return [
         {"id": t.id, "url": f"/tables/{t.id}", "preset": t.preset, "overrides": t.overrides,
          "players": len(t.seats), "status": t.status(), "deal_number": t.match.deal_number,
          "created_at": t.created_at, "rematch": t.rematch_id, "paused": t.paused,
@@ -652,7 +744,7 @@ async def list_tables(request: Request) -> Response:
                     "kind": s.kind, "level": s.bot_level,
                     "open": p["open"], "connected": p["connected"]}
                    for s, p in zip(t.seats, t.presence(), strict=True)]}
-        for t in tables]})
+        for t in tables]
 
 
 def _seat_param(request: Request, table: GameTable) -> int:
@@ -1133,7 +1225,7 @@ async def _sender(websocket: WebSocket, queue: Outbox) -> None:
         while (frame := await queue.get()) is not None:
             await websocket.send_text(frame if isinstance(frame, str)
                                       else json.dumps(frame, ensure_ascii=False))
-        await websocket.close(code=1000)
+        await websocket.close(code=queue.close_code)
     except Exception:  # the client went away
         return
 
@@ -1221,6 +1313,23 @@ def create_app(config: ServerConfig | None = None, bots: BotBackend | None = Non
         exception_handlers={HTTPException: http_error},
     )
     app.state.hub = hub
+    if hub.cluster is not None:  # a table another process owns: forwarded (cluster.py),
+        hub.cluster.app = app    # once this process has checked the Host header
+        hub.cluster.lister = lambda: _listed(hub)
+        app.add_middleware(ClusterRouter, cluster=hub.cluster)
     app.add_middleware(HostCheck, allowed_hosts=config.allowed_hosts)
     app.add_middleware(SecurityHeaders)
     return app
+
+
+def app_from_env() -> Starlette:
+    """The app for the configuration in ``$POLIGNAC_SERVE_CONFIG`` (JSON, written by
+    ``polignac serve --workers N``): uvicorn's factory in each worker process.
+
+    Raises:
+        KeyError: the variable is not set.
+    """
+    from .multiproc import log_to_stderr
+
+    log_to_stderr()
+    return create_app(ServerConfig.from_json(os.environ["POLIGNAC_SERVE_CONFIG"]))

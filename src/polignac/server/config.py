@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import json
+from dataclasses import dataclass, field, fields
 from pathlib import Path
+from typing import Any
 
 MAX_FRAME: int = 64 * 1024
 """Largest WebSocket frame accepted, in bytes."""
@@ -112,6 +114,40 @@ class ServerConfig:
     bot_queue: str | None = None
     """``redis://...``: bot moves go to ``polignac bot-worker`` processes through this
     Redis (``polignac serve --bot-queue``; docs/deploy.md); None: the local pool."""
+
+    # --- several processes (docs/server.md, "Several processes": cluster.py)
+    bus_url: str = "memory://"
+    """The bus between server processes: ``memory://`` (one process: no leases, no
+    forwarding), ``redis://...`` or ``postgresql://...`` (LISTEN/NOTIFY)."""
+    lease_seconds: float = 5.0
+    """Seconds a table's lease lasts unless renewed (renewed every third of it): a
+    dead process's tables are taken over within about this long."""
+    process_name: str | None = None
+    """This process's name in the logs and leases (default: the host name)."""
+
+    @property
+    def clustered(self) -> bool:
+        """True when the bus reaches other processes (leases and forwarding on)."""
+        return not self.bus_url.startswith("memory:")
+
+    def to_json(self) -> str:
+        """This configuration as JSON (:meth:`from_json` reads it back)."""
+        data = {f.name: getattr(self, f.name) for f in fields(self)}
+        data["data_dir"] = str(self.data_dir)
+        return json.dumps(data)
+
+    @classmethod
+    def from_json(cls, text: str) -> ServerConfig:
+        """The configuration :meth:`to_json` wrote.
+
+        Raises:
+            ValueError, TypeError: not such a JSON text.
+        """
+        data: dict[str, Any] = json.loads(text)
+        data["data_dir"] = Path(data["data_dir"])
+        values: dict[str, Any] = {k: tuple(v) if isinstance(v, list) else v
+                                  for k, v in data.items()}
+        return cls(**values)
 
     def url(self) -> str:
         """The SQLAlchemy URL of the database."""

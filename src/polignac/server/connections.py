@@ -120,6 +120,8 @@ class Outbox(asyncio.Queue[Any]):
         self.queued_bytes = 0
         self.overflowed = False
         self.closing = False
+        self.close_code = 1000
+        """The WebSocket close code once closing (1012: the table moved, reconnect)."""
 
     def put_nowait(self, item: Any) -> None:
         """Queue ``item`` (a frame, encoded JSON text, or None to close)."""

@@ -172,6 +172,8 @@ def migrate(engine: Engine) -> None:
     cfg = Config()
     cfg.set_main_option("script_location", str(Path(__file__).parent / "migrations"))
     with engine.begin() as conn:
+        if conn.dialect.name == "postgresql":  # several processes start at once: one migrates
+            conn.exec_driver_sql("SELECT pg_advisory_xact_lock(7152031)")
         cfg.attributes["connection"] = conn
         command.upgrade(cfg, "head")
 

@@ -7,7 +7,7 @@ callback that holds the loop 200 ms shows as about 200 ms of lag).  A lag above
 
     {"status": "ok" | "lagging", "loop_lag_ms": {"p50", "p99", "max", "samples",
      "window_s"}, "loop_cpu_ms": {"p50", "p99", "max"}, "tables": N,
-     "connections": N, "workers": {...}}
+     "connections": N, "workers": {...}, "process": ID, "owned_tables": N}
 
 over the last ``window`` seconds (``?window=S`` for a shorter one, 1 to the
 monitor's window); ``status`` is ``lagging`` when that window's max is over
@@ -15,6 +15,9 @@ monitor's window); ``status`` is ``lagging`` when that window's max is over
 sample (the server's own work: request handling, uvicorn's parsing): a lag much
 larger than it means the process waited for a CPU (a busy machine), not that
 something held the loop.
+
+``GET /ready`` answers 503 until the process has started and its database (and,
+with several processes, its bus) answer, then 200.
 """
 
 from __future__ import annotations
@@ -126,9 +129,40 @@ async def health(request: Request) -> Response:
         "connections": sum(len(t.subscribers) for t in hub.tables.values()),
         "workers": hub.workers.stats(),
         "bot_workers": hub.bots.stats(),
+        "process": hub.process_id,
+        "owned_tables": len(hub.tables),
     }, headers={"Cache-Control": "no-store"})
 
 
+async def ready(request: Request) -> Response:
+    """200 ``{"ready": true, "process"}`` once this process has started and its
+    database and bus answer; else 503 ``{"ready": false, "why"}`` (for a load
+    balancer or an orchestrator: send no one here yet)."""
+    hub = request.app.state.hub
+    why = None
+    if not hub.started or hub.store is None:
+        why = "starting"
+    else:
+        try:
+            await asyncio.wait_for(asyncio.to_thread(_ping_database, hub.store.engine), 5.0)
+        except Exception as exc:  # any driver error: not ready
+            why = f"database: {type(exc).__name__}"
+        if why is None and hub.cluster is not None and not await hub.cluster.ready():
+            why = "bus: no answer within 2 s"
+    body = {"ready": why is None, "process": hub.process_id}
+    if why is not None:
+        body["why"] = why
+    return JSONResponse(body, status_code=200 if why is None else 503,
+                        headers={"Cache-Control": "no-store"})
+
+
+def _ping_database(engine: Any) -> None:
+    from sqlalchemy import text
+
+    with engine.connect() as conn:
+        conn.execute(text("SELECT 1"))
+
+
 def routes() -> list[BaseRoute]:
-    """The health route, for the app's route list."""
-    return [Route("/health", health)]
+    """The health and readiness routes, for the app's route list."""
+    return [Route("/health", health), Route("/ready", ready)]

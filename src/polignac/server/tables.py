@@ -20,6 +20,8 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from sqlalchemy.exc import IntegrityError
+
 from ..bots.base import SeatView
 from ..bots.registry import make_bot
 from ..bots.runner import move_for, move_seed
@@ -178,6 +180,9 @@ class GameTable:
         self.idle_task: asyncio.Task[None] | None = None
         self.reopen_task: asyncio.Task[None] | None = None
         self.pending: PendingDeal | None = None
+        # Another process wrote this table's next event (several processes): the hub
+        # drops the table (``Hub._fenced``).
+        self.on_fenced: Callable[[GameTable], None] | None = None
 
     # ----------------------------------------------------------------- views
 
@@ -523,7 +528,13 @@ class GameTable:
         Call with the lock held.  Each seat's frame is built and encoded once,
         however many connections that seat (or the spectators) has.
         """
-        await self.writer.append(self.id, ev)
+        try:
+            await self.writer.append(self.id, ev)
+        except IntegrityError:  # that number is taken: another process owns the table
+            if self.on_fenced is not None:
+                self.on_fenced(self)
+            raise ProtocolError("this table moved to another server process: reconnect",
+                                "table-moved") from None
         before = self.match
         self.match = after
         self.events.append(ev)
@@ -867,6 +878,8 @@ class GameTable:
                 await self._bot_turn()
         except asyncio.CancelledError:
             raise
+        except ProtocolError as exc:  # table-moved: the hub drops the table
+            log.info("table %s: driver stopped (%s)", self.id, exc)
         except Exception:  # a driver must never die silently
             log.exception("table %s: driver failed", self.id)
 
@@ -914,8 +927,9 @@ class GameTable:
             await self._commit(EventRow(self.seq + 1, "act", action_name(action), seat, None),
                                after)
 
-    async def stop(self) -> None:
-        """Cancel the driver and the timers, and close every connection."""
+    async def stop(self, reconnect: bool = False) -> None:
+        """Cancel the driver and the timers, and close every connection (with 1012
+        when ``reconnect``: the table moved to another process)."""
         for task in list(self.grace_tasks.values()):
             task.cancel()
         self.grace_tasks.clear()
@@ -925,6 +939,8 @@ class GameTable:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await self.driver
         for sub in list(self.subscribers):
+            if reconnect:
+                sub.queue.close_code = 1012  # type: ignore[attr-defined]
             sub.queue.put_nowait(None)
 
 

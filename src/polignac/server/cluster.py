@@ -1,0 +1,583 @@
+"""Several server processes: table leases, the bus between processes, forwarding
+of a table's requests to its owner, failover.
+
+Used when the bus is not ``memory://`` (``polignac serve --workers N``, or
+``--bus redis://...``); ``polignac serve`` alone never loads this module's
+machinery.  docs/server.md, "Several processes", tells the whole story:
+
+* each process has an id (``NAME-PID-RANDOM``) and a channel of its own on the bus;
+* a table is owned by the process holding its lease (``leases.py``), renewed in
+  one statement every third of ``lease_seconds``; a process that loses a lease
+  drops the table and closes its sockets with 1012 (clients reconnect);
+* a request for ``/tables/{id}/...`` that reaches a process which does not own
+  the table goes through an ASGI tunnel: the request's ASGI messages go over the
+  bus to the owner, which runs them through its own app (marked forwarded, so
+  that it never forwards again) and sends back the ASGI messages of its answer;
+* every process says it is alive on the bus every second; a tunnel whose other
+  end falls silent for ``lease_seconds`` is ended (a WebSocket with 1012);
+* every process sweeps for tables whose lease lapsed about every second and
+  takes them over from the event log (bots, timers and grace periods resume as
+  after a restart).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import contextlib
+import hashlib
+import json
+import logging
+import os
+import random
+import re
+import secrets
+import socket
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from sqlalchemy import insert
+from sqlalchemy.exc import SQLAlchemyError
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from . import leases
+from .bus import Bus
+
+if TYPE_CHECKING:
+    from .app import Hub
+
+log = logging.getLogger("polignac.server")
+
+FORWARDED = "polignac.forwarded"
+"""Scope key of a request run for another process (its id): never forwarded again."""
+ALIVE = "polignac_alive"
+"""The channel every process says it is alive on."""
+EVERYONE = "polignac_all"
+"""The channel every process listens to for questions to all (the lobby's list)."""
+_TABLE_PATH = re.compile(r"^/tables/([A-Za-z0-9_\-]{1,32})(?:/|$)")
+_SCOPE_KEYS = ("type", "asgi", "http_version", "method", "scheme", "path", "raw_path",
+               "root_path", "query_string", "headers", "client", "server", "subprotocols")
+_MAX_RELAYED = 1000  # ASGI messages waiting for a slow client of a tunnel, at most
+
+
+def process_id(name: str | None) -> str:
+    """A new process id: ``NAME-PID-RANDOM`` (NAME: the host name by default); unique
+    at each start, so that a restarted process never takes its old leases for its own."""
+    base = re.sub(r"[^A-Za-z0-9_.\-]", "", name or socket.gethostname())[:64] or "polignac"
+    return f"{base}-{os.getpid()}-{secrets.token_hex(3)}"
+
+
+def channel_of(process: str) -> str:
+    """The bus channel of process ``process`` (an identifier PostgreSQL takes)."""
+    return "polignac_" + hashlib.sha256(process.encode()).hexdigest()[:24]
+
+
+def table_of(path: str) -> str | None:
+    """The table id of a ``/tables/{id}[/...]`` path, or None."""
+    found = _TABLE_PATH.match(path)
+    return found.group(1) if found else None
+
+
+def encode(value: Any) -> Any:
+    """An ASGI message or scope as JSON-ready data (bytes as ``{"$b": base64}``)."""
+    if isinstance(value, bytes | bytearray | memoryview):
+        return {"$b": base64.b64encode(bytes(value)).decode("ascii")}
+    if isinstance(value, dict):
+        return {str(k): encode(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [encode(v) for v in value]
+    return value
+
+
+def decode(value: Any) -> Any:
+    """The inverse of :func:`encode` (tuples come back as lists).
+
+    Raises:
+        binascii.Error: a malformed base64 text.
+    """
+    if isinstance(value, dict):
+        if len(value) == 1 and "$b" in value:
+            return base64.b64decode(value["$b"])
+        return {k: decode(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [decode(v) for v in value]
+    return value
+
+
+class OwnerGone(Exception):
+    """The table's owner fell silent (or nobody could take the table) in time."""
+
+
+@dataclass(eq=False)
+class _Tunnel:
+    peer: str
+    queue: asyncio.Queue[Any] = field(default_factory=asyncio.Queue)
+    websocket: bool = False
+
+
+class Cluster:
+    """This process's part in a cluster of server processes (see the module)."""
+
+    def __init__(self, hub: Hub) -> None:
+        config = hub.config
+        self.hub = hub
+        self.id = process_id(config.process_name)
+        self.channel = channel_of(self.id)
+        self.seconds = config.lease_seconds
+        self.bus = Bus(config.bus_url)
+        self.entry: ASGIApp | None = None
+        """The app below the router (set by :class:`ClusterRouter`): forwarded requests."""
+        self.app: Any = None
+        """The Starlette app (``scope["app"]`` of forwarded requests)."""
+        self.seen: dict[str, float] = {}
+        self.inbound: dict[str, _Tunnel] = {}
+        self.outbound: dict[str, _Tunnel] = {}
+        self.tasks: list[asyncio.Task[None]] = []
+        self.started_at = time.monotonic()
+        self.last_renewed = time.monotonic()
+        self.forwarded = 0
+        """Requests this process sent to another (for /health and tests)."""
+        self.lister: Callable[[], list[dict[str, Any]]] = list
+        """This process's entries of the lobby's list (set by the app)."""
+
+    # ------------------------------------------------------------ life
+
+    @property
+    def engine(self) -> Any:
+        """The hub's database engine."""
+        assert self.hub.store is not None
+        return self.hub.store.engine
+
+    async def start(self) -> None:
+        """Connect to the bus, subscribe, start the heartbeat, renewal and sweep.
+
+        Raises:
+            OSError, redis.RedisError, asyncpg.PostgresError: the bus cannot be reached.
+        """
+        self.started_at = self.last_renewed = time.monotonic()
+        await self.bus.connect()
+        await self.bus.subscribe(self.channel, self._on_message)
+        await self.bus.subscribe(ALIVE, self._on_alive)
+        await self.bus.subscribe(EVERYONE, self._on_message)
+        loop = asyncio.get_running_loop()
+        for job in (self._heartbeat, self._renewal, self._sweep, self._watch):
+            self.tasks.append(loop.create_task(job()))
+        log.info("process %s: serving tables on the bus %s (leases of %g s)", self.id,
+                 _safe_url(self.bus.url), self.seconds)
+
+    def halt(self) -> None:
+        """Stop taking tables over and renewing (the first step of stopping)."""
+        for task in self.tasks:
+            task.cancel()
+        self.tasks.clear()
+        for tunnel in list(self.inbound.values()):
+            tunnel.queue.put_nowait(_disconnect(tunnel.websocket))
+        for tunnel in list(self.outbound.values()):
+            tunnel.queue.put_nowait(None)
+
+    async def close(self) -> None:
+        """Give up every lease (others take the tables over at once) and disconnect.
+        Call after the writer has written everything."""
+        self.halt()
+        try:
+            await asyncio.to_thread(self._release_all)
+        except SQLAlchemyError:
+            log.exception("process %s: could not give up its leases", self.id)
+        await self.bus.close()
+
+    def _release_all(self) -> None:
+        with self.engine.begin() as conn:
+            leases.release_all(conn, self.id)
+
+    def alive(self, process: str) -> bool:
+        """Whether ``process`` said it was alive within ``lease_seconds`` (a process
+        never heard of counts as alive for ``lease_seconds`` after this one started)."""
+        if process == self.id:
+            return True
+        return self.seen.get(process, self.started_at) > time.monotonic() - self.seconds
+
+    async def ready(self) -> bool:
+        """Whether the bus carries a message to this process and back within 2 s."""
+        rid = secrets.token_hex(8)
+        tunnel = self.outbound[rid] = _Tunnel(self.id)
+        try:
+            await self._publish(self.channel, {"t": "ping", "r": rid, "o": self.channel})
+            msg = await asyncio.wait_for(tunnel.queue.get(), 2.0)
+            return isinstance(msg, dict) and msg.get("t") == "pong"
+        except (TimeoutError, OSError, RuntimeError, ConnectionError):
+            return False
+        except Exception:  # the bus library's own errors (redis, asyncpg)
+            log.exception("process %s: the bus does not answer", self.id)
+            return False
+        finally:
+            self.outbound.pop(rid, None)
+
+    # ------------------------------------------------------------ leases
+
+    def claim_new(self, conn: Any, table_id: str) -> None:
+        """The lease of a table this process creates, in the transaction that stores it."""
+        conn.execute(insert(leases.leases_t).values(
+            table_id=table_id, owner=self.id,
+            expires=leases.now_sql(conn) + self.seconds, term=1))
+
+    async def acquire(self, table_id: str) -> bool:
+        """Take the lease of ``table_id`` (free, lapsed or ours); log a change of owner.
+
+        Raises:
+            sqlalchemy.exc.SQLAlchemyError: the database cannot be reached.
+        """
+        got, previous = await asyncio.to_thread(
+            leases.try_acquire, self.engine.begin, table_id, self.id, self.seconds)
+        if got and table_id not in self.hub.tables:
+            if previous:
+                log.info("table %s: owned by process %s (took over from %s)", table_id,
+                         self.id, previous)
+            else:
+                log.info("table %s: owned by process %s", table_id, self.id)
+        return got
+
+    async def release(self, table_id: str) -> None:
+        """Give up the lease of ``table_id`` (a table that left memory)."""
+        def run() -> None:
+            with self.engine.begin() as conn:
+                leases.release(conn, table_id, self.id)
+        try:
+            await asyncio.to_thread(run)
+        except SQLAlchemyError:  # it lapses by itself
+            log.exception("table %s: could not give up its lease", table_id)
+
+    async def _renewal(self) -> None:
+        """Renew every lease every third of ``lease_seconds``; drop the tables whose
+        lease was lost (or every table, once the database has not answered for a
+        whole lease)."""
+        while True:
+            await asyncio.sleep(self.seconds / 3)
+            snapshot = dict(self.hub.tables)
+            began = time.monotonic()
+            try:
+                held = await asyncio.to_thread(self._renew)
+            except SQLAlchemyError as exc:
+                if time.monotonic() - self.last_renewed > self.seconds:
+                    log.error("process %s: the database has not answered for %g s (%s): "
+                              "dropping its tables", self.id, self.seconds, exc)
+                    for table in list(self.hub.tables.values()):
+                        await self.hub.drop(table, "its lease could not be renewed")
+                continue
+            self.last_renewed = began
+            for table_id, table in snapshot.items():
+                if table_id not in held and self.hub.tables.get(table_id) is table:
+                    await self.hub.drop(table, "its lease was lost")
+
+    def _renew(self) -> set[str]:
+        with self.engine.begin() as conn:
+            return leases.renew(conn, self.id, self.seconds)
+
+    async def _sweep(self) -> None:
+        """About every second (with jitter), take over tables in play whose lease lapsed."""
+        while True:
+            await asyncio.sleep(random.uniform(0.7, 1.3))
+            if len(self.hub.tables) >= self.hub.config.max_tables:
+                continue
+            try:
+                ids = await asyncio.to_thread(self._orphans)
+            except SQLAlchemyError:
+                continue
+            for table_id in ids:
+                if table_id in self.hub.tables or table_id in self.hub.loading:
+                    continue
+                try:
+                    await self.hub.adopt(table_id)
+                except Exception:
+                    log.exception("table %s: could not take it over", table_id)
+
+    def _orphans(self) -> list[str]:
+        with self.engine.connect() as conn:
+            return leases.orphans(conn)
+
+    # ------------------------------------------------------------ the bus
+
+    async def _publish(self, channel: str, obj: dict[str, Any]) -> None:
+        await self.bus.publish(channel, json.dumps(obj, separators=(",", ":"),
+                                                   ensure_ascii=False))
+
+    async def _heartbeat(self) -> None:
+        beat = json.dumps({"p": self.id})
+        while True:
+            with contextlib.suppress(Exception):
+                await self.bus.publish(ALIVE, beat)
+            await asyncio.sleep(min(1.0, self.seconds / 4))
+
+    def _on_alive(self, text: str) -> None:
+        try:
+            process = json.loads(text)["p"]
+        except (ValueError, KeyError, TypeError):
+            return
+        if isinstance(process, str):
+            self.seen[process] = time.monotonic()
+
+    def _on_message(self, text: str) -> None:
+        try:
+            msg = json.loads(text)
+            kind, rid = msg["t"], msg["r"]
+        except (ValueError, KeyError, TypeError):
+            log.warning("process %s: a malformed bus message", self.id)
+            return
+        if kind == "open":
+            asyncio.get_running_loop().create_task(self._serve(msg))
+        elif kind == "in":
+            tunnel = self.inbound.get(rid)
+            if tunnel is not None:
+                tunnel.queue.put_nowait(decode(msg["m"]))
+        elif kind == "end":
+            tunnel = self.inbound.get(rid)
+            if tunnel is not None:
+                tunnel.queue.put_nowait(_disconnect(tunnel.websocket))
+        elif kind == "list":
+            if msg.get("p") != self.id:
+                asyncio.get_running_loop().create_task(self._answer_list(msg))
+        elif kind == "ping":
+            asyncio.get_running_loop().create_task(
+                self._publish(msg["o"], {"t": "pong", "r": rid}))
+        else:  # go, out, done, moved, pong, listed: for a tunnel (or a question) of ours
+            tunnel = self.outbound.get(rid)
+            if tunnel is not None:
+                tunnel.queue.put_nowait(msg)
+
+    async def _answer_list(self, msg: dict[str, Any]) -> None:
+        with contextlib.suppress(Exception):
+            await self._publish(msg["o"], {"t": "listed", "r": msg["r"], "p": self.id,
+                                           "e": self.lister()})
+
+    async def gather(self, mine: list[dict[str, Any]], wait: float = 0.5
+                     ) -> list[dict[str, Any]]:
+        """``mine`` and every other live process's entries of the lobby's list, as
+        many as answer within ``wait`` seconds (each table once: its owner's)."""
+        rid = secrets.token_hex(8)
+        tunnel = self.outbound[rid] = _Tunnel(self.id)
+        expected = {p for p in self.seen if p != self.id and self.alive(p)}
+        out = {e["id"]: e for e in mine}
+        try:
+            await self._publish(EVERYONE, {"t": "list", "r": rid, "o": self.channel,
+                                           "p": self.id})
+            deadline = time.monotonic() + wait
+            while expected and (left := deadline - time.monotonic()) > 0:
+                try:
+                    msg = await asyncio.wait_for(tunnel.queue.get(), left)
+                except TimeoutError:
+                    break
+                if isinstance(msg, dict) and msg.get("t") == "listed":
+                    expected.discard(msg.get("p"))
+                    for entry in msg.get("e") or []:
+                        out.setdefault(entry["id"], entry)
+        except Exception:  # the bus: this process's own tables only
+            log.exception("process %s: could not gather the lobby's list", self.id)
+        finally:
+            self.outbound.pop(rid, None)
+        return list(out.values())
+
+    async def _watch(self) -> None:
+        """End the tunnels whose other process fell silent; forget processes silent
+        for ten minutes."""
+        while True:
+            await asyncio.sleep(0.5)
+            old = time.monotonic() - 600
+            for process in [p for p, at in self.seen.items() if at < old]:
+                del self.seen[process]
+            for tunnel in list(self.inbound.values()):
+                if not self.alive(tunnel.peer):
+                    tunnel.queue.put_nowait(_disconnect(tunnel.websocket))
+            for tunnel in list(self.outbound.values()):
+                if not self.alive(tunnel.peer):
+                    tunnel.queue.put_nowait(None)
+
+    # ------------------------------------------------------------ routing
+
+    async def route(self, table_id: str) -> str | None:
+        """Where a request for ``table_id`` is served: None here (the table is ours
+        now, or there is no such table), else the owner's process id.  A table with
+        no lease, or a lapsed one, is taken here; a silent owner's lease is waited
+        for until it lapses.
+
+        Raises:
+            OwnerGone: nobody could take the table within two leases.
+            sqlalchemy.exc.SQLAlchemyError: the database cannot be reached.
+        """
+        deadline = time.monotonic() + 2 * self.seconds + 1
+        while True:
+            if table_id in self.hub.tables:
+                return None
+            lease = await asyncio.to_thread(self._read, table_id)
+            if lease is not None and lease.owner != self.id and not lease.lapsed:
+                if self.alive(lease.owner):
+                    return lease.owner
+            elif await self.hub.find(table_id) is not None:
+                return None
+            elif await asyncio.to_thread(self._read, table_id) is None:
+                return None  # no such table: the app answers 404
+            if time.monotonic() > deadline:
+                raise OwnerGone(table_id)
+            await asyncio.sleep(0.2)
+
+    def _read(self, table_id: str) -> leases.Lease | None:
+        with self.engine.connect() as conn:
+            return leases.read(conn, table_id)
+
+    async def forward(self, scope: Scope, receive: Receive, send: Send, owner: str) -> str:
+        """Run the request through ``owner``'s app over the bus and relay its answer.
+        Returns ``done``, or ``moved`` when the owner no longer has the table (nothing
+        was sent to the client then: route it again).
+
+        Raises:
+            OwnerGone: the owner fell silent.
+        """
+        rid = secrets.token_hex(8)
+        websocket = scope["type"] == "websocket"
+        tunnel = self.outbound[rid] = _Tunnel(owner, websocket=websocket)
+        sent = {k: scope[k] for k in _SCOPE_KEYS if k in scope}
+        if "websocket.http.response" in (scope.get("extensions") or {}):
+            sent["extensions"] = {"websocket.http.response": {}}
+        target = channel_of(owner)
+        pump: asyncio.Task[None] | None = None
+        finished = started = False
+        self.forwarded += 1
+        try:
+            await self._publish(target, {"t": "open", "r": rid, "o": self.channel,
+                                         "p": self.id, "s": encode(sent)})
+            while True:
+                msg = await tunnel.queue.get()
+                if msg is None:
+                    if not started:
+                        raise OwnerGone(owner)
+                    log.warning("process %s: the owner %s of a forwarded request fell "
+                                "silent", self.id, owner)
+                    if websocket:  # the page reconnects, and reaches the next owner
+                        with contextlib.suppress(Exception):
+                            await send({"type": "websocket.close", "code": 1012})
+                    return "done"
+                kind = msg["t"]
+                if kind == "moved":
+                    finished = True
+                    return "moved"
+                if kind == "go":
+                    pump = asyncio.get_running_loop().create_task(
+                        self._pump(rid, target, receive))
+                elif kind == "done":
+                    finished = True
+                    return "done"
+                elif kind == "out":
+                    if tunnel.queue.qsize() > _MAX_RELAYED:  # a client that does not read
+                        finished = False
+                        return "done"
+                    started = True
+                    try:
+                        await send(decode(msg["m"]))
+                    except Exception:  # the client went away: the owner hears "end"
+                        return "done"
+        finally:
+            self.outbound.pop(rid, None)
+            if pump is not None:
+                pump.cancel()
+            if not finished:
+                with contextlib.suppress(Exception):
+                    await self._publish(target, {"t": "end", "r": rid})
+
+    async def _pump(self, rid: str, target: str, receive: Receive) -> None:
+        """The client's ASGI messages to the owner, until it disconnects."""
+        with contextlib.suppress(Exception):
+            while True:
+                message = await receive()
+                await self._publish(target, {"t": "in", "r": rid, "m": encode(message)})
+                if message["type"] in ("http.disconnect", "websocket.disconnect"):
+                    return
+
+    async def _serve(self, msg: dict[str, Any]) -> None:
+        """Run another process's request through this app (see :meth:`forward`)."""
+        rid, reply, peer = msg["r"], msg["o"], msg["p"]
+        scope = decode(msg["s"])
+        scope[FORWARDED] = peer
+        scope["app"] = self.app
+        tunnel = self.inbound[rid] = _Tunnel(peer, websocket=scope.get("type") == "websocket")
+
+        async def receive() -> Message:
+            message: Message = await tunnel.queue.get()
+            return message
+
+        async def send(message: Message) -> None:
+            await self._publish(reply, {"t": "out", "r": rid, "m": encode(message)})
+
+        try:
+            table_id = table_of(scope.get("path", ""))
+            if table_id is not None and table_id not in self.hub.tables and \
+                    await self.hub.find(table_id) is None:
+                await self._publish(reply, {"t": "moved", "r": rid})
+                return
+            await self._publish(reply, {"t": "go", "r": rid})
+            assert self.entry is not None
+            await self.entry(scope, receive, send)
+        except Exception:
+            log.exception("process %s: a request forwarded by %s failed", self.id, peer)
+        finally:
+            self.inbound.pop(rid, None)
+            with contextlib.suppress(Exception):
+                await self._publish(reply, {"t": "done", "r": rid})
+
+
+def _disconnect(websocket: bool) -> Message:
+    if websocket:
+        return {"type": "websocket.disconnect", "code": 1006}
+    return {"type": "http.disconnect"}
+
+
+def _safe_url(url: str) -> str:
+    """``url`` without its password."""
+    return re.sub(r"//([^:/@]*):[^@/]*@", r"//\1:***@", url)
+
+
+class ClusterRouter:
+    """ASGI middleware: a request for a table another process owns goes to that
+    process (:meth:`Cluster.forward`); everything else, and every forwarded
+    request, is served here."""
+
+    def __init__(self, app: ASGIApp, cluster: Cluster) -> None:
+        self.app = app
+        self.cluster = cluster
+        cluster.entry = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] not in ("http", "websocket") or scope.get(FORWARDED) is not None:
+            await self.app(scope, receive, send)
+            return
+        table_id = table_of(scope.get("path", ""))
+        if table_id is None:
+            await self.app(scope, receive, send)
+            return
+        for _ in range(3):
+            try:
+                owner = await self.cluster.route(table_id)
+                if owner is None:
+                    await self.app(scope, receive, send)
+                    return
+                if await self.cluster.forward(scope, receive, send, owner) == "done":
+                    return
+            except (OwnerGone, SQLAlchemyError) as exc:
+                log.warning("table %s: its owner cannot be reached (%s)", table_id, exc)
+                break
+        await _unavailable(scope, receive, send)
+
+
+async def _unavailable(scope: Scope, receive: Receive, send: Send) -> None:
+    """503 (HTTP), or a WebSocket closed with 1012: the client tries again."""
+    if scope["type"] == "websocket":
+        with contextlib.suppress(Exception):
+            await send({"type": "websocket.accept"})
+            await send({"type": "websocket.close", "code": 1012})
+        return
+    body = json.dumps({"error": "the table's server process is not reachable now; try "
+                                "again in a moment", "rule": "owner-gone"}).encode()
+    with contextlib.suppress(Exception):
+        await send({"type": "http.response.start", "status": 503, "headers": [
+            (b"content-type", b"application/json"), (b"retry-after", b"1"),
+            (b"content-length", str(len(body)).encode())]})
+        await send({"type": "http.response.body", "body": body})

@@ -1,0 +1,171 @@
+"""Table leases in the database: one owner process per table at a time.
+
+A lease row says which process owns a table and until when (``expires``, in
+epoch seconds of the **database's** clock, so that machines' clocks do not
+matter).  The owner renews all its leases in one statement every third of the
+lease; a lease that has lapsed may be taken over by any process, by a
+compare-and-set on its ``term``.  Leases decide who *should* write; the events'
+primary key ``(table_id, seq)`` is what stops a stale owner that still writes
+(its insert fails and it drops the table).
+
+Blocking functions: call them from a thread, with a connection in a transaction.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from sqlalchemy import (
+    Column,
+    Connection,
+    Float,
+    Integer,
+    String,
+    Table,
+    delete,
+    insert,
+    literal_column,
+    select,
+    update,
+)
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.sql.elements import ColumnElement
+
+from .db import metadata, tables_t
+
+leases_t = Table(
+    "leases", metadata,
+    Column("table_id", String(32), primary_key=True),
+    Column("owner", String(128), nullable=False),
+    Column("expires", Float, nullable=False),
+    Column("term", Integer, nullable=False, default=0),
+)  # migration 0005
+
+
+@dataclass(frozen=True)
+class Lease:
+    """A lease as read: its owner, when it lapses and the database's time then."""
+
+    table_id: str
+    owner: str
+    expires: float
+    term: int
+    now: float
+
+    @property
+    def lapsed(self) -> bool:
+        """True once the owner has not renewed it in time."""
+        return self.expires <= self.now
+
+
+def now_sql(conn: Connection) -> ColumnElement[float]:
+    """The database's clock in epoch seconds, as an SQL expression."""
+    if conn.dialect.name == "postgresql":
+        return literal_column("extract(epoch from clock_timestamp())::float8")
+    return literal_column("((julianday('now') - 2440587.5) * 86400.0)")
+
+
+def db_now(conn: Connection) -> float:
+    """The database's clock now (epoch seconds)."""
+    return float(conn.execute(select(now_sql(conn))).scalar_one())
+
+
+def read(conn: Connection, table_id: str) -> Lease | None:
+    """The lease of ``table_id``, or None when it has none."""
+    row = conn.execute(select(leases_t.c.owner, leases_t.c.expires, leases_t.c.term,
+                              now_sql(conn).label("now"))
+                       .where(leases_t.c.table_id == table_id)).first()
+    if row is None:
+        return None
+    return Lease(table_id, row.owner, float(row.expires), int(row.term), float(row.now))
+
+
+def acquire(conn: Connection, table_id: str, owner: str, seconds: float
+            ) -> tuple[bool, str | None]:
+    """Take or extend the lease of ``table_id`` for ``owner``: held by nobody, lapsed,
+    or already ``owner``'s.  Returns (acquired, previous owner: None when there was
+    no lease or it was already ``owner``'s).  Run it in a transaction of its own: a
+    lost race on the insert raises.
+
+    Raises:
+        sqlalchemy.exc.IntegrityError: another process inserted the lease first.
+    """
+    now = now_sql(conn)
+    lease = read(conn, table_id)
+    if lease is None:
+        conn.execute(insert(leases_t).values(table_id=table_id, owner=owner,
+                                             expires=now + seconds, term=1))
+        return True, None
+    if lease.owner == owner:
+        done = conn.execute(update(leases_t).where(leases_t.c.table_id == table_id,
+                                                   leases_t.c.owner == owner)
+                            .values(expires=now + seconds)).rowcount
+        return done == 1, None
+    if not lease.lapsed:
+        return False, lease.owner
+    done = conn.execute(update(leases_t).where(
+        leases_t.c.table_id == table_id, leases_t.c.term == lease.term,
+        leases_t.c.expires <= now).values(owner=owner, expires=now + seconds,
+                                          term=lease.term + 1)).rowcount
+    return done == 1, lease.owner
+
+
+def try_acquire(engine_begin: object, table_id: str, owner: str, seconds: float
+                ) -> tuple[bool, str | None]:
+    """:func:`acquire` in a transaction of its own (``engine_begin``: ``engine.begin``);
+    a lost race is (False, None).
+
+    Raises:
+        sqlalchemy.exc.SQLAlchemyError: the database cannot be reached.
+    """
+    try:
+        with engine_begin() as conn:  # type: ignore[operator]
+            result: tuple[bool, str | None] = acquire(conn, table_id, owner, seconds)
+            return result
+    except IntegrityError:
+        return False, None
+
+
+def renew(conn: Connection, owner: str, seconds: float) -> set[str]:
+    """Extend every lease ``owner`` still holds, in one statement; the tables' ids.
+
+    A lease that lapsed but that nobody took over is extended too.
+    """
+    rows = conn.execute(update(leases_t).where(leases_t.c.owner == owner)
+                        .values(expires=now_sql(conn) + seconds)
+                        .returning(leases_t.c.table_id))
+    return {r.table_id for r in rows}
+
+
+def release(conn: Connection, table_id: str, owner: str) -> None:
+    """Give up ``owner``'s lease of ``table_id`` (nothing if it is not ``owner``'s)."""
+    conn.execute(delete(leases_t).where(leases_t.c.table_id == table_id,
+                                        leases_t.c.owner == owner))
+
+
+def release_all(conn: Connection, owner: str) -> None:
+    """Give up every lease ``owner`` holds."""
+    conn.execute(delete(leases_t).where(leases_t.c.owner == owner))
+
+
+def orphans(conn: Connection, limit: int = 50) -> list[str]:
+    """Tables still in play (neither closed nor finished) whose lease lapsed or that
+    have none, oldest lapse first, at most ``limit``."""
+    j = tables_t.outerjoin(leases_t, leases_t.c.table_id == tables_t.c.id)
+    rows = conn.execute(select(tables_t.c.id).select_from(j).where(
+        tables_t.c.closed_at.is_(None), tables_t.c.finished_at.is_(None),
+        leases_t.c.table_id.is_(None) | (leases_t.c.expires <= now_sql(conn)))
+        .order_by(leases_t.c.expires).limit(limit))
+    return [r.id for r in rows]
+
+
+def owners(conn: Connection, table_ids: list[str]) -> dict[str, Lease]:
+    """The leases of ``table_ids`` that exist."""
+    if not table_ids:
+        return {}
+    now = now_sql(conn)
+    rows = conn.execute(select(leases_t.c.table_id, leases_t.c.owner, leases_t.c.expires,
+                               leases_t.c.term, now.label("now"))
+                        .where(leases_t.c.table_id.in_(table_ids)))
+    return {r.table_id: Lease(r.table_id, r.owner, float(r.expires), int(r.term),
+                              float(r.now)) for r in rows}
