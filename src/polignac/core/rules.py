@@ -125,7 +125,7 @@ class Rules:
     preset: str = "polignac"
     """Name of the preset these rules start from (informational)."""
     game: str = "polignac"
-    """The game family: polignac, slobberhannes, knaves, bassadewitz, pollack."""
+    """The game family: polignac, slobberhannes, knaves, bassadewitz, pollack, hearts."""
     players: tuple[int, ...] = (3, 4, 5, 6)
     """Allowed player counts."""
     default_players: int = 4
@@ -173,8 +173,8 @@ class Rules:
     """The value of a contract or slam (each opponent's penalty on success,
     the declarer's on failure; general-bonus gives the declarer minus this)."""
     match_end: str = "threshold-loser"
-    """threshold-loser, threshold-lowest-wins, fixed-deals, first-to-target,
-    chips or parties (docs/rules/common.md#match-end)."""
+    """threshold-loser, threshold-lowest-wins, threshold-lowest-shared, fixed-deals,
+    first-to-target, chips or parties (docs/rules/common.md#match-end)."""
     threshold: int | None = 20
     """The total that ends the match (a penalty threshold, or Knaves' target)."""
     deals: int | None = None
