@@ -169,13 +169,17 @@ def run_kills(url: str, bus: str, data: Path, kills: int, seed: int,
         acked: list[tuple[int, int, str]] = []
         killed_at: list[float] = []
         refused: list[str] = []
-        done = 0
+        done = scheduled = 0
         next_kill = rng.randint(5, 30)
         for _ in range(3000):
             if players[0].view.get("finished"):
                 break
             try:
-                if done == next_kill and len(killed_at) < kills:
+                if done == next_kill and scheduled < kills:
+                    # counted now, not when the timer fires: an action that gets no
+                    # answer leaves ``done`` as it was, and must not schedule a second kill
+                    scheduled += 1
+                    next_kill = done + rng.randint(5, 30)
                     owner = owner_pid(url, table)
                     victim = next(p for p in procs if p.pid == owner)
 

@@ -645,7 +645,10 @@ function renderHand() {
   if (spectating() || !d || !d.hand) return;
   const legal = new Set(d.legal ?? []);
   const choosing = passingNow();
-  if (!choosing) passPick = new Set();
+  // Picks last until the passing is over: a render of an earlier event's view (a
+  // catch-up still playing out after the page's turn came) must not drop them.
+  if (d.phase !== "pass") passPick = new Set();
+  else for (const code of passPick) if (!d.hand.includes(code)) passPick.delete(code);
   const cards = sortHand(d.hand);
   const buttons = [];
   hand.style.setProperty("--n", String(cards.length));
