@@ -22,7 +22,7 @@ Families:
   :mod:`polignac.core.hearts`, :mod:`polignac.core.hearts_deal`).
 
 A new family: a :class:`Family` passed to :func:`register` (its ``game`` values
-added to ``GAMES``), see docs/architecture.md#change-game-family.
+added to ``GAMES``), see docs/architecture.md#change-family.
 """
 
 from __future__ import annotations
