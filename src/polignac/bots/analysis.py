@@ -51,7 +51,6 @@ from ..core.actions import CLAIM, GENERALE, PASS, Action, action_name, parse_act
 from ..core.cards import Mask, parse_card
 from ..core.deal import DECLARE, Deal
 from ..core.errors import RecordError
-from ..core.hearts import GAME as HEARTS
 from ..core.match import Match
 from ..core.record import replay
 from ..core.rules import SCORE_KINDS
@@ -340,7 +339,7 @@ def _deal_states(record: Mapping[str, Any]) -> Iterator[tuple[int, Deal, list[in
         RecordError: the record does not replay, or is of the Hearts family (not analysed).
     """
     final = replay(record)
-    if final.rules.game == HEARTS:
+    if not final.rules.family.exact_solver:
         raise RecordError(
             f"preset {final.rules.preset!r} cannot be analysed: the analysis solves deals "
             "exactly, and the solver knows neither the Hearts family's leads (first trick, "

@@ -32,7 +32,6 @@ from ..core import side_calls_points
 from ..core.actions import ANNOUNCE_BASE, CLAIM, PASS, Action
 from ..core.cards import Mask
 from ..core.deal import DECLARE, PASS_CARDS, Deal
-from ..core.hearts import GAME as HEARTS
 from .base import SeatView
 from .inference import play_log_likelihood, policy_log_likelihood, replay_from_start, sample_hands
 from .simple import MediumBot
@@ -231,9 +230,10 @@ class HardBot:
             yield self._weight(view, hands), hands
 
     def _late(self, view: SeatView) -> int:
-        """Cards in hand at or below which the exact endgame solves the deal: none in
-        the Hearts family (the solver knows neither its leads nor the moon)."""
-        return 0 if view.rules.game == HEARTS else self.late
+        """Cards in hand at or below which the exact endgame solves the deal: none in a
+        family the solver does not model (``Family.exact_solver``: the Hearts family,
+        whose leads and moon it does not know)."""
+        return self.late if view.rules.family.exact_solver else 0
 
     def _best_card(self, view: SeatView, cards: list[Action], rng: random.Random) -> Action:
         late = self._late(view)

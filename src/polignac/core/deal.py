@@ -197,6 +197,7 @@ class _Tables:
         "pack_order",
         "points",
         "rules",
+        "start",
         "strength",
         "top",
         "turn_up_game",
@@ -205,6 +206,8 @@ class _Tables:
     def __init__(self, rules: Rules, n: int) -> None:
         rules.check_player_count(n, allow_any=True)
         self.rules = rules
+        # The family's own start of a deal (core/families.py), or None: looked up once.
+        self.start = rules.family.start
         self.n = n
         self.nxt = tuple((p + 1) % n for p in range(n))
         self.strength = card_strength(rules)
@@ -503,9 +506,8 @@ class Deal:
         pool_in: bool,
     ) -> Deal:
         """The first state of a deal from checked hands."""
-        if tables.rules.game == "hearts":  # the Hearts family's deal (passing, leads)
-            from .hearts_deal import start_hearts
-            return start_hearts(tables, hands, dealer)
+        if tables.start is not None:  # the family's own deal (Hearts: passing, leads)
+            return tables.start(tables, hands, dealer)
         static = _Static(tables, dealer, hands, turn_up, partie, pool_in)
         rem = 0
         for h in hands:

@@ -12,7 +12,7 @@ import dataclasses
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from .cards import (
     CODES,
@@ -24,6 +24,9 @@ from .cards import (
 )
 from .errors import RulesError
 from .hearts import check_rules as check_hearts
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .families import Family
 
 GAMES: Final = ("polignac", "slobberhannes", "knaves", "bassadewitz", "pollack", "hearts")
 SCORINGS: Final = ("penalty", "points", "chips", "pollack")
@@ -315,6 +318,17 @@ class Rules:
     def kind(self) -> ScoreKind:
         """What the ``scoring`` family means (flags, see :class:`ScoreKind`)."""
         return SCORE_KINDS[self.scoring]
+
+    @property
+    def family(self) -> Family:
+        """The game family of these rules (:func:`polignac.core.families.family_of`).
+
+        Raises:
+            RulesError: no family is registered for ``game``.
+        """
+        from .families import family_of  # families imports the deal, which imports this
+
+        return family_of(self)
 
     @property
     def has_calls(self) -> bool:

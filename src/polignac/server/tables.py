@@ -197,7 +197,7 @@ class GameTable:
         a table created without one allows them when no seat but the creator's is for a
         person.  Never in the Hearts family: a hint is the exact solver's, and the solver
         knows neither its leads nor the moon."""
-        if self.match.rules.game == "hearts":
+        if not self.match.rules.family.exact_solver:
             return False
         chosen = self.options.get("hints")
         if isinstance(chosen, bool):
