@@ -25,6 +25,7 @@ from .cards import CODES, SUIT_MASKS, Card, Mask, cards_of
 from .deal import (
     _NOT_CALLED,
     _SUIT_CARDS,
+    _WON,
     DONE,
     PASS_CARDS,
     PLAY,
@@ -42,74 +43,103 @@ from .hearts import (
     pass_offset,
     penalty_cards,
 )
-from .rules import Rules
 
 HIDDEN: Final = "hidden"
 """What a view shows in place of another player's passed card."""
 
 _S0, _S1, _S2, _S3 = SUIT_MASKS
+_new = object.__new__
 
 
 class _Plan:
     """What the family's rules say for one rule set and player count (worked out once)."""
 
-    __slots__ = ("break_hearts", "breakers", "clean", "first_card", "pack", "penalty",
-                 "rules")
+    __slots__ = ("break_hearts", "breakers", "cards", "clean", "first_card", "pack", "passes",
+                 "penalty", "rules", "tables", "turns")
 
-    def __init__(self, rules: Rules, n: int) -> None:
+    def __init__(self, tables: _Tables) -> None:
+        rules = tables.rules
+        n = tables.n
         self.rules = rules
+        self.tables = tables
         self.pack = rules.pack_mask(n)
         self.penalty = penalty_cards(rules, n)
         self.first_card = lowest_club(rules, n) if rules.first_lead == "lowest-club" else -1
         self.clean = rules.clean_first_trick
         self.break_hearts = rules.break_hearts
         self.breakers = HEARTS_MASK | ((1 << QUEEN_OF_SPADES) if rules.queen_breaks else 0)
+        self.passes = rules.pass_count * n
+        self.cards = rules.hand_size(n) * n  # in the hands as dealt
+        # per dealer: the pass direction and how many seats on the cards go
+        turns = []
+        for dealer in range(n):
+            direction = pass_direction(rules, dealer)
+            offset = pass_offset(direction, n)
+            turns.append((direction if offset else "none", offset))
+        self.turns = tuple(turns)
 
 
 _PLANS: dict[tuple[int, int], _Plan] = {}
 
 
-def _plan(rules: Rules, n: int) -> _Plan:
-    plan = _PLANS.get((id(rules), n))
-    if plan is None or plan.rules is not rules:
+def _plan(tables: _Tables) -> _Plan:
+    plan = _PLANS.get((id(tables.rules), tables.n))
+    if plan is None or plan.tables is not tables:
         if len(_PLANS) >= 256:
             _PLANS.clear()
-        plan = _PLANS[id(rules), n] = _Plan(rules, n)
+        plan = _PLANS[id(tables.rules), tables.n] = _Plan(tables)
     return plan
 
 
 class _HeartsStatic(_Static):
-    """The deal's fixed facts, with the family's: the dealt hands, the passes."""
+    """The deal's fixed facts, with the family's: the dealt hands, the passes, and the
+    plan's masks the per-action path reads (copied here: one attribute lookup each)."""
 
-    __slots__ = ("dealt", "direction", "given", "offset", "plan")
+    __slots__ = ("bp", "clean_mask", "dealt", "direction", "first_card", "given", "keep",
+                 "offset", "plan", "unbroken", "unhearts")
 
     dealt: tuple[Mask, ...]
     direction: str
     given: tuple[Mask, ...]
     offset: int
     plan: _Plan
+    first_card: Card
+    """The card that must open the first trick, or -1."""
+    clean_mask: Mask
+    """The cards kept off the first trick (0 without clean_first_trick)."""
+    keep: Mask
+    """~clean_mask: the cards the first trick may take."""
+    unbroken: Mask
+    """The cards that may not be led before hearts break (0 without break_hearts)."""
+    unhearts: Mask
+    """~unbroken."""
+    bp: Mask
+    """The cards in play that break hearts: hearts are unbroken while _rem holds them all."""
 
 
-def _static(tables: _Tables, dealer: int, hands: tuple[Mask, ...], dealt: tuple[Mask, ...],
+def _static(plan: _Plan, dealer: int, hands: tuple[Mask, ...], dealt: tuple[Mask, ...],
             given: tuple[Mask, ...], direction: str, offset: int) -> _HeartsStatic:
-    s = _HeartsStatic(tables, dealer, hands, -1, (0, 0), True)
+    s = _HeartsStatic(plan.tables, dealer, hands, -1, (0, 0), True)
     s.dealt = dealt
     s.given = given
     s.direction = direction
     s.offset = offset
-    s.plan = _plan(tables.rules, tables.n)
+    s.plan = plan
+    s.first_card = plan.first_card
+    s.clean_mask = plan.penalty if plan.clean else 0
+    s.keep = ~s.clean_mask
+    s.unbroken = HEARTS_MASK if plan.break_hearts else 0
+    s.unhearts = ~s.unbroken
+    s.bp = plan.breakers & plan.pack
     return s
 
 
 def start_hearts(tables: _Tables, hands: tuple[Mask, ...], dealer: int) -> HeartsDeal:
     """The first state of a Hearts-family deal from checked hands (Deal._start's hook)."""
-    n = tables.n
-    direction = pass_direction(tables.rules, dealer)
-    offset = pass_offset(direction, n)
-    if not offset:
-        direction = "none"
-    s = _static(tables, dealer, hands, hands, (0,) * n, direction, offset)
-    deal = object.__new__(HeartsDeal)
+    plan = _plan(tables)
+    direction, offset = plan.turns[dealer]
+    s = _static(plan, dealer, hands, hands, (0,) * tables.n, direction, offset)
+    deal = _new(HeartsDeal)
     deal._s = s
     rem = 0
     for h in hands:
@@ -132,7 +162,7 @@ def start_hearts(tables: _Tables, hands: tuple[Mask, ...], dealer: int) -> Heart
 
 
 def _first_leader(s: _HeartsStatic) -> int:
-    card = s.plan.first_card
+    card = s.first_card
     if card < 0:
         return s.eldest
     return next(p for p, h in enumerate(s.hands) if h >> card & 1)
@@ -173,7 +203,8 @@ class HeartsDeal(Deal):
         s = self._s
         if self.phase != PASS_CARDS:
             return s.given
-        return self.passed_from_history(s)  # while passing, the history is the passes
+        rem = self._rem  # while passing, a chosen card has left _rem, and only those have
+        return tuple([d & ~rem for d in s.dealt])
 
     def received(self, player: int) -> Mask:
         """The cards ``player`` received (0 until everyone has passed)."""
@@ -184,10 +215,10 @@ class HeartsDeal(Deal):
 
     def hearts_broken(self) -> bool:
         """True once a heart (or the Queen of spades, with queen_breaks) has been played."""
-        s = self._s
         if self.phase == PASS_CARDS:
             return False
-        return bool(s.plan.pack & ~self._rem & s.plan.breakers)
+        bp = self._s.bp
+        return self._rem & bp != bp
 
     # ---------------------------------------------------------- legal actions
 
@@ -203,49 +234,71 @@ class HeartsDeal(Deal):
         unbroken = HEARTS_MASK if plan.break_hearts and not self.hearts_broken() else 0
         return opening, clean, unbroken
 
+    # legal_card_mask, legal_actions and apply are tricks.restricted_mask inlined
+    # (they run at every action; tests/core/test_tricks.py checks them against it):
+    # the first trick is the one while _last is None, and it is being led while
+    # _led is 0 (no card of it played yet); hearts are unbroken while _rem holds
+    # every card that breaks them (s.bp).
 
     def legal_card_mask(self) -> Mask:
         """The cards the player to act may play, or choose to pass (0 when done)."""
         phase = self.phase
         s = self._s
         hand = s.hands[self.to_act] & self._rem
+        if phase == PLAY:
+            led = self._led
+            if led:
+                follow = hand & led
+                if follow:
+                    return follow
+                if self._last is None:
+                    return hand & s.keep or hand
+                return hand
+            if self._last is None:
+                if s.first_card >= 0:
+                    return 1 << s.first_card
+                hand = hand & s.keep or hand
+                return hand & s.unhearts or hand  # nothing played yet: unbroken
+            bp = s.bp
+            if self._rem & bp == bp:
+                return hand & s.unhearts or hand
+            return hand
         if phase == PASS_CARDS:
             return hand
-        if phase != PLAY:
-            return 0
-        plan = s.plan
-        first = self._last is None
-        led = self._led
-        if led:
-            follow = hand & led
-            if follow:
-                return follow
-            if first and plan.clean:
-                return hand & ~plan.penalty or hand
-            return hand
-        if first and not self.trick and plan.first_card >= 0:
-            return 1 << plan.first_card
-        cand = hand
-        if first and plan.clean:
-            cand = cand & ~plan.penalty or cand
-        if plan.break_hearts and not plan.pack & ~self._rem & plan.breakers:
-            cand = cand & ~HEARTS_MASK or cand
-        return cand
+        return 0
 
     def legal_actions(self) -> list[Action]:
         """Every legal action of the player to act, ascending (empty when done)."""
         phase = self.phase
         if phase == PLAY:
+            s = self._s
+            rem = self._rem
+            hand = s.hands[self.to_act] & rem
             led = self._led
-            if led:  # following: the plain rule, unless void in the led suit
-                follow = self._s.hands[self.to_act] & self._rem & led
-                if follow:
-                    return list(_SUIT_CARDS[follow])
-        elif phase == DONE:
-            return []
-        m = self.legal_card_mask()
-        cards = _SUIT_CARDS
-        return [*cards[m & _S0], *cards[m & _S1], *cards[m & _S2], *cards[m & _S3]]
+            cards = _SUIT_CARDS
+            if led:
+                follow = hand & led
+                if follow:  # following: the plain rule
+                    return list(cards[follow])
+                if self._last is None:
+                    hand = hand & s.keep or hand
+            elif self._last is None:
+                if s.first_card >= 0:
+                    return [s.first_card]
+                hand = hand & s.keep or hand
+                hand = hand & s.unhearts or hand  # nothing played yet: unbroken
+            else:
+                bp = s.bp
+                if rem & bp == bp:
+                    hand = hand & s.unhearts or hand
+            return [*cards[hand & _S0], *cards[hand & _S1], *cards[hand & _S2],
+                    *cards[hand & _S3]]
+        if phase == PASS_CARDS:
+            cards = _SUIT_CARDS
+            hand = self._s.hands[self.to_act] & self._rem
+            return [*cards[hand & _S0], *cards[hand & _S1], *cards[hand & _S2],
+                    *cards[hand & _S3]]
+        return []
 
     # ----------------------------------------------------------------- apply
 
@@ -259,20 +312,74 @@ class HeartsDeal(Deal):
                 (the family's: ``pass-not-in-hand``, ``first-lead``,
                 ``penalty-on-first-trick``, ``hearts-not-broken``).
         """
-        phase = self.phase
-        if phase == PASS_CARDS:
-            return self._pass(action, player)
-        if phase == PLAY and 0 <= action < 52 and (player is None or player == self.to_act):
+        if self.phase == PLAY and 0 <= action < 52 and (player is None
+                                                          or player == self.to_act):
+            # Deal.apply's card play, with the family's restrictions (see above)
+            s = self._s
+            p = self.to_act
+            rem = self._rem
+            hand = s.hands[p] & rem
             bit = 1 << action
+            if not hand & bit:
+                raise self._card_error(action)
             led = self._led
-            if not bit & led:  # leading, or not following: the family's rules may forbid it
-                hand = self._s.hands[self.to_act] & self._rem
-                if hand & bit and (not led or not hand & led) \
+            if led:
+                if not bit & led:
+                    if hand & led:
+                        raise self._follow_error(action, hand & led)
+                    if self._last is None and bit & s.clean_mask and hand & s.keep:
+                        raise self._family_error(action)
+                trick = self.trick + (action,)
+                if len(trick) == s.n:
+                    # the trick is full: the strongest card of the led suit wins
+                    # (no trumps in this family; tricks.TopCards, as Deal.apply)
+                    mask = 0
+                    for c in trick:
+                        mask |= 1 << c
+                    leader = s.nxt[p]
+                    winner = (leader + trick.index(s.top[mask & led])) % s.n
+                    link = self._last
+                    won = 1 << (winner & 1)
+                    if link is not None:
+                        won |= link[_WON]
+                    rem ^= bit
+                    new = _new(HeartsDeal)
+                    new._s = s
+                    new._rem = rem
+                    new._h = (action, self._h)
+                    new._hist = None
+                    new._last = [link, leader, trick, winner, mask, won, None]
+                    new._c = self._c
+                    new.trick = ()
+                    new._led = 0
+                    new.to_act = winner
+                    new.phase = PLAY if rem else DONE
+                    new.done = not rem
+                    return new
+            else:  # leading: the first trick's and unbroken hearts' restrictions
+                if (self._last is None or (bit & s.unbroken and rem & s.bp == s.bp)) \
                         and not bit & self.legal_card_mask():
                     raise self._family_error(action)
-        new = Deal.apply(self, action, player)
-        new.__class__ = HeartsDeal
-        return new
+                trick = (action,)
+                led = SUIT_MASKS[action // 13]
+            new = _new(HeartsDeal)
+            new._s = s
+            new._rem = rem ^ bit
+            new._h = (action, self._h)
+            new._hist = None
+            new.phase = PLAY
+            new.done = False
+            new.to_act = s.nxt[p]
+            new.trick = trick
+            new._led = led
+            new._last = self._last
+            new._c = self._c
+            return new
+        if self.phase == PASS_CARDS:
+            return self._pass(action, player)
+        out = Deal.apply(self, action, player)  # raises: a wrong player, action or phase
+        out.__class__ = HeartsDeal  # pragma: no cover - not reached
+        return out
 
     def passed_from_history(self, s: _HeartsStatic) -> tuple[Mask, ...]:
         """Each player's passed cards, read off this state's history (all passes)."""
@@ -301,6 +408,41 @@ class HeartsDeal(Deal):
     def _pass(self, action: Action, player: int | None) -> HeartsDeal:
         s = self._s
         p = self.to_act
+        rem = self._rem
+        if 0 <= action < 52 and (player is None or player == p) \
+                and s.hands[p] & rem & 1 << action:
+            rem ^= 1 << action
+            new = _new(HeartsDeal)
+            new._h = (action, self._h)
+            new._hist = None
+            new._last = self._last
+            new._c = self._c
+            new._led = 0
+            new.trick = ()
+            new.done = False
+            plan = s.plan
+            done = plan.cards - rem.bit_count()  # the passes so far, this one too
+            if done < plan.passes:  # the same static: the chosen cards have left _rem
+                new._s = s
+                new._rem = rem
+                new.phase = PASS_CARDS
+                new.to_act = p if done % s.rules.pass_count else s.nxt[p]
+                return new
+            # everyone has passed: each receives its cards, and play starts
+            n = s.n
+            dealt = s.dealt
+            given = tuple([d & ~rem for d in dealt])
+            offset = s.offset
+            hands = tuple([dealt[q] & ~given[q] | given[(q - offset) % n] for q in range(n)])
+            static = _static(plan, s.dealer, hands, dealt, given, s.direction, offset)
+            new._s = static
+            rem = 0
+            for h in hands:
+                rem |= h
+            new._rem = rem
+            new.phase = PLAY
+            new.to_act = _first_leader(static)
+            return new
         name = _name(action)
         if player is not None and player != p:
             raise NotYourTurnError(
@@ -313,42 +455,10 @@ class HeartsDeal(Deal):
             raise IllegalActionError(
                 f"passing: player {p} must choose a card to pass, not {name}",
                 rule="pass-a-card", action=name)
-        bit = 1 << action
-        if not s.hands[p] & self._rem & bit:
-            raise IllegalActionError(
-                f"pass not in hand: player {p} does not hold {name}"
-                + (" (already chosen)" if self.passed[p] & bit else ""),
-                rule="pass-not-in-hand", action=name)
-        new = object.__new__(HeartsDeal)
-        new._h = (action, self._h)
-        new._hist = None
-        new._last = self._last
-        new._c = self._c
-        new._led = 0
-        new.trick = ()
-        new.done = False
-        done = len(self.history) + 1  # the passes so far, this one included
-        count = s.rules.pass_count
-        if done < count * s.n:  # the same static: the chosen cards are in the history
-            new._s = s
-            new._rem = self._rem ^ bit
-            new.phase = PASS_CARDS
-            new.to_act = p if done % count else s.nxt[p]
-            return new
-        # everyone has passed: each receives its cards, and play starts
-        given = new.passed_from_history(s)
-        n = s.n
-        hands = tuple(s.dealt[q] & ~given[q] | given[(q - s.offset) % n] for q in range(n))
-        static = _static(_tables_of(s), s.dealer, hands, s.dealt, given, s.direction,
-                         s.offset)
-        rem = 0
-        for h in hands:
-            rem |= h
-        new._s = static
-        new._rem = rem
-        new.phase = PLAY
-        new.to_act = _first_leader(static)
-        return new
+        raise IllegalActionError(
+            f"pass not in hand: player {p} does not hold {name}"
+            + (" (already chosen)" if self.passed[p] & 1 << action else ""),
+            rule="pass-not-in-hand", action=name)
 
     # ------------------------------------------------------------------ views
 
@@ -392,10 +502,3 @@ class HeartsDeal(Deal):
         return (f"<HeartsDeal {self._s.rules.preset} players={self._s.n} "
                 f"phase={self.phase_name} actions={len(self.history)}>")
 
-
-def _tables_of(s: _Static) -> _Tables:
-    from .deal import _tables
-
-    tables = _tables(s.rules, s.n)
-    assert tables is not None  # the deal was started from them
-    return tables
