@@ -165,7 +165,11 @@ def _first_leader(s: _HeartsStatic) -> int:
     card = s.first_card
     if card < 0:
         return s.eldest
-    return next(p for p, h in enumerate(s.hands) if h >> card & 1)
+    bit = 1 << card
+    for p, h in enumerate(s.hands):
+        if h & bit:
+            return p
+    raise AssertionError("the first card is in a hand")  # pragma: no cover - checked hands
 
 
 class HeartsDeal(Deal):
@@ -376,7 +380,29 @@ class HeartsDeal(Deal):
             new._c = self._c
             return new
         if self.phase == PASS_CARDS:
-            return self._pass(action, player)
+            s = self._s
+            p = self.to_act
+            rem = self._rem
+            if 0 <= action < 52 and (player is None or player == p) \
+                    and s.hands[p] & rem & 1 << action:
+                rem ^= 1 << action
+                done = s.plan.cards - rem.bit_count()  # the passes so far, this one too
+                if done == s.plan.passes:
+                    return self._passed(action, rem)
+                new = _new(HeartsDeal)
+                new._s = s  # the same static: the chosen cards have left _rem
+                new._rem = rem
+                new._h = (action, self._h)
+                new._hist = None
+                new._last = None
+                new._c = self._c
+                new._led = 0
+                new.trick = ()
+                new.done = False
+                new.phase = PASS_CARDS
+                new.to_act = p if done % s.rules.pass_count else s.nxt[p]
+                return new
+            raise self._pass_error(action, player)
         out = Deal.apply(self, action, player)  # raises: a wrong player, action or phase
         out.__class__ = HeartsDeal  # pragma: no cover - not reached
         return out
@@ -405,57 +431,48 @@ class HeartsDeal(Deal):
             f"hearts not broken: player {p} may not lead {name} before a heart has been "
             "played, while holding another suit", rule="hearts-not-broken", action=name)
 
-    def _pass(self, action: Action, player: int | None) -> HeartsDeal:
+    def _passed(self, action: Action, rem: Mask) -> HeartsDeal:
+        """The state after the last pass (``action``; ``rem``: the cards not chosen):
+        each player receives its cards, and play starts."""
         s = self._s
+        n = s.n
+        dealt = s.dealt
+        given = tuple([d & ~rem for d in dealt])
+        offset = s.offset
+        hands = tuple([dealt[q] & ~given[q] | given[(q - offset) % n] for q in range(n)])
+        static = _static(s.plan, s.dealer, hands, dealt, given, s.direction, offset)
+        for g in given:  # every card is in a hand again
+            rem |= g
+        new = _new(HeartsDeal)
+        new._s = static
+        new._rem = rem
+        new._h = (action, self._h)
+        new._hist = None
+        new._last = None
+        new._c = self._c
+        new._led = 0
+        new.trick = ()
+        new.done = False
+        new.phase = PLAY
+        new.to_act = _first_leader(static)
+        return new
+
+    def _pass_error(self, action: Action, player: int | None) -> IllegalActionError:
+        """Why ``action`` by ``player`` is not a pass the player to act may make."""
         p = self.to_act
-        rem = self._rem
-        if 0 <= action < 52 and (player is None or player == p) \
-                and s.hands[p] & rem & 1 << action:
-            rem ^= 1 << action
-            new = _new(HeartsDeal)
-            new._h = (action, self._h)
-            new._hist = None
-            new._last = self._last
-            new._c = self._c
-            new._led = 0
-            new.trick = ()
-            new.done = False
-            plan = s.plan
-            done = plan.cards - rem.bit_count()  # the passes so far, this one too
-            if done < plan.passes:  # the same static: the chosen cards have left _rem
-                new._s = s
-                new._rem = rem
-                new.phase = PASS_CARDS
-                new.to_act = p if done % s.rules.pass_count else s.nxt[p]
-                return new
-            # everyone has passed: each receives its cards, and play starts
-            n = s.n
-            dealt = s.dealt
-            given = tuple([d & ~rem for d in dealt])
-            offset = s.offset
-            hands = tuple([dealt[q] & ~given[q] | given[(q - offset) % n] for q in range(n)])
-            static = _static(plan, s.dealer, hands, dealt, given, s.direction, offset)
-            new._s = static
-            rem = 0
-            for h in hands:
-                rem |= h
-            new._rem = rem
-            new.phase = PLAY
-            new.to_act = _first_leader(static)
-            return new
         name = _name(action)
         if player is not None and player != p:
-            raise NotYourTurnError(
+            return NotYourTurnError(
                 f"not your turn: player {player} tried {name}, but player {p} is to pass",
                 rule="not-your-turn", action=name)
         if not 0 <= action < NUM_ACTIONS:
-            raise IllegalActionError(f"no such action: {name}", rule="unknown-action",
-                                     action=name)
+            return IllegalActionError(f"no such action: {name}", rule="unknown-action",
+                                      action=name)
         if not 0 <= action < 52:
-            raise IllegalActionError(
+            return IllegalActionError(
                 f"passing: player {p} must choose a card to pass, not {name}",
                 rule="pass-a-card", action=name)
-        raise IllegalActionError(
+        return IllegalActionError(
             f"pass not in hand: player {p} does not hold {name}"
             + (" (already chosen)" if self.passed[p] & 1 << action else ""),
             rule="pass-not-in-hand", action=name)
