@@ -30,6 +30,7 @@ from .deal import (
     PASS_CARDS,
     PLAY,
     Deal,
+    _fill_suit_cards,
     _name,
     _Static,
     _Tables,
@@ -47,8 +48,26 @@ from .hearts import (
 HIDDEN: Final = "hidden"
 """What a view shows in place of another player's passed card."""
 
-_S0, _S1, _S2, _S3 = SUIT_MASKS
 _new = object.__new__
+
+# The cards of a hand, suit by suit: _CLUBS[hand & 0x1FFF], _DIAMONDS[hand >> 13 & 0x1FFF],
+# _HEARTS[hand >> 26 & 0x1FFF], _SPADES[hand >> 39] are its clubs, diamonds, hearts,
+# spades as tuples of cards, ascending (a card is suit * 13 + rank).  A tuple indexed
+# by the suit's 13 bits instead of _SUIT_CARDS' dict keyed by the mask: the hand's
+# cards at a lead or a pass are four index lookups in small tables.  Filled when the
+# first Hearts-family deal is planned (8192 entries a suit, shared with _SUIT_CARDS).
+_CLUBS: tuple[tuple[Card, ...], ...] = ()
+_DIAMONDS: tuple[tuple[Card, ...], ...] = ()
+_HEARTS: tuple[tuple[Card, ...], ...] = ()
+_SPADES: tuple[tuple[Card, ...], ...] = ()
+
+
+def _fill_suits() -> None:
+    global _CLUBS, _DIAMONDS, _HEARTS, _SPADES  # filled once, on first use
+    if not _SPADES:
+        _fill_suit_cards((1 << 52) - 1)
+        _CLUBS, _DIAMONDS, _HEARTS, _SPADES = (
+            tuple([_SUIT_CARDS[m << 13 * suit] for m in range(1 << 13)]) for suit in range(4))
 
 
 class _Plan:
@@ -62,6 +81,7 @@ class _Plan:
         n = tables.n
         self.rules = rules
         self.tables = tables
+        _fill_suits()
         self.pack = rules.pack_mask(n)
         self.penalty = penalty_cards(rules, n)
         self.first_card = lowest_club(rules, n) if rules.first_lead == "lowest-club" else -1
@@ -279,11 +299,10 @@ class HeartsDeal(Deal):
             rem = self._rem
             hand = s.hands[self.to_act] & rem
             led = self._led
-            cards = _SUIT_CARDS
             if led:
                 follow = hand & led
                 if follow:  # following: the plain rule
-                    return list(cards[follow])
+                    return list(_SUIT_CARDS[follow])
                 if self._last is None:
                     hand = hand & s.keep or hand
             elif self._last is None:
@@ -295,13 +314,12 @@ class HeartsDeal(Deal):
                 bp = s.bp
                 if rem & bp == bp:
                     hand = hand & s.unhearts or hand
-            return [*cards[hand & _S0], *cards[hand & _S1], *cards[hand & _S2],
-                    *cards[hand & _S3]]
+            return [*_CLUBS[hand & 0x1FFF], *_DIAMONDS[hand >> 13 & 0x1FFF],
+                    *_HEARTS[hand >> 26 & 0x1FFF], *_SPADES[hand >> 39]]
         if phase == PASS_CARDS:
-            cards = _SUIT_CARDS
             hand = self._s.hands[self.to_act] & self._rem
-            return [*cards[hand & _S0], *cards[hand & _S1], *cards[hand & _S2],
-                    *cards[hand & _S3]]
+            return [*_CLUBS[hand & 0x1FFF], *_DIAMONDS[hand >> 13 & 0x1FFF],
+                    *_HEARTS[hand >> 26 & 0x1FFF], *_SPADES[hand >> 39]]
         return []
 
     # ----------------------------------------------------------------- apply
