@@ -453,12 +453,14 @@ class HeartsDeal(Deal):
         """The state after the last pass (``action``; ``rem``: the cards not chosen):
         each player receives its cards, and play starts."""
         s = self._s
-        n = s.n
         dealt = s.dealt
-        given = tuple([d & ~rem for d in dealt])
-        offset = s.offset
-        hands = tuple([dealt[q] & ~given[q] | given[(q - offset) % n] for q in range(n)])
-        static = _static(s.plan, s.dealer, hands, dealt, given, s.direction, offset)
+        chosen = ~rem
+        given = tuple([d & chosen for d in dealt])
+        cut = s.n - s.offset  # player q receives the cards of player q - offset
+        # each keeps its cards not chosen (d & rem) and receives its neighbour's
+        hands = tuple([d & rem | r for d, r in zip(dealt, given[cut:] + given[:cut],
+                                                     strict=True)])
+        static = _static(s.plan, s.dealer, hands, dealt, given, s.direction, s.offset)
         for g in given:  # every card is in a hand again
             rem |= g
         new = _new(HeartsDeal)
