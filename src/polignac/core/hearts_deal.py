@@ -73,8 +73,9 @@ def _fill_suits() -> None:
 class _Plan:
     """What the family's rules say for one rule set and player count (worked out once)."""
 
-    __slots__ = ("break_hearts", "breakers", "cards", "clean", "first_card", "pack", "passes",
-                 "penalty", "rules", "tables", "turns")
+    __slots__ = ("bp", "break_hearts", "breakers", "cards", "clean", "clean_mask", "first_card",
+                 "keep", "pack", "passes", "penalty", "rules", "tables", "turns", "unbroken",
+                 "unhearts")
 
     def __init__(self, tables: _Tables) -> None:
         rules = tables.rules
@@ -88,6 +89,12 @@ class _Plan:
         self.clean = rules.clean_first_trick
         self.break_hearts = rules.break_hearts
         self.breakers = HEARTS_MASK | ((1 << QUEEN_OF_SPADES) if rules.queen_breaks else 0)
+        # the masks the per-action path reads (see _HeartsStatic)
+        self.clean_mask = self.penalty if self.clean else 0
+        self.keep = ~self.clean_mask
+        self.unbroken = HEARTS_MASK if self.break_hearts else 0
+        self.unhearts = ~self.unbroken
+        self.bp = self.breakers & self.pack
         self.passes = rules.pass_count * n
         self.cards = rules.hand_size(n) * n  # in the hands as dealt
         # per dealer: the pass direction and how many seats on the cards go
@@ -146,11 +153,11 @@ def _static(plan: _Plan, dealer: int, hands: tuple[Mask, ...], dealt: tuple[Mask
     s.offset = offset
     s.plan = plan
     s.first_card = plan.first_card
-    s.clean_mask = plan.penalty if plan.clean else 0
-    s.keep = ~s.clean_mask
-    s.unbroken = HEARTS_MASK if plan.break_hearts else 0
-    s.unhearts = ~s.unbroken
-    s.bp = plan.breakers & plan.pack
+    s.clean_mask = plan.clean_mask
+    s.keep = plan.keep
+    s.unbroken = plan.unbroken
+    s.unhearts = plan.unhearts
+    s.bp = plan.bp
     return s
 
 
@@ -195,7 +202,7 @@ def _first_leader(s: _HeartsStatic) -> int:
 class HeartsDeal(Deal):
     """A deal of the Hearts family.  Immutable; see :meth:`apply`."""
 
-    __slots__ = ()  # the same layout as Deal: a played card's Deal becomes a HeartsDeal
+    __slots__ = ()  # the same layout as Deal (apply builds its states as Deal.apply does)
 
     _s: _HeartsStatic
 
@@ -351,12 +358,13 @@ class HeartsDeal(Deal):
                         raise self._follow_error(action, hand & led)
                     if self._last is None and bit & s.clean_mask and hand & s.keep:
                         raise self._family_error(action)
-                trick = self.trick + (action,)
+                before = self.trick
+                trick = before + (action,)
                 if len(trick) == s.n:
                     # the trick is full: the strongest card of the led suit wins
                     # (no trumps in this family; tricks.TopCards, as Deal.apply)
-                    mask = 0
-                    for c in trick:
+                    mask = bit
+                    for c in before:
                         mask |= 1 << c
                     leader = s.nxt[p]
                     winner = (leader + trick.index(s.top[mask & led])) % s.n
