@@ -52,22 +52,27 @@ _new = object.__new__
 
 # The cards of a hand, suit by suit: _CLUBS[hand & 0x1FFF], _DIAMONDS[hand >> 13 & 0x1FFF],
 # _HEARTS[hand >> 26 & 0x1FFF], _SPADES[hand >> 39] are its clubs, diamonds, hearts,
-# spades as tuples of cards, ascending (a card is suit * 13 + rank).  A tuple indexed
-# by the suit's 13 bits instead of _SUIT_CARDS' dict keyed by the mask: the hand's
-# cards at a lead or a pass are four index lookups in small tables.  Filled when the
-# first Hearts-family deal is planned (8192 entries a suit, shared with _SUIT_CARDS).
-_CLUBS: tuple[tuple[Card, ...], ...] = ()
-_DIAMONDS: tuple[tuple[Card, ...], ...] = ()
-_HEARTS: tuple[tuple[Card, ...], ...] = ()
-_SPADES: tuple[tuple[Card, ...], ...] = ()
+# spades as tuples of cards, ascending (a card is suit * 13 + rank): four index
+# lookups in tuples instead of four in _SUIT_CARDS' dict keyed by masks (which
+# for a 52-card pack holds 32768 of them).  _FOLLOW gives, for the led suit's mask,
+# that suit's table and shift.  Filled when the first Hearts-family deal is planned
+# (8192 entries a suit; the cards' tuples are _SUIT_CARDS' own).
+_Cards = tuple[tuple[Card, ...], ...]
+_CLUBS: _Cards = ()
+_DIAMONDS: _Cards = ()
+_HEARTS: _Cards = ()
+_SPADES: _Cards = ()
+_FOLLOW: dict[Mask, tuple[_Cards, int]] = {}
 
 
 def _fill_suits() -> None:
     global _CLUBS, _DIAMONDS, _HEARTS, _SPADES  # filled once, on first use
     if not _SPADES:
         _fill_suit_cards((1 << 52) - 1)
-        _CLUBS, _DIAMONDS, _HEARTS, _SPADES = (
-            tuple([_SUIT_CARDS[m << 13 * suit] for m in range(1 << 13)]) for suit in range(4))
+        _CLUBS, _DIAMONDS, _HEARTS, _SPADES = tables = [
+            tuple([_SUIT_CARDS[m << 13 * suit] for m in range(1 << 13)]) for suit in range(4)]
+        for suit, table in enumerate(tables):
+            _FOLLOW[SUIT_MASKS[suit]] = table, 13 * suit
 
 
 class _Plan:
@@ -309,7 +314,8 @@ class HeartsDeal(Deal):
             if led:
                 follow = hand & led
                 if follow:  # following: the plain rule
-                    return list(_SUIT_CARDS[follow])
+                    cards, shift = _FOLLOW[led]
+                    return list(cards[follow >> shift])
                 if self._last is None:
                     hand = hand & s.keep or hand
             elif self._last is None:
