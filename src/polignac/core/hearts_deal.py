@@ -305,35 +305,33 @@ class HeartsDeal(Deal):
 
     def legal_actions(self) -> list[Action]:
         """Every legal action of the player to act, ascending (empty when done)."""
-        phase = self.phase
-        if phase == PLAY:
-            s = self._s
-            rem = self._rem
-            hand = s.hands[self.to_act] & rem
-            led = self._led
-            if led:
-                follow = hand & led
-                if follow:  # following: the plain rule
-                    cards, shift = _FOLLOW[led]
-                    return list(cards[follow >> shift])
-                if self._last is None:
-                    hand = hand & s.keep or hand
-            elif self._last is None:
-                if s.first_card >= 0:
-                    return [s.first_card]
+        s = self._s
+        rem = self._rem
+        hand = s.hands[self.to_act] & rem
+        led = self._led
+        if led:  # following a lead (_led is 0 while passing, on lead and once done)
+            follow = hand & led
+            if follow:  # the plain rule
+                cards, shift = _FOLLOW[led]
+                return list(cards[follow >> shift])
+            if self._last is None:
                 hand = hand & s.keep or hand
-                hand = hand & s.unhearts or hand  # nothing played yet: unbroken
-            else:
-                bp = s.bp
-                if rem & bp == bp:
-                    hand = hand & s.unhearts or hand
-            return [*_CLUBS[hand & 0x1FFF], *_DIAMONDS[hand >> 13 & 0x1FFF],
-                    *_HEARTS[hand >> 26 & 0x1FFF], *_SPADES[hand >> 39]]
-        if phase == PASS_CARDS:
-            hand = self._s.hands[self.to_act] & self._rem
-            return [*_CLUBS[hand & 0x1FFF], *_DIAMONDS[hand >> 13 & 0x1FFF],
-                    *_HEARTS[hand >> 26 & 0x1FFF], *_SPADES[hand >> 39]]
-        return []
+        else:
+            phase = self.phase
+            if phase == PLAY:
+                if self._last is None:
+                    if s.first_card >= 0:
+                        return [s.first_card]
+                    hand = hand & s.keep or hand
+                    hand = hand & s.unhearts or hand  # nothing played yet: unbroken
+                else:
+                    bp = s.bp
+                    if rem & bp == bp:
+                        hand = hand & s.unhearts or hand
+            elif phase != PASS_CARDS:
+                return []
+        return [*_CLUBS[hand & 0x1FFF], *_DIAMONDS[hand >> 13 & 0x1FFF],
+                *_HEARTS[hand >> 26 & 0x1FFF], *_SPADES[hand >> 39]]
 
     # ----------------------------------------------------------------- apply
 
@@ -347,18 +345,17 @@ class HeartsDeal(Deal):
                 (the family's: ``pass-not-in-hand``, ``first-lead``,
                 ``penalty-on-first-trick``, ``hearts-not-broken``).
         """
-        if self.phase == PLAY and 0 <= action < 52 and (player is None
-                                                          or player == self.to_act):
+        if 0 <= action < 52 and (player is None or player == self.to_act):
             # Deal.apply's card play, with the family's restrictions (see above)
             s = self._s
             p = self.to_act
             rem = self._rem
             hand = s.hands[p] & rem
             bit = 1 << action
-            if not hand & bit:
-                raise self._card_error(action)
             led = self._led
-            if led:
+            if led:  # following a lead (so in play)
+                if not hand & bit:
+                    raise self._card_error(action)
                 if not bit & led:
                     if hand & led:
                         raise self._follow_error(action, hand & led)
@@ -392,32 +389,41 @@ class HeartsDeal(Deal):
                     new.phase = PLAY if rem else DONE
                     new.done = not rem
                     return new
-            else:  # leading: the first trick's and unbroken hearts' restrictions
+                new = _new(HeartsDeal)
+                new._s = s
+                new._rem = rem ^ bit
+                new._h = (action, self._h)
+                new._hist = None
+                new.phase = PLAY
+                new.done = False
+                new.to_act = s.nxt[p]
+                new.trick = trick
+                new._led = led
+                new._last = self._last
+                new._c = self._c
+                return new
+            phase = self.phase
+            if phase == PLAY:  # leading: the first trick's and unbroken hearts' restrictions
+                if not hand & bit:
+                    raise self._card_error(action)
                 if (self._last is None or (bit & s.unbroken and rem & s.bp == s.bp)) \
                         and not bit & self.legal_card_mask():
                     raise self._family_error(action)
-                trick = (action,)
-                led = SUIT_MASKS[action // 13]
-            new = _new(HeartsDeal)
-            new._s = s
-            new._rem = rem ^ bit
-            new._h = (action, self._h)
-            new._hist = None
-            new.phase = PLAY
-            new.done = False
-            new.to_act = s.nxt[p]
-            new.trick = trick
-            new._led = led
-            new._last = self._last
-            new._c = self._c
-            return new
-        if self.phase == PASS_CARDS:
-            s = self._s
-            p = self.to_act
-            rem = self._rem
-            if 0 <= action < 52 and (player is None or player == p) \
-                    and s.hands[p] & rem & 1 << action:
-                rem ^= 1 << action
+                new = _new(HeartsDeal)
+                new._s = s
+                new._rem = rem ^ bit
+                new._h = (action, self._h)
+                new._hist = None
+                new.phase = PLAY
+                new.done = False
+                new.to_act = s.nxt[p]
+                new.trick = (action,)
+                new._led = SUIT_MASKS[action // 13]
+                new._last = self._last
+                new._c = self._c
+                return new
+            if phase == PASS_CARDS and hand & bit:
+                rem ^= bit
                 done = s.plan.cards - rem.bit_count()  # the passes so far, this one too
                 if done == s.plan.passes:
                     return self._passed(action, rem)
@@ -434,6 +440,7 @@ class HeartsDeal(Deal):
                 new.phase = PASS_CARDS
                 new.to_act = p if done % s.rules.pass_count else s.nxt[p]
                 return new
+        if self.phase == PASS_CARDS:
             raise self._pass_error(action, player)
         out = Deal.apply(self, action, player)  # raises: a wrong player, action or phase
         out.__class__ = HeartsDeal  # pragma: no cover - not reached
