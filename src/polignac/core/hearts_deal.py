@@ -111,15 +111,17 @@ class _Plan:
         self.turns = tuple(turns)
 
 
-_PLANS: dict[tuple[int, int], _Plan] = {}
+# Plans by id(tables) (one _Tables per rule set and player count, see deal._tables);
+# each entry holds its tables, so an id is not reused while its entry lives.
+_PLANS: dict[int, _Plan] = {}
 
 
 def _plan(tables: _Tables) -> _Plan:
-    plan = _PLANS.get((id(tables.rules), tables.n))
+    plan = _PLANS.get(id(tables))
     if plan is None or plan.tables is not tables:
         if len(_PLANS) >= 256:
             _PLANS.clear()
-        plan = _PLANS[id(tables.rules), tables.n] = _Plan(tables)
+        plan = _PLANS[id(tables)] = _Plan(tables)
     return plan
 
 
