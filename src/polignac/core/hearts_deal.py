@@ -49,6 +49,8 @@ HIDDEN: Final = "hidden"
 """What a view shows in place of another player's passed card."""
 
 _new = object.__new__
+_BITS: Final = tuple(1 << c for c in range(52))
+"""A card's one-card mask (_BITS[c] == 1 << c, without a new int at every action)."""
 
 # The cards of a hand, suit by suit: _CLUBS[hand & 0x1FFF], _DIAMONDS[hand >> 13 & 0x1FFF],
 # _HEARTS[hand >> 26 & 0x1FFF], _SPADES[hand >> 39] are its clubs, diamonds, hearts,
@@ -353,7 +355,7 @@ class HeartsDeal(Deal):
             p = self.to_act
             rem = self._rem
             hand = s.hands[p] & rem
-            bit = 1 << action
+            bit = _BITS[action]
             led = self._led
             if led:  # following a lead (so in play)
                 if not hand & bit:
@@ -370,7 +372,7 @@ class HeartsDeal(Deal):
                     # (no trumps in this family; tricks.TopCards, as Deal.apply)
                     mask = bit
                     for c in before:
-                        mask |= 1 << c
+                        mask |= _BITS[c]
                     leader = s.nxt[p]
                     winner = (leader + trick.index(s.top[mask & led])) % s.n
                     link = self._last
