@@ -13,7 +13,8 @@ These are plain functions on masks and card tuples; the core
 (:class:`~polignac.core.deal.Deal`), the bots and the research interfaces
 call them.  Two places keep a copy for speed, each checked against these
 functions by a parity test over every preset: the deal's per-action path
-(``hand & led or hand``, and the winner by one lookup in :class:`TopCards`),
+(``hand & led or hand``, and the winner by one lookup in :class:`TopCards`;
+Deal's, and HeartsDeal's with :func:`restricted_mask` inlined),
 and the solver's compiled kernel (:mod:`polignac.bots.fast`).
 
 Cards are ``suit * 13 + rank``; a suit is 0-3; ``trump`` is a suit or
