@@ -14,6 +14,13 @@ same trick play and scoring) with the family's rules on top (see
 passes); :attr:`HeartsDeal.play_hands` are the hands after passing.  The view
 shows a player its own passed cards, and the cards it received once everyone
 has passed; other players' passes are hidden (``"hidden"`` in ``actions``).
+
+The per-action path (:meth:`HeartsDeal.legal_actions`, :meth:`HeartsDeal.apply`)
+is built as :class:`~polignac.core.deal.Deal`'s: the family's rules are masks
+worked out once per rule set and player count (``_Plan``) and copied onto the
+deal's fixed facts, a card play builds its state itself (no call to
+``Deal.apply``), and the legal cards come from precomputed per-suit tuples
+(``benchmarks/bench_core.py``'s row ``black-lady 4p`` measures it).
 """
 
 from __future__ import annotations
@@ -449,14 +456,6 @@ class HeartsDeal(Deal):
         out = Deal.apply(self, action, player)  # raises: a wrong player, action or phase
         out.__class__ = HeartsDeal  # pragma: no cover - not reached
         return out
-
-    def passed_from_history(self, s: _HeartsStatic) -> tuple[Mask, ...]:
-        """Each player's passed cards, read off this state's history (all passes)."""
-        given = [0] * s.n
-        count = s.rules.pass_count
-        for i, card in enumerate(self.history):
-            given[(s.eldest + i // count) % s.n] |= 1 << card
-        return tuple(given)
 
     def _family_error(self, card: Card) -> IllegalActionError:
         s = self._s
