@@ -78,10 +78,12 @@ def _fill_suits() -> None:
     global _CLUBS, _DIAMONDS, _HEARTS, _SPADES  # filled once, on first use
     if not _SPADES:
         _fill_suit_cards((1 << 52) - 1)
-        _CLUBS, _DIAMONDS, _HEARTS, _SPADES = tables = [
-            tuple([_SUIT_CARDS[m << 13 * suit] for m in range(1 << 13)]) for suit in range(4)]
+        tables = [tuple([_SUIT_CARDS[m << 13 * suit] for m in range(1 << 13)])
+                  for suit in range(4)]
         for suit, table in enumerate(tables):
             _FOLLOW[SUIT_MASKS[suit]] = table, 13 * suit
+        _CLUBS, _DIAMONDS, _HEARTS = tables[:3]
+        _SPADES = tables[3]  # the last: another thread that sees it sees them all
 
 
 class _Plan:
