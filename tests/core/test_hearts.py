@@ -229,3 +229,47 @@ def test_score_pad_scores_the_moon() -> None:
     taken["2H"] = 0
     pad = pad.add({"taken": taken})
     assert pad.totals == (27, 26, 25, 26)
+
+
+FAMILY_RULES = {"must-follow-suit", "first-lead", "penalty-on-first-trick", "hearts-not-broken"}
+
+
+@pytest.mark.parametrize(("preset", "n", "rules"), [
+    ("black-lady", 4, {}),
+    ("black-maria", 3, {}),
+    ("black-maria", 5, {}),
+    ("black-lady", 4, {"queen_breaks": False, "passing": "across"}),
+    ("black-lady", 4, {"first_lead": "eldest", "clean_first_trick": False}),
+    ("black-lady", 4, {"break_hearts": False, "passing": "none"}),
+])
+def test_apply_takes_exactly_the_legal_cards(preset: str, n: int,
+                                             rules: dict[str, object]) -> None:
+    # apply checks the family's rules inline (its fast path); legal_card_mask is
+    # checked against tricks.restricted_mask in test_tricks.py.  At every state of
+    # random deals, each card of the hand is accepted iff it is legal, and a
+    # refusal names a rule of trick play or of the family.
+    r = get_rules(preset, rules) if rules else get_rules(preset)
+    rng = random.Random(7)
+    for dealer in [*range(n), *range(n)]:
+        deal = Deal.shuffled(r, n, dealer, rng)
+        assert isinstance(deal, HeartsDeal)
+        while not deal.done:
+            legal = deal.legal_card_mask()
+            hand = deal.hands[deal.to_act]
+            assert legal and legal & hand == legal
+            for card in range(52):
+                if not hand >> card & 1:
+                    with pytest.raises(IllegalActionError) as info:
+                        deal.apply(card)
+                    assert info.value.rule in ("card-not-in-hand", "pass-not-in-hand")
+                elif legal >> card & 1:
+                    after = deal.apply(card)
+                    assert isinstance(after, HeartsDeal)
+                    assert after.history == deal.history + (card,)
+                    assert not after.hands[deal.to_act] >> card & 1
+                else:
+                    with pytest.raises(IllegalActionError) as info:
+                        deal.apply(card)
+                    assert info.value.rule in FAMILY_RULES
+            choices = deal.legal_actions()
+            deal = deal.apply(choices[rng.randrange(len(choices))])
