@@ -182,6 +182,20 @@ MATCH_END_KINDS: Final[dict[str, MatchEnd]] = {
 }
 """Each ``match_end`` value's :class:`MatchEnd`."""
 
+_LOOKUPS: list[Any] = []
+"""[family_of, scorer_of] of core/families.py, once imported (see _lookups)."""
+
+
+def _lookups() -> list[Any]:
+    """The registry's look-ups, imported on first use (core/families.py imports the
+    deal, which imports this module)."""
+    if not _LOOKUPS:
+        from .families import family_of, scorer_of
+
+        _LOOKUPS.extend((family_of, scorer_of))
+    return _LOOKUPS
+
+
 # The order in which polignac-party strips low cards: 2s first, in suits C, S, D, H.
 _PARTY_STRIP_SUITS: Final = (0, 3, 1, 2)
 
@@ -415,9 +429,7 @@ class Rules:
         Raises:
             RulesError: no family is registered for ``game``.
         """
-        from .families import family_of  # families imports the deal, which imports this
-
-        return family_of(self)
+        return (_LOOKUPS or _lookups())[0](self)
 
     @property
     def scorer(self) -> Family:
@@ -428,9 +440,7 @@ class Rules:
         Raises:
             RulesError: no family brings ``scoring``.
         """
-        from .families import scorer_of
-
-        return scorer_of(self)
+        return (_LOOKUPS or _lookups())[1](self)
 
     @property
     def has_calls(self) -> bool:
