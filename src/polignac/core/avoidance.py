@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Final
 
 from .deal import Deal
 from .families import Family, register
-from .rules import Rules, ScoreKind
+from .rules import Rules, ScoreKind, derive
 from .scoring import DealScore, score_tricks
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -27,6 +27,63 @@ _NAMED_JACK_GAMES: Final = ("polignac",)
 """The games whose Jack of spades has a name of its own (``polignac``)."""
 _FOUR_PLAYER_SOURCES: Final = ("slobberhannes",)
 """The games whose sources describe four players only (the rule book interprets more)."""
+
+
+# ---------------------------------------------------------------- presets
+
+_POLIGNAC: Final = Rules()  # the defaults of Rules are the `polignac` preset
+
+
+_THRESHOLD = derive(
+    _POLIGNAC,
+    "polignac-threshold",
+    direction="counter-clockwise",
+    packets=(3, 2, 3),
+    match_end="threshold-lowest-wins",
+)
+_FR = derive(
+    _POLIGNAC,
+    "polignac-fr",
+    players=(3, 4, 5, 6, 7, 8),
+    removals="red-sevens-fr",
+    direction="counter-clockwise",
+    packets=(2,),
+    declaration="chelem",
+)
+_SLOBBER = derive(
+    _POLIGNAC,
+    "slobberhannes",
+    game="slobberhannes",
+    rank_order="AKQJT987",
+    packets=(1,),
+    card_points={"QC": 1},
+    first_trick_points=1,
+    last_trick_points=1,
+    all_three_points=4,
+    declaration="none",
+    threshold=10,
+)
+
+PRESETS: Final[tuple[Rules, ...]] = (
+    _POLIGNAC,
+    derive(_POLIGNAC, "polignac-queens", rank_order="AKQJT987",
+          card_points={"QS": 2, "Q": 1}),
+    derive(_POLIGNAC, "polignac-rounds", players=(4, 5, 6), rank_order="AKQJT987",
+          packets=(1,), declaration="general", match_end="fixed-deals", threshold=None),
+    _THRESHOLD,
+    derive(_THRESHOLD, "polignac-threshold-general", declaration="general-bonus"),
+    _FR,
+    derive(_FR, "polignac-fr-generale", declaration="generale"),
+    derive(_POLIGNAC, "quatre-valets", card_points={"J": 1}),
+    derive(_POLIGNAC, "two-knaves", players=(3, 4), card_points={"JS": 2, "JD": 1}),
+    derive(_POLIGNAC, "polignac-party", players=tuple(range(3, 11)), pack=52,
+          removals="lowest-cards", rank_order="KQJAT98765432", packets=(1,)),
+    _SLOBBER,
+    derive(_SLOBBER, "eichelobern", suits="german", packets=(4, 4)),
+    derive(_SLOBBER, "grasobern", suits="german", packets=(4, 4), card_points={"QS": 1}),
+    derive(_POLIGNAC, "obern", suits="german", card_points={"Q": 1}),
+)
+"""The trick-avoidance presets (docs/rules/README.md#presets)."""
 
 
 def score_played_tricks(deal: Deal) -> DealScore:
@@ -114,6 +171,7 @@ class TrickAvoidanceFamily(Family):
                                       "threshold-lowest-shared")),)
     declaration_round = True
     modules = ("polignac.core.avoidance", "polignac.core.scoring")
+    presets = PRESETS
 
     def score_deal(self, deal: Deal) -> DealScore:
         """The cards and tricks taken, the contract (:func:`score_played_tricks`)."""
@@ -155,5 +213,5 @@ class TrickAvoidanceFamily(Family):
 
 TRICK_AVOIDANCE: Final = register(TrickAvoidanceFamily())
 
-__all__ = ["TRICK_AVOIDANCE", "TrickAvoidanceFamily", "contract_lines", "penalty_lines",
+__all__ = ["PRESETS", "TRICK_AVOIDANCE", "TrickAvoidanceFamily", "contract_lines", "penalty_lines",
            "score_played_tricks", "score_trick_entry"]

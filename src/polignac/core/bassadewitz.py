@@ -16,12 +16,33 @@ from typing import TYPE_CHECKING, Final
 from .deal import Deal
 from .errors import RulesError
 from .families import Family, register
-from .rules import Rules, ScoreKind
+from .rules import Rules, ScoreKind, derive
 from .scoring import DealScore, ScoreLine
 
 if TYPE_CHECKING:  # pragma: no cover
     from .describe import Param
     from .scorepad import Entry, ScorePad
+
+
+_BASSADEWITZ = Rules(
+    preset="bassadewitz",
+    game="bassadewitz",
+    players=(4,),
+    removals="none",
+    rank_order="ATKQJ987",
+    packets=(4, 4),
+    scoring="chips",
+    card_points={"A": 11, "T": 10, "K": 4, "Q": 3, "J": 2},
+    declaration="none",
+    match_end="chips",
+    threshold=None,
+)
+PRESETS: Final[tuple[Rules, ...]] = (
+    _BASSADEWITZ,
+    derive(_BASSADEWITZ, "bassadewitz-points",
+          card_points={"A": 5, "T": 10, "K": 4, "Q": 3, "J": 2}, trick_points=1),
+)
+"""The Bassadewitz presets."""
 
 
 def score_chips(
@@ -95,6 +116,7 @@ class BassadewitzFamily(Family):
     scorings = (ScoreKind("chips", penalty=False, taker_gains=False, chips=True, sides=False,
                           match_ends=("chips",)),)
     modules = ("polignac.core.bassadewitz",)
+    presets = PRESETS
 
     def check_rules(self, rules: Rules) -> None:
         """The pool's shares (with ``scoring`` chips).
@@ -180,4 +202,4 @@ class BassadewitzFamily(Family):
 
 BASSADEWITZ: Final = register(BassadewitzFamily())
 
-__all__ = ["BASSADEWITZ", "BassadewitzFamily", "score_chips"]
+__all__ = ["BASSADEWITZ", "PRESETS", "BassadewitzFamily", "score_chips"]

@@ -34,7 +34,8 @@ docs/architecture.md#change-family.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from importlib import import_module
+from typing import TYPE_CHECKING, Any, Final
 
 from .cards import Mask
 from .deal import CallRules, Deal, _Tables
@@ -85,6 +86,9 @@ class Family:
     """The names of its announcements (a score pad's form offers them)."""
     modules: tuple[str, ...] = ()
     """The modules that hold its own rules (beyond the shared core)."""
+    presets: tuple[Rules, ...] = ()
+    """Its presets, in the rule book's order (:data:`polignac.core.presets.PRESETS`
+    gathers every family's, in the registry's order)."""
 
     # ------------------------------------------------------------- rules
 
@@ -187,12 +191,24 @@ class Family:
 
 _BY_GAME: dict[str, Family] = {}
 _BY_SCORING: dict[str, Family] = {}
+_REGISTERED: list[Family] = []
 _LOADED: list[bool] = []
+
+MEMBERS: Final = ("avoidance", "knaves", "bassadewitz", "pollack", "hearts_deal")
+"""The modules of the registered families, in the rule book's order (each
+registers its family when imported; :func:`families` keeps this order, whatever
+the order of import)."""
+
+
+def _rank(family: Family) -> int:
+    """A family's place: its module's in MEMBERS, or after them (a family added later)."""
+    module = type(family).__module__.rpartition(".")[2]
+    return MEMBERS.index(module) if module in MEMBERS else len(MEMBERS)
 
 
 def register(family: Family) -> Family:
     """Add ``family`` to the registry, under each of its ``games`` and ``scorings``
-    (and their values to ``GAMES``, ``SCORINGS``, ``SCORE_KINDS``); return it.
+    (their values are then in ``GAMES``, ``SCORINGS``, ``SCORE_KINDS``); return it.
 
     Raises:
         ValueError: one of its games or scorings already belongs to another family.
@@ -205,28 +221,32 @@ def register(family: Family) -> Family:
                 raise ValueError(f"{what} {value!r} already belongs to family {other.name!r}")
     for game in family.games:
         _BY_GAME[game] = family
-        if game not in GAMES:
-            GAMES.append(game)
     for kind in family.scorings:
         _BY_SCORING[kind.name] = family
-        SCORE_KINDS[kind.name] = kind
-        if kind.name not in SCORINGS:
-            SCORINGS.append(kind.name)
+    if family not in _REGISTERED:
+        _REGISTERED.append(family)
+        _REGISTERED.sort(key=_rank)  # stable: later families in registration order
+    GAMES[:] = [g for f in _REGISTERED for g in f.games if _BY_GAME.get(g) is f]
+    kinds = {k.name: k for f in _REGISTERED for k in f.scorings if _BY_SCORING.get(k.name) is f}
+    SCORINGS[:] = kinds
+    SCORE_KINDS.clear()
+    SCORE_KINDS.update(kinds)
     return family
 
 
 def _load() -> None:
-    """Import the family modules once (each registers its family, in this order)."""
+    """Import the family modules once (each registers its family)."""
     if _LOADED:
         return
     _LOADED.append(True)
-    from . import avoidance, bassadewitz, hearts_deal, knaves, pollack  # noqa: F401
+    for module in MEMBERS:
+        import_module(f"{__package__}.{module}")
 
 
 def families() -> tuple[Family, ...]:
-    """Every registered family, once each, in the order registered."""
+    """Every registered family, once each, in the rule book's order (:data:`MEMBERS`)."""
     _load()
-    return tuple(dict.fromkeys(_BY_GAME.values()))
+    return tuple(_REGISTERED)
 
 
 def family_of(rules: Rules) -> Family:

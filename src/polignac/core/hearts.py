@@ -26,10 +26,10 @@ from typing import TYPE_CHECKING, Final
 
 from .cards import CODES, SUIT_MASKS, Card, Mask, cards_of
 from .errors import RulesError
+from .rules import Rules, derive
 
 if TYPE_CHECKING:  # pragma: no cover
     from .describe import Param
-    from .rules import Rules
     from .scoring import ScoreLine
 
 GAME: Final = "hearts"
@@ -214,3 +214,34 @@ def interpretations(rules: Rules) -> list[Param]:
     if rules.preset == "black-maria":
         out.append(msg("rules.interp.blackMaria", interp=INTERP))
     return out
+
+
+# ---------------------------------------------------------------- presets
+
+_HEART_POINTS: Final = {f"{r}H": 1 for r in "23456789TJQKA"}
+_BLACK_LADY = Rules(  # OpenSpiel's `hearts` with its default parameters, played to 100
+    preset="black-lady",
+    game="hearts",
+    players=(4,),
+    pack=52,
+    removals="none",
+    rank_order="AKQJT98765432",
+    packets=(1,),
+    card_points={"QS": 13, **_HEART_POINTS},
+    declaration="none",
+    match_end="threshold-lowest-shared",
+    threshold=100,
+    passing="rotate",
+    first_lead="lowest-club",
+    clean_first_trick=True,
+    break_hearts=True,
+    moon=True,
+)
+
+PRESETS: Final[tuple[Rules, ...]] = (
+    _BLACK_LADY,
+    derive(_BLACK_LADY, "black-maria", players=(3, 4, 5, 6, 7), default_players=3,
+          removals="lowest-cards", passing="right",
+          card_points={"QS": 13, "KS": 10, "AS": 7, **_HEART_POINTS}),
+)
+"""The Hearts family's presets (registered by :class:`polignac.core.hearts_deal.HeartsFamily`)."""

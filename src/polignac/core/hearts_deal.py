@@ -39,6 +39,7 @@ from .families import Family, register
 from .hearts import (
     GAME,
     HEARTS_MASK,
+    PRESETS,
     QUEEN_OF_SPADES,
     check_rules,
     hearts_section,
@@ -424,6 +425,7 @@ class HeartsFamily(Family):
     passing = True
     exact_solver = False
     modules = ("polignac.core.hearts", "polignac.core.hearts_deal")
+    presets = PRESETS
 
     def __init__(self) -> None:
         self.start = start_hearts

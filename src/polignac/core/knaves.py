@@ -18,6 +18,28 @@ if TYPE_CHECKING:  # pragma: no cover
     from .scorepad import Entry, ScorePad
 
 
+PRESETS: Final[tuple[Rules, ...]] = (
+    Rules(
+        preset="knaves",
+        game="knaves",
+        players=(3,),
+        default_players=3,
+        pack=52,
+        removals="none",
+        rank_order="AKQJT98765432",
+        packets=(1,),
+        trumps="turn-up",
+        scoring="points",
+        card_points={"JS": -1, "JC": -2, "JD": -3, "JH": -4},
+        trick_points=1,
+        declaration="none",
+        match_end="first-to-target",
+        threshold=20,
+    ),
+)
+"""The Knaves preset."""
+
+
 def points_lines(rules: Rules) -> list[Param]:
     """The scoring section when the taker gains (``scoring`` points)."""
     from .describe import SEMI, Join, _card, _rank, _signed, msg
@@ -48,6 +70,7 @@ class KnavesFamily(Family):
     scorings = (ScoreKind("points", penalty=False, taker_gains=True, chips=False, sides=False,
                           match_ends=("first-to-target", "fixed-deals")),)
     modules = ("polignac.core.knaves", "polignac.core.scoring")
+    presets = PRESETS
 
     def score_deal(self, deal: Deal) -> DealScore:
         """The cards and tricks taken (:func:`~polignac.core.avoidance.score_played_tricks`)."""
@@ -69,4 +92,4 @@ class KnavesFamily(Family):
 
 KNAVES: Final = register(KnavesFamily())
 
-__all__ = ["KNAVES", "KnavesFamily", "points_lines"]
+__all__ = ["KNAVES", "PRESETS", "KnavesFamily", "points_lines"]

@@ -339,6 +339,28 @@ def after_partie_deal(
     ), winner
 
 
+PRESETS: Final[tuple[Rules, ...]] = (
+    Rules(
+        preset="pollack",
+        game="pollack",
+        players=(4,),
+        removals="none",
+        rank_order="T9AKQJ87",
+        packets=(3, 3, 2),
+        scoring="pollack",
+        card_points={"A": 3, "K": 1, "Q": 1, "J": 1, "T": 1, "9": 1},
+        last_trick_points=3,
+        declaration="none",
+        match_end="parties",
+        threshold=None,
+        partnerships=True,
+        announcements=True,
+        point_divisor=3,
+    ),
+)
+"""The Pollack preset."""
+
+
 class PollackFamily(Family):
     """Pollack: partnerships, announcements and a claim, a match in parties."""
 
@@ -351,6 +373,7 @@ class PollackFamily(Family):
                            may_announce, claimed, announced)
     announcements = tuple(ANNOUNCEMENT_VALUES)
     modules = ("polignac.core.pollack",)
+    presets = PRESETS
 
     def check_rules(self, rules: Rules) -> None:
         """Partnerships, the partie's numbers, announcements only with this scoring.
@@ -525,6 +548,7 @@ __all__ = [
     "FORCED_CARDS",
     "NO_CALLS",
     "POLLACK",
+    "PRESETS",
     "RANK_SLOTS",
     "SIDE_ANNOUNCE_MAX",
     "SLOTS_PER_PLAYER",

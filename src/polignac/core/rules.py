@@ -633,6 +633,12 @@ PARAMETERS: Final[tuple[str, ...]] = tuple(f.name for f in dataclasses.fields(Ru
 _FIELD_TYPES: Final = {f.name: str(f.type) for f in dataclasses.fields(Rules)}
 
 
+def derive(base: Rules, name: str, **changes: Any) -> Rules:
+    """The preset ``name``: ``base`` with some parameters changed (not validated:
+    the presets are, once collected in :mod:`polignac.core.presets`)."""
+    return dataclasses.replace(base, preset=name, **changes)
+
+
 def parameter_docs() -> dict[str, str]:
     """Return each parameter's one-paragraph description, from the source docs."""
     import inspect
