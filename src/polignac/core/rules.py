@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Final
 
@@ -182,11 +182,11 @@ MATCH_END_KINDS: Final[dict[str, MatchEnd]] = {
 }
 """Each ``match_end`` value's :class:`MatchEnd`."""
 
-_LOOKUPS: list[Any] = []
+_LOOKUPS: list[Callable[[Rules], Family]] = []
 """[family_of, scorer_of] of core/families.py, once imported (see _lookups)."""
 
 
-def _lookups() -> list[Any]:
+def _lookups() -> list[Callable[[Rules], Family]]:
     """The registry's look-ups, imported on first use (core/families.py imports the
     deal, which imports this module)."""
     if not _LOOKUPS:
