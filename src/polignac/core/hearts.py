@@ -98,7 +98,7 @@ def check_rules(rules: Rules) -> None:
             raise RulesError("passing belongs to the Hearts family (game 'hearts'); "
                              "allowed here: 'none'")
         return
-    if rules.scoring != "penalty" or rules.trumps != "none" or rules.declaration != "none":
+    if not rules.kind.penalty or rules.has_turn_up or rules.has_contract:
         raise RulesError("game 'hearts' needs scoring 'penalty', trumps 'none' and "
                          "declaration 'none'")
     if rules.partnerships or rules.announcements:

@@ -553,7 +553,7 @@ class Rules:
                                  f"not {show(value)}")
         for n in self.players:
             self.check_player_count(n, allow_any=True)
-        if self.match_end in THRESHOLD_ENDS and (self.threshold is None or self.threshold <= 0):
+        if self.end.threshold and (self.threshold is None or self.threshold <= 0):
             raise RulesError(
                 f"threshold must be a whole number of at least 1 for match_end "
                 f"{self.match_end!r}, not {self.threshold!r}"
