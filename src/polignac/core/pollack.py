@@ -8,12 +8,17 @@ suit's Ten, Nine and Ace, its "pollack") once its side has won a trick
 has reached the partie's target.  A side scores its card points divided by
 ``point_divisor``, the last trick's points, and its announcements.
 
-The engine (:class:`~polignac.core.deal.Deal`, the score pad) reads the
-tables here and scores with :func:`score_pollack`; the bots and the research
+Its family, :class:`PollackFamily` (registered in :mod:`polignac.core.families`),
+owns everything the shared core does differently for it: the checks of the
+partnership parameters, the calls' tables and rules the deal reads
+(:class:`~polignac.core.deal.CallRules`), the score of a played deal and of a
+score-pad entry (:func:`score_pollack`), the parties (:func:`after_partie_deal`)
+and the match sheet, its rules text, its preset.  The bots and the research
 interfaces reach this family only through the rule set's flags
-(``Rules.kind.sides``, ``Rules.has_calls``) and the functions below
-(:func:`best_announcement`, :func:`unannounced_points`, :func:`side_calls_points`,
-:data:`FORCED_CARDS`, :data:`SIDE_ANNOUNCE_MAX`), which do not name the game.
+(``Rules.kind.sides``, ``Rules.has_calls``, ``Rules.plays_parties``) and the
+functions below (:func:`best_announcement`, :func:`unannounced_points`,
+:func:`side_calls_points`, :data:`FORCED_CARDS`, :data:`SIDE_ANNOUNCE_MAX`),
+which do not name the game.
 """
 
 from __future__ import annotations
