@@ -14,7 +14,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Final
 
-from .deal import Deal
+from .actions import CONTRACT_WORDS, PASS, Action, action_name
+from .deal import DECLARE, PLAY, Deal, _Called
+from .errors import IllegalActionError
 from .families import Family, register
 from .rules import Rules, ScoreKind, derive
 from .scoring import DealScore, score_tricks
@@ -84,6 +86,50 @@ PRESETS: Final[tuple[Rules, ...]] = (
     derive(_POLIGNAC, "obern", suits="german", card_points={"Q": 1}),
 )
 """The trick-avoidance presets (docs/rules/README.md#presets)."""
+
+
+def declare(deal: Deal, action: Action) -> Deal:
+    """The deal after ``action`` in the declaration round: ``pass``, or the rule
+    set's contract (the declarer then leads with la générale, else eldest does).
+
+    Raises:
+        IllegalActionError: a card before the round is over (rule
+            ``declaration-round``), a declaration after it
+            (``declaration-out-of-time``), or another game's contract (``wrong-contract``).
+    """
+    s = deal._s
+    p = deal.to_act
+    name = action_name(action)
+    contract = s.contract_action
+    if 0 <= action < 52:
+        raise IllegalActionError(
+            f"declaration round first: player {p} must pass or declare "
+            f"{CONTRACT_WORDS[contract]} before any card is played, not play {name}",
+            rule="declaration-round", action=name,
+        )
+    if deal.phase != DECLARE:
+        raise IllegalActionError(
+            f"declaration at the wrong time: {name} is only allowed before "
+            "the first card",
+            rule="declaration-out-of-time", action=name,
+        )
+    if action != PASS and action != contract:
+        raise IllegalActionError(
+            f"{name} is not this game's contract: preset {s.rules.preset!r} "
+            f"offers {CONTRACT_WORDS[contract]}",
+            rule="wrong-contract", action=name,
+        )
+    new = deal._copy(action)
+    if action == PASS:
+        nxt = (p + 1) % s.n
+        if nxt == s.eldest:
+            new.phase = PLAY
+        new.to_act = nxt
+    else:
+        new._c = _Called(p, deal._c.calls)
+        new.phase = PLAY
+        new.to_act = p if s.rules.contract.declarer_leads else s.eldest
+    return new
 
 
 def score_played_tricks(deal: Deal) -> DealScore:
@@ -173,6 +219,14 @@ class TrickAvoidanceFamily(Family):
     modules = ("polignac.core.avoidance", "polignac.core.scoring")
     presets = PRESETS
 
+    def declare(self, deal: Deal, action: Action) -> Deal:
+        """The declaration round (:func:`declare`).
+
+        Raises:
+            IllegalActionError: a card too early, a declaration too late or of another game.
+        """
+        return declare(deal, action)
+
     def score_deal(self, deal: Deal) -> DealScore:
         """The cards and tricks taken, the contract (:func:`score_played_tricks`)."""
         return score_played_tricks(deal)
@@ -213,5 +267,5 @@ class TrickAvoidanceFamily(Family):
 
 TRICK_AVOIDANCE: Final = register(TrickAvoidanceFamily())
 
-__all__ = ["PRESETS", "TRICK_AVOIDANCE", "TrickAvoidanceFamily", "contract_lines", "penalty_lines",
-           "score_played_tricks", "score_trick_entry"]
+__all__ = ["PRESETS", "TRICK_AVOIDANCE", "TrickAvoidanceFamily", "contract_lines", "declare",
+           "penalty_lines", "score_played_tricks", "score_trick_entry"]

@@ -60,6 +60,8 @@ PASS_CARDS: Final = 3
 PHASE_NAMES: Final = ("declare", "play", "done", "pass")
 
 _CONTRACT_ACTIONS: Final = {word: action for action, word in CONTRACT_WORDS.items()}
+_DECLARATION_WORDS: Final = frozenset((PASS, CAPOT, GENERAL, GENERALE))
+"""The declaration round's actions (the trick-avoidance family's, core/avoidance.py)."""
 
 
 class Calls:
@@ -227,6 +229,7 @@ class _Tables:
         "contract_action",
         "deal_hands",
         "deal_to",
+        "declare",
         "first_phase",
         "has_calls",
         "n",
@@ -262,6 +265,9 @@ class _Tables:
             raise RulesError(f"scoring {rules.scoring!r} has no calls")
         contract = rules.contract
         self.contract_action = _CONTRACT_ACTIONS[contract.word] if contract.declared else -1
+        # the declaration round's hook (its family's), or None without one
+        self.declare: Callable[[Deal, Action], Deal] | None = (
+            scorer.declare if contract.declared else None)
         self.first_phase = DECLARE if rules.has_declaration_round else PLAY
         self.turn_up_game = rules.has_turn_up
         self.pack_order = tuple(cards_of(rules.pack_mask(n)))
@@ -323,6 +329,7 @@ class _Static:
         "call_slot",
         "contract_action",
         "dealer",
+        "declare",
         "eldest",
         "hands",
         "has_calls",
@@ -369,6 +376,7 @@ class _Static:
         self.pool_in = pool_in
         self.has_calls = tables.has_calls
         self.contract_action = tables.contract_action
+        self.declare = tables.declare
         self.score_deal = tables.score_deal
         # Calls: the family's tables (CallRules), and per player the
         # announcements its dealt hand holds (a tuple, empty if none).  Hands
@@ -963,46 +971,19 @@ class Deal:
         s = self._s
         p = self.to_act
         name = _name(action)
-        if 0 <= action < 52:  # a card during the declaration round
-            word = CONTRACT_WORDS[s.contract_action]
-            raise IllegalActionError(
-                f"declaration round first: player {p} must pass or declare {word} "
-                f"before any card is played, not play {name}",
-                rule="declaration-round", action=name,
-            )
-        if not 52 <= action < NUM_ACTIONS:
-            raise IllegalActionError(f"no such action: {name}", rule="unknown-action",
-                                     action=name)
-        if action in (PASS, CAPOT, GENERAL, GENERALE):
-            if not s.rules.has_declaration_round:
+        if 0 <= action < 52 or action in _DECLARATION_WORDS:
+            # a card during the declaration round, or a declaration: the family's
+            declare = s.declare
+            if declare is None:
                 raise IllegalActionError(
                     f"{name} does not belong to this game: preset "
                     f"{s.rules.preset!r} has no declaration round",
                     rule="not-in-this-game", action=name,
                 )
-            if self.phase != DECLARE:
-                raise IllegalActionError(
-                    f"declaration at the wrong time: {name} is only allowed before "
-                    "the first card",
-                    rule="declaration-out-of-time", action=name,
-                )
-            if action != PASS and action != s.contract_action:
-                raise IllegalActionError(
-                    f"{name} is not this game's contract: preset {s.rules.preset!r} "
-                    f"offers {CONTRACT_WORDS[s.contract_action]}",
-                    rule="wrong-contract", action=name,
-                )
-            new = self._copy(action)
-            if action == PASS:
-                nxt = (p + 1) % s.n
-                if nxt == s.eldest:
-                    new.phase = PLAY
-                new.to_act = nxt
-            else:
-                new._c = _Called(p, self._c.calls)
-                new.phase = PLAY
-                new.to_act = p if action == GENERALE else s.eldest
-            return new
+            return declare(self, action)
+        if not 52 <= action < NUM_ACTIONS:
+            raise IllegalActionError(f"no such action: {name}", rule="unknown-action",
+                                     action=name)
         # calls beyond card play: announcements and claims (the family's CallRules)
         rules = s.call_rules
         if rules is None:

@@ -37,9 +37,10 @@ from collections.abc import Callable, Mapping, Sequence
 from importlib import import_module
 from typing import TYPE_CHECKING, Any, Final
 
+from .actions import Action
 from .cards import Mask
 from .deal import CallRules, Deal, _Tables
-from .errors import RulesError
+from .errors import IllegalActionError, RulesError
 from .rules import GAMES, SCORE_KINDS, SCORINGS, Rules, ScoreKind
 from .scoring import DealScore, ScoreLine
 
@@ -99,6 +100,19 @@ class Family:
         Raises:
             RulesError: names the parameter and the allowed values.
         """
+
+    # -------------------------------------------------------------- phases
+
+    def declare(self, deal: Deal, action: Action) -> Deal:
+        """The deal after ``action`` (a declaration, or a card too early) in the
+        declaration round of a rule set whose ``scoring`` this family brings
+        (``Rules.has_declaration_round``; kept in the deal's tables).
+
+        Raises:
+            IllegalActionError: the family has no declaration round.
+        """
+        raise IllegalActionError(f"family {self.name!r} has no declaration round",
+                                 rule="not-in-this-game")
 
     # -------------------------------------------------------------- scoring
 
