@@ -27,8 +27,8 @@ its deal score, score pad, match end).  They agree in every preset but the
 Hearts family's, which scores as the trick-avoidance games do.
 
 A new family: a :class:`Family` subclass in its own module, registered there
-with :func:`register` and imported by :func:`_load`, see
-docs/architecture.md#change-family.
+with :func:`register`, the module's name in :data:`MEMBERS` (so that the
+registry imports it); see docs/architecture.md#change-family.
 """
 
 from __future__ import annotations
