@@ -112,6 +112,7 @@ class CallRules:
     announced: Callable[[Calls, int, Action, Mask, bool], Calls]
     """(calls, player, announcement, hand, may): the calls after its announcement."""
 
+
 @dataclass(frozen=True)
 class Trick:
     """A finished trick: who led, the cards in play order, who won it."""
