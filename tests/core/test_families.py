@@ -195,3 +195,13 @@ def test_core_reads_flags_not_parameter_strings() -> None:
     assert COMPARISON.search("if r.match_end in ('chips', 'parties'):")
     assert rules_mod.CONTRACTS.keys() == set(rules_mod.DECLARATIONS)
     assert rules_mod.MATCH_END_KINDS.keys() == set(rules_mod.MATCH_ENDS)
+
+
+def test_each_match_end_has_one_rule() -> None:
+    """Standing.after_deal and the rules text pick a match end by its one flag."""
+    for name, end in rules_mod.MATCH_END_KINDS.items():
+        assert end.name == name
+        rules = (end.loser, end.shared, end.tie_break, end.target, end.fixed and not end.chips,
+                 end.chips, end.parties)
+        assert sum(rules) == 1, name
+        assert end.threshold == (name in rules_mod.THRESHOLD_ENDS)

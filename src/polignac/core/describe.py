@@ -199,7 +199,7 @@ def _pack(rules: Rules, counts: tuple[int, ...]) -> list[Param]:
     lines.append(msg("rules.pack32" if rules.pack == 32 else "rules.pack52"))
     if rules.german:
         lines.append(msg("rules.germanPack"))
-    turn = ".turnUp" if rules.trumps == "turn-up" else ""
+    turn = ".turnUp" if rules.has_turn_up else ""
     for n in counts:
         removed = rules.removed_cards(n)
         size = rules.pack_mask(n).bit_count()
@@ -221,14 +221,14 @@ def _play(rules: Rules) -> list[Param]:
     else:
         packets = msg("rules.packets.of", seq="-".join(str(p) for p in rules.packets))
     lines.append(msg("rules.dealing", packets=packets, interp=INTERP))
-    lines.append(msg("rules.trumps.turnUp" if rules.trumps == "turn-up" else "rules.trumps.none"))
+    lines.append(msg("rules.trumps.turnUp" if rules.has_turn_up else "rules.trumps.none"))
     family = rules.family
     lead = family.lead_line(rules)  # the family's own first lead, if it has one
     if lead is None:
         lead = msg("rules.lead.generale" if rules.contract.declarer_leads else "rules.lead")
     lines.append(sentences(
         lead,
-        msg("rules.follow.trumps" if rules.trumps == "turn-up" else "rules.follow"),
+        msg("rules.follow.trumps" if rules.has_turn_up else "rules.follow"),
         msg("rules.dealEnds.claim" if rules.kind.sides else "rules.dealEnds")))
     lines += family.play_notes(rules)
     lines.append(msg("rules.illegal"))
@@ -302,20 +302,20 @@ def _match_end(rules: Rules) -> list[Param]:
     own = rules.scorer.match_end_lines(rules)  # a family's own match end (parties, chips)
     if own is not None:
         return own
-    end = rules.match_end
+    end = rules.end
     t = rules.threshold if rules.threshold is not None else 0
     reach = msg("rules.end.reach", t=t)
-    if end == "threshold-loser":
+    if end.loser:
         lines: list[Param] = [msg("rules.end.loser", t=t), reach]
         if rules.contract.automatic:
             lines.append(msg("rules.end.loserChelem"))
         return lines
-    if end == "threshold-lowest-shared":
+    if end.shared:
         return [msg("rules.end.lowestShared", t=t), reach]
-    if end == "threshold-lowest-wins":
+    if end.tie_break:
         return [msg("rules.end.lowest", t=t), reach, msg("rules.end.tieBreak", interp=INTERP),
                 msg("rules.end.tieBreakDealer")]
-    if end == "fixed-deals":
+    if end.fixed:
         best = "lowest" if rules.kind.penalty else "highest"
         return [msg(f"rules.end.fixed.{best}", deals=_deals(rules))]
     # first-to-target

@@ -169,16 +169,20 @@ class MatchEnd:
     """Players tied for the lowest total play tie-break deals (threshold-lowest-wins)."""
     target: bool = False
     """The first to reach the target wins (first-to-target)."""
+    loser: bool = False
+    """The highest total at the threshold loses, every other player wins (threshold-loser)."""
+    shared: bool = False
+    """Every player with the lowest total at the threshold wins (threshold-lowest-shared)."""
 
 
 MATCH_END_KINDS: Final[dict[str, MatchEnd]] = {
-    "threshold-loser": MatchEnd("threshold-loser", threshold=True),
+    "threshold-loser": MatchEnd("threshold-loser", threshold=True, loser=True),
     "threshold-lowest-wins": MatchEnd("threshold-lowest-wins", threshold=True, tie_break=True),
     "fixed-deals": MatchEnd("fixed-deals", fixed=True),
     "first-to-target": MatchEnd("first-to-target", threshold=True, target=True),
     "chips": MatchEnd("chips", fixed=True, chips=True),
     "parties": MatchEnd("parties", parties=True),
-    "threshold-lowest-shared": MatchEnd("threshold-lowest-shared", threshold=True),
+    "threshold-lowest-shared": MatchEnd("threshold-lowest-shared", threshold=True, shared=True),
 }
 """Each ``match_end`` value's :class:`MatchEnd`."""
 

@@ -103,13 +103,13 @@ class Standing:
         totals = tuple(t + s for t, s in zip(self.totals, scores, strict=True))
         counted = self.counted + (0 if redeal else 1)
         m = replace(self, totals=totals, counted=counted)
-        end = rules.match_end
-        if rules.end.chips:
+        end = rules.end
+        if end.chips:
             m = replace(m, pool_waiting=redeal)
             if not redeal and counted >= rules.num_deals(n):
                 return m._end_by(max, "most chips"), None
             return m, None
-        if end == "fixed-deals":
+        if end.fixed:
             if counted >= rules.num_deals(n):
                 best = min if rules.kind.penalty else max
                 return m._end_by(best, f"after {counted} deals"), None
@@ -117,11 +117,11 @@ class Standing:
         threshold = rules.threshold if rules.threshold is not None else 0
         if max(totals) < threshold:
             return m, None
-        if end == "first-to-target":
+        if end.target:
             return m._end_by(max, f"reached {threshold}"), None
-        if end == "threshold-lowest-shared":  # the lowest share the win
+        if end.shared:  # the lowest share the win
             return m._end_by(min, f"threshold {threshold} reached"), None
-        if end == "threshold-loser":
+        if end.loser:
             top = max(totals)
             return replace(
                 m, finished=True,
