@@ -342,6 +342,7 @@ def _interpretations(rules: Rules) -> list[Param]:
         out.append(msg("rules.interp.tieBreak", interp=INTERP))
     if end.target:
         out.append(msg("rules.interp.firstTarget", interp=INTERP))
+    out += rules.family.preset_interpretations(rules)
     out += rules.scorer.scoring_interpretations(rules)
     return out
 

@@ -195,7 +195,11 @@ class Family:
         return None
 
     def game_interpretations(self, rules: Rules) -> list[Param]:
-        """The rule book's interpretations for the game's family."""
+        """The rule book's interpretations for the game's family (after the pack's)."""
+        return []
+
+    def preset_interpretations(self, rules: Rules) -> list[Param]:
+        """The game family's interpretations of its presets (after the match end's)."""
         return []
 
     def scoring_interpretations(self, rules: Rules) -> list[Param]:

@@ -455,7 +455,7 @@ class HeartsFamily(Family):
         """The moon, the Jack of diamonds (:func:`polignac.core.hearts.scoring_notes`)."""
         return scoring_notes(rules)
 
-    def game_interpretations(self, rules: Rules) -> list[Param]:
+    def preset_interpretations(self, rules: Rules) -> list[Param]:
         """Its presets' (:func:`polignac.core.hearts.interpretations`)."""
         return interpretations(rules)
 
