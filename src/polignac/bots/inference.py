@@ -20,7 +20,7 @@ import random
 from ..core.actions import ANNOUNCE_BASE
 from ..core.cards import Mask
 from ..core.deal import Deal
-from ..core.pollack import ANNOUNCEMENT_NEEDS
+from ..core import ANNOUNCEMENT_NEEDS
 from ..core.tricks import (
     NO_TRUMP,
     beats,
