@@ -539,6 +539,36 @@ class Rules:
                 f"choose other removals or another player count"
             )
 
+    # ------------------------------------------------- named rule values
+
+    @property
+    def declarer_leads(self) -> bool:
+        """True when a declarer leads the first trick instead of eldest (``generale``)."""
+        return self.declaration == "generale"
+
+    @property
+    def failed_contract_replaces_score(self) -> bool:
+        """True when a failed contract costs the declarer ``contract_points`` instead
+        of its own card points (``generale``: own cards do not count)."""
+        return self.declaration == "generale"
+
+    @property
+    def made_contract_bonus(self) -> bool:
+        """True when a made contract gives the declarer minus ``contract_points``
+        (``general-bonus``)."""
+        return self.declaration == "general-bonus"
+
+    @property
+    def automatic_slam(self) -> bool:
+        """True when taking every trick scores the contract with no declaration (``chelem``)."""
+        return self.declaration == "chelem"
+
+    @property
+    def played_in_parties(self) -> bool:
+        """True when the match is played in parties: side scores to ``partie_target``,
+        ``parties`` of them (``match_end`` parties, Pollack)."""
+        return self.match_end == "parties"
+
 
 PARAMETERS: Final[tuple[str, ...]] = tuple(f.name for f in dataclasses.fields(Rules))
 """Every rule parameter name, in documentation order."""
