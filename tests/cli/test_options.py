@@ -27,28 +27,27 @@ def test_within_names_the_option_its_value_and_the_range() -> None:
     assert caught.value.status == 2
 
 
-@pytest.mark.parametrize(("argv", "message"), [
-    (["--jobs", "0"], "--jobs 0: choose from 1 to 256"),
-    (["--jobs", "257"], "--jobs 257: choose from 1 to 256"),
-    (["--heavy-jobs", "-1"], "--heavy-jobs -1: choose from 0 to 256"),
-    (["--heavy-jobs", "257"], "--heavy-jobs 257: choose from 0 to 256"),
-    (["--claim-after", "0.1"], "--claim-after 0.1: choose from 0.5 to 3600 seconds"),
-    (["--claim-after", "3601"], "--claim-after 3601.0: choose from 0.5 to 3600 seconds"),
-])
-def test_bot_worker_refuses_an_option_out_of_range(capsys: pytest.CaptureFixture[str],
-                                                   argv: list[str], message: str) -> None:
-    assert main(["bot-worker", "--redis", "redis://127.0.0.1:1/0", *argv]) == 2
-    assert capsys.readouterr().err.strip() == f"polignac: {message}"
+WORKER = ["bot-worker", "--redis", "redis://127.0.0.1:1/0"]
 
 
 @pytest.mark.parametrize(("argv", "message"), [
-    (["--workers", "0"], "--workers 0: choose from 1 to 256"),
-    (["--grace", "-1"], "--grace -1.0: choose from 0 to 3600 seconds"),
-    (["--ping", "0"], "--ping 0.0: choose from above 0 to 3600 seconds"),
-    (["--lease-seconds", "0.1"], "--lease-seconds 0.1: choose from 0.5 to 3600 seconds"),
+    (WORKER + ["--jobs", "0"], "--jobs 0: choose from 1 to 256"),
+    (WORKER + ["--jobs", "257"], "--jobs 257: choose from 1 to 256"),
+    (WORKER + ["--heavy-jobs", "-1"], "--heavy-jobs -1: choose from 0 to 256"),
+    (WORKER + ["--heavy-jobs", "257"], "--heavy-jobs 257: choose from 0 to 256"),
+    (WORKER + ["--claim-after", "0.1"], "--claim-after 0.1: choose from 0.5 to 3600 seconds"),
+    (WORKER + ["--claim-after", "3601"],
+     "--claim-after 3601.0: choose from 0.5 to 3600 seconds"),
+    (["serve", "--workers", "0"], "--workers 0: choose from 1 to 256"),
+    (["serve", "--grace", "-1"], "--grace -1.0: choose from 0 to 3600 seconds"),
+    (["serve", "--ping", "0"], "--ping 0.0: choose from above 0 to 3600 seconds"),
+    (["serve", "--lease-seconds", "0.1"],
+     "--lease-seconds 0.1: choose from 0.5 to 3600 seconds"),
 ])
-def test_serve_refuses_an_option_out_of_range(capsys: pytest.CaptureFixture[str],
-                                              argv: list[str], message: str) -> None:
-    pytest.importorskip("uvicorn")
-    assert main(["serve", *argv]) == 2
+def test_an_option_out_of_range_is_refused(capsys: pytest.CaptureFixture[str],
+                                           argv: list[str], message: str) -> None:
+    """``polignac bot-worker`` and ``polignac serve`` (no Redis, no server started)."""
+    if argv[0] == "serve":
+        pytest.importorskip("uvicorn")  # the server's extra
+    assert main(argv) == 2
     assert capsys.readouterr().err.strip() == f"polignac: {message}"
