@@ -105,41 +105,48 @@ def screenshots(page: Any, folder: Path, name: str) -> None:
     page.set_viewport_size({"width": 1280, "height": 800})
 
 
+def step(page: Any, done: Callable[[], bool], calls: bool = True) -> str:
+    """Act once if this page may: pass at the declaration (with ``calls``), else play the
+    first legal card and wait (two seconds at most) until it leaves the hand or
+    ``done()``. Returns ``pass``, ``card`` or ``""`` (nothing done: not this page's
+    turn, or a click that did not count, say on a hand redrawn under it: look again)."""
+    from playwright.sync_api import Error
+
+    call = page.locator("#prompt .call[data-action=pass]")
+    if calls and call.count():
+        call.first.click(timeout=5000)
+        wait_until(lambda: call.count() == 0)
+        return "pass"
+    legal = page.locator("#hand .card.legal")
+    if not legal.count():
+        return ""
+    hand = page.locator("#hand .card")
+    before = hand.count()
+    try:
+        legal.first.click(timeout=2000)
+    except Error:
+        return ""
+    end = time.monotonic() + 2
+    while hand.count() == before and time.monotonic() < end and not done():
+        page.wait_for_timeout(10)
+    return "card" if hand.count() < before or done() else ""
+
+
 def play_until(page: Any, done: Callable[[], bool], seconds: float, what: str,
                calls: bool = False, each: Callable[[], None] | None = None) -> int:
-    """Play this page's first legal card whenever it may, until ``done()``; with ``calls``,
-    pass at the declaration too. ``each`` runs at every look (a screenshot at the right
-    moment). Returns how many cards this page played.
+    """:func:`step` until ``done()``; ``each`` runs at every look (a screenshot at the
+    right moment). Returns how many cards this page played.
 
     ``seconds`` guards against a hang (the assertion says ``what`` did not come); it is
     no speed check."""
-    from playwright.sync_api import Error
-
-    hand = page.locator("#hand .card")
-    legal = page.locator("#hand .card.legal")
-    call = page.locator("#prompt .call[data-action=pass]")
     deadline = time.monotonic() + seconds
     played = 0
     while not done():
         assert time.monotonic() < deadline, f"{what} did not come"
         if each is not None:
             each()
-        if calls and call.count():
-            call.first.click(timeout=5000)
-            wait_until(lambda: call.count() == 0)
-        elif legal.count():
-            before = hand.count()
-            try:
-                legal.first.click(timeout=2000)
-            except Error:
-                continue  # the hand was redrawn under the click: look again
-            # Until the card is gone (a click the server refused, say on a stale
-            # sequence number, is simply tried again).
-            end = time.monotonic() + 2
-            while hand.count() == before and time.monotonic() < end and not done():
-                page.wait_for_timeout(10)
-            if hand.count() < before or done():
-                played += 1
-        else:
+        acted = step(page, done, calls)
+        played += acted == "card"
+        if not acted:
             page.wait_for_timeout(20)
     return played
