@@ -105,11 +105,23 @@ def screenshots(page: Any, folder: Path, name: str) -> None:
     page.set_viewport_size({"width": 1280, "height": 800})
 
 
-def step(page: Any, done: Callable[[], bool], calls: bool = True) -> str:
-    """Act once if this page may: pass at the declaration (with ``calls``), else play the
-    first legal card and wait (two seconds at most) until it leaves the hand or
-    ``done()``. Returns ``pass``, ``card`` or ``""`` (nothing done: not this page's
-    turn, or a click that did not count, say on a hand redrawn under it: look again)."""
+def on_a_phone(page: Any, shot: Path, settle: int = 200) -> None:
+    """Resize ``page`` to 390x844, take the full-page ``shot`` after ``settle`` ms, and
+    check that the page does not scroll sideways (10 pixels of slack)."""
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.wait_for_timeout(settle)
+    page.screenshot(path=shot, full_page=True)
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= 400, f"the page is {width}px wide on a phone"
+
+
+def step(page: Any, done: Callable[[], bool], calls: bool = True,
+         play: Callable[[Any], None] | None = None) -> str:
+    """Act once if this page may: pass at the declaration (with ``calls``), else play a
+    card (``play(legal)``, given the legal cards' locator; default: click the first)
+    and wait (two seconds at most) until it leaves the hand or ``done()``. Returns
+    ``pass``, ``card`` or ``""`` (nothing done: not this page's turn, or a play that did
+    not count, say a click on a hand redrawn under it: look again)."""
     from playwright.sync_api import Error
 
     call = page.locator("#prompt .call[data-action=pass]")
@@ -123,7 +135,10 @@ def step(page: Any, done: Callable[[], bool], calls: bool = True) -> str:
     hand = page.locator("#hand .card")
     before = hand.count()
     try:
-        legal.first.click(timeout=2000)
+        if play is None:
+            legal.first.click(timeout=2000)
+        else:
+            play(legal)
     except Error:
         return ""
     end = time.monotonic() + 2
@@ -133,9 +148,11 @@ def step(page: Any, done: Callable[[], bool], calls: bool = True) -> str:
 
 
 def play_until(page: Any, done: Callable[[], bool], seconds: float, what: str,
-               calls: bool = False, each: Callable[[], None] | None = None) -> int:
+               calls: bool = False, each: Callable[[], None] | None = None,
+               play: Callable[[Any, int], None] | None = None) -> int:
     """:func:`step` until ``done()``; ``each`` runs at every look (a screenshot at the
-    right moment). Returns how many cards this page played.
+    right moment); ``play(legal, n)`` plays the card after ``n`` played (default: click
+    the first legal card). Returns how many cards this page played.
 
     ``seconds`` guards against a hang (the assertion says ``what`` did not come); it is
     no speed check."""
@@ -145,7 +162,8 @@ def play_until(page: Any, done: Callable[[], bool], seconds: float, what: str,
         assert time.monotonic() < deadline, f"{what} did not come"
         if each is not None:
             each()
-        acted = step(page, done, calls)
+        card = None if play is None else lambda legal, n=played: play(legal, n)
+        acted = step(page, done, calls, card)
         played += acted == "card"
         if not acted:
             page.wait_for_timeout(20)

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from tests.browser.support import open_page, wait_until
+from tests.browser.support import on_a_phone, open_page, wait_until
 
 pytest.importorskip("playwright.sync_api")
 
@@ -91,10 +91,6 @@ def test_score_a_polignac_match_to_its_end(chromium: Any, server: str, shots: Pa
     assert page.locator("#entry-panel").is_hidden()
     assert page.locator("#sp-total-3.loser").count() == 1
     page.screenshot(path=shots / "sp-04-over.png", full_page=True)
-    page.set_viewport_size({"width": 390, "height": 844})
-    page.wait_for_timeout(200)
-    page.screenshot(path=shots / "sp-05-phone.png", full_page=True)
-    width = page.evaluate("document.documentElement.scrollWidth")
-    assert width <= 400, f"the page is {width}px wide on a phone"
+    on_a_phone(page, shots / "sp-05-phone.png")
     assert not errors, errors
     assert not [u for u in missing if "scorepad" in u], missing

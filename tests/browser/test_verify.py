@@ -10,13 +10,12 @@ from __future__ import annotations
 import copy
 import json
 import random
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from tests.browser.support import live_server, open_page, wait_until
+from tests.browser.support import live_server, on_a_phone, open_page, play_until
 
 from polignac.core import cards_of, get_rules
 from polignac.core.shuffle import commitment, pack_order
@@ -70,21 +69,8 @@ def slow_server(tmp_path: Path) -> Iterator[str]:
 
 
 def _play_one_deal(page: Any) -> None:
-    deadline = time.monotonic() + 60
-    while page.locator("#scores tr").count() < 3:  # header, deal 1, totals
-        assert time.monotonic() < deadline, "the deal did not end"
-        call = page.locator("#prompt .call[data-action=pass]")
-        legal = page.locator("#hand .card.legal")
-        if call.count():
-            call.first.click(timeout=5000)
-            wait_until(lambda: page.locator("#prompt .call[data-action=pass]").count() == 0)
-        elif legal.count():
-            before = page.locator("#hand .card").count()
-            legal.first.click(timeout=5000)
-            wait_until(lambda b=before: page.locator("#hand .card").count() < b
-                       or page.locator("#scores tr").count() >= 3)
-        else:
-            page.wait_for_timeout(50)
+    play_until(page, lambda: page.locator("#scores tr").count() >= 3, 60,  # header, deal 1,
+               "the end of the deal", calls=True)  # totals
 
 
 def test_cut_reveal_and_verify_in_the_replay_viewer(chromium: Any, slow_server: str, shots: Path,
@@ -134,11 +120,7 @@ def test_cut_reveal_and_verify_in_the_replay_viewer(chromium: Any, slow_server: 
     failed = page.locator("#verify-results li[data-state=failed]")
     assert failed.count() == 1
     assert failed.inner_text().startswith("Deal 1: FAILED ✗ Medium bot 2: the record has")
-    page.set_viewport_size({"width": 390, "height": 844})
-    page.wait_for_timeout(200)
-    page.screenshot(path=shots / "verify-04-replay-fail-phone.png", full_page=True)
-    width = page.evaluate("document.documentElement.scrollWidth")
-    assert width <= 400, f"the page is {width}px wide on a phone"
+    on_a_phone(page, shots / "verify-04-replay-fail-phone.png")
     assert not errors, errors
 
 
