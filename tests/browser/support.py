@@ -115,7 +115,7 @@ def on_a_phone(page: Any, shot: Path, settle: int = 200) -> None:
     assert width <= 400, f"the page is {width}px wide on a phone"
 
 
-def step(page: Any, done: Callable[[], bool], calls: bool = True,
+def step(page: Any, done: Callable[[], bool], calls: bool = False,
          play: Callable[[Any], None] | None = None) -> str:
     """Act once if this page may: pass at the declaration (with ``calls``), else play a
     card (``play(legal)``, given the legal cards' locator; default: click the first)
@@ -164,7 +164,8 @@ def play_until(page: Any, done: Callable[[], bool], seconds: float, what: str,
             each()
         card = None if play is None else lambda legal, n=played: play(legal, n)
         acted = step(page, done, calls, card)
-        played += acted == "card"
+        if acted == "card":
+            played += 1
         if not acted:
             page.wait_for_timeout(20)
     return played

@@ -112,7 +112,8 @@ def test_a_tables_finished_deal_analysis_for_its_score_sheet(chromium: Any, serv
     deadline = time.monotonic() + 90
     while page.request.get(f"{server}/tables/{table}/record.json").json()["deals"] == []:
         assert time.monotonic() < deadline, "the first deal did not end"
-        if not step(page, lambda: page.locator("#result:not([hidden])").count() > 0):
+        if not step(page, lambda: page.locator("#result:not([hidden])").count() > 0,
+                    calls=True):
             page.wait_for_timeout(40)
     page.goto(server + "/replay")
     shown = page.evaluate("""async (table) => {

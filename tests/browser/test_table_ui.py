@@ -53,7 +53,7 @@ def test_french_labels_german_cards_last_trick_and_chart(chromium: Any,
     deadline = time.monotonic() + 30
     while not page.locator("#last-trick-btn:not([disabled])").count():
         assert time.monotonic() < deadline, "no trick was finished"
-        if not step(page, lambda: _deal_over(page)):
+        if not step(page, lambda: _deal_over(page), calls=True):
             page.wait_for_timeout(40)
     page.keyboard.press("l")
     page.wait_for_selector("#last-trick .played.winner")
@@ -65,7 +65,7 @@ def test_french_labels_german_cards_last_trick_and_chart(chromium: Any,
     page.select_option("#lang", "en")
     while not _deal_over(page):
         assert time.monotonic() < deadline + 30, "the deal did not end"
-        if not step(page, lambda: _deal_over(page)):
+        if not step(page, lambda: _deal_over(page), calls=True):
             page.wait_for_timeout(40)
     page.wait_for_selector("#chart svg.chart path.chart-line", state="attached")
     assert page.locator("#chart .chart-line").count() == 4
@@ -133,7 +133,7 @@ def test_four_people_spectator_and_dropped_connection(chromium: Any,
         assert time.monotonic() < deadline, "the deal did not end"
         acted = False
         for page in pages:
-            if step(page, lambda page=page: _deal_over(page)):
+            if step(page, lambda page=page: _deal_over(page), calls=True):
                 acted = True
                 actions += 1
                 break
@@ -169,7 +169,7 @@ def test_match_result_rematch_and_replay_link(chromium: Any, server: str, shots:
     deadline = time.monotonic() + 40
     while not page.locator("#result:not([hidden])").count():
         assert time.monotonic() < deadline, "the match did not end"
-        if not step(page, lambda: _deal_over(page)):
+        if not step(page, lambda: _deal_over(page), calls=True):
             page.wait_for_timeout(40)
     assert "Match over" in page.locator("#result-text").inner_text()
     assert page.locator("#record").inner_text() == "Record"
