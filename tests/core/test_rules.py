@@ -261,8 +261,9 @@ def test_parameter_bounds_cover_every_bound() -> None:
 
 @pytest.mark.parametrize("preset", sorted(PRESETS))
 def test_named_rule_values_agree_with_the_reference(preset: str) -> None:
-    """The flags that stand for ``declaration`` and ``match_end`` words (``Rules.contract``, ``Rules.plays_parties``), against the
-    reference implementation's own table of each preset's contract."""
+    """The flags that stand for ``declaration`` and ``match_end`` words
+    (``Rules.contract``, ``Rules.plays_parties``), against the reference
+    implementation's own table of each preset's contract."""
     rules = get_rules(preset)
     rule, _word = CONTRACTS.get(preset, ("none", None))
     assert rules.contract.declarer_leads is (rule == "generale")
