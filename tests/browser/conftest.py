@@ -5,9 +5,10 @@ from __future__ import annotations
 import os
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
-from tests.browser.support import CHROMIUM, live_server
+from tests.browser.support import ARGS, CHROMIUM, live_server
 
 pytest.importorskip("playwright.sync_api")
 uvicorn = pytest.importorskip("uvicorn")
@@ -34,6 +35,28 @@ def server(tmp_path: Path) -> Iterator[str]:
                           deal_delay=0.5)
     with live_server(config) as url:
         yield url
+
+
+@pytest.fixture
+def quick_server(tmp_path: Path) -> Iterator[str]:
+    """A live server whose bots act and deal at once (no delays, no cut window)."""
+    config = ServerConfig(data_dir=tmp_path / "data", bot_delay=0, deal_delay=0, cut_window=0,
+                          trick_pause=0)
+    with live_server(config) as url:
+        yield url
+
+
+@pytest.fixture
+def chromium() -> Iterator[Any]:
+    """Debian's Chromium, launched through Playwright; closed after the test."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        try:
+            yield browser
+        finally:
+            browser.close()
 
 
 @pytest.fixture

@@ -8,13 +8,12 @@ rules index and a game's rules, the invitation page, an error page, the replay v
 
 from __future__ import annotations
 
-import time
 from typing import Any
 
 import pytest
-from tests.browser.support import ARGS, CHROMIUM, wait_until
+from tests.browser.support import open_table, play_until
 
-playwright_sync = pytest.importorskip("playwright.sync_api")
+pytest.importorskip("playwright.sync_api")
 axe_sync = pytest.importorskip("axe_playwright_python.sync_playwright")
 
 BAD = ("serious", "critical")
@@ -31,10 +30,6 @@ def violations(page: Any, where: str) -> list[str]:
     return out
 
 
-def _browser(p: Any) -> Any:
-    return p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-
-
 def _page(browser: Any, lang: str) -> tuple[Any, list[str]]:
     context = browser.new_context(viewport={"width": 1200, "height": 860},
                                   locale="fr-FR" if lang == "fr" else "en-US")
@@ -44,119 +39,80 @@ def _page(browser: Any, lang: str) -> tuple[Any, list[str]]:
     return page, errors
 
 
-def test_axe_finds_what_it_should(server: str) -> None:
+def test_axe_finds_what_it_should(chromium: Any, server: str) -> None:
     """The check can fail: a page with an unlabelled field and an image without text."""
-    with playwright_sync.sync_playwright() as p:
-        browser = _browser(p)
-        try:
-            page, _ = _page(browser, "en")
-            page.goto(server + "/")
-            page.wait_for_selector("#seats select", state="attached")
-            page.evaluate("""() => {
-              const i = document.createElement("input"); document.querySelector("main").append(i);
-              const b = document.createElement("button"); document.querySelector("main").append(b);
-            }""")
-            found = " ".join(violations(page, "lobby"))
-            assert "label" in found and "button-name" in found, found
-        finally:
-            browser.close()
+    page, _ = _page(chromium, "en")
+    page.goto(server + "/")
+    page.wait_for_selector("#seats select", state="attached")
+    page.evaluate("""() => {
+      const i = document.createElement("input"); document.querySelector("main").append(i);
+      const b = document.createElement("button"); document.querySelector("main").append(b);
+    }""")
+    found = " ".join(violations(page, "lobby"))
+    assert "label" in found and "button-name" in found, found
 
 
 @pytest.mark.parametrize("lang", ["en", "fr"])
-def test_pages_have_no_serious_violations(server: str, lang: str) -> None:
+def test_pages_have_no_serious_violations(chromium: Any, server: str, lang: str) -> None:
     found: list[str] = []
-    with playwright_sync.sync_playwright() as p:
-        browser = _browser(p)
-        try:
-            page, errors = _page(browser, lang)
-            page.goto(server + "/")
-            page.wait_for_selector("#seats select", state="attached")
-            page.wait_for_selector("#tables p, #tables table", state="attached")
-            found += violations(page, "lobby")
-            page.goto(server + "/rules")
-            found += violations(page, "rules index")
-            page.goto(server + "/rules/polignac")
-            page.wait_for_selector("body[data-ready]", state="attached")
-            found += violations(page, "rules page")
-            page.goto(server + "/tables/nosuchtable")
-            page.wait_for_selector("#message", state="attached")
-            found += violations(page, "error page")
-            # A table with an open seat: its invitation page.
-            r = page.request.post(server + "/api/tables", data={
-                "preset": "polignac", "seats": [{"kind": "you"}, {"kind": "open"}] + [
-                    {"kind": "bot", "level": "easy"}] * 2})
-            assert r.ok, r.text()
-            invite = r.json()["invites"][0]["url"]
-            friend, friend_errors = _page(browser, lang)  # another browser opens the link
-            friend.goto(server + invite)
-            friend.wait_for_selector("#join-name")
-            found += violations(friend, "invitation page")
-            errors += friend_errors
-            page.goto(server + "/replay")
-            page.wait_for_selector("#notice:not([hidden])")
-            found += violations(page, "replay viewer (empty)")
-            page.goto(server + "/scorepad")
-            page.wait_for_selector("#sp-preset option", state="attached")
-            found += violations(page, "score pad (setup)")
-            page.click("#sp-start")
-            page.wait_for_selector("#pad:not([hidden])")
-            found += violations(page, "score pad (a deal to enter)")
-            assert not errors, errors
-        finally:
-            browser.close()
+    page, errors = _page(chromium, lang)
+    page.goto(server + "/")
+    page.wait_for_selector("#seats select", state="attached")
+    page.wait_for_selector("#tables p, #tables table", state="attached")
+    found += violations(page, "lobby")
+    page.goto(server + "/rules")
+    found += violations(page, "rules index")
+    page.goto(server + "/rules/polignac")
+    page.wait_for_selector("body[data-ready]", state="attached")
+    found += violations(page, "rules page")
+    page.goto(server + "/tables/nosuchtable")
+    page.wait_for_selector("#message", state="attached")
+    found += violations(page, "error page")
+    # A table with an open seat: its invitation page.
+    r = page.request.post(server + "/api/tables", data={
+        "preset": "polignac", "seats": [{"kind": "you"}, {"kind": "open"}] + [
+            {"kind": "bot", "level": "easy"}] * 2})
+    assert r.ok, r.text()
+    invite = r.json()["invites"][0]["url"]
+    friend, friend_errors = _page(chromium, lang)  # another chromium opens the link
+    friend.goto(server + invite)
+    friend.wait_for_selector("#join-name")
+    found += violations(friend, "invitation page")
+    errors += friend_errors
+    page.goto(server + "/replay")
+    page.wait_for_selector("#notice:not([hidden])")
+    found += violations(page, "replay viewer (empty)")
+    page.goto(server + "/scorepad")
+    page.wait_for_selector("#sp-preset option", state="attached")
+    found += violations(page, "score pad (setup)")
+    page.click("#sp-start")
+    page.wait_for_selector("#pad:not([hidden])")
+    found += violations(page, "score pad (a deal to enter)")
+    assert not errors, errors
     assert not found, "\n".join(found)
 
 
-def _step(page: Any) -> bool:
-    """Pass at a prompt or play the first legal card; True if it acted."""
-    call = page.locator("#prompt .call[data-action=pass]")
-    if call.count():
-        call.first.click(timeout=5000)
-        wait_until(lambda: page.locator("#prompt .call[data-action=pass]").count() == 0)
-        return True
-    legal = page.locator("#hand .card.legal")
-    if legal.count():
-        before = page.locator("#hand .card").count()
-        legal.first.click(timeout=5000)
-        wait_until(lambda: page.locator("#hand .card").count() < before
-                   or page.locator("#result:not([hidden])").count() > 0)
-        return True
-    return False
-
-
 @pytest.mark.parametrize("lang", ["en", "fr"])
-def test_table_and_replay_have_no_serious_violations(server: str, lang: str) -> None:
+def test_table_and_replay_have_no_serious_violations(chromium: Any, server: str, lang: str) -> None:
     found: list[str] = []
-    with playwright_sync.sync_playwright() as p:
-        browser = _browser(p)
-        try:
-            page, errors = _page(browser, lang)
-            r = page.request.post(server + "/api/tables", data={
-                "preset": "polignac", "seats": [{"kind": "you"}] + [
-                    {"kind": "bot", "level": "easy"}] * 3, "overrides": {"threshold": 1}})
-            assert r.ok, r.text()
-            url = r.json()["url"]
-            page.goto(server + url)
-            page.wait_for_selector("#hand .card")
-            found += violations(page, "table (playing)")
-            seen_prompt = seen_turn = False
-            deadline = time.monotonic() + 60
-            while not page.locator("#result:not([hidden])").count():
-                assert time.monotonic() < deadline, "the match did not end"
-                if not seen_prompt and page.locator("#prompt .call").count():
-                    found += violations(page, "table (capot prompt)")
-                    seen_prompt = True
-                if not seen_turn and page.locator("#hand .card.legal").count():
-                    found += violations(page, "table (a card to play)")
-                    seen_turn = True
-                if not _step(page):
-                    page.wait_for_timeout(40)
-            assert seen_prompt and seen_turn
-            found += violations(page, "table (match over)")
-            page.goto(server + url + "/replay")
-            page.wait_for_selector("#viewer:not([hidden])")
-            found += violations(page, "replay viewer (a record)")
-            assert not errors, errors
-        finally:
-            browser.close()
+    page, errors = _page(chromium, lang)
+    url = open_table(page, server, "polignac", overrides={"threshold": 1})
+    found += violations(page, "table (playing)")
+    seen: set[str] = set()
+
+    def look() -> None:  # the prompt and a card to play, each once
+        for what, where in (("#prompt .call", "table (capot prompt)"),
+                            ("#hand .card.legal", "table (a card to play)")):
+            if where not in seen and page.locator(what).count():
+                found.extend(violations(page, where))
+                seen.add(where)
+
+    play_until(page, lambda: page.locator("#result:not([hidden])").count() > 0, 60,
+               "the end of the match", calls=True, each=look)
+    assert len(seen) == 2, seen
+    found += violations(page, "table (match over)")
+    page.goto(server + url + "/replay")
+    page.wait_for_selector("#viewer:not([hidden])")
+    found += violations(page, "replay viewer (a record)")
+    assert not errors, errors
     assert not found, "\n".join(found)

@@ -11,14 +11,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from tests.browser.support import ARGS, CHROMIUM
-from tests.browser.test_accessibility import _step, violations
+from tests.browser.support import open_page, step
+from tests.browser.test_accessibility import violations
 
 from polignac.bots.analysis import Settings, analyze_record, annotate
 from polignac.core import Match, get_rules, to_record
 from polignac.server import analysis_routes
 
-playwright_sync = pytest.importorskip("playwright.sync_api")
+pytest.importorskip("playwright.sync_api")
 
 NAMES = ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay"]
 
@@ -45,7 +45,7 @@ def _with_blunder() -> tuple[dict[str, Any], dict[str, Any], int]:
     raise AssertionError("no blunder in 50 random deals")
 
 
-def test_analyse_an_uploaded_record_and_see_its_blunder(server: str, shots: Path,
+def test_analyse_an_uploaded_record_and_see_its_blunder(chromium: Any, server: str, shots: Path,
                                                         tmp_path: Path) -> None:
     record, analysis, step = _with_blunder()
     blunder = analysis["actions"][step - 1]
@@ -53,97 +53,85 @@ def test_analyse_an_uploaded_record_and_see_its_blunder(server: str, shots: Path
     path.write_text(json.dumps(record))
     annotated = tmp_path / "annotated.json"
     annotated.write_text(json.dumps(annotate(record, [analysis])))
-    with playwright_sync.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        try:
-            page = browser.new_page(viewport={"width": 1280, "height": 800}, locale="en-US")
-            errors: list[str] = []
-            page.on("pageerror", lambda exc: errors.append(str(exc)))
-            page.goto(server + "/replay")
-            page.set_input_files("#file", str(path))
-            page.wait_for_selector("#analyze-btn", timeout=60_000)
-            page.click("#analyze-btn")
-            page.wait_for_selector(".analysis-summary", timeout=180_000)
-            # the per-player summary is the analysis' (same settings, same seed)
-            for row in analysis["players"]:
-                cells = page.locator(f".analysis-summary tr[data-seat='{row['seat']}'] td")
-                assert cells.nth(0).inner_text() == NAMES[row["seat"]]
-                assert cells.nth(3).inner_text() == str(row["blunders"])
-                assert cells.nth(2).inner_text() == str(row["mistakes"])
-            link = page.locator(f".analysis-marked button[data-step='{step}']")
-            assert link.get_attribute("data-mark") == "blunder"
-            link.click()
-            assert f"action {step} of" in page.locator("#pos").inner_text()
-            box = page.locator(".analysis-action")
-            assert box.get_attribute("data-mark") == "blunder"
-            assert page.locator(".analysis-mark").inner_text() == "Blunder"
-            text = box.inner_text()
-            assert f"{NAMES[blunder['seat']]}:" in text and "Best:" in text
-            rows = page.locator(".analysis-alternatives tr.played")
-            assert rows.count() == 1 and "played" in rows.inner_text()
-            assert page.locator(".analysis-alternatives tr.best").count() >= 1
-            page.screenshot(path=shots / "analysis-01-blunder-en.png", full_page=True)
-            found = violations(page, "replay viewer (a blunder's analysis)")
-            assert not found, "\n".join(found)
-            for lang in ("fr", "de"):
-                page.select_option("#lang", lang)
-                word = {"fr": "Gaffe", "de": "Grober Fehler"}[lang]
-                assert page.locator(".analysis-mark").inner_text() == word
-                page.screenshot(path=shots / f"analysis-02-blunder-{lang}.png", full_page=True)
-            assert not errors, errors
+    browser = chromium
+    page, errors = open_page(browser, 1280, 800, locale="en-US")
+    page.goto(server + "/replay")
+    page.set_input_files("#file", str(path))
+    page.wait_for_selector("#analyze-btn", timeout=60_000)
+    page.click("#analyze-btn")
+    page.wait_for_selector(".analysis-summary", timeout=180_000)
+    # the per-player summary is the analysis' (same settings, same seed)
+    for row in analysis["players"]:
+        cells = page.locator(f".analysis-summary tr[data-seat='{row['seat']}'] td")
+        assert cells.nth(0).inner_text() == NAMES[row["seat"]]
+        assert cells.nth(3).inner_text() == str(row["blunders"])
+        assert cells.nth(2).inner_text() == str(row["mistakes"])
+    link = page.locator(f".analysis-marked button[data-step='{step}']")
+    assert link.get_attribute("data-mark") == "blunder"
+    link.click()
+    assert f"action {step} of" in page.locator("#pos").inner_text()
+    box = page.locator(".analysis-action")
+    assert box.get_attribute("data-mark") == "blunder"
+    assert page.locator(".analysis-mark").inner_text() == "Blunder"
+    text = box.inner_text()
+    assert f"{NAMES[blunder['seat']]}:" in text and "Best:" in text
+    rows = page.locator(".analysis-alternatives tr.played")
+    assert rows.count() == 1 and "played" in rows.inner_text()
+    assert page.locator(".analysis-alternatives tr.best").count() >= 1
+    page.screenshot(path=shots / "analysis-01-blunder-en.png", full_page=True)
+    found = violations(page, "replay viewer (a blunder's analysis)")
+    assert not found, "\n".join(found)
+    for lang in ("fr", "de"):
+        page.select_option("#lang", lang)
+        word = {"fr": "Gaffe", "de": "Grober Fehler"}[lang]
+        assert page.locator(".analysis-mark").inner_text() == word
+        page.screenshot(path=shots / f"analysis-02-blunder-{lang}.png", full_page=True)
+    assert not errors, errors
 
-            # an annotated record shows its annotations without asking the server
-            phone = browser.new_page(viewport={"width": 390, "height": 844}, locale="fr-FR")
-            phone.goto(server + "/replay?lang=fr")
-            phone.set_input_files("#file", str(annotated))
-            phone.wait_for_selector(".analysis-summary", timeout=60_000)
-            assert phone.locator("#analyze-btn").count() == 0
-            for _ in range(step):
-                phone.click("#next")
-            assert phone.locator(".analysis-action").get_attribute("data-mark") == "blunder"
-            phone.screenshot(path=shots / "analysis-03-phone-fr.png", full_page=True)
-        finally:
-            browser.close()
+    # an annotated record shows its annotations without asking the server
+    phone = browser.new_page(viewport={"width": 390, "height": 844}, locale="fr-FR")
+    phone.goto(server + "/replay?lang=fr")
+    phone.set_input_files("#file", str(annotated))
+    phone.wait_for_selector(".analysis-summary", timeout=60_000)
+    assert phone.locator("#analyze-btn").count() == 0
+    for _ in range(step):
+        phone.click("#next")
+    assert phone.locator(".analysis-action").get_attribute("data-mark") == "blunder"
+    phone.screenshot(path=shots / "analysis-03-phone-fr.png", full_page=True)
 
 
-def test_a_tables_finished_deal_analysis_for_its_score_sheet(server: str) -> None:
+def test_a_tables_finished_deal_analysis_for_its_score_sheet(chromium: Any, server: str) -> None:
     """showTableDealAnalysis (for the table's score sheet) fetches and shows the
     analysis of a deal just played at a table."""
-    with playwright_sync.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        try:
-            page = browser.new_page(viewport={"width": 1280, "height": 800}, locale="en-US")
-            errors: list[str] = []
-            page.on("pageerror", lambda exc: errors.append(str(exc)))
-            r = page.request.post(server + "/api/play-now", data={})
-            assert r.ok, r.text()
-            url, table = r.json()["url"], r.json()["id"]
-            page.goto(server + url)
-            page.wait_for_selector("#hand .card")
-            deadline = time.monotonic() + 90
-            while page.request.get(f"{server}/tables/{table}/record.json").json()["deals"] == []:
-                assert time.monotonic() < deadline, "the first deal did not end"
-                if not _step(page):
-                    page.wait_for_timeout(40)
-            page.goto(server + "/replay")
-            shown = page.evaluate("""async (table) => {
-              const m = await import("/static/analysis.js");
-              const box = document.createElement("div");
-              box.id = "sheet";
-              document.body.append(box);
-              await m.showTableDealAnalysis(box, table, 1, (s) => `Seat ${s}`, "french");
-              return box.querySelectorAll(".analysis-summary tr[data-seat]").length;
-            }""", table)
-            assert shown == 4
-            assert page.locator("#sheet .analysis-summary h4").inner_text() == \
-                "This deal, player by player"
-            # a deal not finished: a short line, not an exception
-            page.evaluate("""async (table) => {
-              const m = await import("/static/analysis.js");
-              await m.showTableDealAnalysis(document.getElementById("sheet"), table, 9,
-                (s) => `Seat ${s}`, "french");
-            }""", table)
-            assert "The analysis failed" in page.locator("#sheet .error").inner_text()
-            assert not errors, errors
-        finally:
-            browser.close()
+    page, errors = open_page(chromium, 1280, 800, locale="en-US")
+    r = page.request.post(server + "/api/play-now", data={})
+    assert r.ok, r.text()
+    url, table = r.json()["url"], r.json()["id"]
+    page.goto(server + url)
+    page.wait_for_selector("#hand .card")
+    deadline = time.monotonic() + 90
+    while page.request.get(f"{server}/tables/{table}/record.json").json()["deals"] == []:
+        assert time.monotonic() < deadline, "the first deal did not end"
+        if not step(page, lambda: page.locator("#result:not([hidden])").count() > 0,
+                    calls=True):
+            page.wait_for_timeout(40)
+    page.goto(server + "/replay")
+    shown = page.evaluate("""async (table) => {
+      const m = await import("/static/analysis.js");
+      const box = document.createElement("div");
+      box.id = "sheet";
+      document.body.append(box);
+      await m.showTableDealAnalysis(box, table, 1, (s) => `Seat ${s}`, "french");
+      return box.querySelectorAll(".analysis-summary tr[data-seat]").length;
+    }""", table)
+    assert shown == 4
+    assert page.locator("#sheet .analysis-summary h4").inner_text() == \
+        "This deal, player by player"
+    # a deal not finished: a short line, not an exception
+    page.evaluate("""async (table) => {
+      const m = await import("/static/analysis.js");
+      await m.showTableDealAnalysis(document.getElementById("sheet"), table, 9,
+        (s) => `Seat ${s}`, "french");
+    }""", table)
+    assert "The analysis failed" in page.locator("#sheet .error").inner_text()
+    assert not errors, errors

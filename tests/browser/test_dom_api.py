@@ -6,9 +6,8 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from tests.browser.support import ARGS, CHROMIUM
 
-playwright_sync = pytest.importorskip("playwright.sync_api")
+pytest.importorskip("playwright.sync_api")
 
 DOM = """async () => {
   const { $, make, el } = await import("/static/dom.js");
@@ -51,13 +50,8 @@ def _page(browser: Any, server: str, lang: str) -> Any:
     return page
 
 
-def test_dom_helpers(server: str) -> None:
-    with playwright_sync.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        try:
-            out = _page(browser, server, "en").evaluate(DOM)
-        finally:
-            browser.close()
+def test_dom_helpers(chromium: Any, server: str) -> None:
+    out = _page(chromium, server, "en").evaluate(DOM)
     assert out["found"] == "play-now" and out["typed"] == "select"
     assert out["missing"] == "no element #no-such-id on this page"
     assert out["wrong"] == "#play-now is a <button>"
@@ -69,14 +63,9 @@ def test_dom_helpers(server: str) -> None:
 @pytest.mark.parametrize(("lang", "bad", "missing"), [
     ("en", "These rules are not valid.", "There is no such table."),
     ("fr", "Ces règles ne sont pas valables.", "Cette table n'existe pas.")])
-def test_api_errors_in_the_page_language(server: str, lang: str, bad: str,
+def test_api_errors_in_the_page_language(chromium: Any, server: str, lang: str, bad: str,
                                          missing: str) -> None:
-    with playwright_sync.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        try:
-            out = _page(browser, server, lang).evaluate(API)
-        finally:
-            browser.close()
+    out = _page(chromium, server, lang).evaluate(API)
     assert out["presets"] is True
     assert out["bad"] == ["ApiError", True, 400, "bad-rules", bad, True]
     assert out["missing"] == [404, "no-table", missing]

@@ -15,11 +15,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from tests.browser.support import ARGS, CHROMIUM, wait_until
+from tests.browser.support import open_page, wait_until
 
 from polignac.server.guide import MOMENTS
 
-playwright_sync = pytest.importorskip("playwright.sync_api")
+pytest.importorskip("playwright.sync_api")
 EVERY_BUBBLE = "POLIGNAC_SCREENSHOTS" in os.environ
 """A screenshot of every bubble, only when screenshots are kept (they take time)."""
 
@@ -72,45 +72,39 @@ def _play_guided(page: Any, shots: Path, prefix: str,
             page.wait_for_timeout(40)
 
 
-def test_guided_first_deal(server: str, shots: Path) -> None:
-    with playwright_sync.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        try:
-            page = browser.new_page(viewport={"width": 390, "height": 844})
-            errors: list[str] = []
-            page.on("pageerror", lambda exc: errors.append(str(exc)))
-            page.goto(server + "/")
-            page.wait_for_selector("#learn")
-            seen = _play_guided(page, shots, "guide-phone")
-            folder = Path(os.environ.get("GUIDE_SHOTS", shots))
-            folder.mkdir(parents=True, exist_ok=True)
-            page.wait_for_timeout(250)  # the bubble's fade-in
-            page.screenshot(path=folder / "guide-phone-end.png")
-            assert seen[0] == "welcome" and seen[-1] == "end", seen
-            assert set(MOMENTS) <= set(seen), seen  # every moment was explained
-            assert len(seen) == len(set(seen))  # each once
-            end = page.locator(".guide-bubble[data-moment=end]")
-            assert end.locator(".guide-play").is_visible()
-            assert end.locator(".guide-rules").get_attribute("href") == "/rules/polignac"
-            assert page.locator("#scores tr").count() == 3  # header, the deal, totals
-            width = page.evaluate("document.documentElement.scrollWidth")
-            assert width <= 400, f"the page is {width}px wide on a phone"
-            guided = page.url
-            end.locator(".guide-play").click()  # Play a real game: Play now
-            page.wait_for_url(lambda url: url != guided, timeout=10000)
-            page.wait_for_selector("#hand .card")
-            page.wait_for_timeout(300)
-            assert page.locator(".guide-bubble").count() == 0  # a real game: no guide
+def test_guided_first_deal(chromium: Any, server: str, shots: Path) -> None:
+    browser = chromium
+    page, errors = open_page(browser, 390, 844)
+    page.goto(server + "/")
+    page.wait_for_selector("#learn")
+    seen = _play_guided(page, shots, "guide-phone")
+    folder = Path(os.environ.get("GUIDE_SHOTS", shots))
+    folder.mkdir(parents=True, exist_ok=True)
+    page.wait_for_timeout(250)  # the bubble's fade-in
+    page.screenshot(path=folder / "guide-phone-end.png")
+    assert seen[0] == "welcome" and seen[-1] == "end", seen
+    assert set(MOMENTS) <= set(seen), seen  # every moment was explained
+    assert len(seen) == len(set(seen))  # each once
+    end = page.locator(".guide-bubble[data-moment=end]")
+    assert end.locator(".guide-play").is_visible()
+    assert end.locator(".guide-rules").get_attribute("href") == "/rules/polignac"
+    assert page.locator("#scores tr").count() == 3  # header, the deal, totals
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= 400, f"the page is {width}px wide on a phone"
+    guided = page.url
+    end.locator(".guide-play").click()  # Play a real game: Play now
+    page.wait_for_url(lambda url: url != guided, timeout=10000)
+    page.wait_for_selector("#hand .card")
+    page.wait_for_timeout(300)
+    assert page.locator(".guide-bubble").count() == 0  # a real game: no guide
 
-            # The laptop screenshot for the README: the felt's middle, bubble and hand.
-            wide = browser.new_page(viewport={"width": 1280, "height": 800})
-            wide.on("pageerror", lambda exc: errors.append(str(exc)))
-            wide.goto(server + "/")
-            wide.wait_for_selector("#learn")
-            _play_guided(wide, shots, "guide-wide", pause_at="void-jack")
-            wide.wait_for_timeout(400)  # the bubble's fade-in
-            wide.screenshot(path=folder / "guide-void-jack.png",
-                            clip={"x": 200, "y": 170, "width": 580, "height": 610})
-            assert not errors, errors
-        finally:
-            browser.close()
+    # The laptop screenshot for the README: the felt's middle, bubble and hand.
+    wide = browser.new_page(viewport={"width": 1280, "height": 800})
+    wide.on("pageerror", lambda exc: errors.append(str(exc)))
+    wide.goto(server + "/")
+    wide.wait_for_selector("#learn")
+    _play_guided(wide, shots, "guide-wide", pause_at="void-jack")
+    wide.wait_for_timeout(400)  # the bubble's fade-in
+    wide.screenshot(path=folder / "guide-void-jack.png",
+                    clip={"x": 200, "y": 170, "width": 580, "height": 610})
+    assert not errors, errors

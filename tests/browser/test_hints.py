@@ -9,48 +9,21 @@ Screenshots go to ``$POLIGNAC_SCREENSHOTS`` (default: the test's tmp folder).
 from __future__ import annotations
 
 import re
-import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from tests.browser.support import ARGS, CHROMIUM, live_server, wait_until
+from tests.browser.support import open_page, play_now, play_until, wait_until
 
 from polignac.i18n import t
-from polignac.server import ServerConfig
 
-playwright_sync = pytest.importorskip("playwright.sync_api")
-uvicorn = pytest.importorskip("uvicorn")
-
-
-@pytest.fixture
-def quick_server(tmp_path: Path) -> Iterator[str]:
-    """A live server on 127.0.0.1 whose bots and dealer act without delay."""
-    config = ServerConfig(data_dir=tmp_path / "data", bot_delay=0.0, deal_delay=0.0,
-                          trick_pause=0.0, cut_window=0.0)
-    with live_server(config) as url:
-        yield url
+pytest.importorskip("playwright.sync_api")
 
 
 def _to_card_choice(page: Any) -> None:
     """Pass the declaration and play forced cards until I choose among two or more cards."""
-    deadline = time.monotonic() + 60
-    while True:
-        assert time.monotonic() < deadline, "no choice of cards came"
-        call = page.locator("#prompt .call[data-action=pass]")
-        legal = page.locator("#hand .card.legal")
-        if call.count():
-            call.first.click(timeout=5000)
-            wait_until(lambda: page.locator("#prompt .call[data-action=pass]").count() == 0)
-        elif legal.count() >= 2:
-            return
-        elif legal.count() == 1:
-            before = page.locator("#hand .card").count()
-            legal.first.click(timeout=5000)
-            wait_until(lambda b=before: page.locator("#hand .card").count() < b, timeout=30)
-        else:
-            page.wait_for_timeout(50)
+    play_until(page, lambda: page.locator("#hand .card.legal").count() >= 2, 60,
+               "a choice of cards", calls=True)
 
 
 def _check_hint(page: Any, lang: str) -> str:
@@ -85,81 +58,64 @@ def _check_hint(page: Any, lang: str) -> str:
     return best
 
 
-def test_hint_button_marks_the_costs_and_the_best_card(quick_server: str,
+def test_hint_button_marks_the_costs_and_the_best_card(quick_server: str, chromium: Any,
                                                        shots: Path) -> None:
-    with playwright_sync.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        try:
-            page = browser.new_page(viewport={"width": 1280, "height": 800})
-            errors: list[str] = []
-            page.on("pageerror", lambda exc: errors.append(str(exc)))
-            page.goto(quick_server + "/")
-            page.wait_for_selector("#level-easy", state="attached")
-            page.click("label:has(#level-easy)")
-            page.click("#play-now")
-            page.wait_for_url("**/tables/*")
-            page.wait_for_selector("#hand .card")
-            watcher = browser.new_context().new_page()  # a spectator: no seat cookie
-            watcher.goto(page.url)
-            watcher.wait_for_selector("#ring .seat")
-            # The declaration: the calls get the badges too, and their keys' list stays words.
-            page.wait_for_selector("#prompt .call[data-action=pass]")
-            calls = page.locator("#prompt .call").count()
-            page.keyboard.press("H")
-            wait_until(lambda: page.locator("#prompt .call.hinted").count() == calls, timeout=90)
-            assert page.locator("#prompt .call.hint-best .hint-badge").inner_text() == "★"
-            assert page.locator("#prompt .call.hint-best").count() == 1
-            keys = page.inner_text("#hint .prompt-keys")
-            assert "★" not in keys and "+" not in keys, keys
-            page.locator("#center").screenshot(path=shots / "hint-declare-en.png")
-            for lang in ("en", "de"):
-                page.select_option("#lang", lang)
-                _to_card_choice(page)
-                best = _check_hint(page, lang)
-                for size in ((1280, 800), (390, 844)):
-                    page.set_viewport_size({"width": size[0], "height": size[1]})
-                    page.wait_for_timeout(150)
-                    page.screenshot(path=shots / f"hint-{lang}-{size[0]}.png")
-                    width = page.evaluate("document.documentElement.scrollWidth")
-                    assert width <= size[0] + 10, f"{lang}: the table is {width}px wide"
-                assert not watcher.locator("#hint-btn").is_visible()
-                assert watcher.locator(".hint-badge").count() == 0
-                before = page.locator("#hand .card").count()
-                page.click(f"#hand .card[data-card='{best}']")
-                wait_until(lambda b=before: page.locator("#hand .card").count() < b, timeout=30)
-                assert page.locator("#hand .hint-badge").count() == 0  # the hand changed
-                assert not page.locator("#hint-note").is_visible()
-                page.set_viewport_size({"width": 1280, "height": 800})
-            assert not errors, errors
-        finally:
-            browser.close()
+    browser = chromium
+    page, errors = open_page(browser)
+    play_now(page, quick_server, "easy")
+    watcher = browser.new_context().new_page()  # a spectator: no seat cookie
+    watcher.goto(page.url)
+    watcher.wait_for_selector("#ring .seat")
+    # The declaration: the calls get the badges too, and their keys' list stays words.
+    page.wait_for_selector("#prompt .call[data-action=pass]")
+    calls = page.locator("#prompt .call").count()
+    page.keyboard.press("H")
+    wait_until(lambda: page.locator("#prompt .call.hinted").count() == calls, timeout=90)
+    assert page.locator("#prompt .call.hint-best .hint-badge").inner_text() == "★"
+    assert page.locator("#prompt .call.hint-best").count() == 1
+    keys = page.inner_text("#hint .prompt-keys")
+    assert "★" not in keys and "+" not in keys, keys
+    page.locator("#center").screenshot(path=shots / "hint-declare-en.png")
+    for lang in ("en", "de"):
+        page.select_option("#lang", lang)
+        _to_card_choice(page)
+        best = _check_hint(page, lang)
+        for size in ((1280, 800), (390, 844)):
+            page.set_viewport_size({"width": size[0], "height": size[1]})
+            page.wait_for_timeout(150)
+            page.screenshot(path=shots / f"hint-{lang}-{size[0]}.png")
+            width = page.evaluate("document.documentElement.scrollWidth")
+            assert width <= size[0] + 10, f"{lang}: the table is {width}px wide"
+        assert not watcher.locator("#hint-btn").is_visible()
+        assert watcher.locator(".hint-badge").count() == 0
+        before = page.locator("#hand .card").count()
+        page.click(f"#hand .card[data-card='{best}']")
+        wait_until(lambda b=before: page.locator("#hand .card").count() < b, timeout=30)
+        assert page.locator("#hand .hint-badge").count() == 0  # the hand changed
+        assert not page.locator("#hint-note").is_visible()
+        page.set_viewport_size({"width": 1280, "height": 800})
+    assert not errors, errors
 
 
-def test_the_lobby_hints_box_follows_the_seats(quick_server: str, shots: Path) -> None:
-    with playwright_sync.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        try:
-            page = browser.new_page(viewport={"width": 390, "height": 844})
-            errors: list[str] = []
-            page.on("pageerror", lambda exc: errors.append(str(exc)))
-            sent: list[dict[str, Any]] = []
-            page.on("request", lambda r: sent.append(r.post_data_json)
-                    if r.url.endswith("/api/tables") and r.method == "POST" else None)
-            page.goto(quick_server + "/")
-            page.wait_for_selector("#seats select[name=seat3]", state="attached")
-            page.select_option("#lang", "fr")
-            wait_until(lambda: page.inner_text("label:has(#hints)")
-                       == t("fr", "seats.hints"))
-            assert page.locator("#hints").is_checked()  # you and bots: hints
-            page.select_option("#seats select[name=seat1]", "open")
-            assert not page.locator("#hints").is_checked()  # a seat for a person: none
-            page.locator("label:has(#hints)").screenshot(path=shots / "hint-lobby-fr-390.png")
-            page.check("#hints")  # the creator's choice stays
-            page.select_option("#seats select[name=seat2]", "open")
-            assert page.locator("#hints").is_checked()
-            page.click("#create button[type=submit]")
-            page.wait_for_selector("#created .invite-row")
-            assert sent and sent[-1]["hints"] is True
-            assert not errors, errors
-        finally:
-            browser.close()
+def test_the_lobby_hints_box_follows_the_seats(quick_server: str, chromium: Any,
+                                               shots: Path) -> None:
+    page, errors = open_page(chromium, 390, 844)
+    sent: list[dict[str, Any]] = []
+    page.on("request", lambda r: sent.append(r.post_data_json)
+            if r.url.endswith("/api/tables") and r.method == "POST" else None)
+    page.goto(quick_server + "/")
+    page.wait_for_selector("#seats select[name=seat3]", state="attached")
+    page.select_option("#lang", "fr")
+    wait_until(lambda: page.inner_text("label:has(#hints)")
+               == t("fr", "seats.hints"))
+    assert page.locator("#hints").is_checked()  # you and bots: hints
+    page.select_option("#seats select[name=seat1]", "open")
+    assert not page.locator("#hints").is_checked()  # a seat for a person: none
+    page.locator("label:has(#hints)").screenshot(path=shots / "hint-lobby-fr-390.png")
+    page.check("#hints")  # the creator's choice stays
+    page.select_option("#seats select[name=seat2]", "open")
+    assert page.locator("#hints").is_checked()
+    page.click("#create button[type=submit]")
+    page.wait_for_selector("#created .invite-row")
+    assert sent and sent[-1]["hints"] is True
+    assert not errors, errors

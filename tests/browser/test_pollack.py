@@ -8,28 +8,15 @@ Screenshots (390x844 and 1280x800, en/fr/de) go to ``$POLIGNAC_SCREENSHOTS``.
 from __future__ import annotations
 
 import re
-import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from tests.browser.support import ARGS, CHROMIUM, live_server, wait_until
+from tests.browser.support import open_page, open_table, play_until, wait_until
 
 from polignac.core import replay, summary
-from polignac.server import ServerConfig
 
-playwright_sync = pytest.importorskip("playwright.sync_api")
-uvicorn = pytest.importorskip("uvicorn")
-
-
-@pytest.fixture
-def quick_server(tmp_path: Path) -> Iterator[str]:
-    """A live server whose bots act and deal at once (no delays, no cut window)."""
-    config = ServerConfig(data_dir=tmp_path / "data", bot_delay=0, deal_delay=0, cut_window=0,
-                          trick_pause=0)
-    with live_server(config) as url:
-        yield url
+pytest.importorskip("playwright.sync_api")
 
 
 def _numbers(row: Any) -> list[int]:
@@ -39,26 +26,13 @@ def _numbers(row: Any) -> list[int]:
 def _play_to_the_end(page: Any, shot: Path) -> None:
     """Play the first legal card whenever it is this page's turn, until the game is over;
     take ``shot`` once the first partie is over."""
-    deadline = time.monotonic() + 240  # a guard against a hang, not a speed check
-    while not page.locator("#result:not([hidden])").count():
+
+    def first_partie_shot() -> None:
         if not shot.exists() and page.locator("#scores .partie-end").count():
             page.screenshot(path=shot, full_page=True)
-        assert time.monotonic() < deadline, "the game did not end"
-        legal = page.locator("#hand .card.legal")
-        if legal.count():
-            before = page.locator("#hand .card").count()
-            try:
-                legal.first.click(timeout=2000)
-            except playwright_sync.Error:
-                continue  # the hand was redrawn under the click: look again
-            # Until the card is gone (a click the server refused, say on a stale
-            # sequence number, is simply tried again).
-            end = time.monotonic() + 2
-            while (page.locator("#hand .card").count() == before and time.monotonic() < end
-                   and not page.locator("#result:not([hidden])").count()):
-                page.wait_for_timeout(10)
-        else:
-            page.wait_for_timeout(20)
+
+    play_until(page, lambda: page.locator("#result:not([hidden])").count() > 0, 240,
+               "the end of the game", each=first_partie_shot)
 
 
 def _check_partners(page: Any) -> None:
@@ -128,105 +102,86 @@ def _check_reasons(page: Any, want: dict[str, Any]) -> None:
             assert claim.count() == 0
 
 
-def test_a_whole_pollack_game(quick_server: str, shots: Path) -> None:
+def test_a_whole_pollack_game(quick_server: str, chromium: Any, shots: Path) -> None:
     server = quick_server
-    with playwright_sync.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        try:
-            page = browser.new_page(viewport={"width": 1280, "height": 800}, locale="en-US")
-            errors: list[str] = []
-            page.on("pageerror", lambda exc: errors.append(str(exc)))
-            info = page.request.get(server + "/api/presets").json()
-            pollack = next(x for x in info["presets"] if x["name"] == "pollack")
-            assert pollack["partnerships"] is True and pollack["sides"] == [[0, 2], [1, 3]]
-            r = page.request.post(server + "/api/tables", data={
-                "preset": "pollack", "seats": [{"kind": "you"}] + [
-                    {"kind": "bot", "level": "easy"}] * 3})
-            url = r.json()["url"]
-            page.goto(server + url)
-            page.wait_for_selector("#hand .card")
-            _check_partners(page)
-            page.screenshot(path=shots / "pollack-01-first-deal-en.png")
-            _play_to_the_end(page, shots / "pollack-01-second-partie-en.png")
+    page, errors = open_page(chromium, locale="en-US")
+    info = page.request.get(server + "/api/presets").json()
+    pollack = next(x for x in info["presets"] if x["name"] == "pollack")
+    assert pollack["partnerships"] is True and pollack["sides"] == [[0, 2], [1, 3]]
+    url = open_table(page, server, "pollack")
+    _check_partners(page)
+    page.screenshot(path=shots / "pollack-01-first-deal-en.png")
+    _play_to_the_end(page, shots / "pollack-01-second-partie-en.png")
 
-            record = page.request.get(server + url + "/record.json").json()
-            want = summary(replay(record))
-            assert want["finished"] and want["sides"] == [[0, 2], [1, 3]]
-            _check_partners(page)
-            _check_sheet(page, want, ("You", want["players"][1]))
-            _check_reasons(page, want)
-            tally = want["parties_tally"]
-            for seat in range(4):  # each seat box: its side's parties, not a reset total
-                info = page.locator(f".seat[data-seat='{seat}'] .seat-info").inner_text()
-                assert f"parties {tally[seat % 2]}" in info, info
-            if want["winners"]:
-                side = want["winners"][0] & 1
-                said = rf"Game over: Side {side + 1} \(.+\) wins by {tally[side]} parties to " \
-                       rf"{tally[1 - side]}\."
-            else:
-                said = rf"Game over: a draw, {tally[0]} parties each\."
-            assert re.fullmatch(said, page.locator("#result-text").inner_text())
-            for lang in ("en", "fr", "de"):
-                page.select_option("#lang", lang)
-                page.wait_for_timeout(100)
-                page.evaluate("document.querySelectorAll('#lastdeal details').forEach("
-                              "(d) => { d.open = true; })")
-                for w, h in ((1280, 800), (390, 844)):
-                    page.set_viewport_size({"width": w, "height": h})
-                    page.wait_for_timeout(100)
-                    page.screenshot(path=shots / f"pollack-02-over-{lang}-{w}.png", full_page=True)
-                    page.locator("aside.side").screenshot(
-                        path=shots / f"pollack-03-sheet-{lang}-{w}.png")
-                text = page.locator("#lastdeal").text_content()
-                assert "why." not in text and "reason." not in text and "{" not in text, text
-            page.select_option("#lang", "en")
-            page.set_viewport_size({"width": 1280, "height": 800})
+    record = page.request.get(server + url + "/record.json").json()
+    want = summary(replay(record))
+    assert want["finished"] and want["sides"] == [[0, 2], [1, 3]]
+    _check_partners(page)
+    _check_sheet(page, want, ("You", want["players"][1]))
+    _check_reasons(page, want)
+    tally = want["parties_tally"]
+    for seat in range(4):  # each seat box: its side's parties, not a reset total
+        info = page.locator(f".seat[data-seat='{seat}'] .seat-info").inner_text()
+        assert f"parties {tally[seat % 2]}" in info, info
+    if want["winners"]:
+        side = want["winners"][0] & 1
+        said = rf"Game over: Side {side + 1} \(.+\) wins by {tally[side]} parties to " \
+               rf"{tally[1 - side]}\."
+    else:
+        said = rf"Game over: a draw, {tally[0]} parties each\."
+    assert re.fullmatch(said, page.locator("#result-text").inner_text())
+    for lang in ("en", "fr", "de"):
+        page.select_option("#lang", lang)
+        page.wait_for_timeout(100)
+        page.evaluate("document.querySelectorAll('#lastdeal details').forEach("
+                      "(d) => { d.open = true; })")
+        for w, h in ((1280, 800), (390, 844)):
+            page.set_viewport_size({"width": w, "height": h})
+            page.wait_for_timeout(100)
+            page.screenshot(path=shots / f"pollack-02-over-{lang}-{w}.png", full_page=True)
+            page.locator("aside.side").screenshot(
+                path=shots / f"pollack-03-sheet-{lang}-{w}.png")
+        text = page.locator("#lastdeal").text_content()
+        assert "why." not in text and "reason." not in text and "{" not in text, text
+    page.select_option("#lang", "en")
+    page.set_viewport_size({"width": 1280, "height": 800})
 
-            # The replay viewer shows the same sheet from the record.
-            page.goto(server + url + "/replay")
-            page.wait_for_selector("#pos")
-            page.keyboard.press("End")
-            page.wait_for_selector("#result:not([hidden])")
-            assert re.fullmatch(said, page.locator("#result").inner_text())
-            _check_sheet(page, want, (want["players"][0], want["players"][1]))
-            items = page.locator("#dealscore li[data-points]")
-            last = want["deals"][-1]
-            assert items.count() == len(last["reasons"])
-            assert all(re.match(r"Side [12]: ", x) for x in items.all_inner_texts())
-            page.screenshot(path=shots / "pollack-04-replay-end-en.png", full_page=True)
-            assert not errors, errors
-        finally:
-            browser.close()
+    # The replay viewer shows the same sheet from the record.
+    page.goto(server + url + "/replay")
+    page.wait_for_selector("#pos")
+    page.keyboard.press("End")
+    page.wait_for_selector("#result:not([hidden])")
+    assert re.fullmatch(said, page.locator("#result").inner_text())
+    _check_sheet(page, want, (want["players"][0], want["players"][1]))
+    items = page.locator("#dealscore li[data-points]")
+    last = want["deals"][-1]
+    assert items.count() == len(last["reasons"])
+    assert all(re.match(r"Side [12]: ", x) for x in items.all_inner_texts())
+    page.screenshot(path=shots / "pollack-04-replay-end-en.png", full_page=True)
+    assert not errors, errors
 
 
-def test_the_score_pad_names_pollack_sides_from_the_server(quick_server: str,
+def test_the_score_pad_names_pollack_sides_from_the_server(quick_server: str, chromium: Any,
                                                            shots: Path) -> None:
-    with playwright_sync.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        try:
-            page = browser.new_page(viewport={"width": 1000, "height": 800}, locale="en-US")
-            errors: list[str] = []
-            page.on("pageerror", lambda exc: errors.append(str(exc)))
-            page.goto(quick_server + "/scorepad")
-            page.wait_for_selector("body[data-ready='1']", state="attached")
-            page.select_option("#sp-preset", "pollack")
-            for i, name in enumerate(["Ann", "Bob", "Cy", "Di"]):
-                page.fill(f"[name=name{i}]", name)
-            page.click("#sp-start")
-            page.wait_for_selector("#entry-panel:not([hidden])")
-            labels = page.locator('[data-field="card_points"] label span').all_inner_texts()
-            assert labels == ["Ann & Cy", "Bob & Di"]
-            page.fill('[data-field="card_points[0]"]', "20")
-            page.fill('[data-field="card_points[1]"]', "12")
-            page.select_option('[data-field="last_trick"]', label="Ann & Cy")
-            page.click("#sp-score")
-            wait_until(lambda: page.locator("#sp-table tbody tr").count() == 1)
-            # (20 + 3 for the last trick) / 3 = 7 and 12 / 3 = 4, each seat its side's
-            totals = [page.locator(f"#sp-total-{s}").inner_text() for s in range(4)]
-            assert totals == ["7", "4", "7", "4"]
-            won = page.locator("#sp-table tfoot tr").nth(1).locator("td").all_inner_texts()
-            assert won == ["0", "0", "0", "0"]
-            page.screenshot(path=shots / "pollack-05-score-pad.png", full_page=True)
-            assert not errors, errors
-        finally:
-            browser.close()
+    page, errors = open_page(chromium, 1000, 800, locale="en-US")
+    page.goto(quick_server + "/scorepad")
+    page.wait_for_selector("body[data-ready='1']", state="attached")
+    page.select_option("#sp-preset", "pollack")
+    for i, name in enumerate(["Ann", "Bob", "Cy", "Di"]):
+        page.fill(f"[name=name{i}]", name)
+    page.click("#sp-start")
+    page.wait_for_selector("#entry-panel:not([hidden])")
+    labels = page.locator('[data-field="card_points"] label span').all_inner_texts()
+    assert labels == ["Ann & Cy", "Bob & Di"]
+    page.fill('[data-field="card_points[0]"]', "20")
+    page.fill('[data-field="card_points[1]"]', "12")
+    page.select_option('[data-field="last_trick"]', label="Ann & Cy")
+    page.click("#sp-score")
+    wait_until(lambda: page.locator("#sp-table tbody tr").count() == 1)
+    # (20 + 3 for the last trick) / 3 = 7 and 12 / 3 = 4, each seat its side's
+    totals = [page.locator(f"#sp-total-{s}").inner_text() for s in range(4)]
+    assert totals == ["7", "4", "7", "4"]
+    won = page.locator("#sp-table tfoot tr").nth(1).locator("td").all_inner_texts()
+    assert won == ["0", "0", "0", "0"]
+    page.screenshot(path=shots / "pollack-05-score-pad.png", full_page=True)
+    assert not errors, errors

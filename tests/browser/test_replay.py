@@ -9,11 +9,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from tests.browser.support import ARGS, CHROMIUM, wait_until
+from tests.browser.support import open_page, wait_until
 
 from polignac.core import Match, get_rules, to_record
 
-playwright_sync = pytest.importorskip("playwright.sync_api")
+pytest.importorskip("playwright.sync_api")
 
 
 def _record(seed: int = 7) -> dict[str, Any]:
@@ -25,7 +25,7 @@ def _record(seed: int = 7) -> dict[str, Any]:
     return to_record(m)
 
 
-def test_upload_and_step_through(server: str, shots: Path, tmp_path: Path) -> None:
+def test_upload_and_step_through(chromium: Any, server: str, shots: Path, tmp_path: Path) -> None:
     record = _record()
     good = tmp_path / "match.json"
     good.write_text(json.dumps(record))
@@ -33,65 +33,51 @@ def test_upload_and_step_through(server: str, shots: Path, tmp_path: Path) -> No
     bad_record["deals"][0]["actions"][4] = bad_record["deals"][0]["actions"][3]
     bad = tmp_path / "bad.json"
     bad.write_text(json.dumps(bad_record))
-    with playwright_sync.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        try:
-            page = browser.new_page(viewport={"width": 1200, "height": 900}, locale="en-US")
-            errors: list[str] = []
-            page.on("pageerror", lambda exc: errors.append(str(exc)))
-            page.goto(server + "/")
-            page.click("#replay-link")
-            page.wait_for_url("**/replay")
-            page.set_input_files("#file", str(bad))
-            page.wait_for_selector("#error:has-text('deal 1, action 5')")
-            assert "rule:" in page.locator("#error").inner_text()
-            page.set_input_files("#file", str(good))
-            page.wait_for_selector("#viewer:not([hidden])")
-            deals = len(record["deals"])
-            assert page.locator("#pos").inner_text() == \
-                f"Deal 1 of {deals} · action 0 of {len(record['deals'][0]['actions'])}"
-            assert page.locator("#hands .replay-hand").count() == 4
-            assert page.locator("#hands .card-svg.gone").count() == 0
-            first = record["deals"][0]["actions"][0]
-            page.keyboard.press("ArrowRight")
-            assert page.locator("#pos").inner_text().startswith(f"Deal 1 of {deals} · action 1")
-            if len(first) == 2:
-                assert page.locator("#trick .played").count() == 1
-                assert page.locator("#hands .card-svg.gone").count() == 1
-            for _ in range(6):
-                page.click("#next")
-            page.screenshot(path=shots / "replay-01-mid-deal.png", full_page=True)
-            page.keyboard.press("ArrowLeft")
-            assert "action 6" in page.locator("#pos").inner_text()
-            page.keyboard.press("ArrowDown")
-            assert page.locator("#pos").inner_text().startswith(f"Deal 2 of {deals} · action 0")
-            page.keyboard.press("ArrowLeft")  # back to the end of deal 1: its score
-            page.wait_for_selector("#dealscore li")
-            assert page.locator("#chart svg.chart").count() == 1
-            page.keyboard.press("End")
-            page.wait_for_selector("#result:not([hidden])")
-            assert "Match over" in page.locator("#result").inner_text()
-            page.select_option("#lang", "fr")
-            assert page.locator("#pos").inner_text().startswith(f"Donne {deals} sur {deals}")
-            page.screenshot(path=shots / "replay-02-end-fr.png", full_page=True)
-            assert not errors, errors
-        finally:
-            browser.close()
+    page, errors = open_page(chromium, 1200, 900, locale="en-US")
+    page.goto(server + "/")
+    page.click("#replay-link")
+    page.wait_for_url("**/replay")
+    page.set_input_files("#file", str(bad))
+    page.wait_for_selector("#error:has-text('deal 1, action 5')")
+    assert "rule:" in page.locator("#error").inner_text()
+    page.set_input_files("#file", str(good))
+    page.wait_for_selector("#viewer:not([hidden])")
+    deals = len(record["deals"])
+    assert page.locator("#pos").inner_text() == \
+        f"Deal 1 of {deals} · action 0 of {len(record['deals'][0]['actions'])}"
+    assert page.locator("#hands .replay-hand").count() == 4
+    assert page.locator("#hands .card-svg.gone").count() == 0
+    first = record["deals"][0]["actions"][0]
+    page.keyboard.press("ArrowRight")
+    assert page.locator("#pos").inner_text().startswith(f"Deal 1 of {deals} · action 1")
+    if len(first) == 2:
+        assert page.locator("#trick .played").count() == 1
+        assert page.locator("#hands .card-svg.gone").count() == 1
+    for _ in range(6):
+        page.click("#next")
+    page.screenshot(path=shots / "replay-01-mid-deal.png", full_page=True)
+    page.keyboard.press("ArrowLeft")
+    assert "action 6" in page.locator("#pos").inner_text()
+    page.keyboard.press("ArrowDown")
+    assert page.locator("#pos").inner_text().startswith(f"Deal 2 of {deals} · action 0")
+    page.keyboard.press("ArrowLeft")  # back to the end of deal 1: its score
+    page.wait_for_selector("#dealscore li")
+    assert page.locator("#chart svg.chart").count() == 1
+    page.keyboard.press("End")
+    page.wait_for_selector("#result:not([hidden])")
+    assert "Match over" in page.locator("#result").inner_text()
+    page.select_option("#lang", "fr")
+    assert page.locator("#pos").inner_text().startswith(f"Donne {deals} sur {deals}")
+    page.screenshot(path=shots / "replay-02-end-fr.png", full_page=True)
+    assert not errors, errors
 
 
-def test_table_replay_of_a_running_match(server: str, shots: Path) -> None:
-    with playwright_sync.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        try:
-            page = browser.new_page(viewport={"width": 1000, "height": 800}, locale="en-US")
-            errors: list[str] = []
-            page.on("pageerror", lambda exc: errors.append(str(exc)))
-            r = page.request.post(server + "/api/play-now", data={})
-            page.goto(server + r.json()["url"] + "/replay")
-            page.wait_for_selector("#notice:has-text('finished deals only')")
-            wait_until(lambda: page.locator("#pos").inner_text() == "No deal has finished yet.")
-            assert page.locator("#download").get_attribute("href", timeout=1000).endswith(
-                "/record.json")
-            assert not errors, errors
-        finally:
-            browser.close()
+def test_table_replay_of_a_running_match(chromium: Any, server: str, shots: Path) -> None:
+    page, errors = open_page(chromium, 1000, 800, locale="en-US")
+    r = page.request.post(server + "/api/play-now", data={})
+    page.goto(server + r.json()["url"] + "/replay")
+    page.wait_for_selector("#notice:has-text('finished deals only')")
+    wait_until(lambda: page.locator("#pos").inner_text() == "No deal has finished yet.")
+    assert page.locator("#download").get_attribute("href", timeout=1000).endswith(
+        "/record.json")
+    assert not errors, errors

@@ -19,9 +19,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from tests.browser.support import ARGS, CHROMIUM, live_server, wait_until
+from tests.browser.support import live_server, wait_until
 
-playwright_sync = pytest.importorskip("playwright.sync_api")
+pytest.importorskip("playwright.sync_api")
 uvicorn = pytest.importorskip("uvicorn")
 
 from polignac.server import ServerConfig  # noqa: E402
@@ -152,18 +152,14 @@ def _check_preset(browser: Any, server: str, preset: str, n: int, shots: Path) -
     context.close()
 
 
-def test_every_preset_at_its_largest_count_fits_a_phone_and_a_desktop(
+def test_every_preset_at_its_largest_count_fits_a_phone_and_a_desktop(chromium: Any,
         fast_server: str, shots: Path) -> None:
-    with playwright_sync.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        try:
-            info = browser.new_page().request.get(fast_server + "/api/presets").json()
-            presets = [(x["name"], max(x["players"])) for x in info["presets"]]
-            assert ("polignac-party", 10) in presets and ("pollack", 4) in presets
-            for preset, n in presets:
-                _check_preset(browser, fast_server, preset, n, shots)
-        finally:
-            browser.close()
+    browser = chromium
+    info = browser.new_page().request.get(fast_server + "/api/presets").json()
+    presets = [(x["name"], max(x["players"])) for x in info["presets"]]
+    assert ("polignac-party", 10) in presets and ("pollack", 4) in presets
+    for preset, n in presets:
+        _check_preset(browser, fast_server, preset, n, shots)
 
 
 def _nearest_seat(card: dict[str, Any], seats: list[dict[str, Any]]) -> int:
@@ -187,66 +183,57 @@ def _shown(page: Any) -> tuple[int, int, str]:
     return int(got[0] or 0), int(got[1] or 0), str(got[2])
 
 
-def test_a_finished_trick_is_held_in_front_of_the_seats(fast_server: str, shots: Path) -> None:
-    with playwright_sync.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        try:
-            context = browser.new_context(viewport=DESKTOP, locale="en-US")
-            context.add_init_script("localStorage.setItem('polignac-trick-hold', '30')")
-            page = context.new_page()
-            _table(page, fast_server, "polignac", 5)
-            deadline = time.monotonic() + 60
-            while True:  # play until a bot's card waits behind a held trick
-                assert time.monotonic() < deadline, "no trick was held while a bot played on"
-                got, shown, kind = _shown(page)
-                if kind == "done" and got > shown:
-                    break
-                if kind in ("current", "done"):
-                    _in_front_of_their_seats(page)
-                if kind != "done" or page.locator("#hand .card.legal").count():
-                    page.evaluate(STEP)  # your turn (while a trick is held: you lead)
-                time.sleep(0.05)
-            assert _in_front_of_their_seats(page) == 5
-            assert page.locator("#trick .played.winner").count() == 1
-            page.screenshot(path=shots / "trick-held.png")
-            time.sleep(0.5)  # the next event is there, and still waits
-            assert _shown(page) == (got, shown, "done")
-            # Animations off: everything waiting is shown at once.
-            page.uncheck("#motion")
-            wait_until(lambda: _shown(page)[0] == _shown(page)[1])
-            assert _shown(page)[2] != "done"
-            assert page.evaluate("localStorage.getItem('polignac-motion')") == "off"
-            page.reload()
-            page.wait_for_selector("#ring .seat")
-            assert not page.is_checked("#motion")  # remembered
-            context.close()
-        finally:
-            browser.close()
+def test_a_finished_trick_is_held_in_front_of_the_seats(chromium: Any,
+                                                        fast_server: str, shots: Path) -> None:
+    context = chromium.new_context(viewport=DESKTOP, locale="en-US")
+    context.add_init_script("localStorage.setItem('polignac-trick-hold', '30')")
+    page = context.new_page()
+    _table(page, fast_server, "polignac", 5)
+    deadline = time.monotonic() + 60
+    while True:  # play until a bot's card waits behind a held trick
+        assert time.monotonic() < deadline, "no trick was held while a bot played on"
+        got, shown, kind = _shown(page)
+        if kind == "done" and got > shown:
+            break
+        if kind in ("current", "done"):
+            _in_front_of_their_seats(page)
+        if kind != "done" or page.locator("#hand .card.legal").count():
+            page.evaluate(STEP)  # your turn (while a trick is held: you lead)
+        time.sleep(0.05)
+    assert _in_front_of_their_seats(page) == 5
+    assert page.locator("#trick .played.winner").count() == 1
+    page.screenshot(path=shots / "trick-held.png")
+    time.sleep(0.5)  # the next event is there, and still waits
+    assert _shown(page) == (got, shown, "done")
+    # Animations off: everything waiting is shown at once.
+    page.uncheck("#motion")
+    wait_until(lambda: _shown(page)[0] == _shown(page)[1])
+    assert _shown(page)[2] != "done"
+    assert page.evaluate("localStorage.getItem('polignac-motion')") == "off"
+    page.reload()
+    page.wait_for_selector("#ring .seat")
+    assert not page.is_checked("#motion")  # remembered
+    context.close()
 
 
-def test_reduced_motion_shows_each_event_at_once(fast_server: str) -> None:
-    with playwright_sync.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        try:
-            context = browser.new_context(viewport=PHONE, locale="en-US",
-                                          reduced_motion="reduce")
-            context.add_init_script("localStorage.setItem('polignac-trick-hold', '30')")
-            page = context.new_page()
-            _table(page, fast_server, "polignac", 5)
-            assert not page.is_checked("#motion")
-            tricks = 0
-            deadline = time.monotonic() + 60
-            while tricks < 3:  # three finished tricks, none of them held
-                assert time.monotonic() < deadline, "the deal did not go on"
-                kind = _shown(page)[2]
-                assert kind != "done"
-                if kind in ("current", "last"):
-                    _in_front_of_their_seats(page)
-                tricks = len([x for x in page.locator("#log li").all_text_contents()
-                              if "took the trick" in x])
-                page.evaluate(STEP)
-                time.sleep(0.05)
-            wait_until(lambda: _shown(page)[0] == _shown(page)[1])
-            context.close()
-        finally:
-            browser.close()
+def test_reduced_motion_shows_each_event_at_once(chromium: Any, fast_server: str) -> None:
+    context = chromium.new_context(viewport=PHONE, locale="en-US",
+                                  reduced_motion="reduce")
+    context.add_init_script("localStorage.setItem('polignac-trick-hold', '30')")
+    page = context.new_page()
+    _table(page, fast_server, "polignac", 5)
+    assert not page.is_checked("#motion")
+    tricks = 0
+    deadline = time.monotonic() + 60
+    while tricks < 3:  # three finished tricks, none of them held
+        assert time.monotonic() < deadline, "the deal did not go on"
+        kind = _shown(page)[2]
+        assert kind != "done"
+        if kind in ("current", "last"):
+            _in_front_of_their_seats(page)
+        tricks = len([x for x in page.locator("#log li").all_text_contents()
+                      if "took the trick" in x])
+        page.evaluate(STEP)
+        time.sleep(0.05)
+    wait_until(lambda: _shown(page)[0] == _shown(page)[1])
+    context.close()

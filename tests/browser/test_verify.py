@@ -10,18 +10,17 @@ from __future__ import annotations
 import copy
 import json
 import random
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from tests.browser.support import ARGS, CHROMIUM, live_server, wait_until
+from tests.browser.support import live_server, on_a_phone, open_page, play_until
 
 from polignac.core import cards_of, get_rules
 from polignac.core.shuffle import commitment, pack_order
 
-playwright_sync = pytest.importorskip("playwright.sync_api")
+pytest.importorskip("playwright.sync_api")
 uvicorn = pytest.importorskip("uvicorn")
 
 from polignac.server import ServerConfig  # noqa: E402
@@ -39,7 +38,7 @@ PARITY_JS = """async (vectors) => {
 }"""
 
 
-def test_the_browser_computes_what_python_computes(server: str) -> None:
+def test_the_browser_computes_what_python_computes(chromium: Any, server: str) -> None:
     rng = random.Random(5)
     vectors: list[dict[str, Any]] = []
     for i, (preset, n) in enumerate([("polignac", 4), ("knaves", 3), ("polignac-party", 10),
@@ -49,14 +48,9 @@ def test_the_browser_computes_what_python_computes(server: str) -> None:
         vectors.append({"seed": rng.randbytes(32 + i * 8).hex(), "table": f"tä-{i}_x",
                         "deal": rng.randint(1, 400), "cuts": cuts,
                         "cards": cards_of(get_rules(preset).pack_mask(n))})
-    with playwright_sync.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        try:
-            page = browser.new_page()
-            page.goto(server + "/replay")
-            got = page.evaluate(PARITY_JS, vectors)
-        finally:
-            browser.close()
+    page = chromium.new_page()
+    page.goto(server + "/replay")
+    got = page.evaluate(PARITY_JS, vectors)
     for v, js in zip(vectors, got, strict=True):
         seed = bytes.fromhex(v["seed"])
         cuts = [None if c is None else bytes.fromhex(c) for c in v["cuts"]]
@@ -75,100 +69,71 @@ def slow_server(tmp_path: Path) -> Iterator[str]:
 
 
 def _play_one_deal(page: Any) -> None:
-    deadline = time.monotonic() + 60
-    while page.locator("#scores tr").count() < 3:  # header, deal 1, totals
-        assert time.monotonic() < deadline, "the deal did not end"
-        call = page.locator("#prompt .call[data-action=pass]")
-        legal = page.locator("#hand .card.legal")
-        if call.count():
-            call.first.click(timeout=5000)
-            wait_until(lambda: page.locator("#prompt .call[data-action=pass]").count() == 0)
-        elif legal.count():
-            before = page.locator("#hand .card").count()
-            legal.first.click(timeout=5000)
-            wait_until(lambda b=before: page.locator("#hand .card").count() < b
-                       or page.locator("#scores tr").count() >= 3)
-        else:
-            page.wait_for_timeout(50)
+    play_until(page, lambda: page.locator("#scores tr").count() >= 3, 60,  # header, deal 1,
+               "the end of the deal", calls=True)  # totals
 
 
-def test_cut_reveal_and_verify_in_the_replay_viewer(slow_server: str, shots: Path,
+def test_cut_reveal_and_verify_in_the_replay_viewer(chromium: Any, slow_server: str, shots: Path,
                                                    tmp_path: Path) -> None:
     server = slow_server
-    with playwright_sync.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        try:
-            page = browser.new_page(viewport={"width": 1280, "height": 800}, locale="en-US")
-            errors: list[str] = []
-            page.on("pageerror", lambda exc: errors.append(str(exc)))
-            page.goto(server + "/")
-            page.wait_for_selector("#seats select", state="attached")
-            page.click("#play-now")
-            page.wait_for_url("**/tables/*")
-            page.wait_for_selector("#deal-proof:has-text('your cut ✓')")
-            table_url = page.url
-            _play_one_deal(page)
-            page.wait_for_selector("#deal-proof:has-text('Deal 1: the revealed seed matches its "
-                                   "commitment and deals every hand, yours too ✓')")
-            page.screenshot(path=shots / "verify-01-table.png")
-            page.set_viewport_size({"width": 390, "height": 844})
-            page.wait_for_timeout(200)
-            page.screenshot(path=shots / "verify-02-table-phone.png", full_page=True)
-            my_cut = json.loads(page.evaluate(
-                f"sessionStorage.getItem('polignac-cut:{table_url.rsplit('/', 1)[1]}:1')"))
-            record = page.request.get(table_url + "/record.json").json()
-            first = record["deals"][0]["shuffle"]
-            assert first["cuts"][0] == my_cut["cut"] and first["commitment"] == \
-                my_cut["commitment"]
+    page, errors = open_page(chromium, 1280, 800, locale="en-US")
+    page.goto(server + "/")
+    page.wait_for_selector("#seats select", state="attached")
+    page.click("#play-now")
+    page.wait_for_url("**/tables/*")
+    page.wait_for_selector("#deal-proof:has-text('your cut ✓')")
+    table_url = page.url
+    _play_one_deal(page)
+    page.wait_for_selector("#deal-proof:has-text('Deal 1: the revealed seed matches its "
+                           "commitment and deals every hand, yours too ✓')")
+    page.screenshot(path=shots / "verify-01-table.png")
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.wait_for_timeout(200)
+    page.screenshot(path=shots / "verify-02-table-phone.png", full_page=True)
+    my_cut = json.loads(page.evaluate(
+        f"sessionStorage.getItem('polignac-cut:{table_url.rsplit('/', 1)[1]}:1')"))
+    record = page.request.get(table_url + "/record.json").json()
+    first = record["deals"][0]["shuffle"]
+    assert first["cuts"][0] == my_cut["cut"] and first["commitment"] == \
+        my_cut["commitment"]
 
-            page.set_viewport_size({"width": 1280, "height": 800})
-            page.goto(table_url + "/replay")
-            page.wait_for_selector("#verify:not([hidden])")
-            page.click("#verify-btn")
-            n = len(record["deals"])
-            page.wait_for_selector(f"#verify-summary:has-text('{n} of {n} deals verified')")
-            assert page.locator("#verify-results li[data-state=ok]").count() == n
-            results = page.locator("#verify-results").inner_text()
-            assert "Deal 1: verified ✓ (players' cuts: 1) · your cut is in ✓" in results
-            page.screenshot(path=shots / "verify-03-replay-pass.png")
+    page.set_viewport_size({"width": 1280, "height": 800})
+    page.goto(table_url + "/replay")
+    page.wait_for_selector("#verify:not([hidden])")
+    page.click("#verify-btn")
+    n = len(record["deals"])
+    page.wait_for_selector(f"#verify-summary:has-text('{n} of {n} deals verified')")
+    assert page.locator("#verify-results li[data-state=ok]").count() == n
+    results = page.locator("#verify-results").inner_text()
+    assert "Deal 1: verified ✓ (players' cuts: 1) · your cut is in ✓" in results
+    page.screenshot(path=shots / "verify-03-replay-pass.png")
 
-            bad = copy.deepcopy(record)
-            hands = bad["deals"][0]["hands"]
-            hands[1][0], hands[3][0] = hands[3][0], hands[1][0]
-            path = tmp_path / "tampered.json"
-            path.write_text(json.dumps(bad))
-            page.set_input_files("#file", str(path))
-            page.wait_for_selector("#verify-results:empty", state="attached")
-            page.click("#verify-btn")
-            page.wait_for_selector("#verify-summary:has-text('1 failed')")
-            failed = page.locator("#verify-results li[data-state=failed]")
-            assert failed.count() == 1
-            assert failed.inner_text().startswith("Deal 1: FAILED ✗ Medium bot 2: the record has")
-            page.set_viewport_size({"width": 390, "height": 844})
-            page.wait_for_timeout(200)
-            page.screenshot(path=shots / "verify-04-replay-fail-phone.png", full_page=True)
-            width = page.evaluate("document.documentElement.scrollWidth")
-            assert width <= 400, f"the page is {width}px wide on a phone"
-            assert not errors, errors
-        finally:
-            browser.close()
+    bad = copy.deepcopy(record)
+    hands = bad["deals"][0]["hands"]
+    hands[1][0], hands[3][0] = hands[3][0], hands[1][0]
+    path = tmp_path / "tampered.json"
+    path.write_text(json.dumps(bad))
+    page.set_input_files("#file", str(path))
+    page.wait_for_selector("#verify-results:empty", state="attached")
+    page.click("#verify-btn")
+    page.wait_for_selector("#verify-summary:has-text('1 failed')")
+    failed = page.locator("#verify-results li[data-state=failed]")
+    assert failed.count() == 1
+    assert failed.inner_text().startswith("Deal 1: FAILED ✗ Medium bot 2: the record has")
+    on_a_phone(page, shots / "verify-04-replay-fail-phone.png")
+    assert not errors, errors
 
 
-def test_no_webcrypto_says_so(server: str, tmp_path: Path) -> None:
+def test_no_webcrypto_says_so(chromium: Any, server: str, tmp_path: Path) -> None:
     """On a page without WebCrypto (a non-secure origin) the button explains itself."""
-    with playwright_sync.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        try:
-            page = browser.new_page(locale="en-US")
-            page.add_init_script("Object.defineProperty(window, 'isSecureContext', "
-                                 "{value: false}); delete Object.getPrototypeOf(crypto).subtle;")
-            page.goto(server + "/replay")
-            path = tmp_path / "r.json"
-            path.write_text(json.dumps({"preset": "polignac", "players": ["a", "b", "c", "d"]}))
-            page.set_input_files("#file", str(path))
-            page.wait_for_selector("#verify:not([hidden])")
-            page.click("#verify-btn")
-            text = page.locator("#verify-summary").inner_text()
-            assert "only on secure pages" in text and "polignac verify" in text
-        finally:
-            browser.close()
+    page = chromium.new_page(locale="en-US")
+    page.add_init_script("Object.defineProperty(window, 'isSecureContext', "
+                         "{value: false}); delete Object.getPrototypeOf(crypto).subtle;")
+    page.goto(server + "/replay")
+    path = tmp_path / "r.json"
+    path.write_text(json.dumps({"preset": "polignac", "players": ["a", "b", "c", "d"]}))
+    page.set_input_files("#file", str(path))
+    page.wait_for_selector("#verify:not([hidden])")
+    page.click("#verify-btn")
+    text = page.locator("#verify-summary").inner_text()
+    assert "only on secure pages" in text and "polignac verify" in text

@@ -1,74 +1,128 @@
 """The game families' registry (core/families.py): every preset resolves to its
-family, the family's flags agree with the rules, and a new family can be registered."""
+family, the families' hooks agree with the rules, a new family can be registered,
+and no core module but a family's own names its special cases."""
 
 from __future__ import annotations
 
-import dataclasses
 import random
+import re
+from collections.abc import Iterator
+from dataclasses import replace
+from pathlib import Path
 
 import pytest
 
-from polignac.core import Deal, RulesError, get_rules
+from polignac.core import Deal, Match, RulesError, get_rules, rules_text
 from polignac.core import families as fam
+from polignac.core import rules as rules_mod
+from polignac.core.avoidance import TrickAvoidanceFamily
 from polignac.core.hearts_deal import HeartsDeal
 from polignac.core.presets import PRESETS
-from polignac.core.rules import GAMES
+from polignac.core.rules import GAMES, SCORE_KINDS, SCORINGS
+
+CORE = Path(fam.__file__).parent
 
 EXPECTED = {
     "polignac": "trick-avoidance", "slobberhannes": "trick-avoidance", "knaves": "knaves",
     "bassadewitz": "bassadewitz", "pollack": "pollack", "hearts": "hearts",
 }
+SCORERS = {"penalty": "trick-avoidance", "points": "knaves", "chips": "bassadewitz",
+           "pollack": "pollack"}
 
 
-def test_every_game_has_one_family() -> None:
-    assert {g: fam.family_of(dataclasses.replace(get_rules("polignac"), game=g)).name
-            for g in GAMES} == EXPECTED
+def test_every_game_and_scoring_has_one_family() -> None:
+    base = get_rules("polignac")
+    assert {g: fam.family_of(replace(base, game=g)).name for g in GAMES} == EXPECTED
+    assert {s: fam.scorer_of(replace(base, scoring=s)).name for s in SCORINGS} == SCORERS
     names = [f.name for f in fam.families()]
-    assert len(names) == len(set(names)) == 5
+    assert names == ["trick-avoidance", "knaves", "bassadewitz", "pollack", "hearts"]
+    # the registry fills the parameter values, in the rule book's order
+    assert GAMES == [g for f in fam.families() for g in f.games] == list(EXPECTED)
+    assert SCORINGS == list(SCORE_KINDS) == list(SCORERS)
+    assert list(PRESETS) == [r.preset for f in fam.families() for r in f.presets]
 
 
 @pytest.mark.parametrize("preset", sorted(PRESETS))
-def test_preset_family_agrees_with_rules(preset: str) -> None:
+def test_preset_family_and_hooks_agree_with_rules(preset: str) -> None:
     rules = get_rules(preset)
-    family = rules.family
-    assert family is fam.family_of(rules)
-    assert rules.game in family.games
-    assert family.name == EXPECTED[rules.game]
-    # What a rule set may do, its family allows.
-    assert family.calls or not rules.has_calls
-    assert family.passing or rules.passing == "none"
+    family, scorer = rules.family, rules.scorer
+    assert family is fam.family_of(rules) and scorer is fam.scorer_of(rules)
+    assert family.name == EXPECTED[rules.game] and rules.game in family.games
+    assert rules in family.presets
+    assert scorer.name == SCORERS[rules.scoring]
+    assert rules.kind in scorer.scorings and rules.match_end in rules.kind.match_ends
+    # What a rule set may do, its family allows; the family's flags hold for its presets.
+    assert family.calls == rules.has_calls == (scorer.call_rules is not None)
+    assert family.passing == (rules.passing != "none") == (family.deal_class is HeartsDeal)
     assert family.declaration_round or not rules.has_declaration_round
-    # The family's flags hold for its presets.
-    assert family.calls == rules.has_calls
-    assert family.passing == (rules.game == "hearts") == (family.deal_class is HeartsDeal)
     assert family.exact_solver == (family.deal_class is Deal)
+    assert (scorer is family) == (not family.passing)  # the Hearts family scores as penalty
+    # The deal is the family's, scored by the scoring family's hook.
     n = rules.default_players
-    deal = Deal.shuffled(rules, n, 0, random.Random(1))
+    rng = random.Random(1)
+    deal = Deal.shuffled(rules, n, 0, rng)
     assert type(deal) is family.deal_class
-    if rules.kind.chips:
-        assert family.score is fam.score_chips
-    elif rules.kind.sides:
-        assert family.score is fam.score_pollack
-    else:
-        assert family.score is fam.score_tricks
+    while not deal.done:
+        deal = deal.apply(rng.choice(deal.legal_actions()))
+    assert scorer.score_deal(deal) == deal.score()
+    # The match end: the family's own (parties) or the shared ones.
+    match = Match.new(rules, n)
+    own = scorer.after_deal(match.standing, rules, [0] * n, None, None)
+    assert (own is not None) == rules.plays_parties == rules.end.parties
+    assert bool(scorer.sheet(match.standing, rules)) == rules.plays_parties
+    assert match.family_sheet() == scorer.sheet(match.standing, rules)
+    # The rules text: the family's section, its scoring, its declarations.
+    text = rules_text(rules)
+    titles = [s.title.key for s in text.sections]
+    assert ("rules.section.hearts" in titles) == family.passing
+    scoring = next(s for s in text.sections if s.title.key == "rules.section.scoring")
+    assert list(scoring.lines) == scorer.scoring_lines(rules) + family.scoring_notes(rules)
 
 
-def test_unknown_game_is_refused() -> None:
-    rules = dataclasses.replace(get_rules("polignac"), game="skat")
+def test_contract_flags_say_what_each_declaration_means() -> None:
+    assert not get_rules("polignac-fr").has_declaration_round
+    assert get_rules("polignac-fr").contract.automatic
+    assert get_rules("polignac-fr-generale").contract.declarer_leads
+    assert get_rules("polignac-threshold-general").contract.bonus
+    assert get_rules("polignac-threshold-general").contract.word == "general"
+    assert not get_rules("knaves").has_contract and get_rules("polignac").has_contract
+
+
+def test_unknown_game_or_scoring_is_refused() -> None:
+    rules = replace(get_rules("polignac"), game="skat")
     with pytest.raises(RulesError, match="game 'skat' has no family"):
         fam.family_of(rules)
+    with pytest.raises(RulesError, match="scoring 'golf' has no family"):
+        fam.scorer_of(replace(get_rules("polignac"), scoring="golf"))
+    with pytest.raises(RulesError, match="game 'skat' is not allowed; allowed values: polignac"):
+        get_rules("polignac").with_overrides({"game": "skat"})
 
 
-def test_a_game_belongs_to_one_family(monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.fixture
+def registry(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """Restore the registry (and the parameter values it fills) after a test."""
     monkeypatch.setattr(fam, "_BY_GAME", dict(fam._BY_GAME))
-    clash = dataclasses.replace(fam.KNAVES, name="other", games=("newgame", "knaves"))
-    with pytest.raises(ValueError, match="'knaves' already belongs to family 'knaves'"):
-        fam.register(clash)
-    assert "newgame" not in fam._BY_GAME
+    monkeypatch.setattr(fam, "_BY_SCORING", dict(fam._BY_SCORING))
+    monkeypatch.setattr(fam, "_REGISTERED", list(fam._REGISTERED))
+    saved = list(GAMES), list(SCORINGS), dict(SCORE_KINDS)
+    yield
+    GAMES[:], SCORINGS[:] = saved[0], saved[1]
+    SCORE_KINDS.clear()
+    SCORE_KINDS.update(saved[2])
 
 
-def test_a_new_family_can_be_registered(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(fam, "_BY_GAME", dict(fam._BY_GAME))
+def test_a_game_belongs_to_one_family(registry: None) -> None:
+    class Clash(TrickAvoidanceFamily):
+        name = "other"
+        games = ("newgame", "knaves")
+        scorings = ()
+
+    with pytest.raises(ValueError, match="game 'knaves' already belongs to family 'knaves'"):
+        fam.register(Clash())
+    assert "newgame" not in fam._BY_GAME and "newgame" not in GAMES
+
+
+def test_a_new_family_can_be_registered(registry: None) -> None:
     base = get_rules("polignac")
     started: list[tuple[int, ...]] = []
 
@@ -76,10 +130,78 @@ def test_a_new_family_can_be_registered(monkeypatch: pytest.MonkeyPatch) -> None
         started.append(tuple(h.bit_count() for h in hands))
         return Deal.from_hands(base, hands, dealer)
 
-    new = fam.register(dataclasses.replace(
-        fam.TRICK_AVOIDANCE, name="test-family", games=("test-game",), start=start))
-    rules = dataclasses.replace(base, game="test-game")
-    assert rules.family is new and new in fam.families()
+    class TestFamily(TrickAvoidanceFamily):
+        name = "test-family"
+        games = ("test-game",)
+        scorings = ()
+        presets = ()
+
+        def __init__(self) -> None:
+            self.start = start
+
+    new = fam.register(TestFamily())
+    assert GAMES[-1] == "test-game" and fam.families()[-1] is new
+    rules = base.with_overrides({"game": "test-game"})
+    assert rules.family is new and rules.scorer is fam.scorer_of(base)
     deal = Deal.shuffled(rules, 4, 0, random.Random(3))
     assert started == [(8, 8, 8, 8)]
     assert deal.legal_actions()
+
+
+# ------------------------------------------------------------ one home each
+
+POLLACK_NAMED_IN: dict[str, str] = {
+    "pollack.py": "its own module",
+    "families.py": "the registry names its members",
+    "__init__.py": "the package re-exports the family's neutral helpers for bots and research",
+    "actions.py": "the action space's words (announce:pollack-S) are the record format's",
+    "rules.py": "the docs of the family's own rule parameters (partie_target, parties...)",
+}
+"""The core modules that may name Pollack, and why (Rules is one flat record of
+every parameter, and its docstrings are the rule book's parameter table)."""
+
+COMPARISON = re.compile(
+    r"\b(?:rules|r|self)\.(?:game|scoring|declaration|match_end)\s*"
+    r"(?:[!=]=\s*[\"']|(?:not\s+)?in\s*\(\s*[\"'])")
+"""A parameter compared with a literal value (``rules.declaration == "chelem"``)."""
+
+
+def _core_files() -> list[Path]:
+    return sorted(CORE.glob("*.py"))
+
+
+def test_pollack_is_named_only_in_its_module_and_the_registry() -> None:
+    naming = {p.name for p in _core_files() if "pollack" in p.read_text("utf-8").lower()}
+    assert naming <= set(POLLACK_NAMED_IN), (
+        f"core modules naming Pollack outside its family module: "
+        f"{sorted(naming - set(POLLACK_NAMED_IN))}; give the rule to core/pollack.py")
+    assert len(naming - {"pollack.py"}) <= 4
+
+
+def test_only_the_hearts_modules_import_the_hearts_module() -> None:
+    importers = {p.name for p in _core_files()
+                 if re.search(r"^from \.hearts import", p.read_text("utf-8"), re.M)}
+    assert importers == {"hearts_deal.py"}
+
+
+def test_core_reads_flags_not_parameter_strings() -> None:
+    """No ``rules.declaration == "chelem"`` and the like in the core: Rules.contract,
+    Rules.end, Rules.kind and the families' hooks say what a value means."""
+    found = [f"{p.name}:{i}: {line.strip()}" for p in _core_files()
+             for i, line in enumerate(p.read_text("utf-8").splitlines(), 1)
+             if COMPARISON.search(line)]
+    assert not found, found
+    assert COMPARISON.search('if rules.declaration == "chelem":')
+    assert COMPARISON.search("if r.match_end in ('chips', 'parties'):")
+    assert rules_mod.CONTRACTS.keys() == set(rules_mod.DECLARATIONS)
+    assert rules_mod.MATCH_END_KINDS.keys() == set(rules_mod.MATCH_ENDS)
+
+
+def test_each_match_end_has_one_rule() -> None:
+    """Standing.after_deal and the rules text pick a match end by its one flag."""
+    for name, end in rules_mod.MATCH_END_KINDS.items():
+        assert end.name == name
+        rules = (end.loser, end.shared, end.tie_break, end.target, end.fixed and not end.chips,
+                 end.chips, end.parties)
+        assert sum(rules) == 1, name
+        assert end.threshold == (name in rules_mod.THRESHOLD_ENDS)

@@ -7,10 +7,13 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import random
 
 import pytest
+from tests.core.reference import CONTRACTS
 
-from polignac.core import PARAMETERS, PRESETS, RulesError, get_rules, parameter_docs
+from polignac.core import PARAMETERS, PASS, PRESETS, Deal, RulesError, get_rules, parameter_docs
+from polignac.core.actions import CONTRACT_WORDS
 from polignac.core.cards import CardSet
 from polignac.core.rules import BOUNDS, MAX_ITEMS, parameter_bounds, show
 
@@ -254,3 +257,34 @@ def test_parameter_bounds_cover_every_bound() -> None:
         assert f"from {lo} to {hi}" in words[name]
     assert words["players"].endswith(f"at most {MAX_ITEMS['players']} items")
     assert "200 characters" in words["game"]
+
+
+@pytest.mark.parametrize("preset", sorted(PRESETS))
+def test_named_rule_values_agree_with_the_reference(preset: str) -> None:
+    """The flags that stand for ``declaration`` and ``match_end`` words
+    (``Rules.contract``, ``Rules.plays_parties``), against the reference
+    implementation's own table of each preset's contract."""
+    rules = get_rules(preset)
+    rule, _word = CONTRACTS.get(preset, ("none", None))
+    assert rules.contract.declarer_leads is (rule == "generale")
+    assert rules.contract.bonus is (rule == "general-bonus")
+    assert rules.contract.automatic is (rule == "chelem")
+    assert rules.plays_parties is (preset == "pollack")  # docs/rules/pollack.md
+
+
+@pytest.mark.parametrize("preset", ["polignac-fr-generale", "polignac-rounds", "polignac"])
+def test_declarer_leads_says_who_leads_after_a_contract(preset: str) -> None:
+    """A contract declared by the player after eldest: the engine gives the lead to the
+    declarer exactly when ``Rules.contract.declarer_leads``."""
+    rules = get_rules(preset)
+    contract = CONTRACTS[preset][1]
+    assert contract in CONTRACT_WORDS
+    deal = Deal.shuffled(rules, 4, 0, random.Random(7))
+    eldest = deal.to_act
+    deal = deal.apply(PASS)
+    declarer = deal.to_act
+    deal = deal.apply(contract)
+    while deal.phase_name == "declare":
+        deal = deal.apply(PASS)
+    assert deal.declarer == declarer != eldest
+    assert deal.to_act == (declarer if rules.contract.declarer_leads else eldest)

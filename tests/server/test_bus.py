@@ -28,11 +28,8 @@ def test_split_utf8_never_cuts_a_character() -> None:
     assert "".join(p.decode() for p in pieces) == text  # each piece decodes alone
 
 
-async def _roundtrip(url: str, messages: list[str], chunk: int | None = None) -> list[str]:
-    """Publish ``messages`` on one connection, receive them on another."""
-    sender, receiver = Bus(url, chunk), Bus(url, chunk)
-    await sender.connect()
-    await receiver.connect()
+async def _deliver(sender: Bus, receiver: Bus, messages: list[str], seconds: float) -> list[str]:
+    """Publish ``messages`` on ``sender``, return what ``receiver`` got (closes both)."""
     got: list[str] = []
     done = asyncio.Event()
 
@@ -45,52 +42,53 @@ async def _roundtrip(url: str, messages: list[str], chunk: int | None = None) ->
         await receiver.subscribe("polignac_test", on)
         for m in messages:
             await sender.publish("polignac_test", m)
-        await asyncio.wait_for(done.wait(), 20)
+        await asyncio.wait_for(done.wait(), seconds)
     finally:
         await sender.close()
-        await receiver.close()
+        if receiver is not sender:
+            await receiver.close()
     return got
+
+
+async def _roundtrip(url: str, messages: list[str], chunk: int | None = None) -> list[str]:
+    """Publish ``messages`` on one connection, receive them on another."""
+    sender, receiver = Bus(url, chunk), Bus(url, chunk)
+    await sender.connect()
+    await receiver.connect()
+    return await _deliver(sender, receiver, messages, 20)
 
 
 async def _memory(messages: list[str]) -> list[str]:
+    """Publish and receive ``messages`` on one in-process bus."""
     bus = Bus("memory://")
     await bus.connect()
-    got: list[str] = []
-    done = asyncio.Event()
-
-    def on(text: str) -> None:
-        got.append(text)
-        if len(got) == len(messages):
-            done.set()
-
-    try:
-        await bus.subscribe("c", on)
-        for m in messages:
-            await bus.publish("c", m)
-        await asyncio.wait_for(done.wait(), 5)
-    finally:
-        await bus.close()
-    return got
+    return await _deliver(bus, bus, messages, 5)
 
 
-MESSAGES = ["one", '{"t":"x"}', "~not a chunk", "ünïcode ♠", "x" * 30000]
+BIG = "♠♥♦♣ 10 of hearts " * 3000
+"""About 66 KB: over PostgreSQL NOTIFY's 8000 bytes, so the bus chunks it there."""
+MESSAGES = ["one", '{"t":"x"}', "~not a chunk", "ünïcode ♠", "x" * 30000, BIG, BIG[:7999],
+            "last"]
 
 
 def test_memory_bus_delivers_in_order() -> None:
     assert asyncio.run(_memory(MESSAGES)) == MESSAGES
 
 
-@pytest.mark.redis
-def test_redis_bus_delivers_in_order(redis_server: RedisServer) -> None:
-    assert asyncio.run(_roundtrip(redis_server.url(3), MESSAGES)) == MESSAGES
+@pytest.fixture(params=[pytest.param("redis", marks=pytest.mark.redis),
+                        pytest.param("postgres", marks=pytest.mark.postgres)])
+def bus_url(request: pytest.FixtureRequest) -> str:
+    """A real server's bus URL: Redis (database 3), then PostgreSQL (LISTEN/NOTIFY)."""
+    if request.param == "redis":
+        redis: RedisServer = request.getfixturevalue("redis_server")
+        return redis.url(3)
+    pg: PgServer = request.getfixturevalue("pg_server")
+    return pg.url()
 
 
-@pytest.mark.postgres
-def test_postgres_bus_chunks_what_notify_cannot_carry(pg_server: PgServer) -> None:
-    big = ("♠♥♦♣ 10 of hearts " * 3000)  # about 66 KB, over NOTIFY's 8000 bytes
-    messages = ["small", big, "~tilde", big[:7999], "last"]
-    got = asyncio.run(_roundtrip(pg_server.url(), messages))
-    assert got == messages
+def test_a_server_bus_delivers_in_order_and_whole(bus_url: str) -> None:
+    """From one connection to another, in order; a message over NOTIFY's limit whole."""
+    assert asyncio.run(_roundtrip(bus_url, MESSAGES)) == MESSAGES
 
 
 @pytest.mark.postgres

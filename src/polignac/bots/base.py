@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import Protocol, runtime_checkable
+from typing import NamedTuple, Protocol, runtime_checkable
 
 from ..core.actions import Action
 from ..core.cards import Card, Mask
@@ -106,11 +106,11 @@ class SeatView:
         totals = (
             (0,) * n if match is None else tuple(match.totals[s] for s in seats)
         )
-        if isinstance(deal, HeartsDeal):
-            return cls._of_hearts(deal, player, seats, totals, match)
+        own = _hearts_part(deal, player) if isinstance(deal, HeartsDeal) else _Own(
+            deal.rules, deal.history, deal.initial_hands[player])
         by_sides = deal.rules.kind.sides
         return cls(
-            rules=deal.rules,
+            rules=own.rules,
             num_players=n,
             player=player,
             dealer=deal.dealer,
@@ -118,14 +118,14 @@ class SeatView:
             hand=deal.hands[player],
             legal=tuple(deal.legal_actions()) if deal.to_act == player and not deal.done else (),
             to_act=deal.to_act,
-            history=deal.history,
+            history=own.history,
             tricks=deal.past,
             trick=deal.trick,
             leader=deal.leader,
             taken=deal.taken,
             tricks_won=deal.tricks,
             hand_sizes=tuple(h.bit_count() for h in deal.hands),
-            initial_hand=deal.initial_hands[player],
+            initial_hand=own.initial_hand,
             declarer=deal.declarer,
             contract=deal.contract,
             turn_up=deal.turn_up,
@@ -136,49 +136,39 @@ class SeatView:
             seats=seats,
             match_totals=totals,
             deals_played=0 if match is None else len(match.results),
+            passed=own.passed,
+            received=own.received,
+            pass_to=own.pass_to,
         )
 
-    @classmethod
-    def _of_hearts(cls, deal: HeartsDeal, player: int, seats: tuple[int, ...],
-                   totals: tuple[int, ...], match: Match | None) -> SeatView:
-        """The Hearts family's view: while passing, no history (the viewer's own
-        choices are ``passed``); in play, the rules without passing, the hands
-        after passing and the card play's history (others' passes stay hidden)."""
-        n = deal.num_players
-        passing = deal.phase == PASS_CARDS
-        skip = 0 if passing else sum(g.bit_count() for g in deal.passed)
-        offset = deal.pass_to_offset
-        return cls(
-            rules=deal.rules if passing else play_rules(deal.rules),
-            num_players=n,
-            player=player,
-            dealer=deal.dealer,
-            phase=deal.phase,
-            hand=deal.hands[player],
-            legal=tuple(deal.legal_actions()) if deal.to_act == player and not deal.done else (),
-            to_act=deal.to_act,
-            history=() if passing else deal.history[skip:],
-            tricks=deal.past,
-            trick=deal.trick,
-            leader=deal.leader,
-            taken=deal.taken,
-            tricks_won=deal.tricks,
-            hand_sizes=tuple(h.bit_count() for h in deal.hands),
-            initial_hand=deal.play_hands[player],
-            declarer=-1,
-            contract=None,
-            turn_up=None,
-            trump=None,
-            announcements=(),
-            partie=(0, 0),
-            side_totals=(0, 0),
-            seats=seats,
-            match_totals=totals,
-            deals_played=0 if match is None else len(match.results),
-            passed=deal.passed[player],
-            received=deal.received(player),
-            pass_to=(player + offset) % n if offset else -1,
-        )
+
+class _Own(NamedTuple):
+    """The fields of a :class:`SeatView` that a family's deal fills its own way."""
+
+    rules: Rules
+    history: tuple[Action, ...]
+    initial_hand: Mask
+    passed: Mask = 0
+    received: Mask = 0
+    pass_to: int = -1
+
+
+def _hearts_part(deal: HeartsDeal, player: int) -> _Own:
+    """The Hearts family's own fields: while passing, no history (the viewer's own
+    choices are ``passed``); in play, the rules without passing, the hands after
+    passing and the card play's history (others' passes stay hidden).  The rest
+    (no contract, turn-up, announcement or side) is what the deal says."""
+    passing = deal.phase == PASS_CARDS
+    skip = 0 if passing else sum(g.bit_count() for g in deal.passed)
+    offset = deal.pass_to_offset
+    return _Own(
+        rules=deal.rules if passing else play_rules(deal.rules),
+        history=() if passing else deal.history[skip:],
+        initial_hand=deal.play_hands[player],
+        passed=deal.passed[player],
+        received=deal.received(player),
+        pass_to=(player + offset) % deal.num_players if offset else -1,
+    )
 
 
 @runtime_checkable

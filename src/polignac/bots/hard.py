@@ -193,7 +193,7 @@ class HardBot:
         the deal (everyone else passing, or declaring as ``medium`` would).
         """
         eldest = (view.dealer + 1) % view.num_players
-        lead = view.player if view.rules.declaration == "generale" else eldest
+        lead = view.player if view.rules.contract.declarer_leads else eldest
         pos = (position_of(view, hands, view.player, lead) if declare
                else position_of(view, hands, -1, eldest))
         value = self.solver.value_within(pos, self.nodes, view.player)

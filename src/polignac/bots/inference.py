@@ -17,9 +17,10 @@ from __future__ import annotations
 import math
 import random
 
+from ..core import ANNOUNCEMENT_NEEDS
 from ..core.actions import ANNOUNCE_BASE
 from ..core.cards import Mask
-from ..core.deal import ANNOUNCEMENT_NEEDS, Deal
+from ..core.deal import Deal
 from ..core.tricks import (
     NO_TRUMP,
     beats,

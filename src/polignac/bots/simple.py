@@ -126,7 +126,7 @@ def _sure_slam(view: SeatView, strength: tuple[int, ...]) -> bool:
     if view.turn_up is not None:
         others &= ~(1 << view.turn_up)
     eldest = (view.dealer + 1) % view.num_players
-    leads = view.player == eldest or view.rules.declaration == "generale"
+    leads = view.player == eldest or view.rules.contract.declarer_leads
     for s in range(4):
         theirs = cards_of(others & SUIT_MASKS[s])
         if not theirs:

@@ -354,7 +354,7 @@ def build(pos: Position, nonce: int = 0, player: int | None = None) -> tuple[Any
         in_play |= 1 << c
     g = np.zeros(fast.G_SIZE, np.int64)
     dtype = 0
-    if pos.declarer >= 0 or r.declaration == "chelem":
+    if pos.declarer >= 0 or r.contract.automatic:
         dtype = _DTYPES.get(r.declaration, 0)
     generale_me = dtype == 3 and pos.declarer == me
     upts = np.zeros(52, np.int64)
@@ -460,7 +460,7 @@ def best_reply_applies(pos: Position) -> bool:
     r = pos.rules
     if r.kind.chips or pos.num_players > 4:
         return False
-    return not (pos.declarer >= 0 or r.declaration == "chelem")
+    return not (pos.declarer >= 0 or r.contract.automatic)
 
 
 _DEFAULT: dict[bool, Solver] = {}

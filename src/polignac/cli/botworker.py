@@ -15,7 +15,7 @@ import contextlib
 import logging
 import signal
 
-from .common import CliError
+from .common import CliError, within
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -51,16 +51,14 @@ def _check(args: argparse.Namespace) -> None:
     """
     if not args.redis.startswith(("redis://", "rediss://", "unix://")):
         raise CliError(f"--redis {args.redis!r}: give a redis:// (or rediss://, unix://) URL")
-    if args.jobs is not None and not 1 <= args.jobs <= 256:
-        raise CliError(f"--jobs {args.jobs}: choose from 1 to 256")
-    if not 0 <= args.heavy_jobs <= 256:
-        raise CliError(f"--heavy-jobs {args.heavy_jobs}: choose from 0 to 256")
+    if args.jobs is not None:
+        within(args, "jobs", 1, 256)
+    within(args, "heavy_jobs", 0, 256)
     if args.name is not None and not (0 < len(args.name) <= 100 and args.name.isprintable()):
         raise CliError(f"--name {args.name!r}: give 1 to 100 printable characters")
     if not (0 < len(args.prefix) <= 100 and args.prefix.isprintable()):
         raise CliError(f"--prefix {args.prefix!r}: give 1 to 100 printable characters")
-    if not 0.5 <= args.claim_after <= 3600:
-        raise CliError(f"--claim-after {args.claim_after}: choose from 0.5 to 3600 seconds")
+    within(args, "claim_after", 0.5, 3600, " seconds")
 
 
 def run_bot_worker(args: argparse.Namespace) -> int:

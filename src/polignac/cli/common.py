@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import json
 from collections.abc import Sequence
 from pathlib import Path
@@ -17,6 +18,21 @@ class CliError(Exception):
     def __init__(self, message: str, status: int = 2) -> None:
         super().__init__(message)
         self.status = status
+
+
+def within(args: argparse.Namespace, option: str, lo: float, hi: float, unit: str = "",
+           above: bool = False) -> None:
+    """Check that the option ``--option`` (``args.option``) is from ``lo`` (above it
+    when ``above``) to ``hi``.
+
+    Raises:
+        CliError: it is not; the message names the option, its value and the range
+            (``--jobs 0: choose from 1 to 256``).
+    """
+    value = getattr(args, option)
+    if not (lo < value if above else lo <= value) or value > hi:
+        raise CliError(f"--{option.replace('_', '-')} {value}: choose from "
+                       f"{'above ' if above else ''}{lo} to {hi}{unit}")
 
 
 def parse_rule_options(items: Sequence[str] | None) -> dict[str, str]:

@@ -215,9 +215,9 @@ def preset_summary(rules: Rules) -> str:
             parts.append(f"last trick {rules.last_trick_points}")
         what = ", ".join(parts)
     extras = []
-    if rules.trumps == "turn-up":
+    if rules.has_turn_up:
         extras.append("trumps turned up")
-    if rules.declaration != "none":
+    if rules.has_declaration_round or rules.contract.automatic:
         extras.append(rules.declaration)
     if rules.passing != "none":
         extras.append(f"pass {rules.pass_count} " + (

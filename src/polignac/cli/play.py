@@ -228,7 +228,7 @@ def _show(match: Match, seat: int, out: TextIO) -> None:
               f"(card {chosen.bit_count() + 1} of {rules.pass_count})"
               + (f"; chosen so far: {render.hand_text(chosen, rules)}" if chosen else ""),
               file=out)
-    if rules.match_end == "parties":
+    if rules.plays_parties:
         partner = match.names[match.current_seats[(player + 2) % deal.num_players]]
         mine = deal.side_total(player & 1)
         print(f"Side totals now: yours (with {partner}) {mine}, theirs "

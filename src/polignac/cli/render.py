@@ -62,7 +62,7 @@ def seat_label(match: Match, seat: int) -> str:
 def deal_score_lines(match: Match, result: DealResult) -> list[str]:
     """The score of a finished deal: one line per reason, then each seat's total."""
     lines = []
-    pollack = match.rules.match_end == "parties"
+    pollack = match.rules.plays_parties
     for line in result.score.lines:
         if pollack and line.reason == "card-points":
             who = "side " + _side_text(match, line.player)
@@ -99,7 +99,7 @@ def _side_text(match: Match, side: int) -> str:
 
 def totals_line(match: Match) -> str:
     """Running totals (Pollack: the partie and the parties won)."""
-    if match.rules.match_end == "parties":
+    if match.rules.plays_parties:
         won = [match.parties_won.count(0), match.parties_won.count(1)]
         return (f"Partie: side {_side_text(match, 0)} {match.partie[0]}, side "
                 f"{_side_text(match, 1)} {match.partie[1]}; parties won {won[0]}-{won[1]}")

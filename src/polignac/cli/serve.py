@@ -8,7 +8,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from .common import CliError
+from .common import CliError, within
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -118,22 +118,22 @@ def build_config(args: argparse.Namespace) -> object:
     if not 0 < args.rate <= 1e6:
         raise CliError(f"--rate {args.rate}: choose a number above 0")
     for option in ("grace", "bot_delay", "trick_pause", "deal_delay"):
-        _within(args, option, 0, 3600, " seconds")
+        within(args, option, 0, 3600, " seconds")
     if not 0 < args.create_rate <= 1e6 or not 1 <= args.create_burst <= 1_000_000:
         raise CliError("--create-rate and --create-burst: choose numbers above 0")
-    _within(args, "max_tables", 1, 1_000_000)
+    within(args, "max_tables", 1, 1_000_000)
     for option in ("close_after", "finished_keep"):
-        _within(args, option, 0, 30 * 24 * 3600, " seconds")
-    _within(args, "job_workers", 1, 64)
-    _within(args, "workers", 1, 256)
-    _within(args, "lease_seconds", 0.5, 3600, " seconds")
+        within(args, option, 0, 30 * 24 * 3600, " seconds")
+    within(args, "job_workers", 1, 64)
+    within(args, "workers", 1, 256)
+    within(args, "lease_seconds", 0.5, 3600, " seconds")
     if args.name is not None and not 0 < len(args.name) <= 64:
         raise CliError(f"--name {args.name!r}: give 1 to 64 characters")
     bus = _bus(args)
-    _within(args, "job_timeout", 0.1, 3600, " seconds")
-    _within(args, "max_connections", 1, 100_000)
+    within(args, "job_timeout", 0.1, 3600, " seconds")
+    within(args, "max_connections", 1, 100_000)
     for option in ("header_timeout", "ping"):
-        _within(args, option, 0, 3600, " seconds", above=True)
+        within(args, option, 0, 3600, " seconds", above=True)
     from ..server.connections import default_allowed_hosts
 
     for name in args.allowed_host:
@@ -145,8 +145,8 @@ def build_config(args: argparse.Namespace) -> object:
     hosts = default_allowed_hosts(args.host, args.port) + tuple(
         n.lower() for n in args.allowed_host)
     if args.bot_workers is not None:
-        _within(args, "bot_workers", 1, 256)
-    _within(args, "bot_move_timeout", 0.1, 600, " seconds")
+        within(args, "bot_workers", 1, 256)
+    within(args, "bot_move_timeout", 0.1, 600, " seconds")
     if args.bot_queue is not None and not args.bot_queue.startswith(
             ("redis://", "rediss://", "unix://")):
         raise CliError(f"--bot-queue {args.bot_queue!r}: give a redis:// (or rediss://, "
@@ -192,19 +192,6 @@ def _bus(args: argparse.Namespace) -> str:
     raise CliError(f"--workers {args.workers}: several web processes need a bus to reach "
                    "each other; memory:// joins nothing. Give --bus redis://HOST or a "
                    "PostgreSQL --database-url (its LISTEN/NOTIFY is the bus)")
-
-
-def _within(args: argparse.Namespace, option: str, lo: float, hi: float, unit: str = "",
-            above: bool = False) -> None:
-    """Check ``--option`` is from ``lo`` (above it when ``above``) to ``hi``.
-
-    Raises:
-        CliError: it is not; the message names the option, its value and the range.
-    """
-    value = getattr(args, option)
-    if not (lo < value if above else lo <= value) or value > hi:
-        raise CliError(f"--{option.replace('_', '-')} {value}: choose from "
-                       f"{'above ' if above else ''}{lo} to {hi}{unit}")
 
 
 def run_serve(args: argparse.Namespace) -> int:

@@ -34,9 +34,8 @@ from .cards import (
     rank_of,
     suit_of,
 )
+from .deal import DECLARE as DECLARE_PHASE
 from .deal import (
-    ANNOUNCEMENT_NEEDS,
-    ANNOUNCEMENT_VALUES,
     DONE,
     PLAY,
     Deal,
@@ -44,7 +43,6 @@ from .deal import (
     ScoreLine,
     Trick,
 )
-from .deal import DECLARE as DECLARE_PHASE
 from .describe import Msg, RulesText, rules_text
 from .errors import (
     CardParseError,
@@ -57,6 +55,8 @@ from .errors import (
 )
 from .match import DealResult, Match
 from .pollack import (
+    ANNOUNCEMENT_NEEDS,
+    ANNOUNCEMENT_VALUES,
     FORCED_CARDS,
     SIDE_ANNOUNCE_MAX,
     SLOTS_PER_PLAYER,

@@ -19,7 +19,7 @@ maps them to its seats (tie-break deals have fewer players than the match).
 from __future__ import annotations
 
 import random as _random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from operator import itemgetter
 from typing import Any, Final, NamedTuple
@@ -48,22 +48,8 @@ from .cards import (
     parse_card,
 )
 from .errors import GameOverError, IllegalActionError, NotYourTurnError, RulesError
-from .pollack import (
-    ANN_CARDS,
-    ANN_SLOT,
-    ANNOUNCEMENT_NEEDS,
-    ANNOUNCEMENT_VALUES,
-    NO_CALLS,
-    OPEN_ANNOUNCEMENTS,
-    Calls,
-    announced,
-    claimed,
-    fill_open_announcements,
-    may_announce,
-    score_pollack,
-)
 from .rules import Rules
-from .scoring import DealScore, ScoreLine, score_chips, score_tricks
+from .scoring import DealScore, ScoreLine
 from .tricks import TopCards, card_strength, legal_mask, winning_index
 
 DECLARE: Final = 0
@@ -72,6 +58,60 @@ DONE: Final = 2
 PASS_CARDS: Final = 3
 """The Hearts family's passing phase (core/hearts_deal.py)."""
 PHASE_NAMES: Final = ("declare", "play", "done", "pass")
+
+_CONTRACT_ACTIONS: Final = {word: action for action, word in CONTRACT_WORDS.items()}
+_DECLARATION_WORDS: Final = frozenset((PASS, CAPOT, GENERAL, GENERALE))
+"""The declaration round's actions (the trick-avoidance family's, core/avoidance.py)."""
+
+
+class Calls:
+    """The calls beyond card play so far: per player the slots its announcements
+    have used (a bitmask), each side's announcement points, the claim, the log.
+
+    (Which sides have won a trick is in the deal's last trick link, ``link[_WON]``.)
+    """
+
+    __slots__ = ("claim", "log", "made", "side_points")
+
+    def __init__(
+        self,
+        made: tuple[int, ...],
+        side_points: tuple[int, int],
+        claim: tuple[int, bool] | None,
+        log: tuple[tuple[int, str], ...],
+    ) -> None:
+        self.made = made  # per player: bitmask of used slots (CallRules.slot)
+        self.side_points = side_points
+        self.claim = claim
+        self.log = log  # (player, announcement name) in order
+
+
+NO_CALLS: Final = Calls((0, 0, 0, 0), (0, 0), None, ())
+"""No call made yet."""
+
+
+@dataclass(frozen=True)
+class CallRules:
+    """A family's calls beyond card play (announcements, a claim), as the deal
+    reads them: its tables (kept in the deal, read at every action of a game
+    with calls) and its rules (called at a call).  The family that brings a
+    scoring with calls (``ScoreKind.sides``) provides one (``Family.call_rules``)."""
+
+    open: Mapping[Mask, tuple[Action, ...]]
+    """The announcements a hand holds, ascending, by ``hand & cards``."""
+    cards: Mask
+    """Every card an announcement looks at."""
+    slot: tuple[int, ...]
+    """The slot each announcement (``action - ANNOUNCE_BASE``) uses up for its announcer."""
+    fill: Callable[[], None]
+    """Fills ``open`` once, when a game with calls first builds its tables."""
+    may_announce: Callable[[int, int, bool, int], bool]
+    """(player, eldest, before the first lead, sides that won a trick): may it announce now."""
+    claimed: Callable[[Calls, int, bool, int, int], Calls]
+    """(calls, player, on lead, its side's total now, target): the calls after its claim."""
+    announced: Callable[[Calls, int, Action, Mask, bool], Calls]
+    """(calls, player, announcement, hand, may): the calls after its announcement."""
+
 
 @dataclass(frozen=True)
 class Trick:
@@ -186,9 +226,11 @@ class _Tables:
     """What a deal needs from its rules and player count, worked out once (see _tables)."""
 
     __slots__ = (
+        "call_rules",
         "contract_action",
         "deal_hands",
         "deal_to",
+        "declare",
         "first_phase",
         "has_calls",
         "n",
@@ -197,6 +239,7 @@ class _Tables:
         "pack_order",
         "points",
         "rules",
+        "score_deal",
         "start",
         "strength",
         "top",
@@ -206,18 +249,26 @@ class _Tables:
     def __init__(self, rules: Rules, n: int) -> None:
         rules.check_player_count(n, allow_any=True)
         self.rules = rules
-        # The family's own start of a deal (core/families.py), or None: looked up once.
+        # The family's own start of a deal (core/families.py), or None, and the
+        # scoring family's hooks: looked up once.
         self.start = rules.family.start
+        scorer = rules.scorer
+        self.score_deal: Callable[[Deal], DealScore] = scorer.score_deal
         self.n = n
         self.nxt = tuple((p + 1) % n for p in range(n))
         self.strength = card_strength(rules)
         self.points = rules.point_table()
         self.has_calls = rules.has_calls
-        if self.has_calls:
-            fill_open_announcements()
-        self.contract_action = {
-            "capot": CAPOT, "general": GENERAL, "general-bonus": GENERAL, "generale": GENERALE,
-        }.get(rules.declaration, -1)
+        self.call_rules = scorer.call_rules if self.has_calls else None
+        if self.call_rules is not None:
+            self.call_rules.fill()
+        elif self.has_calls:
+            raise RulesError(f"scoring {rules.scoring!r} has no calls")
+        contract = rules.contract
+        self.contract_action = _CONTRACT_ACTIONS[contract.word] if contract.declared else -1
+        # the declaration round's hook (its family's), or None without one
+        self.declare: Callable[[Deal, Action], Deal] | None = (
+            scorer.declare if contract.declared else None)
         self.first_phase = DECLARE if rules.has_declaration_round else PLAY
         self.turn_up_game = rules.has_turn_up
         self.pack_order = tuple(cards_of(rules.pack_mask(n)))
@@ -274,17 +325,23 @@ class _Static:
 
     __slots__ = (
         "announcers",
+        "call_cards",
+        "call_rules",
+        "call_slot",
         "contract_action",
         "dealer",
+        "declare",
         "eldest",
         "hands",
         "has_calls",
         "n",
         "nxt",
+        "open_calls",
         "partie",
         "points",
         "pool_in",
         "rules",
+        "score_deal",
         "strength",
         "top",
         "total_tricks",
@@ -320,12 +377,20 @@ class _Static:
         self.pool_in = pool_in
         self.has_calls = tables.has_calls
         self.contract_action = tables.contract_action
-        # Calls: per player, the announcements its dealt hand holds (a tuple,
-        # empty if none).  Hands only lose cards, so a player dealt none never
-        # has one, and legal_actions skips the announcement lookup for it.
-        self.announcers = tuple(
-            [OPEN_ANNOUNCEMENTS[h & ANN_CARDS] for h in hands]
-        ) if tables.has_calls else ()
+        self.declare = tables.declare
+        self.score_deal = tables.score_deal
+        # Calls: the family's tables (CallRules), and per player the
+        # announcements its dealt hand holds (a tuple, empty if none).  Hands
+        # only lose cards, so a player dealt none never has one, and
+        # legal_actions skips the announcement lookup for it.
+        calls = self.call_rules = tables.call_rules
+        if calls is not None:
+            self.open_calls = calls.open
+            self.call_cards = calls.cards
+            self.call_slot = calls.slot
+            self.announcers = tuple([calls.open[h & calls.cards] for h in hands])
+        else:
+            self.announcers = ()
 
 
 class _Called(NamedTuple):
@@ -335,7 +400,7 @@ class _Called(NamedTuple):
     declarer: int
     """The player who declared a contract, or -1."""
     calls: Calls
-    """The announcements and the claim (core/pollack.py)."""
+    """The announcements and the claim (the family's CallRules)."""
 
 
 _NOT_CALLED: Final = _Called(-1, NO_CALLS)
@@ -444,7 +509,8 @@ class Deal:
     ) -> Deal:
         """Start a deal from the players' hands (player 0 first, in play order).
 
-        ``partie`` is each Pollack side's score in the partie before this deal;
+        ``partie`` is each side's score in the partie before this deal (a game
+        played in parties);
         ``pool_in`` says whether the Bassadewitz dealer puts up the pool (false
         on a redeal).
 
@@ -698,7 +764,7 @@ class Deal:
 
     @property
     def partie(self) -> tuple[int, int]:
-        """Pollack: each side's partie score before this deal."""
+        """Each side's partie score before this deal (a game played in parties)."""
         return self._s.partie
 
     @property
@@ -708,16 +774,16 @@ class Deal:
 
     @property
     def announcements(self) -> tuple[tuple[int, str], ...]:
-        """Pollack announcements so far: (player, name) in order."""
+        """The announcements so far: (player, name) in order."""
         return self._calls.log
 
     @property
     def claim(self) -> tuple[int, bool] | None:
-        """Pollack: (claimant, correct) if the deal ended by a claim."""
+        """(claimant, correct) if the deal ended by a claim."""
         return self._calls.claim
 
     def side_of(self, player: int) -> int:
-        """Pollack: the side (0 or 1) of ``player``."""
+        """The partnership side (0 or 1) of ``player``."""
         return player & 1
 
     def trick_winner_so_far(self) -> int | None:
@@ -751,22 +817,23 @@ class Deal:
                 out = [*cards[hand & _S0], *cards[hand & _S1], *cards[hand & _S2],
                        *cards[hand & _S3]]
             if s.has_calls:
-                # calls (core/pollack.py), in action order: the claim (on lead), then the
-                # announcements still open (a cached tuple, see _OpenAnnouncements).
+                # calls (the family's CallRules), in action order: the claim (on lead),
+                # then the announcements still open (a cached tuple, CallRules.open).
                 p = self.to_act
                 if not self._led:
                     out.append(CLAIM)  # on lead
                 if s.announcers[p]:  # dealt an announcement (else it never has one)
-                    # pollack.may_announce, inlined (a call less at every action)
+                    # CallRules.may_announce, inlined (a call less at every action)
                     last = self._last
                     if (p == s.eldest and not self._led and last is None) or (
                             last is not None and last[_WON] >> (p & 1) & 1):
-                        ann = OPEN_ANNOUNCEMENTS[hand & ANN_CARDS]
+                        ann = s.open_calls[hand & s.call_cards]
                         if ann:  # often empty: skip the rest
                             made = self._c.calls.made[p]
                             if made:  # after its own announcement: not the used slots
+                                slot = s.call_slot
                                 out += [a for a in ann
-                                        if not made >> ANN_SLOT[a - ANNOUNCE_BASE] & 1]
+                                        if not made >> slot[a - ANNOUNCE_BASE] & 1]
                             else:
                                 out += ann
             return out
@@ -776,8 +843,10 @@ class Deal:
 
     def _may_announce(self, p: int) -> bool:
         last = self._last
-        return may_announce(p, self._s.eldest, last is None and not self.trick,
-                            0 if last is None else last[_WON])
+        calls = self._s.call_rules
+        assert calls is not None
+        return calls.may_announce(p, self._s.eldest, last is None and not self.trick,
+                                  0 if last is None else last[_WON])
 
     # ----------------------------------------------------------------- apply
 
@@ -903,64 +972,38 @@ class Deal:
         s = self._s
         p = self.to_act
         name = _name(action)
-        if 0 <= action < 52:  # a card during the declaration round
-            word = CONTRACT_WORDS[s.contract_action]
-            raise IllegalActionError(
-                f"declaration round first: player {p} must pass or declare {word} "
-                f"before any card is played, not play {name}",
-                rule="declaration-round", action=name,
-            )
-        if not 52 <= action < NUM_ACTIONS:
-            raise IllegalActionError(f"no such action: {name}", rule="unknown-action",
-                                     action=name)
-        if action in (PASS, CAPOT, GENERAL, GENERALE):
-            if not s.rules.has_declaration_round:
+        if 0 <= action < 52 or action in _DECLARATION_WORDS:
+            # a card during the declaration round, or a declaration: the family's
+            declare = s.declare
+            if declare is None:
                 raise IllegalActionError(
                     f"{name} does not belong to this game: preset "
                     f"{s.rules.preset!r} has no declaration round",
                     rule="not-in-this-game", action=name,
                 )
-            if self.phase != DECLARE:
-                raise IllegalActionError(
-                    f"declaration at the wrong time: {name} is only allowed before "
-                    "the first card",
-                    rule="declaration-out-of-time", action=name,
-                )
-            if action != PASS and action != s.contract_action:
-                raise IllegalActionError(
-                    f"{name} is not this game's contract: preset {s.rules.preset!r} "
-                    f"offers {CONTRACT_WORDS[s.contract_action]}",
-                    rule="wrong-contract", action=name,
-                )
-            new = self._copy(action)
-            if action == PASS:
-                nxt = (p + 1) % s.n
-                if nxt == s.eldest:
-                    new.phase = PLAY
-                new.to_act = nxt
-            else:
-                new._c = _Called(p, self._c.calls)
-                new.phase = PLAY
-                new.to_act = p if action == GENERALE else s.eldest
-            return new
-        # calls beyond card play: announcements and claims (core/pollack.py)
-        if not s.has_calls:
+            return declare(self, action)
+        if not 52 <= action < NUM_ACTIONS:
+            raise IllegalActionError(f"no such action: {name}", rule="unknown-action",
+                                     action=name)
+        # calls beyond card play: announcements and claims (the family's CallRules)
+        rules = s.call_rules
+        if rules is None:
             raise IllegalActionError(
-                f"{name} does not belong to this game: announcements and claims "
-                "are Pollack's",
+                f"{name} does not belong to this game: preset {s.rules.preset!r} "
+                "has no announcements or claims",
                 rule="not-in-this-game", action=name,
             )
         if self.phase != PLAY:  # pragma: no cover - no game with calls declares
             raise IllegalActionError(f"{name} is not allowed now", rule="call-out-of-time")
         if action == CLAIM:
-            calls = claimed(self._calls, p, not self.trick, self.side_total(p & 1),
-                            s.rules.partie_target)
+            calls = rules.claimed(self._calls, p, not self.trick, self.side_total(p & 1),
+                                  s.rules.partie_target)
             new = self._copy(action)
             new._set_calls(calls)
             new.phase = DONE
             new.done = True
             return new
-        calls = announced(self._calls, p, action, self.hands[p], self._may_announce(p))
+        calls = rules.announced(self._calls, p, action, self.hands[p], self._may_announce(p))
         new = self._copy(action)
         new._set_calls(calls)
         return new
@@ -1021,38 +1064,26 @@ class Deal:
         """
         if self.phase != DONE:
             raise IllegalActionError("the deal is not over yet", rule="deal-not-over")
-        kind = self._s.rules.kind
-        if kind.chips:
-            return self._score_chips()
-        if kind.sides:
-            return self._score_sides()
-        return self._score_tricks()
+        return self._s.score_deal(self)  # the scoring family's (core/families.py)
 
-    def _score_tricks(self) -> DealScore:
+    def point_takers(self) -> dict[str, int]:
+        """Each point card taken so far (its code) and the player who took it."""
         s = self._s
-        n = s.n
-        taken = {CODES[c]: p for p in range(n) for c in cards_of(self.taken[p]) if s.points[c]}
-        slam = next((p for p in range(n) if self.tricks[p] == s.total_tricks), -1)
-        return score_tricks(s.rules, n, taken, self.tricks, self.past[0].winner,
-                            self.past[-1].winner, self.declarer, slam)
+        return {CODES[c]: p for p in range(s.n) for c in cards_of(self.taken[p]) if s.points[c]}
 
-    def _score_chips(self) -> DealScore:
+    def slam(self) -> int:
+        """The player who has taken every trick of the deal, or -1."""
         s = self._s
-        cps = [self.card_points(p) for p in range(s.n)]
-        return score_chips(s.rules, s.dealer, cps, self.tricks, s.pool_in)
+        return next((p for p in range(s.n) if self.tricks[p] == s.total_tricks), -1)
 
-    def _score_sides(self) -> DealScore:
-        s = self._s
-        calls = self._calls
-        last = self.past[-1].winner if calls.claim is None and self.past else None
-        return score_pollack(
-            s.rules, (self._side_card_points(0), self._side_card_points(1)), last,
-            calls.log, calls.claim, tuple(self.card_points(p) for p in range(s.n)),
-        )
+    def side_card_points(self, side: int) -> int:
+        """The card points taken so far by partnership ``side`` (0 or 1)."""
+        return self._side_card_points(side)
 
     def side_total(self, side: int) -> int:
-        """Pollack: a side's partie score counted now (earlier deals, this deal's
-        announcements and a third of its card points so far, rounded down)."""
+        """A side's partie score counted now (earlier deals, this deal's
+        announcements and its card points so far divided by ``point_divisor``,
+        rounded down)."""
         s = self._s
         return (s.partie[side] + self._calls.side_points[side]
                 + self._side_card_points(side) // s.rules.point_divisor)
@@ -1150,11 +1181,12 @@ def parse_hand(codes: Sequence[str]) -> Mask:
 
 
 __all__ = [
-    "ANNOUNCEMENT_NEEDS",
-    "ANNOUNCEMENT_VALUES",
     "DECLARE",
     "DONE",
+    "NO_CALLS",
     "PLAY",
+    "CallRules",
+    "Calls",
     "Deal",
     "DealScore",
     "ScoreLine",

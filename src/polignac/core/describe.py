@@ -25,10 +25,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Final, Union
 
-from .actions import ANNOUNCEMENTS
 from .cards import CODES, RANK_LETTERS, cards_of
-from .deal import ANNOUNCEMENT_VALUES
-from .hearts import lowest_club, penalty_cards
 from .rules import Rules
 
 Param = Union[str, int, "Msg", "Join"]
@@ -113,11 +110,11 @@ def rules_text(rules: Rules, players: int | None = None) -> RulesText:
     if players is not None:
         rules.check_player_count(players)
     counts = (players,) if players is not None else tuple(rules.players)
+    family = rules.family
     sections = [
         Section(msg("rules.section.pack"), tuple(_pack(rules, counts))),
         Section(msg("rules.section.play"), tuple(_play(rules))),
-        *([Section(msg("rules.section.hearts"), tuple(_hearts(rules)))]
-          if rules.game == "hearts" else []),
+        *(Section(msg(title), tuple(lines)) for title, lines in family.extra_sections(rules)),
         Section(msg("rules.section.scoring"), tuple(_scoring(rules))),
         Section(msg("rules.section.declarations"), tuple(_declarations(rules))),
         Section(msg("rules.section.end"), tuple(_match_end(rules))),
@@ -166,9 +163,8 @@ def card(code: str, german: bool) -> Msg:
 
 
 def _card(code: str, rules: Rules) -> Msg:
-    if code == "JS" and rules.game == "polignac" and not rules.german:
-        return msg("rules.cardCode.polignac", name=card(code, rules.german), code=code)
-    return msg("rules.cardCode", name=card(code, rules.german), code=code)
+    key = rules.family.card_key(code, rules) or "rules.cardCode"  # a family's own name
+    return msg(key, name=card(code, rules.german), code=code)
 
 
 def _rank(letter: str, rules: Rules) -> Msg:
@@ -203,7 +199,7 @@ def _pack(rules: Rules, counts: tuple[int, ...]) -> list[Param]:
     lines.append(msg("rules.pack32" if rules.pack == 32 else "rules.pack52"))
     if rules.german:
         lines.append(msg("rules.germanPack"))
-    turn = ".turnUp" if rules.trumps == "turn-up" else ""
+    turn = ".turnUp" if rules.has_turn_up else ""
     for n in counts:
         removed = rules.removed_cards(n)
         size = rules.pack_mask(n).bit_count()
@@ -225,23 +221,16 @@ def _play(rules: Rules) -> list[Param]:
     else:
         packets = msg("rules.packets.of", seq="-".join(str(p) for p in rules.packets))
     lines.append(msg("rules.dealing", packets=packets, interp=INTERP))
-    lines.append(msg("rules.trumps.turnUp" if rules.trumps == "turn-up" else "rules.trumps.none"))
-    if rules.first_lead == "lowest-club":
-        lows = sorted({lowest_club(rules, n) for n in rules.players})
-        if len(lows) == 1:
-            lead = msg("rules.hearts.firstLead", card=_card(CODES[lows[0]], rules))
-        else:
-            lead = msg("rules.hearts.firstLeadLowest", cards=Join(LIST, tuple(
-                msg("rules.hearts.lowestWith", code=CODES[c], n=Join(LIST, tuple(
-                    n for n in rules.players if lowest_club(rules, n) == c))) for c in lows)))
-    else:
-        lead = msg("rules.lead.generale" if rules.declaration == "generale" else "rules.lead")
+    lines.append(msg("rules.trumps.turnUp" if rules.has_turn_up else "rules.trumps.none"))
+    family = rules.family
+    lead = family.lead_line(rules)  # the family's own first lead, if it has one
+    if lead is None:
+        lead = msg("rules.lead.generale" if rules.contract.declarer_leads else "rules.lead")
     lines.append(sentences(
         lead,
-        msg("rules.follow.trumps" if rules.trumps == "turn-up" else "rules.follow"),
+        msg("rules.follow.trumps" if rules.has_turn_up else "rules.follow"),
         msg("rules.dealEnds.claim" if rules.kind.sides else "rules.dealEnds")))
-    if rules.game == "pollack":
-        lines.append(msg("rules.pollack.noHead"))
+    lines += family.play_notes(rules)
     lines.append(msg("rules.illegal"))
     return lines
 
@@ -253,7 +242,7 @@ def _point_cards(rules: Rules) -> list[Param]:
     ranks = {k: v for k, v in rules.card_points.items() if len(k) == 1}
     hearts = [r + "H" for r in RANK_LETTERS if r in rules.rank_order]
     if not ranks and len({specific.get(c) for c in hearts}) == 1 and hearts[0] in specific:
-        # every heart the same (the Hearts family): one line instead of thirteen
+        # every heart the same: one line instead of thirteen
         every = msg("rules.everyHeart", value=_pts(specific[hearts[0]]))
         specific = {k: v for k, v in specific.items() if k not in hearts}
     else:
@@ -281,80 +270,8 @@ def _per_deal_total(rules: Rules) -> Msg:
 
 
 def _scoring(rules: Rules) -> list[Param]:
-    kind = rules.kind
-    if kind.penalty:
-        return _scoring_penalty(rules)
-    if kind.chips:
-        return _scoring_chips(rules)
-    if kind.sides:
-        return _scoring_pollack(rules)
-    return _scoring_points(rules)
-
-
-def _scoring_penalty(rules: Rules) -> list[Param]:
-    lines: list[Param] = [msg("rules.penalty.intro")]
-    cards = _point_cards(rules)
-    if cards:
-        lines.append(msg("rules.penalty.cards", cards=Join(SEMI, tuple(cards)),
-                         total=_per_deal_total(rules)))
-    else:
-        lines.append(msg("rules.noCardScores"))
-    if rules.trick_points:
-        lines.append(msg("rules.eachTrick", value=_pts(rules.trick_points)))
-    if rules.first_trick_points:
-        lines.append(msg("rules.firstTrick", value=_pts(rules.first_trick_points)))
-    if rules.last_trick_points:
-        lines.append(msg("rules.lastTrick", value=_pts(rules.last_trick_points)))
-    if rules.all_three_points is not None:
-        lines.append(msg("rules.allThree", n=rules.all_three_points))
-    if rules.moon:
-        table = rules.point_table()
-        totals = {sum(table[c] for c in cards_of(penalty_cards(rules, n))) for n in rules.players}
-        total: Param = totals.pop() if len(totals) == 1 else msg("rules.hearts.moonTotal")
-        lines.append(msg("rules.hearts.moon", total=total))
-    if rules.game == "hearts" and "JD" not in rules.card_points:
-        lines.append(msg("rules.hearts.jdHouse"))
-    return lines
-
-
-def _hearts(rules: Rules) -> list[Param]:
-    """The Hearts family's passing and leads (core/hearts.py)."""
-    lines: list[Param] = []
-    count = rules.pass_count
-    if rules.passing == "none":
-        lines.append(msg("rules.hearts.noPass"))
-    elif rules.passing == "rotate":
-        lines.append(msg("rules.hearts.passRotate", count=count, interp=INTERP))
-    else:
-        lines.append(msg(f"rules.hearts.pass.{rules.passing}", count=count))
-    if rules.passing != "none":
-        lines.append(msg("rules.hearts.passOrder", interp=INTERP))
-    if rules.clean_first_trick:
-        lines.append(msg("rules.hearts.cleanFirst", interp=INTERP))
-    if rules.break_hearts:
-        lines.append(msg("rules.hearts.breakHearts"))
-        if rules.queen_breaks:
-            lines.append(msg("rules.hearts.queenBreaks"))
-    return lines
-
-
-def _scoring_points(rules: Rules) -> list[Param]:
-    lines: list[Param] = [msg("rules.points.intro")]
-    if rules.trick_points:
-        lines.append(msg("rules.eachTrick", value=_signed(rules.trick_points)))
-    cards = tuple(
-        msg("rules.signedValue",
-            card=_card(k, rules) if len(k) == 2 else msg("rules.everyRankName",
-                                                         rank=_rank(k, rules)),
-            value=_signed(v))
-        for k, v in rules.card_points.items())
-    if cards:
-        lines.append(msg("rules.points.cards", cards=Join(SEMI, cards)))
-    if rules.first_trick_points:
-        lines.append(msg("rules.firstTrick", value=_signed(rules.first_trick_points)))
-    if rules.last_trick_points:
-        lines.append(msg("rules.lastTrick", value=_signed(rules.last_trick_points)))
-    return lines
+    """The scoring family's section, then the game family's notes (core/families.py)."""
+    return rules.scorer.scoring_lines(rules) + rules.family.scoring_notes(rules)
 
 
 def _card_values(rules: Rules) -> Msg:
@@ -368,111 +285,41 @@ def _card_values(rules: Rules) -> Msg:
     return msg("rules.cardValues", values=values)
 
 
-def _scoring_chips(rules: Rules) -> list[Param]:
-    paid = Join(SEMI, tuple(
-        msg("rules.chips.share", place=msg(f"rules.place.{i + 1}") if i < 5
-            else msg("rules.place.n", n=i + 1), n=s)
-        for i, s in enumerate(rules.pool_shares)))
-    return [
-        msg("rules.chips.intro"),
-        msg("rules.chips.cards.trick" if rules.trick_points else "rules.chips.cards",
-            values=_card_values(rules), trick=rules.trick_points, total=_per_deal_total(rules)),
-        msg("rules.chips.pool", pool=rules.pool, paid=paid),
-        msg("rules.chips.ties"),
-        msg("rules.chips.sweep", sweep=rules.sweep_chips, overload=rules.overload_points,
-            chips=rules.overload_chips),
-        msg("rules.chips.redeal"),
-        msg("rules.chips.change"),
-    ]
-
-
-def _scoring_pollack(rules: Rules) -> list[Param]:
-    ann = Join(SEMI, tuple(msg("rules.pollack.announcement", name=msg(f"announce.{a}"),
-                               n=ANNOUNCEMENT_VALUES[a])
-                           for a in ANNOUNCEMENTS if not a.startswith("pollack-")))
-    target, div = rules.partie_target, rules.point_divisor
-    lines: list[Param] = [
-        msg("rules.pollack.values", values=_card_values(rules), last=rules.last_trick_points),
-        msg("rules.pollack.dealScore", last=rules.last_trick_points, div=div),
-    ]
-    if rules.announcements:
-        lines += [
-            msg("rules.pollack.ann", list=ann, pollack=ANNOUNCEMENT_VALUES["pollack-S"],
-                interp=INTERP),
-            msg("rules.pollack.annWhen", interp=INTERP),
-            msg("rules.pollack.annTrue", interp=INTERP),
-            msg("rules.pollack.annOnce"),
-        ]
-    lines += [
-        msg("rules.pollack.partie", target=target, div=div),
-        msg("rules.pollack.claim", interp=INTERP),
-        msg("rules.pollack.noClaim", target=target),
-    ]
-    return lines
-
-
 def _declarations(rules: Rules) -> list[Param]:
-    d = rules.declaration
-    v = rules.contract_points
-    nouns = "card" if rules.card_points else "plain"
-    card = msg(f"rules.noun.{nouns}.one")
-    cards = msg(f"rules.noun.{nouns}.other")
-    if d == "none":
-        return [sentences(msg("rules.decl.none"),
-                          msg("rules.decl.pollackOnly") if rules.game != "pollack" else None)]
-    if d == "chelem":
-        return [msg("rules.decl.chelem", v=v), msg("rules.decl.noRound")]
-    said = "generale" if d == "generale" else ("general" if d.startswith("general") else d)
-    word = msg(f"contract.{said}")
-    lines: list[Param] = [msg("rules.decl.round", word=word, said=said)]
-    if d == "generale":
-        lines.append(msg("rules.decl.generaleLeads"))
-    else:
-        lines.append(msg("rules.decl.eldestLeads", word=word))
-    lines.append(msg("rules.decl.success", mine=-v if d == "general-bonus" else 0, v=v))
-    if d == "generale":
-        lines.append(msg("rules.decl.generaleFail", v=v, cards=cards))
-        lines.append(msg("rules.decl.generaleSlam"))
-    else:
-        if d in ("capot", "general"):
-            lines.append(msg("rules.decl.fail.interp", v=v, card=card, interp=INTERP))
-        else:
-            lines.append(msg("rules.decl.fail", v=v, card=card))
-        lines.append(msg("rules.decl.otherSlam", v=v, cards=cards))
-    lines.append(msg("rules.decl.playedOut"))
-    if d in ("general", "general-bonus"):
-        lines.append(msg("rules.decl.generalWord"))
-    return lines
+    """The scoring family's declarations (the trick-avoidance games' contracts)."""
+    return rules.scorer.declaration_lines(rules)
+
+
+def _deals(rules: Rules) -> Msg:
+    """The number of deals of a match of a fixed number of deals."""
+    if rules.deals is not None:
+        return msg("rules.deals", n=rules.deals)
+    return msg("rules.deals.twice", list=Join(LIST, tuple(
+        msg("rules.deals.with", d=2 * n, n=n) for n in rules.players)))
 
 
 def _match_end(rules: Rules) -> list[Param]:
-    end = rules.match_end
+    own = rules.scorer.match_end_lines(rules)  # a family's own match end (parties, chips)
+    if own is not None:
+        return own
+    end = rules.end
     t = rules.threshold if rules.threshold is not None else 0
     reach = msg("rules.end.reach", t=t)
-    if end == "threshold-loser":
+    if end.loser:
         lines: list[Param] = [msg("rules.end.loser", t=t), reach]
-        if rules.declaration == "chelem":
+        if rules.contract.automatic:
             lines.append(msg("rules.end.loserChelem"))
         return lines
-    if end == "threshold-lowest-shared":
+    if end.shared:
         return [msg("rules.end.lowestShared", t=t), reach]
-    if end == "threshold-lowest-wins":
+    if end.tie_break:
         return [msg("rules.end.lowest", t=t), reach, msg("rules.end.tieBreak", interp=INTERP),
                 msg("rules.end.tieBreakDealer")]
-    if rules.deals is not None:
-        deals: Msg = msg("rules.deals", n=rules.deals)
-    else:
-        deals = msg("rules.deals.twice", list=Join(LIST, tuple(
-            msg("rules.deals.with", d=2 * n, n=n) for n in rules.players)))
-    if end == "fixed-deals":
+    if end.fixed:
         best = "lowest" if rules.kind.penalty else "highest"
-        return [msg(f"rules.end.fixed.{best}", deals=deals)]
-    if end == "first-to-target":
-        return [msg("rules.end.first", t=t), reach,
-                msg("rules.end.firstTie", t=t, interp=INTERP)]
-    if end == "chips":
-        return [msg("rules.end.chips", deals=deals)]
-    return [msg("rules.end.parties", n=rules.parties)]
+        return [msg(f"rules.end.fixed.{best}", deals=_deals(rules))]
+    # first-to-target
+    return [msg("rules.end.first", t=t), reach, msg("rules.end.firstTie", t=t, interp=INTERP)]
 
 
 def _interpretations(rules: Rules) -> list[Param]:
@@ -485,27 +332,18 @@ def _interpretations(rules: Rules) -> list[Param]:
         out.append(msg("rules.interp.source002", interp=INTERP))
     if rules.removals == "lowest-cards":
         out.append(msg("rules.interp.lowestCards", interp=INTERP))
-    if rules.game == "slobberhannes" and tuple(rules.players) != (4,):
-        out.append(msg("rules.interp.slobberhannes", interp=INTERP))
-    if rules.declaration in ("capot", "general"):
-        out.append(msg("rules.interp.failed", word=msg(f"contract.{rules.declaration}"),
+    out += rules.family.game_interpretations(rules)
+    contract = rules.contract
+    if contract.failure_interpreted:
+        out.append(msg("rules.interp.failed", word=msg(f"contract.{contract.word}"),
                        v=rules.contract_points))
-    if rules.match_end == "threshold-lowest-wins":
+    end = rules.end
+    if end.tie_break:
         out.append(msg("rules.interp.tieBreak", interp=INTERP))
-    if rules.match_end == "first-to-target":
+    if end.target:
         out.append(msg("rules.interp.firstTarget", interp=INTERP))
-    if rules.preset == "black-lady" and rules.game == "hearts":
-        out.append(msg("rules.interp.openspiel"))
-    if rules.preset == "black-maria":
-        out.append(msg("rules.interp.blackMaria", interp=INTERP))
-    if rules.kind.sides:
-        out += [
-            msg("rules.interp.pollackDivision", div=rules.point_divisor, interp=INTERP),
-            msg("rules.interp.pollackTurn", interp=INTERP),
-            msg("rules.interp.pollackHand", interp=INTERP),
-            msg("rules.interp.pollackClaim", interp=INTERP),
-            msg("rules.interp.pollackCaption"),
-        ]
+    out += rules.family.preset_interpretations(rules)
+    out += rules.scorer.scoring_interpretations(rules)
     return out
 
 

@@ -1,122 +1,270 @@
 """The game families, found by one registry: :func:`family_of` a rule set.
 
-A :class:`Family` says, for the games of one family, what the engine, the bots
-and the research interfaces need to know beyond the rule parameters: the deal
-class it plays (and the hook that starts one), whether it has a passing phase,
-calls beyond card play or a declaration round, how a deal is scored, whether
-the exact solver models it, and the modules that hold its rules.  A family is
-keyed on the rule parameter ``game`` (:data:`polignac.core.rules.GAMES`) and
-looked up once per rule set (``Rules.family``, kept in the deal's tables), never
-per action.
+A :class:`Family` says, for the games of one family, what it does beyond card
+play: the deal class it plays (and the hook that starts one), its parameter
+checks, its calls (announcements, a claim) and declaration round, how a
+deal is scored (from a played deal and from a score-pad entry), its match
+end and match sheet, and the family-specific parts of its rules text.  The
+shared core (the deal, the scoring, the rules text, the score pad, the
+standing, the match, the record) calls these hooks; each family's module
+subclasses :class:`Family` and registers one instance of it:
 
-Families:
+- ``trick-avoidance`` (:mod:`polignac.core.avoidance`): the penalty games
+  (Polignac and its variants, Slobberhannes, Eichelobern, Grasobern) and
+  their declarations (capot, general, la générale, chelem);
+- ``knaves`` (:mod:`polignac.core.knaves`): a turned-up trump, the taker gains;
+- ``bassadewitz`` (:mod:`polignac.core.bassadewitz`): settled in chips;
+- ``pollack`` (:mod:`polignac.core.pollack`): partnerships, announcements, a
+  claim, parties;
+- ``hearts`` (:mod:`polignac.core.hearts`, :mod:`polignac.core.hearts_deal`):
+  passing, the first trick's restrictions, hearts breaking, the moon.
 
-- ``trick-avoidance``: the penalty games (Polignac and its variants,
-  Slobberhannes, Eichelobern, Grasobern): ``game`` polignac or slobberhannes;
-- ``knaves``: Knaves (a turned-up trump, the taker gains its points);
-- ``bassadewitz``: Bassadewitz (settled in chips);
-- ``pollack``: Pollack (partnerships, announcements and a claim:
-  :mod:`polignac.core.pollack`);
-- ``hearts``: the Hearts family, Black Lady and Black Maria (passing, the
-  first trick's restrictions, hearts breaking, the moon:
-  :mod:`polignac.core.hearts`, :mod:`polignac.core.hearts_deal`).
+Two look-ups, each done once per rule set by its callers (``Rules.family``,
+``Rules.scorer``, kept in the deal's tables), never per action:
+:func:`family_of` by the rule parameter ``game`` (the deal, the rules text)
+and :func:`scorer_of` by ``scoring`` (the family that brings that scoring:
+its deal score, score pad, match end).  They agree in every preset but the
+Hearts family's, which scores as the trick-avoidance games do.
 
-A new family: a :class:`Family` passed to :func:`register` (its ``game`` values
-added to ``GAMES``), see docs/architecture.md#change-family.
+A new family: a :class:`Family` subclass in its own module, registered there
+with :func:`register`, the module's name in :data:`MEMBERS` (so that the
+registry imports it); see docs/architecture.md#change-family.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Final
+from collections.abc import Callable, Mapping, Sequence
+from importlib import import_module
+from typing import TYPE_CHECKING, Any, Final
 
+from .actions import Action
 from .cards import Mask
-from .deal import Deal, _Tables
-from .errors import RulesError
-from .hearts_deal import HeartsDeal, start_hearts
-from .pollack import score_pollack
-from .rules import Rules
-from .scoring import DealScore, score_chips, score_tricks
+from .deal import CallRules, Deal, _Tables
+from .errors import IllegalActionError, RulesError
+from .rules import GAMES, SCORE_KINDS, SCORINGS, Rules, ScoreKind
+from .scoring import DealScore, ScoreLine
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .describe import Param
+    from .scorepad import Entry, ScorePad
+    from .standing import Standing
 
 StartDeal = Callable[[_Tables, tuple[Mask, ...], int], Deal]
 """A family's hook that starts its deal from checked hands: (tables, hands, dealer)."""
 
 
-@dataclass(frozen=True)
 class Family:
-    """One game family: what is chosen by the family, once per rule set."""
+    """One game family: what is chosen by the family, once per rule set.
 
-    name: str
+    Subclasses (one per family module) set the class attributes and override
+    the hooks that differ from these defaults (the shared behaviour).
+    """
+
+    name: str = ""
     """The family's name (``trick-avoidance``, ``knaves``, ``bassadewitz``,
     ``pollack``, ``hearts``)."""
-    games: tuple[str, ...]
+    games: tuple[str, ...] = ()
     """The values of the rule parameter ``game`` that belong to it."""
-    deal_class: type[Deal]
+    scorings: tuple[ScoreKind, ...] = ()
+    """The values of ``scoring`` it brings, with what each means (``Rules.kind``)."""
+    deal_class: type[Deal] = Deal
     """The class of its deals (:class:`Deal`, or a subclass with the family's phases)."""
-    start: StartDeal | None
+    start: StartDeal | None = None
     """Starts its deal from checked hands (None: the plain :class:`Deal`'s start)."""
-    passing: bool
+    passing: bool = False
     """It may pass cards before play (a ``pass`` phase; ``Rules.passing``)."""
-    calls: bool
+    calls: bool = False
     """It may have calls beyond card play (announcements, a claim; ``Rules.has_calls``)."""
-    declaration_round: bool
+    call_rules: CallRules | None = None
+    """Its calls' tables and rules, read by the deal (for a family that brings a
+    scoring with calls: ``ScoreKind.sides``)."""
+    declaration_round: bool = False
     """It may have a declaration round before the first card (``Rules.has_declaration_round``)."""
-    score: Callable[..., DealScore]
-    """Its deal's scoring from the deal's facts (the engine and the score pad use it)."""
-    exact_solver: bool
+    exact_solver: bool = True
     """The exact solver (bots/solver.py) models its play and scoring: hints, the
     analysis of a record and the hard bot's endgame use it only then."""
-    modules: tuple[str, ...]
+    announcements: tuple[str, ...] = ()
+    """The names of its announcements (a score pad's form offers them)."""
+    modules: tuple[str, ...] = ()
     """The modules that hold its own rules (beyond the shared core)."""
+    presets: tuple[Rules, ...] = ()
+    """Its presets, in the rule book's order (:data:`polignac.core.presets.PRESETS`
+    gathers every family's, in the registry's order)."""
 
+    # ------------------------------------------------------------- rules
 
-TRICK_AVOIDANCE: Final = Family(
-    "trick-avoidance", ("polignac", "slobberhannes"), Deal, None, passing=False,
-    calls=False, declaration_round=True, score=score_tricks, exact_solver=True,
-    modules=("polignac.core.deal", "polignac.core.scoring"))
-KNAVES: Final = Family(
-    "knaves", ("knaves",), Deal, None, passing=False, calls=False,
-    declaration_round=False, score=score_tricks, exact_solver=True,
-    modules=("polignac.core.deal", "polignac.core.scoring"))
-BASSADEWITZ: Final = Family(
-    "bassadewitz", ("bassadewitz",), Deal, None, passing=False, calls=False,
-    declaration_round=False, score=score_chips, exact_solver=True,
-    modules=("polignac.core.scoring",))
-POLLACK: Final = Family(
-    "pollack", ("pollack",), Deal, None, passing=False, calls=True,
-    declaration_round=False, score=score_pollack, exact_solver=True,
-    modules=("polignac.core.pollack",))
-HEARTS: Final = Family(
-    "hearts", ("hearts",), HeartsDeal, start_hearts, passing=True, calls=False,
-    declaration_round=False, score=score_tricks, exact_solver=False,
-    modules=("polignac.core.hearts", "polignac.core.hearts_deal"))
+    def check_rules(self, rules: Rules) -> None:
+        """Check the parameters this family owns, in any rule set (``Rules.validate``
+        calls every family's).
+
+        Raises:
+            RulesError: names the parameter and the allowed values.
+        """
+
+    # -------------------------------------------------------------- phases
+
+    def declare(self, deal: Deal, action: Action) -> Deal:
+        """The deal after ``action`` (a declaration, or a card too early) in the
+        declaration round of a rule set whose ``scoring`` this family brings
+        (``Rules.has_declaration_round``; kept in the deal's tables).
+
+        Raises:
+            IllegalActionError: the family has no declaration round.
+        """
+        raise IllegalActionError(f"family {self.name!r} has no declaration round",
+                                 rule="not-in-this-game")
+
+    # -------------------------------------------------------------- scoring
+
+    def score_deal(self, deal: Deal) -> DealScore:
+        """The score of a finished ``deal`` of a rule set whose ``scoring`` this
+        family brings (``Deal.score`` checks that the deal is over).
+
+        Raises:
+            NotImplementedError: the family brings no scoring.
+        """
+        raise NotImplementedError(f"family {self.name!r} brings no scoring")
+
+    def score_entry(self, pad: ScorePad, entry: Entry, dealer: int,
+                    seats: tuple[int, ...]) -> DealScore:
+        """The score of a score-pad ``entry`` (its checks, then its score), for a
+        rule set whose ``scoring`` this family brings.
+
+        Raises:
+            ScorePadError: a bad entry; its ``field`` names the bad field.
+            NotImplementedError: the family brings no scoring.
+        """
+        raise NotImplementedError(f"family {self.name!r} brings no scoring")
+
+    def adjust_lines(self, rules: Rules, n: int, taken: Mapping[str, int | None],
+                     per: list[list[ScoreLine]]) -> list[list[ScoreLine]]:
+        """The game family's change to a trick game's score lines per player, before
+        contracts (:func:`polignac.core.scoring.score_tricks`): none by default."""
+        return per
+
+    def after_deal(self, standing: Standing, rules: Rules, scores: Sequence[int],
+                   claim: tuple[int, bool] | None,
+                   last_trick_side: int | None) -> tuple[Standing, int | None] | None:
+        """The standing after a deal under this family's own match end, with the
+        side that won a partie (or None); None: the shared match ends apply
+        (:meth:`polignac.core.standing.Standing.after_deal`)."""
+        return None
+
+    def sheet(self, standing: Standing, rules: Rules) -> dict[str, Any]:
+        """The family's own part of a match's sheet, JSON-ready (empty by default)."""
+        return {}
+
+    # ----------------------------------------------------------- rules text
+
+    def extra_sections(self, rules: Rules) -> list[tuple[str, list[Param]]]:
+        """Sections of its own in the rules text: (title key, lines), after play."""
+        return []
+
+    def card_key(self, code: str, rules: Rules) -> str | None:
+        """The catalog key that names card ``code`` with a family name of its own
+        (None: the usual name)."""
+        return None
+
+    def lead_line(self, rules: Rules) -> Param | None:
+        """Who leads the first trick, when the family says (None: the shared line)."""
+        return None
+
+    def play_notes(self, rules: Rules) -> list[Param]:
+        """Lines of its own at the end of the play section."""
+        return []
+
+    def scoring_lines(self, rules: Rules) -> list[Param]:
+        """The scoring section, for a rule set whose ``scoring`` this family brings."""
+        return []
+
+    def scoring_notes(self, rules: Rules) -> list[Param]:
+        """Lines of the game's family after the scoring section's."""
+        return []
+
+    def declaration_lines(self, rules: Rules) -> list[Param]:
+        """The declarations section, for a rule set whose ``scoring`` this family
+        brings: by default none, and (unless the game's family has them) calls
+        are another family's (Pollack's)."""
+        from .describe import msg, sentences
+
+        return [sentences(msg("rules.decl.none"),
+                          None if rules.family.calls else msg("rules.decl.pollackOnly"))]
+
+    def match_end_lines(self, rules: Rules) -> list[Param] | None:
+        """The match-end section of its own match end (None: the shared one)."""
+        return None
+
+    def game_interpretations(self, rules: Rules) -> list[Param]:
+        """The rule book's interpretations for the game's family (after the pack's)."""
+        return []
+
+    def preset_interpretations(self, rules: Rules) -> list[Param]:
+        """The game family's interpretations of its presets (after the match end's)."""
+        return []
+
+    def scoring_interpretations(self, rules: Rules) -> list[Param]:
+        """The rule book's interpretations for the scoring's family (listed last)."""
+        return []
+
 
 _BY_GAME: dict[str, Family] = {}
+_BY_SCORING: dict[str, Family] = {}
+_REGISTERED: list[Family] = []
+_LOADED: list[bool] = []
+
+MEMBERS: Final = ("avoidance", "knaves", "bassadewitz", "pollack", "hearts_deal")
+"""The modules of the registered families, in the rule book's order (each
+registers its family when imported; :func:`families` keeps this order, whatever
+the order of import)."""
+
+
+def _rank(family: Family) -> int:
+    """A family's place: its module's in MEMBERS, or after them (a family added later)."""
+    module = type(family).__module__.rpartition(".")[2]
+    return MEMBERS.index(module) if module in MEMBERS else len(MEMBERS)
 
 
 def register(family: Family) -> Family:
-    """Add ``family`` to the registry, under each of its ``games``; return it.
+    """Add ``family`` to the registry, under each of its ``games`` and ``scorings``
+    (their values are then in ``GAMES``, ``SCORINGS``, ``SCORE_KINDS``); return it.
 
     Raises:
-        ValueError: one of its games already belongs to another family.
+        ValueError: one of its games or scorings already belongs to another family.
     """
-    for game in family.games:
-        other = _BY_GAME.get(game)
-        if other is not None and other is not family:
-            raise ValueError(f"game {game!r} already belongs to family {other.name!r}")
+    for key, table, what in ((family.games, _BY_GAME, "game"),
+                             (tuple(k.name for k in family.scorings), _BY_SCORING, "scoring")):
+        for value in key:
+            other = table.get(value)
+            if other is not None and other is not family:
+                raise ValueError(f"{what} {value!r} already belongs to family {other.name!r}")
     for game in family.games:
         _BY_GAME[game] = family
+    for kind in family.scorings:
+        _BY_SCORING[kind.name] = family
+    if family not in _REGISTERED:
+        _REGISTERED.append(family)
+        _REGISTERED.sort(key=_rank)  # stable: later families in registration order
+    GAMES[:] = [g for f in _REGISTERED for g in f.games if _BY_GAME.get(g) is f]
+    kinds = {k.name: k for f in _REGISTERED for k in f.scorings if _BY_SCORING.get(k.name) is f}
+    SCORINGS[:] = kinds
+    SCORE_KINDS.clear()
+    SCORE_KINDS.update(kinds)
     return family
 
 
-for _family in (TRICK_AVOIDANCE, KNAVES, BASSADEWITZ, POLLACK, HEARTS):
-    register(_family)
+def _load() -> None:
+    """Import the family modules once (each registers its family)."""
+    if _LOADED:
+        return
+    _LOADED.append(True)
+    for module in MEMBERS:
+        import_module(f"{__package__}.{module}")
 
 
 def families() -> tuple[Family, ...]:
-    """Every registered family, once each, in the order registered."""
-    return tuple(dict.fromkeys(_BY_GAME.values()))
+    """Every registered family, once each, in the rule book's order (:data:`MEMBERS`)."""
+    _load()
+    return tuple(_REGISTERED)
 
 
 def family_of(rules: Rules) -> Family:
@@ -128,5 +276,24 @@ def family_of(rules: Rules) -> Family:
     """
     family = _BY_GAME.get(rules.game)
     if family is None:
-        raise RulesError(f"game {rules.game!r} has no family; known: {', '.join(_BY_GAME)}")
+        _load()
+        family = _BY_GAME.get(rules.game)
+        if family is None:
+            raise RulesError(f"game {rules.game!r} has no family; known: {', '.join(_BY_GAME)}")
+    return family
+
+
+def scorer_of(rules: Rules) -> Family:
+    """The family that brings the ``scoring`` of ``rules`` (``Rules.scorer``).
+
+    Raises:
+        RulesError: no family brings ``rules.scoring``.
+    """
+    family = _BY_SCORING.get(rules.scoring)
+    if family is None:
+        _load()
+        family = _BY_SCORING.get(rules.scoring)
+        if family is None:
+            raise RulesError(f"scoring {rules.scoring!r} has no family; "
+                             f"known: {', '.join(_BY_SCORING)}")
     return family

@@ -1,7 +1,7 @@
 """The Hearts family (Black Lady, Black Maria): its rules, checks and scoring.
 
-What the family adds to trick play (the rules text, interpretations marked, is in
-:mod:`polignac.core.describe`):
+What the family adds to trick play (its rules text, interpretations marked, is
+below; :class:`polignac.core.hearts_deal.HeartsFamily` is its registered family):
 
 - passing: before play each player passes ``pass_count`` cards, one at a time,
   eldest first, to the player ``offset`` seats on in play order (left: the
@@ -26,9 +26,10 @@ from typing import TYPE_CHECKING, Final
 
 from .cards import CODES, SUIT_MASKS, Card, Mask, cards_of
 from .errors import RulesError
+from .rules import Rules, derive
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .rules import Rules
+    from .describe import Param
     from .scoring import ScoreLine
 
 GAME: Final = "hearts"
@@ -97,7 +98,7 @@ def check_rules(rules: Rules) -> None:
             raise RulesError("passing belongs to the Hearts family (game 'hearts'); "
                              "allowed here: 'none'")
         return
-    if rules.scoring != "penalty" or rules.trumps != "none" or rules.declaration != "none":
+    if not rules.kind.penalty or rules.has_turn_up or rules.has_contract:
         raise RulesError("game 'hearts' needs scoring 'penalty', trumps 'none' and "
                          "declaration 'none'")
     if rules.partnerships or rules.announcements:
@@ -142,3 +143,105 @@ def shoot_the_moon(
                                      "detail.by", (("player", shooter),)))
         out.append(kept)
     return out
+
+
+# ------------------------------------------------------------ the rules text
+
+
+def hearts_section(rules: Rules) -> list[Param]:
+    """The Hearts family's section of the rules text: passing and leads."""
+    from .describe import INTERP, msg
+
+    lines: list[Param] = []
+    count = rules.pass_count
+    if rules.passing == "none":
+        lines.append(msg("rules.hearts.noPass"))
+    elif rules.passing == "rotate":
+        lines.append(msg("rules.hearts.passRotate", count=count, interp=INTERP))
+    else:
+        lines.append(msg(f"rules.hearts.pass.{rules.passing}", count=count))
+    if rules.passing != "none":
+        lines.append(msg("rules.hearts.passOrder", interp=INTERP))
+    if rules.clean_first_trick:
+        lines.append(msg("rules.hearts.cleanFirst", interp=INTERP))
+    if rules.break_hearts:
+        lines.append(msg("rules.hearts.breakHearts"))
+        if rules.queen_breaks:
+            lines.append(msg("rules.hearts.queenBreaks"))
+    return lines
+
+
+def lead_line(rules: Rules) -> Param | None:
+    """Who leads the first trick with ``first_lead`` lowest-club (None: eldest)."""
+    from .describe import LIST, Join, _card, msg
+
+    if rules.first_lead != "lowest-club":
+        return None
+    lows = sorted({lowest_club(rules, n) for n in rules.players})
+    if len(lows) == 1:
+        return msg("rules.hearts.firstLead", card=_card(CODES[lows[0]], rules))
+    return msg("rules.hearts.firstLeadLowest", cards=Join(LIST, tuple(
+        msg("rules.hearts.lowestWith", code=CODES[c], n=Join(LIST, tuple(
+            n for n in rules.players if lowest_club(rules, n) == c))) for c in lows)))
+
+
+def scoring_notes(rules: Rules) -> list[Param]:
+    """The moon, and the Jack of diamonds left to house rules."""
+    from .describe import msg
+
+    lines: list[Param] = []
+    if rules.moon:
+        table = rules.point_table()
+        totals = {sum(table[c] for c in cards_of(penalty_cards(rules, n))) for n in rules.players}
+        total: Param = totals.pop() if len(totals) == 1 else msg("rules.hearts.moonTotal")
+        lines.append(msg("rules.hearts.moon", total=total))
+    if "JD" not in rules.card_points:
+        lines.append(msg("rules.hearts.jdHouse"))
+    return lines
+
+
+_OPENSPIEL_PRESETS: Final = ("black-lady",)
+"""Presets played as OpenSpiel's Hearts is (its rules, the rule book says)."""
+
+
+def interpretations(rules: Rules) -> list[Param]:
+    """The rule book's interpretations of the Hearts family's presets."""
+    from .describe import INTERP, msg
+
+    out: list[Param] = []
+    if rules.preset in _OPENSPIEL_PRESETS:
+        out.append(msg("rules.interp.openspiel"))
+    if rules.preset == "black-maria":
+        out.append(msg("rules.interp.blackMaria", interp=INTERP))
+    return out
+
+
+# ---------------------------------------------------------------- presets
+
+_HEART_POINTS: Final = {f"{r}H": 1 for r in "23456789TJQKA"}
+_BLACK_LADY = Rules(  # OpenSpiel's `hearts` with its default parameters, played to 100
+    preset="black-lady",
+    game="hearts",
+    players=(4,),
+    pack=52,
+    removals="none",
+    rank_order="AKQJT98765432",
+    packets=(1,),
+    card_points={"QS": 13, **_HEART_POINTS},
+    declaration="none",
+    match_end="threshold-lowest-shared",
+    threshold=100,
+    passing="rotate",
+    first_lead="lowest-club",
+    clean_first_trick=True,
+    break_hearts=True,
+    moon=True,
+)
+
+PRESETS: Final[tuple[Rules, ...]] = (
+    _BLACK_LADY,
+    derive(_BLACK_LADY, "black-maria", players=(3, 4, 5, 6, 7), default_players=3,
+          removals="lowest-cards", passing="right",
+          card_points={"QS": 13, "KS": 10, "AS": 7, **_HEART_POINTS}),
+)
+"""The Hearts family's presets (registered by :class:`polignac.core.hearts_deal.HeartsFamily`)."""

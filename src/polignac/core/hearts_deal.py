@@ -25,7 +25,8 @@ deal's fixed facts, a card play builds its state itself (no call to
 
 from __future__ import annotations
 
-from typing import Final
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Final
 
 from .actions import NUM_ACTIONS, Action, action_name
 from .cards import CODES, SUIT_MASKS, Card, Mask, cards_of
@@ -43,14 +44,28 @@ from .deal import (
     _Tables,
 )
 from .errors import IllegalActionError, NotYourTurnError
+from .families import Family, register
 from .hearts import (
+    GAME,
     HEARTS_MASK,
+    PRESETS,
     QUEEN_OF_SPADES,
+    check_rules,
+    hearts_section,
+    interpretations,
+    lead_line,
     lowest_club,
     pass_direction,
     pass_offset,
     penalty_cards,
+    scoring_notes,
+    shoot_the_moon,
 )
+from .rules import Rules
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .describe import Param
+    from .scoring import ScoreLine
 
 HIDDEN: Final = "hidden"
 """What a view shows in place of another player's passed card."""
@@ -565,3 +580,50 @@ class HeartsDeal(Deal):
         return (f"<HeartsDeal {self._s.rules.preset} players={self._s.n} "
                 f"phase={self.phase_name} actions={len(self.history)}>")
 
+
+class HeartsFamily(Family):
+    """The Hearts family (Black Lady, Black Maria): passing, the first trick's
+    restrictions, hearts breaking, the moon; scored as the penalty games are."""
+
+    name = "hearts"
+    games = (GAME,)
+    deal_class = HeartsDeal
+    passing = True
+    exact_solver = False
+    modules = ("polignac.core.hearts", "polignac.core.hearts_deal")
+    presets = PRESETS
+
+    def __init__(self) -> None:
+        self.start = start_hearts
+
+    def check_rules(self, rules: Rules) -> None:
+        """:func:`polignac.core.hearts.check_rules`.
+
+        Raises:
+            RulesError: a Hearts-only parameter elsewhere, or an unplayable Hearts rule set.
+        """
+        check_rules(rules)
+
+    def adjust_lines(self, rules: Rules, n: int, taken: Mapping[str, int | None],
+                     per: list[list[ScoreLine]]) -> list[list[ScoreLine]]:
+        """The moon (:func:`polignac.core.hearts.shoot_the_moon`)."""
+        return shoot_the_moon(rules, n, taken, per) if rules.moon else per
+
+    def extra_sections(self, rules: Rules) -> list[tuple[str, list[Param]]]:
+        """Passing and leads (:func:`polignac.core.hearts.hearts_section`)."""
+        return [("rules.section.hearts", hearts_section(rules))]
+
+    def lead_line(self, rules: Rules) -> Param | None:
+        """The lowest club leads (:func:`polignac.core.hearts.lead_line`)."""
+        return lead_line(rules)
+
+    def scoring_notes(self, rules: Rules) -> list[Param]:
+        """The moon, the Jack of diamonds (:func:`polignac.core.hearts.scoring_notes`)."""
+        return scoring_notes(rules)
+
+    def preset_interpretations(self, rules: Rules) -> list[Param]:
+        """Its presets' (:func:`polignac.core.hearts.interpretations`)."""
+        return interpretations(rules)
+
+
+HEARTS: Final = register(HeartsFamily())

@@ -51,30 +51,30 @@ class DealResult:
     scores: tuple[int, ...]
     tiebreak: bool = False
     partie_winner: int | None = None
-    """Pollack: the side (0: seats 0 and 2; 1: seats 1 and 3) that won the partie
+    """In parties: the side (0: seats 0 and 2; 1: seats 1 and 3) that won the partie
     with this deal, if one did."""
     partie: int = 0
-    """Pollack: the number (from 1) of the partie this deal was played in; 0 otherwise."""
+    """In parties: the number (from 1) of the partie this deal was played in; 0 otherwise."""
     after: Standing | None = None
     """Where the match stood after this deal."""
 
     @property
     def partie_score(self) -> tuple[int, int] | None:
-        """Pollack: each side's partie score after this deal (the partie's final
+        """In parties: each side's partie score after this deal (the partie's final
         score when this deal ended it); None in other games."""
         if not self.partie or self.after is None:
             return None
         return self.after.partie_scores[-1] if self.partie_winner is not None else self.after.partie
 
     def side_scores(self) -> tuple[int, int] | None:
-        """Pollack: what each side (0, 1) scored in this deal; None in other games."""
+        """In parties: what each side (0, 1) scored in this deal; None in other games."""
         return (self.scores[0], self.scores[1]) if self.partie else None
 
     def sheet(self) -> dict[str, Any]:
-        """Pollack: this deal's line of the score sheet, JSON-ready (empty otherwise):
+        """In parties: this deal's line of the score sheet, JSON-ready (empty otherwise):
         ``partie`` (its number), ``side_scores``, ``partie_won_by`` (the side that
         won the partie with it, or None), and after it ``partie_score``,
-        ``parties_tally`` and ``game_points`` (as :meth:`Match.pollack_sheet`)."""
+        ``parties_tally`` and ``game_points`` (as :meth:`Match.family_sheet`)."""
         sides, partie = self.side_scores(), self.partie_score
         if sides is None or partie is None or self.after is None:
             return {}
@@ -114,13 +114,13 @@ class Match(StandingView):
         Raises:
             RulesError: the player count is not allowed, the first dealer is no
                 seat, the names do not match the count, or a fixed number of
-                Bassadewitz deals does not let everyone deal equally.
+                deals in chips does not let everyone deal equally.
         """
         n = rules.default_players if num_players is None else num_players
         rules.check_player_count(n)
         if not 0 <= first_dealer < n:
             raise RulesError(f"first_dealer {first_dealer} is not a seat (0-{n - 1})")
-        if rules.match_end == "chips" and rules.num_deals(n) % n:
+        if rules.end.chips and rules.num_deals(n) % n:
             raise RulesError(
                 f"deals: {rules.num_deals(n)} deals do not let each of {n} players "
                 f"deal equally; choose a multiple of {n}"
@@ -291,7 +291,7 @@ class Match(StandingView):
             self.rules, scores, redeal=score.redeal, claim=claim,
             last_trick_side=last_side, name=lambda seat: self.names[seat],
         )
-        pollack = self.rules.match_end == "parties"
+        parties = self.rules.plays_parties
         result = DealResult(
             number=len(self.results) + 1,
             dealer=self.current_dealer,
@@ -301,7 +301,7 @@ class Match(StandingView):
             scores=tuple(scores),
             tiebreak=bool(self.tied),
             partie_winner=partie_winner,
-            partie=partie_number if pollack else 0,
+            partie=partie_number if parties else 0,
             after=standing,
         )
         return _replace(self, results=self.results + (result,), current=None,
@@ -309,21 +309,12 @@ class Match(StandingView):
 
     # ----------------------------------------------------------------- views
 
-    def pollack_sheet(self) -> dict[str, Any]:
-        """Pollack: where the game stands, JSON-ready: ``partie`` (each side's
-        score in the partie in progress), ``parties_won`` (the winning side of
-        each finished partie), ``partie_scores`` (their final scores),
-        ``parties_tally`` (parties each side won) and ``game_points`` (each
-        side's points in all parties).  Empty in other games."""
-        if self.rules.match_end != "parties":
-            return {}
-        return {
-            "partie": list(self.partie),
-            "parties_won": list(self.parties_won),
-            "partie_scores": [list(x) for x in self.partie_scores],
-            "parties_tally": list(self.parties_tally),
-            "game_points": list(self.game_points),
-        }
+    def family_sheet(self) -> dict[str, Any]:
+        """The scoring family's own part of the match sheet, JSON-ready
+        (``Family.sheet``: in parties, ``partie``, ``parties_won``,
+        ``partie_scores``, ``parties_tally`` and ``game_points``); empty in
+        other games."""
+        return self.rules.scorer.sheet(self.standing, self.rules)
 
     def view(self, seat: int | None) -> dict[str, Any]:
         """What ``seat`` may see (None: a spectator), JSON-ready.
@@ -351,8 +342,7 @@ class Match(StandingView):
         }
         if self.rules.partnerships:
             out["sides"] = [list(side) for side in self.rules.sides]
-        if self.rules.match_end == "parties":
-            out.update(self.pollack_sheet())
+        out.update(self.family_sheet())
         if self.current is not None:
             player = None
             if seat is not None and seat in self.current_seats:

@@ -8,27 +8,36 @@ suit's Ten, Nine and Ace, its "pollack") once its side has won a trick
 has reached the partie's target.  A side scores its card points divided by
 ``point_divisor``, the last trick's points, and its announcements.
 
-The engine (:class:`~polignac.core.deal.Deal`, the score pad) reads the
-tables here and scores with :func:`score_pollack`; the bots and the research
+Its family, :class:`PollackFamily` (registered in :mod:`polignac.core.families`),
+owns everything the shared core does differently for it: the checks of the
+partnership parameters, the calls' tables and rules the deal reads
+(:class:`~polignac.core.deal.CallRules`), the score of a played deal and of a
+score-pad entry (:func:`score_pollack`), the parties (:func:`after_partie_deal`)
+and the match sheet, its rules text, its preset.  The bots and the research
 interfaces reach this family only through the rule set's flags
-(``Rules.kind.sides``, ``Rules.has_calls``) and the functions below
-(:func:`best_announcement`, :func:`unannounced_points`, :func:`side_calls_points`,
-:data:`FORCED_CARDS`, :data:`SIDE_ANNOUNCE_MAX`), which do not name the game.
+(``Rules.kind.sides``, ``Rules.has_calls``, ``Rules.plays_parties``) and the
+functions below (:func:`best_announcement`, :func:`unannounced_points`,
+:func:`side_calls_points`, :data:`FORCED_CARDS`, :data:`SIDE_ANNOUNCE_MAX`),
+which do not name the game.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from .actions import ANNOUNCE_BASE, ANNOUNCEMENTS, NUM_ACTIONS, Action
 from .cards import SUIT_LETTERS, Mask, make_card
-from .errors import IllegalActionError
-from .rules import Rules
+from .deal import NO_CALLS, CallRules, Calls, Deal
+from .errors import IllegalActionError, RulesError
+from .families import Family, register
+from .rules import Rules, ScoreKind
 from .scoring import DealScore, ScoreLine
 
 if TYPE_CHECKING:
+    from .describe import Param
+    from .scorepad import Entry, ScorePad
     from .standing import Standing
 
 ANNOUNCEMENT_VALUES: dict[str, int] = {
@@ -105,30 +114,6 @@ def fill_open_announcements() -> None:
         sub = (sub - ANN_CARDS) & ANN_CARDS
         if not sub:
             break
-
-
-class Calls:
-    """Pollack calls so far: announcements per player, their points per side, claim.
-
-    (Which sides have won a trick is in the deal's last trick link, ``link[_WON]``.)
-    """
-
-    __slots__ = ("claim", "log", "made", "side_points")
-
-    def __init__(
-        self,
-        made: tuple[int, ...],
-        side_points: tuple[int, int],
-        claim: tuple[int, bool] | None,
-        log: tuple[tuple[int, str], ...],
-    ) -> None:
-        self.made = made  # per player: bitmask of used slots (ANN_SLOT)
-        self.side_points = side_points
-        self.claim = claim
-        self.log = log  # (player, announcement name) in order
-
-
-NO_CALLS: Final = Calls((0, 0, 0, 0), (0, 0), None, ())
 
 
 def may_announce(player: int, eldest: int, before_first_lead: bool, won: int) -> bool:
@@ -359,15 +344,221 @@ def after_partie_deal(
     ), winner
 
 
+PRESETS: Final[tuple[Rules, ...]] = (
+    Rules(
+        preset="pollack",
+        game="pollack",
+        players=(4,),
+        removals="none",
+        rank_order="T9AKQJ87",
+        packets=(3, 3, 2),
+        scoring="pollack",
+        card_points={"A": 3, "K": 1, "Q": 1, "J": 1, "T": 1, "9": 1},
+        last_trick_points=3,
+        declaration="none",
+        match_end="parties",
+        threshold=None,
+        partnerships=True,
+        announcements=True,
+        point_divisor=3,
+    ),
+)
+"""The Pollack preset."""
+
+
+class PollackFamily(Family):
+    """Pollack: partnerships, announcements and a claim, a match in parties."""
+
+    name = "pollack"
+    games = ("pollack",)
+    scorings = (ScoreKind("pollack", penalty=False, taker_gains=True, chips=False, sides=True,
+                          match_ends=("parties",)),)
+    calls = True
+    call_rules = CallRules(OPEN_ANNOUNCEMENTS, ANN_CARDS, ANN_SLOT, fill_open_announcements,
+                           may_announce, claimed, announced)
+    announcements = tuple(ANNOUNCEMENT_VALUES)
+    modules = ("polignac.core.pollack",)
+    presets = PRESETS
+
+    def check_rules(self, rules: Rules) -> None:
+        """Partnerships, the partie's numbers, announcements only with this scoring.
+
+        Raises:
+            RulesError: names the parameter.
+        """
+        sides = rules.kind.sides
+        if sides or rules.partnerships:
+            if tuple(rules.players) != (4,):
+                raise RulesError(
+                    f"partnership games need players [4], not {list(rules.players)}"
+                )
+            if rules.point_divisor < 1:
+                raise RulesError(f"point_divisor must be at least 1, not {rules.point_divisor}")
+            if rules.partie_target < 1 or rules.parties < 1:
+                raise RulesError("partie_target and parties must be at least 1")
+        if sides and not rules.partnerships:
+            raise RulesError("scoring 'pollack' needs partnerships true")
+        if rules.announcements and not sides:
+            raise RulesError("announcements need scoring 'pollack' (allowed: false)")
+
+    def score_deal(self, deal: Deal) -> DealScore:
+        """Each side's card points, the last trick and the calls (:func:`score_pollack`)."""
+        claim = deal.claim
+        past = deal.past
+        last = past[-1].winner if claim is None and past else None
+        return score_pollack(
+            deal.rules, (deal.side_card_points(0), deal.side_card_points(1)), last,
+            deal.announcements, claim, tuple(deal.card_points(p) for p in range(deal.num_players)),
+        )
+
+    def score_entry(self, pad: ScorePad, entry: Entry, dealer: int,
+                    seats: tuple[int, ...]) -> DealScore:
+        """A score pad's entry: each side's card points, the last trick or a claim,
+        the announcements.
+
+        Raises:
+            ScorePadError: a bad entry; its ``field`` names the bad field.
+        """
+        from .scorepad import ScorePadError, pack_points
+
+        r = pad.rules
+        e = entry
+        pad._unused(e, "taken", "tricks", "first_trick", "slam", "contract")
+        cps = e.card_points
+        if cps is None:
+            raise ScorePadError("missing: say each side's card points", "card_points")
+        if len(cps) != 2:
+            raise ScorePadError("needs two numbers, one per side", "card_points")
+        for i, v in enumerate(cps):
+            if v < 0:
+                raise ScorePadError(f"{v} is negative", f"card_points[{i}]")
+        total = pack_points(r, 4)
+        slots: dict[tuple[int, int], bool] = {}
+        owners: dict[int, int] = {}
+        for i, (p, ann) in enumerate(e.announcements):
+            where = f"announcements[{i}]"
+            pad._seat(p, where + ".player", range(4))
+            slot = announcement_slot(ann)
+            if (p, slot) in slots:
+                raise ScorePadError(f"{pad.names[p]} already announced that "
+                                    f"{'rank' if slot < RANK_SLOTS else 'pollack'}",
+                                    where)
+            slots[p, slot] = True
+            if owners.setdefault(slot, p) != p:
+                raise ScorePadError(f"{pad.names[owners[slot]]} already announced {ann}: "
+                                    "the cards cannot be in two hands", where)
+        claim: tuple[int, bool] | None = None
+        last: int | None
+        if e.claim is not None:
+            c = pad._seat(e.claim, "claim", range(4))
+            assert c is not None
+            if sum(cps) > total:
+                raise ScorePadError(f"add up to {sum(cps)}; the pack has {total}",
+                                    "card_points")
+            if e.last_trick is not None:
+                raise ScorePadError("a claim ends the deal before the last trick", "last_trick")
+            side = c & 1
+            bonus = sum(ANNOUNCEMENT_VALUES[a] for p, a in e.announcements if p & 1 == side)
+            correct = pad.partie[side] + bonus + cps[side] // r.point_divisor >= r.partie_target
+            claim = (c, correct)
+            last = None
+        else:
+            if sum(cps) != total:
+                raise ScorePadError(f"add up to {sum(cps)}; the pack has {total}",
+                                    "card_points")
+            if e.last_trick not in (0, 1):
+                raise ScorePadError("say which side took the last trick (0: the first and third "
+                                    "players, 1: the second and fourth)", "last_trick")
+            last = e.last_trick
+        return score_pollack(r, cps, last, e.announcements, claim)
+
+    def after_deal(self, standing: Standing, rules: Rules, scores: Sequence[int],
+                   claim: tuple[int, bool] | None,
+                   last_trick_side: int | None) -> tuple[Standing, int | None] | None:
+        """The parties (:func:`after_partie_deal`)."""
+        return after_partie_deal(standing, rules, scores, claim, last_trick_side)
+
+    def sheet(self, standing: Standing, rules: Rules) -> dict[str, Any]:
+        """Where the game stands: ``partie`` (each side's score in the partie in
+        progress), ``parties_won`` (the winning side of each finished partie),
+        ``partie_scores`` (their final scores), ``parties_tally`` (parties each
+        side won) and ``game_points`` (each side's points in all parties)."""
+        return {
+            "partie": list(standing.partie),
+            "parties_won": list(standing.parties_won),
+            "partie_scores": [list(x) for x in standing.partie_scores],
+            "parties_tally": list(standing.parties_tally),
+            "game_points": list(standing.game_points),
+        }
+
+    def play_notes(self, rules: Rules) -> list[Param]:
+        """No need to head the trick."""
+        from .describe import msg
+
+        return [msg("rules.pollack.noHead")]
+
+    def scoring_lines(self, rules: Rules) -> list[Param]:
+        """The sides' points, the announcements, the partie and the claim."""
+        from .describe import INTERP, SEMI, Join, _card_values, msg
+
+        ann = Join(SEMI, tuple(msg("rules.pollack.announcement", name=msg(f"announce.{a}"),
+                                   n=ANNOUNCEMENT_VALUES[a])
+                               for a in ANNOUNCEMENTS if not a.startswith("pollack-")))
+        target, div = rules.partie_target, rules.point_divisor
+        lines: list[Param] = [
+            msg("rules.pollack.values", values=_card_values(rules),
+                last=rules.last_trick_points),
+            msg("rules.pollack.dealScore", last=rules.last_trick_points, div=div),
+        ]
+        if rules.announcements:
+            lines += [
+                msg("rules.pollack.ann", list=ann, pollack=ANNOUNCEMENT_VALUES["pollack-S"],
+                    interp=INTERP),
+                msg("rules.pollack.annWhen", interp=INTERP),
+                msg("rules.pollack.annTrue", interp=INTERP),
+                msg("rules.pollack.annOnce"),
+            ]
+        lines += [
+            msg("rules.pollack.partie", target=target, div=div),
+            msg("rules.pollack.claim", interp=INTERP),
+            msg("rules.pollack.noClaim", target=target),
+        ]
+        return lines
+
+    def match_end_lines(self, rules: Rules) -> list[Param] | None:
+        """The parties."""
+        from .describe import msg
+
+        return [msg("rules.end.parties", n=rules.parties)]
+
+    def scoring_interpretations(self, rules: Rules) -> list[Param]:
+        """The division, the turn, the hand, the claim, the caption."""
+        from .describe import INTERP, msg
+
+        return [
+            msg("rules.interp.pollackDivision", div=rules.point_divisor, interp=INTERP),
+            msg("rules.interp.pollackTurn", interp=INTERP),
+            msg("rules.interp.pollackHand", interp=INTERP),
+            msg("rules.interp.pollackClaim", interp=INTERP),
+            msg("rules.interp.pollackCaption"),
+        ]
+
+
+POLLACK: Final = register(PollackFamily())
+
+
 __all__ = [
     "ANNOUNCEMENT_NEEDS",
     "ANNOUNCEMENT_VALUES",
     "FORCED_CARDS",
     "NO_CALLS",
+    "POLLACK",
+    "PRESETS",
     "RANK_SLOTS",
     "SIDE_ANNOUNCE_MAX",
     "SLOTS_PER_PLAYER",
     "Calls",
+    "PollackFamily",
     "after_partie_deal",
     "announcement_slot",
     "announcement_value",

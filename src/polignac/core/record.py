@@ -195,7 +195,7 @@ def summary(match: Match) -> dict[str, Any]:
     """The replay summary printed by ``polignac replay --json``.
 
     ``deals[i].scores`` has one number per seat; ``totals`` sums the deals
-    that count (tie-break deals do not; Pollack: the partie in progress);
+    that count (tie-break deals do not; in parties: the partie in progress);
     ``winners``/``losers`` are seat lists, empty while not finished.
     """
     deals = []
@@ -237,8 +237,8 @@ def summary(match: Match) -> dict[str, Any]:
     }
     if match.rules.partnerships:
         out["sides"] = [list(side) for side in match.rules.sides]
-    out.update(match.pollack_sheet())
-    if match.rules.match_end == "parties":
+    out.update(match.family_sheet())
+    if match.rules.plays_parties:
         out["parties"] = [
             [s for s in range(match.num_players) if s & 1 == side]
             for side in match.parties_won

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Final
 
@@ -23,13 +23,16 @@ from .cards import (
     make_card,
 )
 from .errors import RulesError
-from .hearts import check_rules as check_hearts
 
 if TYPE_CHECKING:  # pragma: no cover
     from .families import Family
 
-GAMES: Final = ("polignac", "slobberhannes", "knaves", "bassadewitz", "pollack", "hearts")
-SCORINGS: Final = ("penalty", "points", "chips", "pollack")
+GAMES: Final[list[str]] = []
+"""The values of ``game``: each registered family's games, in registry order
+(filled by :func:`polignac.core.families.register`)."""
+SCORINGS: Final[list[str]] = []
+"""The values of ``scoring``: each registered family's scorings (filled by
+:func:`polignac.core.families.register`)."""
 REMOVALS: Final = ("none", "black-sevens-unless-4", "red-sevens-fr", "lowest-cards")
 DIRECTIONS: Final = ("clockwise", "counter-clockwise")
 TRUMPS: Final = ("none", "turn-up")
@@ -103,15 +106,99 @@ class ScoreKind:
     """The deal is settled in chips from the card points and tricks."""
     sides: bool
     """Scored by partnership side, with announcements and a claim (the deal's calls)."""
+    match_ends: tuple[str, ...] = ()
+    """The ``match_end`` values that fit this scoring."""
 
 
-SCORE_KINDS: Final[dict[str, ScoreKind]] = {
-    "penalty": ScoreKind("penalty", penalty=True, taker_gains=False, chips=False, sides=False),
-    "points": ScoreKind("points", penalty=False, taker_gains=True, chips=False, sides=False),
-    "chips": ScoreKind("chips", penalty=False, taker_gains=False, chips=True, sides=False),
-    "pollack": ScoreKind("pollack", penalty=False, taker_gains=True, chips=False, sides=True),
+SCORE_KINDS: Final[dict[str, ScoreKind]] = {}
+"""Each ``scoring`` value's :class:`ScoreKind`, brought by the family that owns it
+(``Family.scorings``, filled by :func:`polignac.core.families.register`)."""
+
+
+@dataclass(frozen=True)
+class Contract:
+    """What a ``declaration`` value means (:attr:`Rules.contract`): flags read
+    instead of comparing the value (the trick-avoidance family's declarations,
+    scored in :func:`polignac.core.scoring.score_tricks`)."""
+
+    name: str
+    """The ``declaration`` value."""
+    word: str
+    """The contract's word in score lines and actions (``capot``, ``general``,
+    ``generale``, ``chelem``; empty for none)."""
+    declared: bool = False
+    """Declared in a round before the first card (``Rules.has_declaration_round``)."""
+    automatic: bool = False
+    """A slam scores as a contract without a declaration (chelem)."""
+    bonus: bool = False
+    """A made contract gives its declarer minus ``contract_points`` (general-bonus)."""
+    declarer_leads: bool = False
+    """The declarer leads the first trick, and on failure scores ``contract_points``
+    instead of its cards (la générale)."""
+    failure_interpreted: bool = False
+    """The rule book interprets what a failed contract costs (capot, general)."""
+
+
+CONTRACTS: Final[dict[str, Contract]] = {
+    "none": Contract("none", ""),
+    "capot": Contract("capot", "capot", declared=True, failure_interpreted=True),
+    "general": Contract("general", "general", declared=True, failure_interpreted=True),
+    "general-bonus": Contract("general-bonus", "general", declared=True, bonus=True),
+    "chelem": Contract("chelem", "chelem", automatic=True),
+    "generale": Contract("generale", "generale", declared=True, declarer_leads=True),
 }
-"""Each ``scoring`` value's :class:`ScoreKind`."""
+"""Each ``declaration`` value's :class:`Contract`."""
+
+
+@dataclass(frozen=True)
+class MatchEnd:
+    """What a ``match_end`` value means (:attr:`Rules.end`): flags read instead of
+    comparing the value."""
+
+    name: str
+    """The ``match_end`` value."""
+    threshold: bool = False
+    """It ends when a total reaches ``threshold``."""
+    fixed: bool = False
+    """It ends after a fixed number of counted deals (``num_deals``)."""
+    chips: bool = False
+    """A fixed number of deals settled in chips, each player dealing equally often."""
+    parties: bool = False
+    """Played in parties won by a side (the partnership family's own match end)."""
+    tie_break: bool = False
+    """Players tied for the lowest total play tie-break deals (threshold-lowest-wins)."""
+    target: bool = False
+    """The first to reach the target wins (first-to-target)."""
+    loser: bool = False
+    """The highest total at the threshold loses, every other player wins (threshold-loser)."""
+    shared: bool = False
+    """Every player with the lowest total at the threshold wins (threshold-lowest-shared)."""
+
+
+MATCH_END_KINDS: Final[dict[str, MatchEnd]] = {
+    "threshold-loser": MatchEnd("threshold-loser", threshold=True, loser=True),
+    "threshold-lowest-wins": MatchEnd("threshold-lowest-wins", threshold=True, tie_break=True),
+    "fixed-deals": MatchEnd("fixed-deals", fixed=True),
+    "first-to-target": MatchEnd("first-to-target", threshold=True, target=True),
+    "chips": MatchEnd("chips", fixed=True, chips=True),
+    "parties": MatchEnd("parties", parties=True),
+    "threshold-lowest-shared": MatchEnd("threshold-lowest-shared", threshold=True, shared=True),
+}
+"""Each ``match_end`` value's :class:`MatchEnd`."""
+
+_LOOKUPS: list[Callable[[Rules], Family]] = []
+"""[family_of, scorer_of] of core/families.py, once imported (see _lookups)."""
+
+
+def _lookups() -> list[Callable[[Rules], Family]]:
+    """The registry's look-ups, imported on first use (core/families.py imports the
+    deal, which imports this module)."""
+    if not _LOOKUPS:
+        from .families import family_of, scorer_of
+
+        _LOOKUPS.extend((family_of, scorer_of))
+    return _LOOKUPS
+
 
 # The order in which polignac-party strips low cards: 2s first, in suits C, S, D, H.
 _PARTY_STRIP_SUITS: Final = (0, 3, 1, 2)
@@ -301,7 +388,27 @@ class Rules:
     @property
     def has_declaration_round(self) -> bool:
         """True when players may declare a contract before the first card."""
-        return self.declaration in ANNOUNCED_CONTRACTS
+        return CONTRACTS[self.declaration].declared
+
+    @property
+    def contract(self) -> Contract:
+        """What ``declaration`` means (flags, see :class:`Contract`)."""
+        return CONTRACTS[self.declaration]
+
+    @property
+    def has_contract(self) -> bool:
+        """True when a contract can be scored: declared, or an automatic slam (chelem)."""
+        return CONTRACTS[self.declaration].word != ""
+
+    @property
+    def end(self) -> MatchEnd:
+        """What ``match_end`` means (flags, see :class:`MatchEnd`)."""
+        return MATCH_END_KINDS[self.match_end]
+
+    @property
+    def plays_parties(self) -> bool:
+        """True when the match is played in parties won by a side (``MatchEnd.parties``)."""
+        return MATCH_END_KINDS[self.match_end].parties
 
     @property
     def sides(self) -> tuple[tuple[int, ...], ...]:
@@ -326,9 +433,18 @@ class Rules:
         Raises:
             RulesError: no family is registered for ``game``.
         """
-        from .families import family_of  # families imports the deal, which imports this
+        return (_LOOKUPS or _lookups())[0](self)
 
-        return family_of(self)
+    @property
+    def scorer(self) -> Family:
+        """The family that brings these rules' ``scoring`` (its deal score, match end,
+        score pad and scoring text): the game's family in every preset but the
+        Hearts family's, which scores as the trick-avoidance games do.
+
+        Raises:
+            RulesError: no family brings ``scoring``.
+        """
+        return (_LOOKUPS or _lookups())[1](self)
 
     @property
     def has_calls(self) -> bool:
@@ -394,8 +510,11 @@ class Rules:
                 (for a number out of bounds: the bounds, :data:`BOUNDS`).
         """
         self.check_bounds()
-        _choice("game", self.game, GAMES)
-        _choice("scoring", self.scoring, SCORINGS)
+        from .families import families  # the registry fills GAMES and SCORINGS
+
+        members = families()
+        _choice("game", self.game, tuple(GAMES))
+        _choice("scoring", self.scoring, tuple(SCORINGS))
         _choice("removals", self.removals, REMOVALS)
         _choice("direction", self.direction, DIRECTIONS)
         _choice("trumps", self.trumps, TRUMPS)
@@ -438,7 +557,7 @@ class Rules:
                                  f"not {show(value)}")
         for n in self.players:
             self.check_player_count(n, allow_any=True)
-        if self.match_end in THRESHOLD_ENDS and (self.threshold is None or self.threshold <= 0):
+        if self.end.threshold and (self.threshold is None or self.threshold <= 0):
             raise RulesError(
                 f"threshold must be a whole number of at least 1 for match_end "
                 f"{self.match_end!r}, not {self.threshold!r}"
@@ -448,46 +567,18 @@ class Rules:
         if self.contract_points < 0:
             raise RulesError(f"contract_points must be 0 or more, not {self.contract_points}")
         kind = self.kind
-        if self.declaration != "none" and not kind.penalty:
+        if self.has_contract and not kind.penalty:
             raise RulesError(
                 f"declaration {self.declaration!r} needs scoring 'penalty' "
                 f"(allowed with scoring {self.scoring!r}: 'none')"
             )
-        wants = {
-            "chips": ("chips",),
-            "pollack": ("parties",),
-            "points": ("first-to-target", "fixed-deals"),
-            "penalty": ("threshold-loser", "threshold-lowest-wins", "fixed-deals",
-                        "threshold-lowest-shared"),
-        }[self.scoring]
-        if self.match_end not in wants:
+        if self.match_end not in kind.match_ends:
             raise RulesError(
                 f"match_end {self.match_end!r} does not fit scoring {self.scoring!r}; "
-                f"allowed: {', '.join(wants)}"
+                f"allowed: {', '.join(kind.match_ends)}"
             )
-        if kind.chips:
-            if len(self.pool_shares) < 1 or sum(self.pool_shares) != self.pool:
-                raise RulesError(
-                    f"pool_shares {list(self.pool_shares)} must add up to pool ({self.pool})"
-                )
-            if any(len(self.pool_shares) >= n for n in self.players):
-                raise RulesError(
-                    f"pool_shares {list(self.pool_shares)} must pay fewer players than play"
-                )
-        if kind.sides or self.partnerships:
-            if tuple(self.players) != (4,):
-                raise RulesError(
-                    f"partnership games need players [4], not {list(self.players)}"
-                )
-            if self.point_divisor < 1:
-                raise RulesError(f"point_divisor must be at least 1, not {self.point_divisor}")
-            if self.partie_target < 1 or self.parties < 1:
-                raise RulesError("partie_target and parties must be at least 1")
-        if kind.sides and not self.partnerships:
-            raise RulesError("scoring 'pollack' needs partnerships true")
-        if self.announcements and not kind.sides:
-            raise RulesError("announcements need scoring 'pollack' (allowed: false)")
-        check_hearts(self)  # the Hearts family's own checks (core/hearts.py)
+        for family in members:  # each family checks the parameters it owns
+            family.check_rules(self)
 
     def check_bounds(self) -> None:
         """Check every parameter's size against :data:`BOUNDS`, :data:`MAX_ITEMS` and
@@ -544,6 +635,12 @@ PARAMETERS: Final[tuple[str, ...]] = tuple(f.name for f in dataclasses.fields(Ru
 """Every rule parameter name, in documentation order."""
 
 _FIELD_TYPES: Final = {f.name: str(f.type) for f in dataclasses.fields(Rules)}
+
+
+def derive(base: Rules, name: str, **changes: Any) -> Rules:
+    """The preset ``name``: ``base`` with some parameters changed (not validated:
+    the presets are, once collected in :mod:`polignac.core.presets`)."""
+    return dataclasses.replace(base, preset=name, **changes)
 
 
 def parameter_docs() -> dict[str, str]:

@@ -1,7 +1,7 @@
 """The score pad (docs/rules/common.md#score-pad): scoring a match played with real cards.
 
 Per deal the players enter what happened (who took which penalty cards, the
-tricks, the card points, contracts, revokes, Pollack announcements and claims);
+tricks, the card points, contracts, revokes, announcements and claims);
 the pad scores it exactly as the engine scores a played deal (the same
 :class:`~polignac.core.rules.Rules` data, the same :class:`DealScore` lines),
 keeps the totals and the dealer, and applies the preset's match-end rule.
@@ -28,16 +28,15 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Final
 
+from .actions import ANNOUNCEMENTS
 from .cards import CODES, cards_of, parse_card
 from .errors import PolignacError, RulesError
-from .pollack import ANNOUNCEMENT_VALUES, RANK_SLOTS, announcement_slot, score_pollack
 from .presets import PRESETS, get_rules
 from .rules import BOUNDS, Rules, show
 from .scoring import (
     DealScore,
     ScoreLine,
     point_cards_in_play,
-    score_chips,
     score_tricks,
 )
 from .standing import Standing, StandingView
@@ -64,8 +63,6 @@ REVOKE_DEFAULTS: Final[dict[str, int]] = {
 }
 """Revoke penalties of the presets whose source has one (docs/rules/common.md#revoke-penalty)."""
 
-_CONTRACT_WORD: Final = {"capot": "capot", "general": "general",
-                         "general-bonus": "general", "generale": "generale"}
 
 _ENTRY_KEYS: Final = frozenset({
     "misdeal", "taken", "tricks", "first_trick", "last_trick", "slam", "contract",
@@ -91,10 +88,10 @@ class Entry:
 
     ``taken`` maps each penalty card (code) to the seat that took it (None:
     nobody, a Knaves turn-up); ``tricks`` and ``card_points`` have one item per
-    seat (Pollack: ``card_points`` per side, side 0 = seats 0 and 2);
+    seat (by sides: ``card_points`` per side, side 0 = seats 0 and 2);
     ``slam`` is the seat that took every trick; ``contract`` is
-    ``(declarer, made)``; ``last_trick`` is a seat (Pollack: a side);
-    ``claim`` the Pollack seat that claimed "out"; ``revokes`` one seat per
+    ``(declarer, made)``; ``last_trick`` is a seat (by sides: a side);
+    ``claim`` the seat that claimed "out"; ``revokes`` one seat per
     revoke called; ``exposed`` notes (seat, cards), which score nothing.
     """
 
@@ -157,10 +154,10 @@ class Entry:
             if not isinstance(a, Mapping):
                 raise ScorePadError("must be {\"player\": seat, \"announcement\": name}", where)
             name = a.get("announcement")
-            if name not in ANNOUNCEMENT_VALUES:
+            if name not in ANNOUNCEMENTS:
                 raise ScorePadError(
                     f"unknown announcement {show(name)}; announcements are: "
-                    + ", ".join(ANNOUNCEMENT_VALUES), where + ".announcement")
+                    + ", ".join(ANNOUNCEMENTS), where + ".announcement")
             anns.append((_int(a.get("player"), where + ".player"), str(name)))
         exposed: list[tuple[int, str]] = []
         for i, x in enumerate(data.get("exposed") or ()):
@@ -258,9 +255,20 @@ def _opt_ints(value: Any, name: str) -> tuple[int, ...] | None:
 
 
 def pack_points(rules: Rules, num_players: int) -> int:
-    """The card points of the whole pack in play (Bassadewitz 120, Pollack 32)."""
+    """The card points of the whole pack in play (the score pad checks entries against it)."""
     pts = rules.point_table()
     return sum(pts[c] for c in cards_of(rules.pack_mask(num_players)))
+
+
+def trick_entry_score(pad: ScorePad, entry: Entry, seats: tuple[int, ...]) -> DealScore:
+    """The checks and the score of a trick game's entry (who took which point
+    card, the tricks, the contract or slam): the hook of the trick games'
+    families (``Family.score_entry``).
+
+    Raises:
+        ScorePadError: a bad entry; its ``field`` names the bad field.
+    """
+    return pad._score_tricks(entry, seats)
 
 
 # ------------------------------------------------------------------ the pad
@@ -272,7 +280,7 @@ class PadDeal:
 
     ``scores`` has one number per match seat (0 for seats not in a tie-break
     deal); ``tiebreak`` deals and ``misdeal`` entries do not count in the
-    totals; ``redeal`` marks a Bassadewitz deal after which the pool stays.
+    totals; ``redeal`` marks a deal in chips after which the pool stays.
     """
 
     number: int
@@ -329,7 +337,7 @@ class ScorePad(StandingView):
 
         Raises:
             ScorePadError: the player count is not allowed (field ``names``),
-                a name is empty, the first dealer is no seat, a Bassadewitz
+                a name is empty, the first dealer is no seat, a chips
                 number of deals does not let everyone deal equally, or a bad
                 revoke penalty.
         """
@@ -344,7 +352,7 @@ class ScorePad(StandingView):
                 raise ScorePadError("a name must have 1 to 40 characters", f"names[{i}]")
         if not 0 <= first_dealer < n:
             raise ScorePadError(f"{first_dealer} is not a seat (0-{n - 1})", "first_dealer")
-        if rules.match_end == "chips" and rules.num_deals(n) % n:
+        if rules.end.chips and rules.num_deals(n) % n:
             raise ScorePadError(
                 f"{rules.num_deals(n)} deals do not let each of {n} players deal "
                 f"equally; choose a multiple of {n}", "deals")
@@ -406,11 +414,11 @@ class ScorePad(StandingView):
             "needs_tricks": kind == "chips" or bool(r.trick_points),
             "needs_first_trick": bool(r.first_trick_points) or r.all_three_points is not None,
             "needs_last_trick": bool(r.last_trick_points) or r.all_three_points is not None,
-            "contract": _CONTRACT_WORD.get(r.declaration),
-            "chelem": r.declaration == "chelem",
+            "contract": r.contract.word if r.contract.declared else None,
+            "chelem": r.contract.automatic,
             "turn_up": r.has_turn_up,
             "revoke_penalty": self.revoke_penalty,
-            "announcements": list(ANNOUNCEMENT_VALUES) if r.announcements else [],
+            "announcements": list(r.scorer.announcements) if r.announcements else [],
             "pool_in": not self.pool_waiting,
             "moon": r.moon,
         }
@@ -490,12 +498,8 @@ class ScorePad(StandingView):
         return [values[s] for s in seats]
 
     def _score(self, e: Entry, dealer: int, seats: tuple[int, ...]) -> DealScore:
-        r = self.rules
-        if r.kind.chips:
-            return self._score_chips(e, dealer, seats)
-        if r.kind.sides:
-            return self._score_sides(e)
-        return self._score_tricks(e, seats)
+        # the scoring family's checks and score (core/families.py)
+        return self.rules.scorer.score_entry(self, e, dealer, seats)
 
     def _unused(self, e: Entry, *names: str) -> None:
         for name in names:
@@ -507,7 +511,7 @@ class ScorePad(StandingView):
         r = self.rules
         k = len(seats)
         self._unused(e, "card_points", "announcements", "claim")
-        if r.declaration != "chelem":
+        if not r.contract.automatic:
             self._unused(e, "slam")
         in_play = point_cards_in_play(r, k)
         given = dict(e.taken)
@@ -593,79 +597,6 @@ class ScorePad(StandingView):
             -1 if last is None else seats.index(last),
             declarer, slam)
 
-    def _score_chips(self, e: Entry, dealer: int, seats: tuple[int, ...]) -> DealScore:
-        r = self.rules
-        self._unused(e, "taken", "first_trick", "last_trick", "slam", "contract",
-                     "announcements", "claim")
-        k = len(seats)
-        cps = self._per_seat(e.card_points, "card_points", seats)
-        tricks = self._per_seat(e.tricks, "tricks", seats)
-        if cps is None:
-            raise ScorePadError("missing: say each player's card points", "card_points")
-        if tricks is None:
-            raise ScorePadError("missing: say how many tricks each player took", "tricks")
-        total = pack_points(r, k)
-        if sum(cps) != total:
-            raise ScorePadError(f"add up to {sum(cps)}; the pack has {total}", "card_points")
-        size = r.hand_size(k)
-        if sum(tricks) != size:
-            raise ScorePadError(f"add up to {sum(tricks)}; a deal has {size} tricks", "tricks")
-        for i in range(k):
-            if tricks[i] == 0 and cps[i]:
-                raise ScorePadError(f"{self.names[seats[i]]} took no trick, so no card points",
-                                    f"card_points[{seats[i]}]")
-        return score_chips(r, seats.index(dealer), cps, tricks, not self.pool_waiting)
-
-    def _score_sides(self, e: Entry) -> DealScore:
-        r = self.rules
-        self._unused(e, "taken", "tricks", "first_trick", "slam", "contract")
-        cps = e.card_points
-        if cps is None:
-            raise ScorePadError("missing: say each side's card points", "card_points")
-        if len(cps) != 2:
-            raise ScorePadError("needs two numbers, one per side", "card_points")
-        for i, v in enumerate(cps):
-            if v < 0:
-                raise ScorePadError(f"{v} is negative", f"card_points[{i}]")
-        total = pack_points(r, 4)
-        slots: dict[tuple[int, int], bool] = {}
-        owners: dict[int, int] = {}
-        for i, (p, ann) in enumerate(e.announcements):
-            where = f"announcements[{i}]"
-            self._seat(p, where + ".player", range(4))
-            slot = announcement_slot(ann)
-            if (p, slot) in slots:
-                raise ScorePadError(f"{self.names[p]} already announced that "
-                                    f"{'rank' if slot < RANK_SLOTS else 'pollack'}",
-                                    where)
-            slots[p, slot] = True
-            if owners.setdefault(slot, p) != p:
-                raise ScorePadError(f"{self.names[owners[slot]]} already announced {ann}: "
-                                    "the cards cannot be in two hands", where)
-        claim: tuple[int, bool] | None = None
-        if e.claim is not None:
-            c = self._seat(e.claim, "claim", range(4))
-            assert c is not None
-            if sum(cps) > total:
-                raise ScorePadError(f"add up to {sum(cps)}; the pack has {total}",
-                                    "card_points")
-            if e.last_trick is not None:
-                raise ScorePadError("a claim ends the deal before the last trick", "last_trick")
-            side = c & 1
-            bonus = sum(ANNOUNCEMENT_VALUES[a] for p, a in e.announcements if p & 1 == side)
-            correct = self.partie[side] + bonus + cps[side] // r.point_divisor >= r.partie_target
-            claim = (c, correct)
-            last = None
-        else:
-            if sum(cps) != total:
-                raise ScorePadError(f"add up to {sum(cps)}; the pack has {total}",
-                                    "card_points")
-            if e.last_trick not in (0, 1):
-                raise ScorePadError("say which side took the last trick (0: the first and third "
-                                    "players, 1: the second and fourth)", "last_trick")
-            last = e.last_trick
-        return score_pollack(r, cps, last, e.announcements, claim)
-
     def _revokes(self, e: Entry, seats: tuple[int, ...]
                  ) -> tuple[tuple[ScoreLine, ...], list[int]]:
         n = self.num_players
@@ -745,7 +676,7 @@ class ScorePad(StandingView):
             "match_end": self.rules.match_end,
             "threshold": self.rules.threshold,
             "num_deals": (self.rules.num_deals(self.num_players)
-                          if self.rules.match_end in ("fixed-deals", "chips") else None),
+                          if self.rules.end.fixed else None),
             "counted_deals": self.counted_deals,
             "next": None if self.finished else self.form(),
         }

@@ -12,7 +12,6 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from .cards import CODES, cards_of
-from .hearts import shoot_the_moon
 from .rules import Rules
 
 SCORE_REASONS: dict[str, tuple[str, ...]] = {
@@ -47,7 +46,7 @@ class ScoreLine:
     the count. A detail in words (English) also has a catalog ``key`` and
     its ``params`` (a ``player`` parameter is a seat), so pages can translate it.
 
-    In a partnership game (Pollack) ``side`` is the side (0 or 1, see
+    In a game scored by sides (``ScoreKind.sides``) ``side`` is the side (0 or 1, see
     :attr:`~polignac.core.rules.Rules.sides`) whose score the points go to;
     a ``card-points`` line is the side's own (its ``player`` is the side),
     the others name the ``player`` who made them (an announcement, a revoke).
@@ -78,9 +77,9 @@ class ScoreLine:
 class DealScore:
     """A finished deal's score: one number per player and the lines that make it.
 
-    ``card_points`` are the card points each player took (Bassadewitz, Pollack,
-    by player).  ``redeal`` is true when Bassadewitz's pool stays and the same
-    dealer deals again.  For Pollack, ``scores`` gives each player its side's
+    ``card_points`` are the card points each player took (in chips and by sides,
+    by player).  ``redeal`` is true when a chips deal's pool stays and the same
+    dealer deals again.  By sides, ``scores`` gives each player its side's
     score, and ``claim`` is ``(player, correct)`` when the deal ended by a claim.
     """
 
@@ -121,7 +120,8 @@ def score_tricks(
     declarer: int,
     slam: int,
 ) -> DealScore:
-    """Score a trick-game deal (Polignac family, Slobberhannes, Knaves) from its facts.
+    """Score a trick-game deal (the trick-avoidance games, Knaves, the Hearts family)
+    from its facts.
 
     Players are numbered within the deal; ``taken`` maps each point card in
     play to its taker (None: nobody); ``declarer`` and ``slam`` are -1 for
@@ -144,87 +144,24 @@ def score_tricks(
             lines = [ScoreLine(p, rules.all_three_points, "all-three",
                                "first trick, last trick and every point card", "detail.all-three")]
         per.append(lines)
-    if rules.moon:
-        per = shoot_the_moon(rules, n, taken, per)
+    per = rules.family.adjust_lines(rules, n, taken, per)  # the game family's (the moon)
     v = rules.contract_points
+    contract = rules.contract
     if declarer >= 0:
-        word = "general" if rules.declaration == "general-bonus" else rules.declaration
+        word = contract.word
         if slam == declarer:
-            mine = -v if rules.declaration == "general-bonus" else 0
+            mine = -v if contract.bonus else 0
             per = [[ScoreLine(p, v, "opponent-" + word, f"player {declarer}", "detail.by",
                            (("player", declarer),))] for p in range(n)]
             per[declarer] = [ScoreLine(declarer, mine, word + "-made")]
-        elif rules.declaration == "generale":
+        elif contract.declarer_leads:
             per[declarer] = [ScoreLine(declarer, v, word + "-failed", "own cards do not count",
                                        "detail.own-cards")]
         else:
             per[declarer].append(ScoreLine(declarer, v, word + "-failed"))
-    elif rules.declaration == "chelem" and slam >= 0:
+    elif contract.automatic and slam >= 0:
         per = [[ScoreLine(p, v, "opponent-chelem", f"player {slam}", "detail.by",
                            (("player", slam),))] for p in range(n)]
         per[slam] = [ScoreLine(slam, 0, "chelem")]
     return DealScore(tuple(sum(x.points for x in g) for g in per),
                      tuple(x for g in per for x in g))
-
-
-def score_chips(
-    rules: Rules,
-    dealer: int,
-    card_points: Sequence[int],
-    tricks: Sequence[int],
-    pool_in: bool,
-) -> DealScore:
-    """Score a Bassadewitz deal from each player's card points and tricks.
-
-    The engine scores a played deal with this same function.
-    """
-    n = len(card_points)
-    total_tricks = sum(tricks)
-    cps = tuple(card_points[p] + rules.trick_points * tricks[p] for p in range(n))
-    lines: list[ScoreLine] = []
-    chips = [0] * n
-    if pool_in:
-        chips[dealer] -= rules.pool
-        lines.append(ScoreLine(dealer, -rules.pool, "chips-stake", "puts up the pool",
-                               "detail.stake"))
-    sweeper = next((p for p in range(n) if tricks[p] == total_tricks), -1)
-    overload = [p for p in range(n) if p != sweeper and cps[p] >= rules.overload_points]
-    redeal = False
-    if sweeper >= 0:
-        redeal = True
-        for p in range(n):
-            if p != sweeper:
-                chips[p] -= rules.sweep_chips
-                chips[sweeper] += rules.sweep_chips
-                lines.append(ScoreLine(p, -rules.sweep_chips, "chips-sweep",
-                                       f"pays player {sweeper}, who won every trick",
-                                       "detail.pays-sweeper", (("player", sweeper),)))
-        lines.append(ScoreLine(sweeper, rules.sweep_chips * (n - 1), "chips-sweep",
-                               "won every trick", "detail.swept"))
-    elif overload:
-        redeal = True
-        for q in overload:
-            for p in range(n):
-                if p != q:
-                    chips[p] += rules.overload_chips
-                    chips[q] -= rules.overload_chips
-            lines.append(ScoreLine(q, -rules.overload_chips * (n - 1), "chips-overload",
-                                   f"{cps[q]} card points", "detail.card-points",
-                                   (("n", cps[q]),)))
-            for p in range(n):
-                if p != q:
-                    lines.append(ScoreLine(p, rules.overload_chips, "chips-overload",
-                                           f"paid by player {q}", "detail.paid-by",
-                                           (("player", q),)))
-    elif len(set(cps)) == 1:
-        redeal = True
-    else:
-        eldest = (dealer + 1) % n
-        order = sorted(range(n), key=lambda p: (cps[p], 1 if tricks[p] else 0, (p - eldest) % n))
-        for place, p in enumerate(order[: len(rules.pool_shares)]):
-            share = rules.pool_shares[place]
-            chips[p] += share
-            lines.append(ScoreLine(p, share, "chips-pool",
-                                   f"place {place + 1} with {cps[p]} card points", "detail.place",
-                                   (("place", place + 1), ("n", cps[p]))))
-    return DealScore(tuple(chips), tuple(lines), card_points=cps, redeal=redeal)

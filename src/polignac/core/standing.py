@@ -11,7 +11,6 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
-from .pollack import after_partie_deal
 from .rules import Rules
 
 
@@ -20,7 +19,7 @@ class Standing:
     """Totals and match status after some deals.  Immutable."""
 
     totals: tuple[int, ...]
-    """Per seat: the sum of the counted deals' scores (Pollack: the seat's
+    """Per seat: the sum of the counted deals' scores (in parties: the seat's
     side's score in the partie in progress)."""
     counted: int = 0
     """Deals that count towards a fixed number (not tie-breaks, not redeals)."""
@@ -30,21 +29,21 @@ class Standing:
     tied: tuple[int, ...] = ()
     """Seats still in a tie-break (threshold-lowest-wins), else empty."""
     pool_waiting: bool = False
-    """Bassadewitz: the pool stayed after a redeal (the next deal adds no stake)."""
+    """In chips: the pool stayed after a redeal (the next deal adds no stake)."""
     partie: tuple[int, int] = (0, 0)
-    """Pollack: each side's score in the partie in progress."""
+    """In parties: each side's score in the partie in progress."""
     parties_won: tuple[int, ...] = ()
-    """Pollack: the winning side of each finished partie."""
+    """In parties: the winning side of each finished partie."""
     partie_scores: tuple[tuple[int, int], ...] = ()
-    """Pollack: each finished partie's final score (side 0, side 1)."""
+    """In parties: each finished partie's final score (side 0, side 1)."""
     game_points: tuple[int, int] = (0, 0)
-    """Pollack: each side's points in every deal of the game (all parties)."""
+    """In parties: each side's points in every deal of the game (all parties)."""
     notes: tuple[str, ...] = ()
     """Human-readable events (match end, tie-break deals)."""
 
     @property
     def parties_tally(self) -> tuple[int, int]:
-        """Pollack: how many parties each side (0, 1) has won."""
+        """In parties: how many parties each side (0, 1) has won."""
         return (self.parties_won.count(0), self.parties_won.count(1))
 
     @classmethod
@@ -61,7 +60,7 @@ class Standing:
     ) -> tuple[int, tuple[int, ...]]:
         """The dealer seat and the seats of the next deal.
 
-        The deal passes to the next seat in play order; a Bassadewitz redeal
+        The deal passes to the next seat in play order; a redeal in chips
         keeps the dealer; a tie-break deal is among the tied seats, dealt by
         the first tied seat after the previous dealer (docs/rules/common.md#tie-break-deals).
         """
@@ -88,28 +87,29 @@ class Standing:
         last_trick_side: int | None = None,
         name: Callable[[int], str] = lambda seat: f"seat {seat}",
     ) -> tuple[Standing, int | None]:
-        """The standing after a finished deal, and the Pollack partie winner (or None).
+        """The standing after a finished deal, and the side that won a partie (or None).
 
         ``scores`` has one number per seat (0 for seats not in a tie-break
-        deal); ``redeal`` is a Bassadewitz redeal; ``claim`` is a Pollack
+        deal); ``redeal`` is a redeal in chips; ``claim`` is a
         claim as (seat, correct) and ``last_trick_side`` the side that took
         the last trick; ``name`` names a seat in the notes.
         """
         if self.tied:
             return self._after_tiebreak(scores, name), None
-        if rules.match_end == "parties":
-            return after_partie_deal(self, rules, scores, claim, last_trick_side)
+        own = rules.scorer.after_deal(self, rules, scores, claim, last_trick_side)
+        if own is not None:  # the scoring family's own match end (parties)
+            return own
         n = len(self.totals)
         totals = tuple(t + s for t, s in zip(self.totals, scores, strict=True))
         counted = self.counted + (0 if redeal else 1)
         m = replace(self, totals=totals, counted=counted)
-        end = rules.match_end
-        if end == "chips":
+        end = rules.end
+        if end.chips:
             m = replace(m, pool_waiting=redeal)
             if not redeal and counted >= rules.num_deals(n):
                 return m._end_by(max, "most chips"), None
             return m, None
-        if end == "fixed-deals":
+        if end.fixed:
             if counted >= rules.num_deals(n):
                 best = min if rules.kind.penalty else max
                 return m._end_by(best, f"after {counted} deals"), None
@@ -117,11 +117,11 @@ class Standing:
         threshold = rules.threshold if rules.threshold is not None else 0
         if max(totals) < threshold:
             return m, None
-        if end == "first-to-target":
+        if end.target:
             return m._end_by(max, f"reached {threshold}"), None
-        if end == "threshold-lowest-shared":  # the Hearts family: the lowest share the win
+        if end.shared:  # the lowest share the win
             return m._end_by(min, f"threshold {threshold} reached"), None
-        if end == "threshold-loser":
+        if end.loser:
             top = max(totals)
             return replace(
                 m, finished=True,
@@ -170,7 +170,7 @@ class StandingView:
 
     @property
     def totals(self) -> tuple[int, ...]:
-        """Per seat: the counted deals' scores summed (Pollack: the partie in progress)."""
+        """Per seat: the counted deals' scores summed (in parties: the partie in progress)."""
         return self.standing.totals
 
     @property
@@ -180,12 +180,12 @@ class StandingView:
 
     @property
     def winners(self) -> tuple[int, ...]:
-        """The winning seats (empty while not finished, and in a Pollack draw)."""
+        """The winning seats (empty while not finished, and in a draw of parties)."""
         return self.standing.winners
 
     @property
     def losers(self) -> tuple[int, ...]:
-        """The losing seats (empty while not finished, and in a Pollack draw)."""
+        """The losing seats (empty while not finished, and in a draw of parties)."""
         return self.standing.losers
 
     @property
@@ -195,32 +195,32 @@ class StandingView:
 
     @property
     def pool_waiting(self) -> bool:
-        """Bassadewitz: the pool stayed after a redeal (the next deal adds no stake)."""
+        """In chips: the pool stayed after a redeal (the next deal adds no stake)."""
         return self.standing.pool_waiting
 
     @property
     def partie(self) -> tuple[int, int]:
-        """Pollack: each side's score in the partie in progress."""
+        """In parties: each side's score in the partie in progress."""
         return self.standing.partie
 
     @property
     def parties_won(self) -> tuple[int, ...]:
-        """Pollack: the winning side of each finished partie."""
+        """In parties: the winning side of each finished partie."""
         return self.standing.parties_won
 
     @property
     def partie_scores(self) -> tuple[tuple[int, int], ...]:
-        """Pollack: each finished partie's final score (side 0, side 1)."""
+        """In parties: each finished partie's final score (side 0, side 1)."""
         return self.standing.partie_scores
 
     @property
     def parties_tally(self) -> tuple[int, int]:
-        """Pollack: how many parties each side (0, 1) has won."""
+        """In parties: how many parties each side (0, 1) has won."""
         return self.standing.parties_tally
 
     @property
     def game_points(self) -> tuple[int, int]:
-        """Pollack: each side's points in every deal of the game (all parties)."""
+        """In parties: each side's points in every deal of the game (all parties)."""
         return self.standing.game_points
 
     @property

@@ -234,9 +234,9 @@ def utility_bounds(rules: Rules, n: int, pool_in: bool = True) -> tuple[float, f
         lo = min(lo, rules.all_three_points)
     v = rules.contract_points
     if rules.has_declaration_round:
-        hi = max(hi + v, v) if rules.declaration != "generale" else max(hi, v)
-        lo = min(lo, 0, -v if rules.declaration == "general-bonus" else 0)
-    elif rules.declaration == "chelem":
+        hi = max(hi, v) if rules.contract.declarer_leads else max(hi + v, v)
+        lo = min(lo, 0, -v if rules.contract.bonus else 0)
+    elif rules.contract.automatic:
         hi = max(hi, v)
         lo = min(lo, 0)
     lo, hi = min(lo, 0), max(hi, 0)
