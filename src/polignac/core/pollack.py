@@ -28,7 +28,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Final
 
 from .actions import ANNOUNCE_BASE, ANNOUNCEMENTS, NUM_ACTIONS, Action
-from .cards import SUIT_LETTERS, Mask, make_card
+from .cards import SUIT_LETTERS, Mask, cards_of, make_card
 from .deal import NO_CALLS, CallRules, Calls, Deal
 from .errors import IllegalActionError, RulesError
 from .families import Family, register
@@ -377,6 +377,7 @@ class PollackFamily(Family):
     call_rules = CallRules(OPEN_ANNOUNCEMENTS, ANN_CARDS, ANN_SLOT, fill_open_announcements,
                            may_announce, claimed, announced)
     announcements = tuple(ANNOUNCEMENT_VALUES)
+    zero_sum = True
     modules = ("polignac.core.pollack",)
     presets = PRESETS
 
@@ -471,6 +472,33 @@ class PollackFamily(Family):
                                     "players, 1: the second and fourth)", "last_trick")
             last = e.last_trick
         return score_pollack(r, cps, last, e.announcements, claim)
+
+    def return_bounds(self, rules: Rules, n: int, pool_in: bool = True) -> tuple[float, float]:
+        """Plus or minus one side's most: every card point (divided by
+        ``point_divisor``), the last trick and :data:`SIDE_ANNOUNCE_MAX`."""
+        pts = rules.point_table()
+        cards = sum(max(0, pts[c]) for c in cards_of(rules.pack_mask(n))) \
+            + max(0, rules.last_trick_points)
+        bound = cards // max(1, rules.point_divisor) + SIDE_ANNOUNCE_MAX
+        return -float(bound), float(bound)
+
+    def returns(self, score: DealScore, rules: Rules, n: int) -> list[float]:
+        """The player's side's deal score minus the other side's; a deal ended by a
+        claim is worth the bound (:meth:`return_bounds`) to the claimant's side
+        when correct, minus the bound when wrong, and the opposite to the other side."""
+        if score.claim is not None:
+            claimant, correct = score.claim
+            bound = self.return_bounds(rules, n)[1]
+            sign = 1.0 if correct else -1.0
+            return [sign * bound if p % 2 == claimant % 2 else -sign * bound
+                    for p in range(n)]
+        side = (score.scores[0], score.scores[1])
+        return [float(side[p % 2] - side[1 - p % 2]) for p in range(n)]
+
+    def calls_card_points(self, deal: Deal, player: int) -> int:
+        """The side's announcements, each point worth ``point_divisor`` card points
+        (as in the deal score: :func:`score_pollack`)."""
+        return side_calls_points(deal.announcements, player) * deal.rules.point_divisor
 
     def after_deal(self, standing: Standing, rules: Rules, scores: Sequence[int],
                    claim: tuple[int, bool] | None,
