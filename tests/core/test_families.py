@@ -337,3 +337,25 @@ def test_hearts_without_the_moon_the_sweeper_keeps_its_penalties() -> None:
     got = rules.scorer.returns(_sweep_deal(rules, 4, declare=False).score(), rules, 4)
     assert got == [0.0, -16.0, 0.0, 0.0]
     assert rules.scorer.return_bounds(rules, 4) == (-26.0, 10.0)
+
+
+CALLS_COUNTS = [(r, n) for r, n in ALL_COUNTS if r.has_calls or n == r.default_players]
+
+
+@pytest.mark.parametrize(("rules", "n"), CALLS_COUNTS,
+                         ids=[f"{r.preset}-{n}" for r, n in CALLS_COUNTS])
+def test_calls_card_points_are_the_score_lines_of_the_calls(rules: Rules, n: int) -> None:
+    """What a deal's calls are worth to a player beyond its card play (the bots'
+    playouts add it to the solver's card points): its side's announcement lines,
+    each point ``point_divisor`` card points; nothing in a game without calls."""
+    rng = random.Random(f"calls-{rules.preset}-{n}")
+    announced = 0
+    for _ in range(30):
+        deal = _random_deal(rules, n, rng, True)
+        lines = deal.score().lines
+        for p in range(n):
+            mine = sum(x.points for x in lines if x.reason == "announce" and x.side == p & 1)
+            assert rules.scorer.calls_card_points(deal, p) == mine * rules.point_divisor
+            assert rules.has_calls or mine == 0
+        announced += len(deal.announcements)
+    assert announced > 0 or not rules.has_calls
