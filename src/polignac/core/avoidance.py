@@ -216,6 +216,7 @@ class TrickAvoidanceFamily(Family):
                           match_ends=("threshold-loser", "threshold-lowest-wins", "fixed-deals",
                                       "threshold-lowest-shared")),)
     declaration_round = True
+    score_unit = "penalty points per deal"
     modules = ("polignac.core.avoidance", "polignac.core.scoring")
     presets = PRESETS
 

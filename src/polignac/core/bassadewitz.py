@@ -115,6 +115,7 @@ class BassadewitzFamily(Family):
     games = ("bassadewitz",)
     scorings = (ScoreKind("chips", penalty=False, taker_gains=False, chips=True, sides=False,
                           match_ends=("chips",)),)
+    score_unit = "chips per deal"
     modules = ("polignac.core.bassadewitz",)
     presets = PRESETS
 

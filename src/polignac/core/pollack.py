@@ -378,6 +378,7 @@ class PollackFamily(Family):
                            may_announce, claimed, announced)
     announcements = tuple(ANNOUNCEMENT_VALUES)
     zero_sum = True
+    score_unit = "side points per deal (own side)"
     modules = ("polignac.core.pollack",)
     presets = PRESETS
 
