@@ -13,11 +13,13 @@ owns everything the shared core does differently for it: the checks of the
 partnership parameters, the calls' tables and rules the deal reads
 (:class:`~polignac.core.deal.CallRules`), the score of a played deal and of a
 score-pad entry (:func:`score_pollack`), the parties (:func:`after_partie_deal`)
-and the match sheet, its rules text, its preset.  The bots and the research
-interfaces reach this family only through the rule set's flags
-(``Rules.kind.sides``, ``Rules.has_calls``, ``Rules.plays_parties``) and the
-functions below (:func:`best_announcement`, :func:`unannounced_points`,
-:func:`side_calls_points`, :data:`FORCED_CARDS`, :data:`SIDE_ANNOUNCE_MAX`),
+and the match sheet, its rules text, its preset, the returns of a deal and
+their bounds (zero-sum between the sides, a claim worth the bound) and what
+the announcements add to a playout (``return_bounds``, ``returns``,
+``calls_card_points``).  The bots and the research interfaces reach this family
+only through these hooks, the rule set's flags (``Rules.kind.sides``,
+``Rules.has_calls``, ``Rules.plays_parties``) and the functions below
+(:func:`best_announcement`, :func:`unannounced_points`, :data:`FORCED_CARDS`),
 which do not name the game.
 """
 
