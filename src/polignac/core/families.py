@@ -158,9 +158,9 @@ class Family:
     # ------------------------------------------ returns (research, the bots)
 
     zero_sum: bool = False
+    """The returns (:meth:`returns`) of every deal of its scoring add up to 0."""
     score_unit: str = "points per deal"
     """What its deal score counts, in a report's English (the bots' tournaments)."""
-    """The returns (:meth:`returns`) of every deal of its scoring add up to 0."""
 
     def return_bounds(self, rules: Rules, n: int, pool_in: bool = True) -> tuple[float, float]:
         """The lowest and highest return (:meth:`returns`) one player can get from
