@@ -79,7 +79,7 @@ def test_duplicate_is_fair_and_deterministic() -> None:
             b.pop("ms_per_move")
         d.pop("elapsed_s")
     assert one == two
-    assert one["lower_is_better"] is False
+    assert one["lower_is_better"] is False and one["unit"].startswith("side points")
 
 
 def test_specs_and_config_errors() -> None:

@@ -15,10 +15,13 @@ import pytest
 from polignac.core import Deal, Match, RulesError, get_rules, rules_text
 from polignac.core import families as fam
 from polignac.core import rules as rules_mod
+from polignac.core.actions import PASS
 from polignac.core.avoidance import TrickAvoidanceFamily
+from polignac.core.cards import cards_of
 from polignac.core.hearts_deal import HeartsDeal
 from polignac.core.presets import PRESETS
-from polignac.core.rules import GAMES, SCORE_KINDS, SCORINGS
+from polignac.core.rules import GAMES, SCORE_KINDS, SCORINGS, Rules
+from polignac.core.scoring import point_cards_in_play, score_tricks
 
 CORE = Path(fam.__file__).parent
 
@@ -205,3 +208,154 @@ def test_each_match_end_has_one_rule() -> None:
                  end.chips, end.parties)
         assert sum(rules) == 1, name
         assert end.threshold == (name in rules_mod.THRESHOLD_ENDS)
+
+
+# ------------------------------------------- returns and their bounds (the hooks)
+
+
+def _house_hearts(preset: str, **extra: str) -> Rules:
+    """A Hearts preset with the Jack of diamonds house rule (``card_points JD:-10``)."""
+    base = get_rules(preset)
+    points = ",".join(f"{code}:{v}" for code, v in {**base.card_points, "JD": -10}.items())
+    return get_rules(preset, {"card_points": points, **extra})
+
+
+ALL_COUNTS = [(get_rules(name), n) for name, r in PRESETS.items() for n in r.players] + [
+    (_house_hearts(name), n) for name in ("black-lady", "black-maria")
+    for n in get_rules(name).players]
+
+
+def _random_deal(rules: Rules, n: int, rng: random.Random, pool_in: bool) -> Deal:
+    """A deal played to its end by random legal actions (declarations, passes, calls)."""
+    deal = Deal.shuffled(rules, n, rng.randrange(n), rng, pool_in=pool_in)
+    while not deal.done:
+        deal = deal.apply(rng.choice(deal.legal_actions()))
+    return deal
+
+
+@pytest.mark.parametrize(("rules", "n"), ALL_COUNTS,
+                         ids=[f"{r.preset}{'-jd' if 'JD' in r.card_points else ''}-{n}"
+                              for r, n in ALL_COUNTS])
+def test_returns_of_random_deals_lie_within_the_bounds(rules: Rules, n: int) -> None:
+    """Every random deal's returns (the scoring family's hooks) lie within its bounds;
+    a zero-sum family's add up to 0; each return follows from the deal's score."""
+    scorer = rules.scorer
+    rng = random.Random(f"{rules.preset}-{n}-{sorted(rules.card_points.items())}")
+    seen_low = seen_high = False
+    for i in range(40):
+        pool_in = i % 4 != 3
+        deal = _random_deal(rules, n, rng, pool_in)
+        lo, hi = scorer.return_bounds(rules, n, pool_in)
+        assert lo <= 0.0 <= hi
+        score = deal.score()
+        got = scorer.returns(score, rules, n)
+        assert len(got) == n and all(lo <= g <= hi for g in got), (got, lo, hi)
+        if scorer.zero_sum:
+            assert sum(got) == 0.0
+        elif rules.kind.penalty:  # higher is better: minus the penalty
+            assert got == [-float(s) for s in score.scores]
+        else:
+            assert got == [float(s) for s in score.scores]
+        seen_low |= min(got) < 0.0
+        seen_high |= max(got) > 0.0
+    assert seen_low  # something was lost in 40 deals: the test sees real scores
+
+
+def _sweep_deal(rules: Rules, n: int, declare: bool) -> Deal:
+    """A deal in which one player, the eldest (it holds the highest cards in
+    play and plays its highest, the others their lowest), takes every trick;
+    ``declare``: it declares the contract first (the others pass)."""
+    strength = rules.strength()
+    pack = cards_of(rules.pack_mask(n))
+    size = rules.hand_size(n)
+    order = sorted(pack, key=lambda c: (-strength[c % 13], c))
+    sweeper = 1 % n
+    hands = [0] * n
+    hands[sweeper] = sum(1 << c for c in order[:size])
+    rest = order[size:]
+    random.Random(n).shuffle(rest)
+    others = [p for p in range(n) if p != sweeper]
+    for i, c in enumerate(rest):
+        hands[others[i % (n - 1)]] |= 1 << c
+    deal = Deal.from_hands(rules, hands, dealer=0)
+    while not deal.done:
+        legal = deal.legal_actions()
+        cards = [a for a in legal if a < 52]
+        if not cards:  # the declaration round
+            calls = [a for a in legal if a != PASS]
+            deal = deal.apply(calls[0] if declare and deal.to_act == sweeper and calls else PASS)
+            continue
+        pick = max if deal.to_act == sweeper else min
+        deal = deal.apply(pick(cards, key=lambda c: (strength[c % 13], c)))
+    assert deal.tricks[sweeper] == size
+    return deal
+
+
+PENALTY_COUNTS = [(r, n) for r, n in ALL_COUNTS if r.kind.penalty]
+
+
+@pytest.mark.parametrize(("rules", "n"), PENALTY_COUNTS,
+                         ids=[f"{r.preset}{'-jd' if 'JD' in r.card_points else ''}-{n}"
+                              for r, n in PENALTY_COUNTS])
+def test_penalty_bounds_are_reached_by_a_sweep(rules: Rules, n: int) -> None:
+    """The penalty games' bounds are exact: a player who takes every trick (the
+    moon in the Hearts family) gives some player the lowest return, or, where a
+    declared contract can fail, that lowest less the contract's points (a
+    declarer who takes every point card and fails: scored by the engine's
+    :func:`~polignac.core.scoring.score_tricks`); declaring the contract first,
+    where it has a bonus, gives the declarer the highest; with the Jack of
+    diamonds (-10), the moon's shooter gets the highest."""
+    if rules.passing != "none":
+        rules = replace(rules, passing="none")  # the sweeper keeps its cards
+    scorer = rules.scorer
+    lo, hi = scorer.return_bounds(rules, n)
+    got = scorer.returns(_sweep_deal(rules, n, declare=False).score(), rules, n)
+    assert all(lo <= g <= hi for g in got), (got, lo, hi)
+    if rules.has_declaration_round and not rules.contract.declarer_leads:
+        assert min(got) == lo + rules.contract_points
+        size = rules.hand_size(n)
+        taken: dict[str, int | None] = {c: 1 for c in point_cards_in_play(rules, n)}
+        tricks = [0] * n
+        tricks[0], tricks[1] = 1, size - 1
+        failed = score_tricks(rules, n, taken, tricks, 1, 0, declarer=1, slam=-1)
+        assert scorer.returns(failed, rules, n)[1] == lo
+    else:
+        assert min(got) == lo
+    if rules.moon:
+        sweeper = 1 % n
+        assert got[sweeper] == hi == (10.0 if "JD" in rules.card_points else 0.0)
+        assert [g for p, g in enumerate(got) if p != sweeper] == [lo] * (n - 1)
+    if rules.has_declaration_round and rules.contract.bonus:
+        got = scorer.returns(_sweep_deal(rules, n, declare=True).score(), rules, n)
+        assert max(got) == hi > 0.0
+
+
+def test_hearts_without_the_moon_the_sweeper_keeps_its_penalties() -> None:
+    """Without the moon the sweeper keeps the 26 (less the Jack of diamonds' 10):
+    within the same bounds, which the moon's deals reach."""
+    rules = replace(_house_hearts("black-lady"), passing="none", moon=False)
+    got = rules.scorer.returns(_sweep_deal(rules, 4, declare=False).score(), rules, 4)
+    assert got == [0.0, -16.0, 0.0, 0.0]
+    assert rules.scorer.return_bounds(rules, 4) == (-26.0, 10.0)
+
+
+CALLS_COUNTS = [(r, n) for r, n in ALL_COUNTS if r.has_calls or n == r.default_players]
+
+
+@pytest.mark.parametrize(("rules", "n"), CALLS_COUNTS,
+                         ids=[f"{r.preset}-{n}" for r, n in CALLS_COUNTS])
+def test_calls_card_points_are_the_score_lines_of_the_calls(rules: Rules, n: int) -> None:
+    """What a deal's calls are worth to a player beyond its card play (the bots'
+    playouts add it to the solver's card points): its side's announcement lines,
+    each point ``point_divisor`` card points; nothing in a game without calls."""
+    rng = random.Random(f"calls-{rules.preset}-{n}")
+    announced = 0
+    for _ in range(30):
+        deal = _random_deal(rules, n, rng, True)
+        lines = deal.score().lines
+        for p in range(n):
+            mine = sum(x.points for x in lines if x.reason == "announce" and x.side == p & 1)
+            assert rules.scorer.calls_card_points(deal, p) == mine * rules.point_divisor
+            assert rules.has_calls or mine == 0
+        announced += len(deal.announcements)
+    assert announced > 0 or not rules.has_calls

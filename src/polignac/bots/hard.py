@@ -28,7 +28,6 @@ import time
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
-from ..core import side_calls_points
 from ..core.actions import ANNOUNCE_BASE, CLAIM, PASS, Action
 from ..core.cards import Mask
 from ..core.deal import DECLARE, PASS_CARDS, Deal
@@ -70,13 +69,11 @@ def _world(view: SeatView, hands: Sequence[Mask]) -> Deal | None:
 
 
 def playout_result(deal: Deal, player: int) -> int:
-    """A finished playout's result for ``player``: the solver's model plus, in
-    a game scored by sides, the side's announcements (each point worth ``point_divisor`` card
-    points, as in the deal score), which the card play can win or lose."""
-    result = final_result(deal, player)
-    if deal.rules.kind.sides:
-        result += side_calls_points(deal.announcements, player) * deal.rules.point_divisor
-    return result
+    """A finished playout's result for ``player``: the solver's model plus what the
+    deal's calls are worth to it in card points (the scoring family's
+    ``calls_card_points``: by sides, the side's announcements, which the card
+    play can win or lose)."""
+    return final_result(deal, player) + deal.rules.scorer.calls_card_points(deal, player)
 
 
 def call_for(view: SeatView) -> Action | None:

@@ -120,8 +120,10 @@ def sample_hands(view: SeatView, rng: random.Random, tries: int = 50) -> tuple[M
 
 def _heuristic(view: SeatView, hand: Mask, trick: tuple[int, ...], card: int,
                strength: tuple[int, ...], points: tuple[int, ...]) -> float:
-    """A simple preference score for playing ``card`` (higher: more likely)."""
-    sign = -1.0 if view.rules.kind.penalty else 1.0
+    """A simple preference score for playing ``card`` (higher: more likely):
+    winning the points at stake is good where the taker gains them (the scoring
+    family's ``ScoreKind.taker_gains``), bad in the penalty games and in chips."""
+    sign = 1.0 if view.rules.kind.taker_gains else -1.0
     if not trick:
         return -0.3 * strength[card] if sign < 0 else 0.1 * strength[card]
     led = trick[0] // 13

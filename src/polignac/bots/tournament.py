@@ -22,9 +22,10 @@ from typing import Any
 
 from ..core.cards import cards_of
 from ..core.errors import RulesError
+from ..core.families import families
 from ..core.match import Match
 from ..core.presets import get_rules
-from ..core.rules import SCORE_KINDS, Rules, ScoreKind
+from ..core.rules import SCORE_KINDS, Rules
 from .backends import Backend as Backend
 from .backends import ProcessBackend as ProcessBackend
 from .backends import RayBackend as RayBackend
@@ -35,19 +36,12 @@ from .registry import make_bot
 from .runner import choose_action
 from .stats import MeanCI, mean_ci
 
-
-def _unit(kind: ScoreKind) -> tuple[str, bool]:
-    if kind.penalty:
-        return "penalty points per deal", True
-    if kind.chips:
-        return "chips per deal", False
-    if kind.sides:
-        return "side points per deal (own side)", False
-    return "points per deal", False
-
-
-UNITS: dict[str, tuple[str, bool]] = {name: _unit(kind) for name, kind in SCORE_KINDS.items()}
-"""Per scoring kind: the unit of a deal score, and whether lower is better."""
+UNITS: dict[str, tuple[str, bool]] = {
+    kind.name: (family.score_unit, kind.penalty)
+    for family in families() for kind in family.scorings if kind.name in SCORE_KINDS
+}
+"""Per scoring kind: the unit of a deal score (its family's ``score_unit``), and
+whether lower is better."""
 
 
 @dataclass(frozen=True)

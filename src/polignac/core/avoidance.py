@@ -19,7 +19,7 @@ from .deal import DECLARE, PLAY, Deal, _Called
 from .errors import IllegalActionError
 from .families import Family, register
 from .rules import Rules, ScoreKind, derive
-from .scoring import DealScore, score_tricks
+from .scoring import DealScore, score_tricks, trick_score_bounds
 
 if TYPE_CHECKING:  # pragma: no cover
     from .describe import Param
@@ -216,6 +216,7 @@ class TrickAvoidanceFamily(Family):
                           match_ends=("threshold-loser", "threshold-lowest-wins", "fixed-deals",
                                       "threshold-lowest-shared")),)
     declaration_round = True
+    score_unit = "penalty points per deal"
     modules = ("polignac.core.avoidance", "polignac.core.scoring")
     presets = PRESETS
 
@@ -239,6 +240,16 @@ class TrickAvoidanceFamily(Family):
             ScorePadError: a bad entry; its ``field`` names the bad field.
         """
         return score_trick_entry(pad, entry, dealer, seats)
+
+    def return_bounds(self, rules: Rules, n: int, pool_in: bool = True) -> tuple[float, float]:
+        """Minus the trick game's score bounds (a penalty counts against its player;
+        exact for the presets: :func:`~polignac.core.scoring.trick_score_bounds`)."""
+        lo, hi = trick_score_bounds(rules, n)
+        return 0.0 - hi, 0.0 - lo
+
+    def returns(self, score: DealScore, rules: Rules, n: int) -> list[float]:
+        """Minus each player's penalty."""
+        return [0.0 - s for s in score.scores]
 
     def card_key(self, code: str, rules: Rules) -> str | None:
         """Polignac's Jack of spades, the polignac, in the French pack."""

@@ -115,6 +115,7 @@ class BassadewitzFamily(Family):
     games = ("bassadewitz",)
     scorings = (ScoreKind("chips", penalty=False, taker_gains=False, chips=True, sides=False,
                           match_ends=("chips",)),)
+    score_unit = "chips per deal"
     modules = ("polignac.core.bassadewitz",)
     presets = PRESETS
 
@@ -171,6 +172,17 @@ class BassadewitzFamily(Family):
                 raise ScorePadError(f"{pad.names[seats[i]]} took no trick, so no card points",
                                     f"card_points[{seats[i]}]")
         return score_chips(r, seats.index(dealer), cps, tricks, not pad.pool_waiting)
+
+    def return_bounds(self, rules: Rules, n: int, pool_in: bool = True) -> tuple[float, float]:
+        """The chips one player can lose (its stake, when it puts up the pool, and
+        paying for a sweep or an overload) and win (a sweep, a share of the
+        pool, another's overload) in one deal (exact: :func:`score_chips`)."""
+        stake = rules.pool if pool_in else 0
+        pay = max(rules.overload_chips * (n - 1), rules.sweep_chips)
+        gain = max(rules.sweep_chips * (n - 1), max(rules.pool_shares, default=0),
+                   rules.overload_chips)
+        # the dealer who sweeps gains the sweep after its stake, others at most `gain`
+        return -float(stake + pay), float(gain)
 
     def scoring_lines(self, rules: Rules) -> list[Param]:
         """The pool, its shares, the sweep and the overload."""

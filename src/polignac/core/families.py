@@ -3,7 +3,8 @@
 A :class:`Family` says, for the games of one family, what it does beyond card
 play: the deal class it plays (and the hook that starts one), its parameter
 checks, its calls (announcements, a claim) and declaration round, how a
-deal is scored (from a played deal and from a score-pad entry), its match
+deal is scored (from a played deal and from a score-pad entry), a deal's
+returns and their bounds (the research interfaces, the bots), its match
 end and match sheet, and the family-specific parts of its rules text.  The
 shared core (the deal, the scoring, the rules text, the score pad, the
 standing, the match, the record) calls these hooks; each family's module
@@ -42,7 +43,7 @@ from .cards import Mask
 from .deal import CallRules, Deal, _Tables
 from .errors import IllegalActionError, RulesError
 from .rules import GAMES, SCORE_KINDS, SCORINGS, Rules, ScoreKind
-from .scoring import DealScore, ScoreLine
+from .scoring import DealScore, ScoreLine, trick_score_bounds
 
 if TYPE_CHECKING:  # pragma: no cover
     from .describe import Param
@@ -153,6 +154,32 @@ class Family:
     def sheet(self, standing: Standing, rules: Rules) -> dict[str, Any]:
         """The family's own part of a match's sheet, JSON-ready (empty by default)."""
         return {}
+
+    # ------------------------------------------ returns (research, the bots)
+
+    zero_sum: bool = False
+    """The returns (:meth:`returns`) of every deal of its scoring add up to 0."""
+    score_unit: str = "points per deal"
+    """What its deal score counts, in a report's English (the bots' tournaments)."""
+
+    def return_bounds(self, rules: Rules, n: int, pool_in: bool = True) -> tuple[float, float]:
+        """The lowest and highest return (:meth:`returns`) one player can get from
+        one deal of ``rules`` with ``n`` players, a rule set whose ``scoring``
+        this family brings (sound bounds; ``pool_in``: the dealer puts up a pool).
+        By default the trick game's score, higher better
+        (:func:`polignac.core.scoring.trick_score_bounds`)."""
+        lo, hi = trick_score_bounds(rules, n)
+        return float(lo), float(hi)
+
+    def returns(self, score: DealScore, rules: Rules, n: int) -> list[float]:
+        """Each player's return (higher is better) from the ``score`` of a finished
+        deal of ``rules`` with ``n`` players: by default its score."""
+        return [float(s) for s in score.scores]
+
+    def calls_card_points(self, deal: Deal, player: int) -> int:
+        """What ``deal``'s calls (announcements) are worth to ``player`` beyond its
+        card play, in card points (the exact solver's unit): none by default."""
+        return 0
 
     # ----------------------------------------------------------- rules text
 

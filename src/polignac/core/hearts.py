@@ -120,7 +120,9 @@ def shoot_the_moon(
     """Score lines per player after the moon: unchanged unless one player took
     every penalty card; then its penalty-card lines become one ``moon`` line of
     0 and each other player gets an ``opponent-moon`` line of their total
-    (cards scoring less than 0, such as the Jack of diamonds bonus, still count).
+    (cards scoring less than 0, such as the Jack of diamonds bonus, still count):
+    each score stays within :func:`~polignac.core.scoring.trick_score_bounds`,
+    the returns' bounds (tests/core/test_families.py plays moons that reach them).
     """
     from .scoring import ScoreLine
 

@@ -13,11 +13,13 @@ owns everything the shared core does differently for it: the checks of the
 partnership parameters, the calls' tables and rules the deal reads
 (:class:`~polignac.core.deal.CallRules`), the score of a played deal and of a
 score-pad entry (:func:`score_pollack`), the parties (:func:`after_partie_deal`)
-and the match sheet, its rules text, its preset.  The bots and the research
-interfaces reach this family only through the rule set's flags
-(``Rules.kind.sides``, ``Rules.has_calls``, ``Rules.plays_parties``) and the
-functions below (:func:`best_announcement`, :func:`unannounced_points`,
-:func:`side_calls_points`, :data:`FORCED_CARDS`, :data:`SIDE_ANNOUNCE_MAX`),
+and the match sheet, its rules text, its preset, the returns of a deal and
+their bounds (zero-sum between the sides, a claim worth the bound) and what
+the announcements add to a playout (``return_bounds``, ``returns``,
+``calls_card_points``).  The bots and the research interfaces reach this family
+only through these hooks, the rule set's flags (``Rules.kind.sides``,
+``Rules.has_calls``, ``Rules.plays_parties``) and the functions below
+(:func:`best_announcement`, :func:`unannounced_points`, :data:`FORCED_CARDS`),
 which do not name the game.
 """
 
@@ -28,7 +30,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Final
 
 from .actions import ANNOUNCE_BASE, ANNOUNCEMENTS, NUM_ACTIONS, Action
-from .cards import SUIT_LETTERS, Mask, make_card
+from .cards import SUIT_LETTERS, Mask, cards_of, make_card
 from .deal import NO_CALLS, CallRules, Calls, Deal
 from .errors import IllegalActionError, RulesError
 from .families import Family, register
@@ -377,6 +379,8 @@ class PollackFamily(Family):
     call_rules = CallRules(OPEN_ANNOUNCEMENTS, ANN_CARDS, ANN_SLOT, fill_open_announcements,
                            may_announce, claimed, announced)
     announcements = tuple(ANNOUNCEMENT_VALUES)
+    zero_sum = True
+    score_unit = "side points per deal (own side)"
     modules = ("polignac.core.pollack",)
     presets = PRESETS
 
@@ -471,6 +475,33 @@ class PollackFamily(Family):
                                     "players, 1: the second and fourth)", "last_trick")
             last = e.last_trick
         return score_pollack(r, cps, last, e.announcements, claim)
+
+    def return_bounds(self, rules: Rules, n: int, pool_in: bool = True) -> tuple[float, float]:
+        """Plus or minus one side's most: every card point (divided by
+        ``point_divisor``), the last trick and :data:`SIDE_ANNOUNCE_MAX`."""
+        pts = rules.point_table()
+        cards = sum(max(0, pts[c]) for c in cards_of(rules.pack_mask(n))) \
+            + max(0, rules.last_trick_points)
+        bound = cards // max(1, rules.point_divisor) + SIDE_ANNOUNCE_MAX
+        return -float(bound), float(bound)
+
+    def returns(self, score: DealScore, rules: Rules, n: int) -> list[float]:
+        """The player's side's deal score minus the other side's; a deal ended by a
+        claim is worth the bound (:meth:`return_bounds`) to the claimant's side
+        when correct, minus the bound when wrong, and the opposite to the other side."""
+        if score.claim is not None:
+            claimant, correct = score.claim
+            bound = self.return_bounds(rules, n)[1]
+            sign = 1.0 if correct else -1.0
+            return [sign * bound if p % 2 == claimant % 2 else -sign * bound
+                    for p in range(n)]
+        side = (score.scores[0], score.scores[1])
+        return [float(side[p % 2] - side[1 - p % 2]) for p in range(n)]
+
+    def calls_card_points(self, deal: Deal, player: int) -> int:
+        """The side's announcements, each point worth ``point_divisor`` card points
+        (as in the deal score: :func:`score_pollack`)."""
+        return side_calls_points(deal.announcements, player) * deal.rules.point_divisor
 
     def after_deal(self, standing: Standing, rules: Rules, scores: Sequence[int],
                    claim: tuple[int, bool] | None,

@@ -165,3 +165,35 @@ def score_tricks(
         per[slam] = [ScoreLine(slam, 0, "chelem")]
     return DealScore(tuple(sum(x.points for x in g) for g in per),
                      tuple(x for g in per for x in g))
+
+
+def trick_score_bounds(rules: Rules, n: int) -> tuple[int, int]:
+    """The lowest and highest score one player can get from a deal scored by
+    :func:`score_tricks` with ``n`` players (sound bounds, 0 between them): its
+    card points, trick, first- and last-trick points, all three, the contracts.
+
+    A game family's change to the lines (``Family.adjust_lines``, the moon)
+    must keep each player's score within them (the moon only moves the
+    positive card points to the others, at most their total)."""
+    pts = rules.point_table()
+    in_play = cards_of(rules.pack_mask(n))
+    tricks = rules.hand_size(n)
+    pos = sum(max(0, pts[c]) for c in in_play)
+    neg = sum(min(0, pts[c]) for c in in_play)
+    tp = rules.trick_points
+    hi = pos + max(0, tp) * tricks + max(0, rules.first_trick_points) \
+        + max(0, rules.last_trick_points)
+    lo = neg + min(0, tp) * tricks + min(0, rules.first_trick_points) \
+        + min(0, rules.last_trick_points)
+    if rules.all_three_points is not None:
+        hi = max(hi, rules.all_three_points)
+        lo = min(lo, rules.all_three_points)
+    v = rules.contract_points
+    contract = rules.contract
+    if rules.has_declaration_round:
+        hi = max(hi, v) if contract.declarer_leads else max(hi + v, v)
+        lo = min(lo, 0, -v if contract.bonus else 0)
+    elif contract.automatic:
+        hi = max(hi, v)
+        lo = min(lo, 0)
+    return min(lo, 0), max(hi, 0)

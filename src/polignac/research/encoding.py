@@ -50,7 +50,7 @@ from typing import Final
 import numpy as np
 import numpy.typing as npt
 
-from ..core import SIDE_ANNOUNCE_MAX, SLOTS_PER_PLAYER
+from ..core import SLOTS_PER_PLAYER
 from ..core.actions import ANNOUNCEMENTS, NUM_ACTIONS
 from ..core.cards import Mask
 from ..core.deal import DECLARE, DONE, PASS_CARDS, PLAY, Deal
@@ -205,75 +205,30 @@ def encode_infostate(rules: Rules, n: int, viewer: int, dealt: Mask, turn_up: in
 
 def utility_bounds(rules: Rules, n: int, pool_in: bool = True) -> tuple[float, float]:
     """The lowest and highest return a player can get from one deal (sound bounds;
-    exact for the penalty presets, Bassadewitz and the games scored by sides)."""
-    pts = rules.point_table()
-    pack = rules.pack_mask(n)
-    in_play = [c for c in range(52) if pack >> c & 1]
-    tricks = rules.hand_size(n)
-    kind = rules.kind
-    if kind.sides:
-        cards = sum(max(0, pts[c]) for c in in_play) + max(0, rules.last_trick_points)
-        bound = cards // max(1, rules.point_divisor) + SIDE_ANNOUNCE_MAX
-        return -float(bound), float(bound)
-    if kind.chips:
-        stake = rules.pool if pool_in else 0
-        pay = max(rules.overload_chips * (n - 1), rules.sweep_chips)
-        gain = max(rules.sweep_chips * (n - 1), max(rules.pool_shares, default=0),
-                   rules.overload_chips)
-        # the dealer who sweeps gains the sweep after its stake, others at most `gain`
-        return -float(stake + pay), float(gain)
-    pos = sum(max(0, pts[c]) for c in in_play)
-    neg = sum(min(0, pts[c]) for c in in_play)
-    tp = rules.trick_points
-    hi = pos + max(0, tp) * tricks + max(0, rules.first_trick_points) \
-        + max(0, rules.last_trick_points)
-    lo = neg + min(0, tp) * tricks + min(0, rules.first_trick_points) \
-        + min(0, rules.last_trick_points)
-    if rules.all_three_points is not None:
-        hi = max(hi, rules.all_three_points)
-        lo = min(lo, rules.all_three_points)
-    v = rules.contract_points
-    if rules.has_declaration_round:
-        hi = max(hi, v) if rules.contract.declarer_leads else max(hi + v, v)
-        lo = min(lo, 0, -v if rules.contract.bonus else 0)
-    elif rules.contract.automatic:
-        hi = max(hi, v)
-        lo = min(lo, 0)
-    lo, hi = min(lo, 0), max(hi, 0)
-    if not kind.penalty:
-        return float(lo), float(hi)
-    return 0.0 - hi, 0.0 - lo  # penalties count against the player
+    exact for the penalty presets, Bassadewitz and the games scored by sides):
+    the scoring family's (``Family.return_bounds`` of ``rules.scorer``)."""
+    return rules.scorer.return_bounds(rules, n, pool_in)
 
 
 def deal_returns(deal: Deal) -> list[float]:
-    """Each player's return for the finished ``deal``.
+    """Each player's return for the finished ``deal``: the scoring family's
+    (``Family.returns`` of ``rules.scorer``).
 
     Penalty games: minus the penalty.  Points games (Knaves): the points.
     Bassadewitz: the chip change.  Scored by sides: the player's side's deal score
     minus the other side's; a deal ended by a claim is worth the bound
     (``utility_bounds``) to the claimant's side when correct, minus the bound
     when wrong, and the opposite to the other side.
+
+    Raises:
+        IllegalActionError: the deal is not finished.
     """
     rules = deal.rules
-    n = deal.num_players
-    score = deal.score()
-    if rules.kind.sides:
-        if score.claim is not None:
-            claimant, correct = score.claim
-            bound = utility_bounds(rules, n)[1]
-            sign = 1.0 if correct else -1.0
-            return [sign * bound if p % 2 == claimant % 2 else -sign * bound
-                    for p in range(n)]
-        side = (score.scores[0], score.scores[1])
-        return [float(side[p % 2] - side[1 - p % 2]) for p in range(n)]
-    if not rules.kind.penalty:
-        return [float(s) for s in score.scores]
-    return [0.0 - s for s in score.scores]
+    return rules.scorer.returns(deal.score(), rules, deal.num_players)
 
 
 __all__ = [
     "OBS_PIECES",
-    "SIDE_ANNOUNCE_MAX",
     "deal_returns",
     "encode_infostate",
     "encode_observation",

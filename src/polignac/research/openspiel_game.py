@@ -140,7 +140,7 @@ class PolignacGame(pyspiel.Game):
         cfg = game_config(p)
         rules, n = cfg.rules, cfg.n
         lo, hi = utility_bounds(rules, n)
-        zero_sum = rules.kind.sides
+        zero_sum = rules.scorer.zero_sum  # the scoring family says (scored by sides)
         info = pyspiel.GameInfo(
             num_distinct_actions=NUM_ACTIONS,
             max_chance_outcomes=52,
