@@ -49,7 +49,7 @@ from typing import Any
 
 from ..core.actions import CLAIM, GENERALE, PASS, Action, action_name, parse_action
 from ..core.cards import Mask, parse_card
-from ..core.deal import DECLARE, Deal
+from ..core.deal import DECLARE, PASS_CARDS, Deal
 from ..core.errors import RecordError
 from ..core.match import Match
 from ..core.record import replay
@@ -109,7 +109,10 @@ def mark(cost: float) -> str | None:
 
 def choices(view: SeatView) -> list[Action]:
     """The actions an evaluation compares for ``view`` (its legal cards, or the
-    declaration round's pass and contract); fewer than two means no choice."""
+    declaration round's pass and contract); fewer than two means no choice (the Hearts
+    family's passing is not card play: none)."""
+    if view.phase == PASS_CARDS:
+        return []
     if view.phase == DECLARE:
         return [a for a in view.legal if a < CLAIM]
     return [a for a in view.legal if a < 52]

@@ -89,7 +89,7 @@ POLLACK: Final = Family(
     modules=("polignac.core.pollack",))
 HEARTS: Final = Family(
     "hearts", ("hearts",), HeartsDeal, start_hearts, passing=True, calls=False,
-    declaration_round=False, score=score_tricks, exact_solver=False,
+    declaration_round=False, score=score_tricks, exact_solver=True,
     modules=("polignac.core.hearts", "polignac.core.hearts_deal"))
 
 _BY_GAME: dict[str, Family] = {}
