@@ -20,7 +20,8 @@ State of a position (all ``int64`` numpy arrays, mutated by push/pop):
     far; -1 before the first trick, -2 once two players have won one), whether
     the first trick went to the mover, whether anyone else took a point card,
     the last trick's winner, the incremental Zobrist key, a node counter, the
-    sums of the negative and of the positive ``upts`` still out, and
+    sums of the negative and of the positive ``upts`` still out, who has taken
+    the moon's penalty cards (the Hearts family), and
     from ``S_CPS`` the card points (``S_CPS + p``) and tricks (``S_NTR + p``)
     of each player (used by the chips games).
 
@@ -45,7 +46,7 @@ The value a search returns is the mover's *future* result: the final deal
 result minus what the mover has already banked in the additive part, so
 that the transposition table can share positions reached with different
 histories.  Parts of the result that are not additive (a slam, Slobberhannes'
-all three, Bassadewitz chips) are computed at the leaves from the summary in
+all three, Bassadewitz chips, the moon) are computed at the leaves from the summary in
 ``st``, and that summary is part of the table key whenever it matters.
 """
 

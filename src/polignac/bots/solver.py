@@ -9,7 +9,7 @@ The model (documented choices):
 
 * The **mover** (the player to act at the root) maximises its own final
   result of the deal in the game's unit: minus its penalty in the penalty
-  games (Polignac family, Slobberhannes family), its points in Knaves, its
+  games (Polignac family, Slobberhannes family, the Hearts family), its points in Knaves, its
   chip change in Bassadewitz (settled at the leaves from the final card
   points and tricks, docs/rules/bassadewitz.md#scoring, the dealer's stake included).
 * **Paranoid**: every other player minimises the mover's result.  In a game
@@ -23,6 +23,21 @@ The model (documented choices):
   success), générale (the declarer's own Jacks never count), the automatic
   chelem of ``polignac-fr``; Slobberhannes' all-three rule.  The all-three
   rule assumes no per-trick points (true of every preset that has it).
+* The **Hearts family** (Black Lady, Black Maria; :func:`hearts_rules`): the
+  legal cards at every node are :func:`polignac.core.tricks.restricted_mask`'s
+  (:meth:`Position.restrictions`): the first lead and the clean first trick
+  when the solve starts in the first trick, and hearts not led before they
+  are broken (a card of :func:`breakers` played; derived from the cards out
+  of the hands, and part of the table key).  Each card scores its
+  ``card_points`` (the Jack of diamonds house rule included).  The moon is
+  not additive: the kernel carries who has taken the moon's penalty cards
+  (nobody, one player, two or more; in the table key) and, when one player
+  took them all, adds at the leaf the mover's score change that
+  :func:`polignac.core.hearts.shoot_the_moon` gives for that shooter
+  (:func:`moon_changes`).  The static bounds widen by that change while the
+  moon is open; the bounds from the cards in hand are off in this family
+  (the restricted leads and the moon make them unsound).  The best-reply
+  model does not cover the family (:func:`best_reply_applies`).
 
 The search itself lives in :mod:`polignac.bots.fast` (fail-soft alpha-beta
 driven by null-window searches on the value, down from the top over a small
