@@ -111,3 +111,28 @@ def test_hard_solves_the_endgame_of_a_black_lady_deal() -> None:
             assert bot.solver.nodes > before
             solved += 1
     assert solved >= 2
+
+
+def test_a_hint_in_black_lady_is_the_solver_evaluation() -> None:
+    """The hint's evaluation (``evaluate_view``, what ``POST /tables/{id}/hint`` runs)
+    covers the family: none while passing, and in the last two tricks every consistent
+    deal solved exactly, the best card legal and the cheapest."""
+    from polignac.bots.analysis import evaluate_view
+
+    rules = get_rules("black-lady")
+    rng = random.Random(6)
+    deal: Deal = Deal.shuffled(rules, 4, 0, random.Random(6))
+    with pytest.raises(ValueError, match="no choice"):
+        evaluate_view(SeatView.of(deal, deal.to_act))
+    medium = make_bot("medium")
+    evaluated = 0
+    while not deal.done:
+        view = SeatView.of(deal, deal.to_act)
+        if deal.phase_name == "play" and view.hand.bit_count() <= 2 and len(view.legal) > 1:
+            ev = evaluate_view(view, samples=100, seed=1)
+            assert ev is not None and ev.exact
+            assert ev.best in view.legal and ev.costs[ev.best] == 0
+            assert set(ev.values) == set(view.legal)
+            evaluated += 1
+        deal = deal.apply(medium.act(view, rng))
+    assert evaluated >= 1
