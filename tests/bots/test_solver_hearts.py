@@ -83,6 +83,22 @@ def brute(deal: Deal, me: int) -> int:
     return max(vals) if deal.to_act == me else min(vals)
 
 
+def brute_reply(deal: Deal, me: int) -> list[int]:
+    """Plain max^n over the core: each player maximises minus its own score (the moon
+    included), ties against ``me``."""
+    n = deal.num_players
+    if deal.done:
+        return [final_result(deal, q) for q in range(n)]
+    p = deal.to_act
+    best: list[int] | None = None
+    for c in deal.legal_actions():
+        v = brute_reply(deal.apply(c), me)
+        if best is None or v[p] > best[p] or (v[p] == best[p] and p != me and v[me] < best[me]):
+            best = v
+    assert best is not None
+    return best
+
+
 def moon_open(deal: Deal) -> bool:
     """At most one player has taken penalty cards so far (the moon may still happen)."""
     pen = penalty_cards(deal.rules, deal.num_players)
@@ -120,6 +136,29 @@ def test_solver_matches_brute_force_in_the_hearts_family(
     assert moons >= 2  # positions where the moon is still open did occur
 
 
+REPLY_GAMES = [g for g in GAMES if g[1] <= 4]  # more players: the paranoid model
+
+
+@pytest.mark.parametrize(("preset", "n", "over"), REPLY_GAMES,
+                         ids=[f"{p}-{n}-{i}" for i, (p, n, _o) in enumerate(REPLY_GAMES)])
+def test_best_reply_matches_brute_force_in_the_hearts_family(
+        preset: str, n: int, over: dict[str, object] | None) -> None:
+    """The best-reply model (hard's endgame) with the family's leads and moon."""
+    rules = rules_of(preset, over)
+    rng = random.Random(sum(map(ord, preset)) * 5 + n)
+    compiled = Solver()
+    pure = Solver(pure=True)
+    for trial in range(8):
+        deal = play_to(start(rules, n, rng), 3, ("random", "hero", "hold", "hero")[trial % 4],
+                       rng)
+        me = deal.to_act
+        want = {c: brute_reply(deal.apply(c), me)[me] for c in deal.legal_actions()}
+        pos = Position.from_deal(deal)
+        assert compiled.best_reply_within(pos, 0) == want, (preset, over, deal.history)
+        if trial < 2:
+            assert pure.best_reply_within(pos, 0) == want
+
+
 def test_the_moon_changes_the_value() -> None:
     """Endgames where one player takes every trick: the solver agrees with brute force
     with the moon and without it (the same deal under ``moon`` off), and in some of
@@ -139,6 +178,8 @@ def test_the_moon_changes_the_value() -> None:
         assert solver.value(Position.from_deal(deal)) == want
         assert solver.value(Position.from_deal(plain)) == want_plain
         differ += want != want_plain
+        reply = {c: brute_reply(deal.apply(c), me)[me] for c in deal.legal_actions()}
+        assert solver.best_reply_within(Position.from_deal(deal), 0) == reply
     assert differ >= 1
 
 

@@ -160,7 +160,8 @@ G_MOONPEN = 38  # the moon's penalty cards (whoever takes them all shoots the mo
 G_MOONLO = 39  # min(0, the least of the G_MOONV values)
 G_MOONHI = 40  # max(0, the greatest of the G_MOONV values)
 G_MOONV = 41  # G_MOONV + s: the mover's result change when player s shoots the moon
-G_SIZE = 64
+G_MOONM = 57  # G_MOONM + 4 * s + q: player q's result change when s shoots (s, q < 4: maxn)
+G_SIZE = 80
 
 # ------------------------------------------------------------------ state
 S_LEADER = 0
@@ -1232,6 +1233,7 @@ M_LIMIT = 1  # node budget (0: none)
 M_ABORT = 2
 M_KEY = 3  # incremental Zobrist key of the hands
 M_NONCE = 4  # per-solve salt of the table keys
+M_MOON = 5  # the moon state (as ``st[S_MOON]``): who has taken the moon's penalty cards
 M_SIZE = 8
 MX_BITS = 18
 MX_VEC = 4 * 80  # result vectors: 4 slots per ply
@@ -1246,9 +1248,11 @@ def maxn(g: Any, strength: Any, upts: Any, zob: Any, hands: Any, trick: Any, vec
 
     The player to act picks the card whose result vector is best for itself
     (for its side in partnerships); among equal ones, the worst for the mover
-    ``g[G_ME]``.  At ``depth`` 0 each legal card's value for the mover goes to
-    ``rootv[c]``.  Returns 0; sets ``mst[M_ABORT]`` when the node budget runs
-    out (the results are then meaningless).
+    ``g[G_ME]``.  In the Hearts family the legal cards are :func:`_restricted`'s
+    and the moon (``mst[M_MOON]``, ``g[G_MOONM]``) is settled at the last trick.
+    At ``depth`` 0 each legal card's value for the mover goes to ``rootv[c]``.
+    Returns 0; sets ``mst[M_ABORT]`` when the node budget runs out (the
+    results are then meaningless).
     """
     n = g[G_N]
     me = g[G_ME]
@@ -1262,7 +1266,10 @@ def maxn(g: Any, strength: Any, upts: Any, zob: Any, hands: Any, trick: Any, vec
     key = 0
     slot = 0
     if tl == 0 and depth > 0:
-        key = (mst[M_KEY] ^ zob[Z_LEADER + leader] ^ mst[M_NONCE]) | 1
+        key = mst[M_KEY] ^ zob[Z_LEADER + leader] ^ mst[M_NONCE]
+        if g[G_MOON] == 1:  # (hearts broken is a function of the hands: in the key)
+            key ^= zob[Z_MOON + mst[M_MOON] + 2]
+        key |= 1
         slot = key & ((1 << MX_BITS) - 1)
         if tt_key[slot] == key:
             for q in range(n):
@@ -1270,11 +1277,14 @@ def maxn(g: Any, strength: Any, upts: Any, zob: Any, hands: Any, trick: Any, vec
             return 0
     p = _wrap(leader + tl, n)
     h = hands[p]
-    if tl > 0:
-        h = _follow(h, trick[base] // 13)
     live = 0
     for q in range(n):
         live |= hands[q]
+    if g[G_HEARTS] == 1:
+        led = trick[base] // 13 if tl > 0 else -1
+        h = _restricted(g, h, led, done == 0, tl > 0 or g[G_BREAKERS] & ~live != 0)
+    elif tl > 0:
+        h = _follow(h, trick[base] // 13)
     for i in range(tl):
         live |= 1 << int(trick[base + i])
     others = live & ~hands[p]
@@ -1287,7 +1297,9 @@ def maxn(g: Any, strength: Any, upts: Any, zob: Any, hands: Any, trick: Any, vec
         low = m & -m
         m ^= low
         c = low_index(low)
-        if depth > 0 and prev >= 0 and prev // 13 == c // 13 and upts[prev] == upts[c]:
+        if (depth > 0 and prev >= 0 and prev // 13 == c // 13 and upts[prev] == upts[c]
+                and ((g[G_BREAKERS] >> np.int64(prev)) ^ (g[G_BREAKERS] >> np.int64(c))) & 1
+                == 0):
             lo = strength[prev]
             hi = strength[c]
             if lo > hi:
@@ -1312,12 +1324,25 @@ def maxn(g: Any, strength: Any, upts: Any, zob: Any, hands: Any, trick: Any, vec
                 gain += g[G_LAST]
             for i in range(n):
                 gain += upts[trick[base + i]]
+            moon = mst[M_MOON]
+            if g[G_MOON] == 1:
+                for i in range(n):
+                    if (g[G_MOONPEN] >> np.int64(trick[base + i])) & 1 != 0:
+                        if moon == -1:
+                            mst[M_MOON] = w
+                        elif moon != w:
+                            mst[M_MOON] = -2
+                        break
             if done + 1 == g[G_TOTAL_TRICKS]:
                 for q in range(n):
                     vec[child + q] = 0
+                if g[G_MOON] == 1 and mst[M_MOON] >= 0:
+                    for q in range(n):
+                        vec[child + q] += g[G_MOONM + 4 * mst[M_MOON] + q]
             else:
                 maxn(g, strength, upts, zob, hands, trick, vec, mst, tt_key, tt_val, rootv,
                      w, tl - tl, done + 1, depth + 1)
+            mst[M_MOON] = moon
             for q in range(n):
                 if (side == 1 and (q & 1) == (w & 1)) or q == w:
                     vec[child + q] += gain

@@ -37,7 +37,8 @@ The model (documented choices):
   (:func:`moon_changes`).  The static bounds widen by that change while the
   moon is open; the bounds from the cards in hand are off in this family
   (the restricted leads and the moon make them unsound).  The best-reply
-  model does not cover the family (:func:`best_reply_applies`).
+  model (:meth:`Solver.best_reply_within`, up to 4 players) has the same
+  legal cards and settles the moon for every player at the last trick.
 
 The search itself lives in :mod:`polignac.bots.fast` (fail-soft alpha-beta
 driven by null-window searches on the value, down from the top over a small
@@ -254,6 +255,7 @@ class Solver:
         mst[fast.M_LIMIT] = max(0, nodes)
         mst[fast.M_KEY] = st[fast.S_KEY]
         mst[fast.M_NONCE] = int(g[fast.G_NONCE])
+        mst[fast.M_MOON] = st[fast.S_MOON]
         if self._mx is None:
             self._mx = (np.zeros(1 << fast.MX_BITS, np.int64),
                         np.zeros(4 << fast.MX_BITS, np.int64))
@@ -581,13 +583,16 @@ def _hearts_params(pos: Position, g: Any, in_play: Mask, me: int, sign: int) -> 
             g[fast.G_MOONV + s] = sign * changes[s][me]
         g[fast.G_MOONLO] = min(0, *(int(g[fast.G_MOONV + s]) for s in range(n)))
         g[fast.G_MOONHI] = max(0, *(int(g[fast.G_MOONV + s]) for s in range(n)))
+        for s in range(min(n, 4)):  # every player's change, for the best-reply search
+            for q in range(min(n, 4)):
+                g[fast.G_MOONM + 4 * s + q] = sign * changes[s][q]
 
 
 def best_reply_applies(pos: Position) -> bool:
-    """Whether the best-reply model covers ``pos`` (additive scoring, no contract, <= 4
-    players, not the Hearts family's restrictions or moon)."""
+    """Whether the best-reply model covers ``pos`` (additive scoring or the Hearts
+    family's moon, no contract, <= 4 players)."""
     r = pos.rules
-    if r.kind.chips or pos.num_players > 4 or hearts_rules(r):
+    if r.kind.chips or pos.num_players > 4:
         return False
     return not (pos.declarer >= 0 or r.declaration == "chelem")
 
