@@ -21,6 +21,14 @@ worktree, also next to the main checkout).  Without it or a compiler the
 benchmark says so and runs ours alone, next to a naive plain-Python minimax
 on the last ``--naive-cards`` cards of the first ``--naive-deals`` deals.
 
+A second line times the Hearts family (no C reference): ``--hearts-deals``
+random 4-player ``black-lady`` deals (random passes and random legal play up
+to trick ``--hearts-trick``, 6 by default: the hard bot's and the analysis'
+late positions), the paranoid value for the player to lead, each solved
+``--repeat`` times (the fastest counts); the first ``--naive-deals`` of them
+are also played on to their last ``--naive-cards`` cards (at most 3) and
+checked against the naive minimax over the core (its moon included).
+
 Run::
 
     .venv/bin/python benchmarks/bench_solver.py [--deals 500] [--seed 1] [--reference DIR]
@@ -159,6 +167,9 @@ def main(argv: list[str] | None = None) -> int:
                                         "else <repo>/../shared/reference)")
     ap.add_argument("--naive-deals", type=int, default=20)
     ap.add_argument("--naive-cards", type=int, default=4)
+    ap.add_argument("--hearts-deals", type=int, default=100,
+                    help="black-lady deals solved from trick --hearts-trick (0: none)")
+    ap.add_argument("--hearts-trick", type=int, default=6)
     args = ap.parse_args(argv)
     rules = get_rules("polignac")
     rng = random.Random(args.seed)
@@ -251,7 +262,55 @@ def _run(args: argparse.Namespace, deals: list[Deal], exe: Path | None, note: st
           f"({'met' if p99 <= AIM_P99_MS else 'not met'} for p99 {p99:.1f} ms)")
     if exe is None:
         status = max(status, _naive(args, deals, solver))
+    if args.hearts_deals > 0:
+        status = max(status, _hearts(args, solver))
     return status
+
+
+def _hearts(args: argparse.Namespace, solver: Solver) -> int:
+    """The black-lady line: solves from trick ``--hearts-trick``, and the naive check."""
+    rules = get_rules("black-lady")
+    rng = random.Random(args.seed)
+    deals = []
+    for _ in range(args.hearts_deals):
+        d = Deal.shuffled(rules, 4, dealer=rng.randrange(4), rng=rng)
+        while d.phase_name == "pass" or len(d.past) < args.hearts_trick - 1 or d.trick:
+            d = d.apply(rng.choice(d.legal_actions()))
+        deals.append(d)
+    ms: list[float] = []
+    cpu: list[float] = []
+    nodes: list[int] = []
+    for d in deals:
+        pos = Position.from_deal(d)
+        best = (float("inf"), float("inf"))
+        for _ in range(max(1, args.repeat)):
+            t = time.perf_counter()
+            c = time.process_time()
+            solver.value(pos)
+            best = min(best, (1000 * (time.perf_counter() - t),
+                              1000 * (time.process_time() - c)))
+        ms.append(best[0])
+        cpu.append(best[1])
+        nodes.append(solver.last_nodes)
+    print(f"exact paranoid solve, 4-player black-lady (the Hearts family's leads and "
+          f"moon), from trick {args.hearts_trick} after random passes and play, "
+          f"{len(deals)} deals (seed {args.seed}), the player to lead; no C reference")
+    figures("ours", ms, nodes)
+    print(f"        {1e6 * sum(cpu) / max(1, sum(nodes)):.0f} ns of CPU a node")
+    k = min(args.naive_cards, 3)  # 4 cards of 4 players: minutes of naive search a deal
+    checked = 0
+    for d in deals[: args.naive_deals]:
+        e = d
+        while e.hands[e.to_act].bit_count() > k or e.trick:
+            e = e.apply(rng.choice(e.legal_actions()))
+        want = naive(e, e.to_act)
+        got = solver.value(Position.from_deal(e))
+        if got != want:
+            print(f"  MISMATCH naive {want} solver {got} (black-lady)")
+            return 1
+        checked += 1
+    print(f"  the naive minimax agrees on the last {k} cards of {checked} of these deals")
+    return 0
 
 
 def _naive(args: argparse.Namespace, deals: list[Deal], solver: Solver) -> int:

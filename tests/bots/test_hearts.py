@@ -69,14 +69,70 @@ def test_every_level_plays_a_black_lady_deal(level: str) -> None:
     assert sum(deal.score().scores) in (26, 78)
 
 
-def test_the_analysis_refuses_the_family_with_a_reason() -> None:
-    from polignac.bots.analysis import analyze_record
-    from polignac.core import Match, RecordError, to_record
+def test_the_analysis_solves_a_black_lady_record() -> None:
+    """The analysis of a record (the exact solver) covers the family: the passes are
+    not analysed, the card play is, with the solver's values of the legal cards."""
+    from polignac.bots.analysis import Settings, analyze_record
+    from polignac.core import Match, to_record
 
     rng = random.Random(2)
-    m = Match.new(get_rules("black-lady"))
+    m = Match.new(get_rules("black-lady", {"threshold": 1}))
     m = m.deal_random(rng)
     while m.current is not None:
         m = m.apply(rng.choice(m.legal_actions()))
-    with pytest.raises(RecordError, match="knows neither the Hearts family's leads"):
-        analyze_record(to_record(m))
+    record = to_record(m)
+    entries = analyze_record(record, Settings(samples=4, nodes=20_000))[0]["actions"]
+    assert len(entries) == 12 + 52  # 3 cards passed by each of 4 players, then the play
+    assert all(e["note"] == "not-analysed" for e in entries[:12])
+    solved = [e for e in entries[12:] if "open_values" in e]
+    assert len(solved) >= 5
+    for e in solved:
+        assert e["action"] in e["open_values"] and e["open_best"] >= e["open"]
+
+
+def test_hard_solves_the_endgame_of_a_black_lady_deal() -> None:
+    """With 3 cards in hand the hard bot solves sampled deals exactly (the solver's
+    node count grows) and plays a legal card."""
+    from polignac.bots.hard import HardBot
+
+    bot = HardBot(samples=4, rollouts=2)
+    medium = make_bot("medium")
+    rng = random.Random(4)
+    solved = 0
+    for seed in range(4):
+        deal: Deal = Deal.shuffled(get_rules("black-lady"), 4, seed, random.Random(seed))
+        while deal.phase_name == "pass" or deal.hands[deal.to_act].bit_count() > 3:
+            deal = deal.apply(medium.act(SeatView.of(deal, deal.to_act), rng))
+        view = SeatView.of(deal, deal.to_act)
+        before = bot.solver.nodes
+        action = bot.act(view, rng)
+        assert action in deal.legal_actions()
+        if len(view.legal) > 1:
+            assert bot.solver.nodes > before
+            solved += 1
+    assert solved >= 2
+
+
+def test_a_hint_in_black_lady_is_the_solver_evaluation() -> None:
+    """The hint's evaluation (``evaluate_view``, what ``POST /tables/{id}/hint`` runs)
+    covers the family: none while passing, and in the last two tricks every consistent
+    deal solved exactly, the best card legal and the cheapest."""
+    from polignac.bots.analysis import evaluate_view
+
+    rules = get_rules("black-lady")
+    rng = random.Random(6)
+    deal: Deal = Deal.shuffled(rules, 4, 0, random.Random(6))
+    with pytest.raises(ValueError, match="no choice"):
+        evaluate_view(SeatView.of(deal, deal.to_act))
+    medium = make_bot("medium")
+    evaluated = 0
+    while not deal.done:
+        view = SeatView.of(deal, deal.to_act)
+        if deal.phase_name == "play" and view.hand.bit_count() <= 2 and len(view.legal) > 1:
+            ev = evaluate_view(view, samples=100, seed=1)
+            assert ev is not None and ev.exact
+            assert ev.best in view.legal and ev.costs[ev.best] == 0
+            assert set(ev.values) == set(view.legal)
+            evaluated += 1
+        deal = deal.apply(medium.act(view, rng))
+    assert evaluated >= 1

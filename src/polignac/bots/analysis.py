@@ -49,7 +49,7 @@ from typing import Any
 
 from ..core.actions import CLAIM, GENERALE, PASS, Action, action_name, parse_action
 from ..core.cards import Mask, parse_card
-from ..core.deal import DECLARE, Deal
+from ..core.deal import DECLARE, PASS_CARDS, Deal
 from ..core.errors import RecordError
 from ..core.match import Match
 from ..core.record import replay
@@ -109,7 +109,10 @@ def mark(cost: float) -> str | None:
 
 def choices(view: SeatView) -> list[Action]:
     """The actions an evaluation compares for ``view`` (its legal cards, or the
-    declaration round's pass and contract); fewer than two means no choice."""
+    declaration round's pass and contract); fewer than two means no choice (the Hearts
+    family's passing is not card play: none)."""
+    if view.phase == PASS_CARDS:
+        return []
     if view.phase == DECLARE:
         return [a for a in view.legal if a < CLAIM]
     return [a for a in view.legal if a < 52]
@@ -336,14 +339,14 @@ def _deal_states(record: Mapping[str, Any]) -> Iterator[tuple[int, Deal, list[in
     """Each deal of ``record``: its number, first state, seats and actions.
 
     Raises:
-        RecordError: the record does not replay, or is of the Hearts family (not analysed).
+        RecordError: the record does not replay, or is of a family the exact solver
+            does not model (``Family.exact_solver``; none today).
     """
     final = replay(record)
     if not final.rules.family.exact_solver:
         raise RecordError(
             f"preset {final.rules.preset!r} cannot be analysed: the analysis solves deals "
-            "exactly, and the solver knows neither the Hearts family's leads (first trick, "
-            "hearts breaking) nor the moon")
+            f"exactly, and the solver does not model the {final.rules.family.name!r} family")
     match = Match.new(final.rules, len(final.names), final.first_dealer, list(final.names))
     for number, entry in enumerate(record.get("deals") or [], start=1):
         _dealer, seat_tuple = match.next_deal()

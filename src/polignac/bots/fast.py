@@ -20,7 +20,8 @@ State of a position (all ``int64`` numpy arrays, mutated by push/pop):
     far; -1 before the first trick, -2 once two players have won one), whether
     the first trick went to the mover, whether anyone else took a point card,
     the last trick's winner, the incremental Zobrist key, a node counter, the
-    sums of the negative and of the positive ``upts`` still out, and
+    sums of the negative and of the positive ``upts`` still out, who has taken
+    the moon's penalty cards (the Hearts family), and
     from ``S_CPS`` the card points (``S_CPS + p``) and tricks (``S_NTR + p``)
     of each player (used by the chips games).
 
@@ -45,7 +46,7 @@ The value a search returns is the mover's *future* result: the final deal
 result minus what the mover has already banked in the additive part, so
 that the transposition table can share positions reached with different
 histories.  Parts of the result that are not additive (a slam, Slobberhannes'
-all three, Bassadewitz chips) are computed at the leaves from the summary in
+all three, Bassadewitz chips, the moon) are computed at the leaves from the summary in
 ``st``, and that summary is part of the table key whenever it matters.
 """
 
@@ -147,7 +148,20 @@ G_TRICK_PTS = 28  # raw points per trick (chips games' card points)
 G_NONCE = 29  # per-solve salt of the table keys
 G_RANGE = 30  # a bound on the absolute value of any result
 G_PLAYB = 31  # 1: the bounds from the cards in hand apply (:func:`_hand_bounds`)
-G_SIZE = 32
+# The Hearts family (core/tricks.py:restricted_mask, core/hearts.py), masks and cards
+# in the numbering of the arrays they come with (the solver remaps them):
+G_HEARTS = 32  # 1: the leads and the first trick are restricted (:func:`_restricted`)
+G_OPEN = 33  # the card that must open the first trick, or -1
+G_CLEAN = 34  # the cards kept off the first trick while the hand holds another
+G_UNBROKEN = 35  # the cards not led before hearts are broken (while the hand holds another)
+G_BREAKERS = 36  # the cards in play whose play breaks hearts (broken: one is out of the hands)
+G_MOON = 37  # 1: shooting the moon applies (a non-additive part, :func:`leaf_value`)
+G_MOONPEN = 38  # the moon's penalty cards (whoever takes them all shoots the moon)
+G_MOONLO = 39  # min(0, the least of the G_MOONV values)
+G_MOONHI = 40  # max(0, the greatest of the G_MOONV values)
+G_MOONV = 41  # G_MOONV + s: the mover's result change when player s shoots the moon
+G_MOONM = 57  # G_MOONM + 4 * s + q: player q's result change when s shoots (s, q < 4: maxn)
+G_SIZE = 80
 
 # ------------------------------------------------------------------ state
 S_LEADER = 0
@@ -164,6 +178,7 @@ S_NEGL = 10  # sum of the negative ``upts`` of the cards not yet in a finished t
 S_POSL = 11  # sum of the positive ``upts`` of the cards not yet in a finished trick
 S_LIMIT = 12  # node budget of the solve (0: none)
 S_ABORT = 13  # set to 1 when the budget ran out: the results are then meaningless
+S_MOON = 14  # the moon: who has taken the moon's penalty cards: -1 nobody yet, p only p, -2 two
 S_CPS = 16
 S_NTR = 32
 S_SIZE = 48
@@ -199,7 +214,10 @@ Z_NTR = Z_OP + 2
 Z_CPS = Z_NTR + 16
 Z_REL = Z_CPS + 16 * 256  # (suit, place among the suit's live cards, owner)
 Z_PV = Z_REL + 52 * 16  # (suit, place, card points mod 16)
-Z_SIZE = Z_PV + 52 * 16
+Z_BROKEN = Z_PV + 52 * 16  # the Hearts family: hearts broken
+Z_MOON = Z_BROKEN + 1  # the moon state st[S_MOON] + 2
+Z_QB = Z_MOON + 18  # (suit, place) of a live breaker outside hearts before hearts break
+Z_SIZE = Z_QB + 52
 P_ZOB = P_WORK + WORK_SIZE
 P_SIZE = P_ZOB + Z_SIZE
 
@@ -229,6 +247,37 @@ def _follow(h: Any, led: int) -> Any:
     (``led`` < 0: on lead): ``core.tricks.legal_mask``."""
     if led >= 0:
         f = h & (np.int64(0x1FFF) << np.int64(13 * led))
+        if f != 0:
+            return f
+    return h
+
+
+@_jit_inline
+def _restricted(g: Any, h: Any, led: int, first: bool, broken: bool) -> Any:
+    """The cards of hand ``h`` that may be played with the Hearts family's
+    restrictions (``g[G_OPEN]``, ``g[G_CLEAN]``, ``g[G_UNBROKEN]``), led suit
+    ``led`` (< 0: on lead), in the first trick or not, hearts broken or not:
+    ``core.tricks.restricted_mask``."""
+    if led >= 0:
+        f = h & (np.int64(0x1FFF) << np.int64(13 * led))
+        if f != 0:
+            return f
+        if first:
+            f = h & ~g[G_CLEAN]
+            if f != 0:
+                return f
+        return h
+    if first:
+        if g[G_OPEN] >= 0:
+            f = h & (np.int64(1) << np.int64(g[G_OPEN]))
+            if f != 0:
+                return f
+            return h
+        f = h & ~g[G_CLEAN]
+        if f != 0:
+            h = f
+    if not broken:
+        f = h & ~g[G_UNBROKEN]
         if f != 0:
             return f
     return h
@@ -285,9 +334,20 @@ def _trick_points(upts: Any, pts: Any, trick: Any, tb: int, n: int) -> tuple[int
 
 @_jit_inline
 def legal_mask(g: Any, hands: Any, trick: Any, st: Any) -> int:
-    """Return the cards the player to act may play."""
+    """Return the cards the player to act may play (with the Hearts family's
+    restrictions when ``g[G_HEARTS]``: hearts are broken once a card of
+    ``g[G_BREAKERS]`` has left the hands)."""
     n = g[G_N]
     p = _wrap(st[S_LEADER] + st[S_TL], n)
+    if g[G_HEARTS] == 1:
+        led = trick[st[S_TB]] // 13 if st[S_TL] > 0 else -1
+        broken = True
+        if led < 0:
+            live = np.int64(0)
+            for q in range(n):
+                live |= hands[q]
+            broken = g[G_BREAKERS] & ~live != 0
+        return _restricted(g, hands[p], led, st[S_DONE] == 0, broken)
     if st[S_TL] > 0:
         return _follow(hands[p], trick[st[S_TB]] // 13)
     return hands[p]
@@ -330,6 +390,15 @@ def play_card(g: Any, strength: Any, upts: Any, pts: Any, zob: Any,
         for i in range(n):
             if pts[trick[tb + i]] != 0:
                 st[S_OTHERPT] = 1
+    if g[G_MOON] == 1:
+        for i in range(n):
+            if (g[G_MOONPEN] >> np.int64(trick[tb + i])) & 1 != 0:
+                mo = st[S_MOON]
+                if mo == -1:
+                    st[S_MOON] = w
+                elif mo != w:
+                    st[S_MOON] = -2
+                break
     if done == 0:
         st[S_SWEEP] = w
         st[S_FWME] = 1 if w == g[G_ME] else 0
@@ -411,6 +480,8 @@ def leaf_value(g: Any, st: Any) -> int:
                 adj = -v
     if g[G_ALL3] == 1 and st[S_FWME] == 1 and st[S_LASTW] == me and st[S_OTHERPT] == 0:
         adj += g[G_ALL3_ADJ]
+    if g[G_MOON] == 1 and st[S_MOON] >= 0:
+        adj += g[G_MOONV + st[S_MOON]]
     return adj
 
 
@@ -460,6 +531,25 @@ def _summary_key(g: Any, zob: Any, pts: Any, owner: Any, hands: Any, st: Any) ->
             if st[S_NTR + q] > 0:
                 k ^= zob[Z_NTR + q]
             k ^= zob[Z_CPS + q * 256 + (st[S_CPS + q] & 255)]
+    if g[G_HEARTS] == 1:
+        if g[G_BREAKERS] & ~live != 0:
+            k ^= zob[Z_BROKEN]
+        else:
+            # before hearts break, a live breaker outside hearts (the Queen of
+            # spades) is keyed at its place: it is not like the cards of its value
+            qb = g[G_BREAKERS] & ~g[G_UNBROKEN]
+            while qb != 0:
+                c = low_index(qb)
+                qb &= qb - 1
+                s = c // 13
+                below = live & ((np.int64(1) << np.int64(c)) - (np.int64(1) << np.int64(13 * s)))
+                place = 13 * s
+                while below != 0:
+                    below &= below - 1
+                    place += 1
+                k ^= zob[Z_QB + place]
+    if g[G_MOON] == 1:
+        k ^= zob[Z_MOON + st[S_MOON] + 2]
     return k
 
 
@@ -499,6 +589,19 @@ def _bounds(g: Any, st: Any) -> tuple[int, int]:
         return -INF, INF
     lo = st[S_NEGL]
     hi = st[S_POSL]
+    if g[G_MOON] == 1:
+        # the moon's change still possible: by the one player who has taken the
+        # penalty cards so far, or by anyone when nobody has
+        mo = st[S_MOON]
+        if mo >= 0:
+            d = g[G_MOONV + mo]
+            if d < 0:
+                lo += d
+            else:
+                hi += d
+        elif mo == -1:
+            lo += g[G_MOONLO]
+            hi += g[G_MOONHI]
     b = g[G_TRICK] * (g[G_TOTAL_TRICKS] - st[S_DONE])
     if b < 0:
         lo += b
@@ -669,7 +772,7 @@ def _trick_bounds(g: Any, strength: Any, upts: Any, hands: Any, trick: Any, st: 
 
 @_jit_inline
 def _undo_trick(g: Any, upts: Any, pts: Any, trick: Any, st: Any, tb: int, leader: int,
-                sweep: int, fwme: int, otherpt: int, lastw: int) -> None:
+                sweep: int, fwme: int, otherpt: int, lastw: int, moon: int) -> None:
     """Undo the summary of the trick just completed at ``trick[tb:tb + n]`` (not the hands)."""
     n = g[G_N]
     wnr = st[S_LEADER]
@@ -686,6 +789,7 @@ def _undo_trick(g: Any, upts: Any, pts: Any, trick: Any, st: Any, tb: int, leade
     st[S_FWME] = fwme
     st[S_OTHERPT] = otherpt
     st[S_LASTW] = lastw
+    st[S_MOON] = moon
 
 
 @_jit_inline
@@ -698,13 +802,14 @@ def _last_trick(g: Any, strength: Any, upts: Any, pts: Any, zob: Any,
     fwme = st[S_FWME]
     otherpt = st[S_OTHERPT]
     lastw = st[S_LASTW]
+    moon = st[S_MOON]
     tb = st[S_TB]
     gain = 0
     for i in range(n):
         q = _wrap(leader + i, n)
         gain = play_card(g, strength, upts, pts, zob, hands, trick, st, low_index(hands[q]))
     v = gain + leaf_value(g, st)
-    _undo_trick(g, upts, pts, trick, st, tb, leader, sweep, fwme, otherpt, lastw)
+    _undo_trick(g, upts, pts, trick, st, tb, leader, sweep, fwme, otherpt, lastw, moon)
     for i in range(n):
         c = trick[tb + i]
         q = _wrap(leader + i, n)
@@ -814,7 +919,8 @@ def search(mem: Any, tt: Any, alpha: int, beta: int) -> int:
         m &= m - 1
         if (prev >= 0 and prev // 13 == c // 13 and upts[prev] == upts[c]
                 and pts[prev] == pts[c]
-                and live & ((np.int64(1) << np.int64(c)) - (np.int64(2) << np.int64(prev))) == 0):
+                and live & ((np.int64(1) << np.int64(c)) - (np.int64(2) << np.int64(prev))) == 0
+                and ((g[G_BREAKERS] >> np.int64(prev)) ^ (g[G_BREAKERS] >> np.int64(c))) & 1 == 0):
             work[base + nc - 1] = c  # keep the stronger representative
         else:
             work[base + nc] = c
@@ -909,13 +1015,15 @@ def search(mem: Any, tt: Any, alpha: int, beta: int) -> int:
         fwme = st[S_FWME]
         otherpt = st[S_OTHERPT]
         lastw = st[S_LASTW]
+        moon = st[S_MOON]
         gain = play_card(g, strength, upts, pts, zob, hands, trick, st, c)
         if st[S_TL] == 0:
             if st[S_DONE] == g[G_TOTAL_TRICKS]:
                 v = gain + leaf_value(g, st)
             else:
                 v = gain + search(mem, tt, alpha - gain, beta - gain)
-            _undo_trick(g, upts, pts, trick, st, tb, leader, sweep, fwme, otherpt, lastw)
+            _undo_trick(g, upts, pts, trick, st, tb, leader, sweep, fwme, otherpt, lastw,
+                        moon)
         else:
             v = search(mem, tt, alpha, beta)
         if st[S_ABORT] != 0:
@@ -1051,29 +1159,45 @@ def random_playouts(g: Any, strength: Any, upts: Any, pts: Any, zob: Any,
                     hands0: Any, count: int, seed: int, taken: Any) -> int:
     """Play ``count`` random deals from ``hands0`` (eldest leads); return the cards played.
 
-    A uniformly random legal card at each turn (an xorshift generator seeded
-    with ``seed``, scaled by multiply-shift), tricks resolved as in
-    :func:`play_card`; ``taken[p]`` accumulates the card points player ``p``
-    took over all the deals.  The loop keeps its state in locals and bitmasks
-    (no per-card calls or Python objects).
+    ``hands0`` are the hands before the first card.  A uniformly random legal
+    card at each turn (an xorshift generator seeded with ``seed``, scaled by
+    multiply-shift), tricks resolved as in :func:`play_card`; in the Hearts
+    family (``g[G_HEARTS]``) the holder of ``g[G_OPEN]`` leads, and the legal
+    cards are :func:`_restricted`'s.  ``taken[p]`` accumulates the card points
+    player ``p`` took over all the deals.  The loop keeps its state in locals
+    and bitmasks (no per-card calls or Python objects).
     """
     n = g[G_N]
     trump = g[G_TRUMP]
     hands = hands0.copy()
     x = np.uint64(seed * 2 + 1)
     tricks = g[G_TOTAL_TRICKS]
+    hearts = g[G_HEARTS] == 1
     for _ in range(count):
         for q in range(n):
             hands[q] = hands0[q]
         leader = g[G_ELDEST]
+        if hearts and g[G_OPEN] >= 0:
+            for q in range(n):
+                if (hands[q] >> np.int64(g[G_OPEN])) & 1 != 0:
+                    leader = q
         for _t in range(tricks):
             p = leader
             w = leader
             led = -1
             wc = 0
             raw = 0
+            broken = True
+            if hearts:
+                live = np.int64(0)
+                for q in range(n):
+                    live |= hands[q]
+                broken = g[G_BREAKERS] & ~live != 0
             for i in range(n):
-                h = _follow(hands[p], led)
+                if hearts:
+                    h = _restricted(g, hands[p], led, _t == 0, broken)
+                else:
+                    h = _follow(hands[p], led)
                 cnt = popcount(h)
                 x ^= x << np.uint64(13)
                 x ^= x >> np.uint64(7)
@@ -1109,6 +1233,7 @@ M_LIMIT = 1  # node budget (0: none)
 M_ABORT = 2
 M_KEY = 3  # incremental Zobrist key of the hands
 M_NONCE = 4  # per-solve salt of the table keys
+M_MOON = 5  # the moon state (as ``st[S_MOON]``): who has taken the moon's penalty cards
 M_SIZE = 8
 MX_BITS = 18
 MX_VEC = 4 * 80  # result vectors: 4 slots per ply
@@ -1123,9 +1248,11 @@ def maxn(g: Any, strength: Any, upts: Any, zob: Any, hands: Any, trick: Any, vec
 
     The player to act picks the card whose result vector is best for itself
     (for its side in partnerships); among equal ones, the worst for the mover
-    ``g[G_ME]``.  At ``depth`` 0 each legal card's value for the mover goes to
-    ``rootv[c]``.  Returns 0; sets ``mst[M_ABORT]`` when the node budget runs
-    out (the results are then meaningless).
+    ``g[G_ME]``.  In the Hearts family the legal cards are :func:`_restricted`'s
+    and the moon (``mst[M_MOON]``, ``g[G_MOONM]``) is settled at the last trick.
+    At ``depth`` 0 each legal card's value for the mover goes to ``rootv[c]``.
+    Returns 0; sets ``mst[M_ABORT]`` when the node budget runs out (the
+    results are then meaningless).
     """
     n = g[G_N]
     me = g[G_ME]
@@ -1139,7 +1266,10 @@ def maxn(g: Any, strength: Any, upts: Any, zob: Any, hands: Any, trick: Any, vec
     key = 0
     slot = 0
     if tl == 0 and depth > 0:
-        key = (mst[M_KEY] ^ zob[Z_LEADER + leader] ^ mst[M_NONCE]) | 1
+        key = mst[M_KEY] ^ zob[Z_LEADER + leader] ^ mst[M_NONCE]
+        if g[G_MOON] == 1:  # (hearts broken is a function of the hands: in the key)
+            key ^= zob[Z_MOON + mst[M_MOON] + 2]
+        key |= 1
         slot = key & ((1 << MX_BITS) - 1)
         if tt_key[slot] == key:
             for q in range(n):
@@ -1147,11 +1277,14 @@ def maxn(g: Any, strength: Any, upts: Any, zob: Any, hands: Any, trick: Any, vec
             return 0
     p = _wrap(leader + tl, n)
     h = hands[p]
-    if tl > 0:
-        h = _follow(h, trick[base] // 13)
     live = 0
     for q in range(n):
         live |= hands[q]
+    if g[G_HEARTS] == 1:
+        led = trick[base] // 13 if tl > 0 else -1
+        h = _restricted(g, h, led, done == 0, tl > 0 or g[G_BREAKERS] & ~live != 0)
+    elif tl > 0:
+        h = _follow(h, trick[base] // 13)
     for i in range(tl):
         live |= 1 << int(trick[base + i])
     others = live & ~hands[p]
@@ -1164,7 +1297,9 @@ def maxn(g: Any, strength: Any, upts: Any, zob: Any, hands: Any, trick: Any, vec
         low = m & -m
         m ^= low
         c = low_index(low)
-        if depth > 0 and prev >= 0 and prev // 13 == c // 13 and upts[prev] == upts[c]:
+        if (depth > 0 and prev >= 0 and prev // 13 == c // 13 and upts[prev] == upts[c]
+                and ((g[G_BREAKERS] >> np.int64(prev)) ^ (g[G_BREAKERS] >> np.int64(c))) & 1
+                == 0):
             lo = strength[prev]
             hi = strength[c]
             if lo > hi:
@@ -1189,12 +1324,25 @@ def maxn(g: Any, strength: Any, upts: Any, zob: Any, hands: Any, trick: Any, vec
                 gain += g[G_LAST]
             for i in range(n):
                 gain += upts[trick[base + i]]
+            moon = mst[M_MOON]
+            if g[G_MOON] == 1:
+                for i in range(n):
+                    if (g[G_MOONPEN] >> np.int64(trick[base + i])) & 1 != 0:
+                        if moon == -1:
+                            mst[M_MOON] = w
+                        elif moon != w:
+                            mst[M_MOON] = -2
+                        break
             if done + 1 == g[G_TOTAL_TRICKS]:
                 for q in range(n):
                     vec[child + q] = 0
+                if g[G_MOON] == 1 and mst[M_MOON] >= 0:
+                    for q in range(n):
+                        vec[child + q] += g[G_MOONM + 4 * mst[M_MOON] + q]
             else:
                 maxn(g, strength, upts, zob, hands, trick, vec, mst, tt_key, tt_val, rootv,
                      w, tl - tl, done + 1, depth + 1)
+            mst[M_MOON] = moon
             for q in range(n):
                 if (side == 1 and (q & 1) == (w & 1)) or q == w:
                     vec[child + q] += gain

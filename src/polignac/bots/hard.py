@@ -228,8 +228,7 @@ class HardBot:
 
     def _late(self, view: SeatView) -> int:
         """Cards in hand at or below which the exact endgame solves the deal: none in a
-        family the solver does not model (``Family.exact_solver``: the Hearts family,
-        whose leads and moon it does not know)."""
+        family the solver does not model (``Family.exact_solver``; every family now)."""
         return self.late if view.rules.family.exact_solver else 0
 
     def _best_card(self, view: SeatView, cards: list[Action], rng: random.Random) -> Action:

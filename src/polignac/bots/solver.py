@@ -9,7 +9,7 @@ The model (documented choices):
 
 * The **mover** (the player to act at the root) maximises its own final
   result of the deal in the game's unit: minus its penalty in the penalty
-  games (Polignac family, Slobberhannes family), its points in Knaves, its
+  games (Polignac family, Slobberhannes family, the Hearts family), its points in Knaves, its
   chip change in Bassadewitz (settled at the leaves from the final card
   points and tricks, docs/rules/bassadewitz.md#scoring, the dealer's stake included).
 * **Paranoid**: every other player minimises the mover's result.  In a game
@@ -23,6 +23,22 @@ The model (documented choices):
   success), générale (the declarer's own Jacks never count), the automatic
   chelem of ``polignac-fr``; Slobberhannes' all-three rule.  The all-three
   rule assumes no per-trick points (true of every preset that has it).
+* The **Hearts family** (Black Lady, Black Maria; :func:`hearts_rules`): the
+  legal cards at every node are :func:`polignac.core.tricks.restricted_mask`'s
+  (:meth:`Position.restrictions`): the first lead and the clean first trick
+  when the solve starts in the first trick, and hearts not led before they
+  are broken (a card of :func:`breakers` played; derived from the cards out
+  of the hands, and part of the table key).  Each card scores its
+  ``card_points`` (the Jack of diamonds house rule included).  The moon is
+  not additive: the kernel carries who has taken the moon's penalty cards
+  (nobody, one player, two or more; in the table key) and, when one player
+  took them all, adds at the leaf the mover's score change that
+  :func:`polignac.core.hearts.shoot_the_moon` gives for that shooter
+  (:func:`moon_changes`).  The static bounds widen by that change while the
+  moon is open; the bounds from the cards in hand are off in this family
+  (the restricted leads and the moon make them unsound).  The best-reply
+  model (:meth:`Solver.best_reply_within`, up to 4 players) has the same
+  legal cards and settles the moon for every player at the last trick.
 
 The search itself lives in :mod:`polignac.bots.fast` (fail-soft alpha-beta
 driven by null-window searches on the value, down from the top over a small
@@ -44,10 +60,12 @@ from typing import Any
 
 import numpy as np
 
-from ..core.cards import Card, Mask
+from ..core.cards import CODES, Card, Mask, cards_of
 from ..core.deal import Deal
+from ..core.hearts import HEARTS_MASK, QUEEN_OF_SPADES, lowest_club, penalty_cards, shoot_the_moon
 from ..core.rules import Rules
-from ..core.tricks import led_suit, legal_cards
+from ..core.scoring import ScoreLine
+from ..core.tricks import led_suit, legal_mask, restricted_mask
 from . import fast
 
 _DTYPES = {"capot": 1, "general": 1, "general-bonus": 2, "generale": 3, "chelem": 4}
@@ -104,9 +122,42 @@ class Position:
             turn_up=-1 if deal.turn_up is None else deal.turn_up,
         )
 
+    def legal_mask(self) -> Mask:
+        """The cards the player to act may play (with the Hearts family's
+        restrictions, :meth:`restrictions`)."""
+        hand = self.hands[self.to_act]
+        led = led_suit(self.trick)
+        if not hearts_rules(self.rules):
+            return legal_mask(hand, led)
+        return restricted_mask(hand, led, not self.winners, *self.restrictions())
+
     def legal_cards(self) -> list[Card]:
         """The cards the player to act may play, ascending."""
-        return legal_cards(self.hands[self.to_act], led_suit(self.trick))
+        return cards_of(self.legal_mask())
+
+    def restrictions(self) -> tuple[Card, Mask, Mask]:
+        """The Hearts family's restrictions on the card to play now, as
+        :func:`polignac.core.tricks.restricted_mask` takes them (and as
+        ``HeartsDeal.play_restrictions`` gives them): the card that must open
+        the first trick (-1: none now), the cards kept off the first trick (0
+        after it), the cards that may not be led (0 once hearts are broken:
+        a card of :func:`breakers` has been played)."""
+        r = self.rules
+        n = self.num_players
+        first = not self.winners
+        opening = (lowest_club(r, n) if first and not self.trick and r.first_lead == "lowest-club"
+                   else -1)
+        clean = penalty_cards(r, n) if first and r.clean_first_trick else 0
+        unbroken = 0
+        if r.break_hearts:
+            played = 0
+            for t in self.taken:
+                played |= t
+            for c in self.trick:
+                played |= 1 << c
+            if not played & breakers(r):
+                unbroken = HEARTS_MASK
+        return opening, clean, unbroken
 
 
 @dataclass
@@ -204,6 +255,7 @@ class Solver:
         mst[fast.M_LIMIT] = max(0, nodes)
         mst[fast.M_KEY] = st[fast.S_KEY]
         mst[fast.M_NONCE] = int(g[fast.G_NONCE])
+        mst[fast.M_MOON] = st[fast.S_MOON]
         if self._mx is None:
             self._mx = (np.zeros(1 << fast.MX_BITS, np.int64),
                         np.zeros(4 << fast.MX_BITS, np.int64))
@@ -288,6 +340,12 @@ class Solver:
 
         mem = self._mem
         mem[fast.P_G:fast.P_G + fast.G_SIZE] = g
+        if g[fast.G_HEARTS]:  # the family's cards and masks in the kernel's numbering
+            pg = fast.P_G
+            for i in (fast.G_CLEAN, fast.G_UNBROKEN, fast.G_BREAKERS, fast.G_MOONPEN):
+                mem[pg + i] = remap(int(g[i]))
+            if g[fast.G_OPEN] >= 0:
+                mem[pg + fast.G_OPEN] = perm[int(g[fast.G_OPEN])]
         mem[fast.P_STR:fast.P_STR + 52] = strength[inv]
         mem[fast.P_UPTS:fast.P_UPTS + 52] = upts[inv]
         mem[fast.P_PTS:fast.P_PTS + 52] = pts[inv]
@@ -406,11 +464,16 @@ def build(pos: Position, nonce: int = 0, player: int | None = None) -> tuple[Any
         g[fast.G_SHARE0 + i] = share
     g[fast.G_TRICK_PTS] = r.trick_points if mode == 1 else 0
     g[fast.G_NONCE] = nonce
+    hearts = hearts_rules(r)
+    if hearts:
+        _hearts_params(pos, g, in_play, me, sign)
     g[fast.G_RANGE] = (int(np.abs(upts).sum()) + abs(tp) * total_tricks + abs(first) + abs(last)
                        + 2 * r.contract_points + abs(int(g[fast.G_TOTAL_U]))
                        + abs(int(g[fast.G_ALL3_ADJ])) + r.pool
-                       + n * (r.sweep_chips + n * r.overload_chips) + 1)
-    if mode == 0 and not dtype and not side and g[fast.G_TRUMP] < 0 and not g[fast.G_ALL3]:
+                       + n * (r.sweep_chips + n * r.overload_chips)
+                       + int(g[fast.G_MOONHI]) - int(g[fast.G_MOONLO]) + 1)
+    if (mode == 0 and not dtype and not side and g[fast.G_TRUMP] < 0 and not g[fast.G_ALL3]
+            and not hearts):
         g[fast.G_PLAYB] = 1
     hands = np.zeros(16, np.int64)
     for p, h in enumerate(pos.hands):
@@ -425,6 +488,11 @@ def build(pos: Position, nonce: int = 0, player: int | None = None) -> tuple[Any
     st[fast.S_SWEEP] = -1
     st[fast.S_FWME] = -1
     st[fast.S_LASTW] = -1
+    st[fast.S_MOON] = -1
+    if g[fast.G_MOON]:
+        pen = int(g[fast.G_MOONPEN])
+        takers = [p for p in range(n) if pos.taken[p] & pen]
+        st[fast.S_MOON] = takers[0] if len(takers) == 1 else -2 if takers else -1
     out = 0
     for h in pos.hands:
         out |= h
@@ -455,8 +523,74 @@ def build(pos: Position, nonce: int = 0, player: int | None = None) -> tuple[Any
     return g, strength, upts, pts, order, hands, trick, st, banked
 
 
+def hearts_rules(rules: Rules) -> bool:
+    """Whether ``rules`` have the Hearts family's restrictions on play (the first
+    trick's, hearts breaking) or the moon (:mod:`polignac.core.hearts`)."""
+    return (rules.break_hearts or rules.clean_first_trick or rules.first_lead == "lowest-club"
+            or rules.moon)
+
+
+def breakers(rules: Rules) -> Mask:
+    """The cards whose play breaks hearts: the hearts, and the Queen of spades
+    with ``queen_breaks`` (as ``HeartsDeal.hearts_broken``; a parity test checks it)."""
+    return HEARTS_MASK | (1 << QUEEN_OF_SPADES if rules.queen_breaks else 0)
+
+
+_MOON: dict[tuple[int, int], tuple[Rules, tuple[tuple[int, ...], ...]]] = {}
+
+
+def moon_changes(rules: Rules, n: int) -> tuple[tuple[int, ...], ...]:
+    """``out[s][p]``: how much player ``p``'s deal score changes when player ``s``
+    shoots the moon (takes every penalty card), by the rule's own scoring
+    (:func:`polignac.core.hearts.shoot_the_moon`, asked once per shooter with
+    the penalty cards' lines; cached).  The solver assumes, as that rule does,
+    that the change depends on the shooter alone, not on the other cards taken.
+    """
+    hit = _MOON.get((id(rules), n))
+    if hit is not None and hit[0] is rules:
+        return hit[1]
+    pts = rules.point_table()
+    codes = [CODES[c] for c in cards_of(penalty_cards(rules, n))]
+    out = []
+    for s in range(n):
+        per = [[ScoreLine(p, pts[CODES.index(c)], "card", c) for c in codes] if p == s else []
+               for p in range(n)]
+        after = shoot_the_moon(rules, n, dict.fromkeys(codes, s), per)
+        out.append(tuple(sum(x.points for x in after[p]) - sum(x.points for x in per[p])
+                         for p in range(n)))
+    if len(_MOON) >= 64:
+        _MOON.clear()
+    _MOON[id(rules), n] = (rules, tuple(out))
+    return tuple(out)
+
+
+def _hearts_params(pos: Position, g: Any, in_play: Mask, me: int, sign: int) -> None:
+    """Set the Hearts family's kernel parameters of ``pos`` in ``g`` (the cards'
+    own numbering): the restrictions and the moon."""
+    r = pos.rules
+    n = pos.num_players
+    g[fast.G_HEARTS] = 1
+    g[fast.G_OPEN] = lowest_club(r, n) if r.first_lead == "lowest-club" else -1
+    g[fast.G_CLEAN] = penalty_cards(r, n) & in_play if r.clean_first_trick else 0
+    g[fast.G_UNBROKEN] = HEARTS_MASK if r.break_hearts else 0
+    g[fast.G_BREAKERS] = breakers(r) & in_play if r.break_hearts else 0
+    pen = penalty_cards(r, n)
+    if r.moon and pen and not pen & ~in_play:
+        g[fast.G_MOON] = 1
+        g[fast.G_MOONPEN] = pen
+        changes = moon_changes(r, n)
+        for s in range(n):
+            g[fast.G_MOONV + s] = sign * changes[s][me]
+        g[fast.G_MOONLO] = min(0, *(int(g[fast.G_MOONV + s]) for s in range(n)))
+        g[fast.G_MOONHI] = max(0, *(int(g[fast.G_MOONV + s]) for s in range(n)))
+        for s in range(min(n, 4)):  # every player's change, for the best-reply search
+            for q in range(min(n, 4)):
+                g[fast.G_MOONM + 4 * s + q] = sign * changes[s][q]
+
+
 def best_reply_applies(pos: Position) -> bool:
-    """Whether the best-reply model covers ``pos`` (additive scoring, no contract, <= 4 players)."""
+    """Whether the best-reply model covers ``pos`` (additive scoring or the Hearts
+    family's moon, no contract, <= 4 players)."""
     r = pos.rules
     if r.kind.chips or pos.num_players > 4:
         return False

@@ -589,7 +589,6 @@ class HeartsFamily(Family):
     games = (GAME,)
     deal_class = HeartsDeal
     passing = True
-    exact_solver = False
     modules = ("polignac.core.hearts", "polignac.core.hearts_deal")
     presets = PRESETS
 

@@ -195,8 +195,8 @@ class GameTable:
     def hints(self) -> bool:
         """Hints allowed (``hint_routes.py``): the creator's choice, stored in the options;
         a table created without one allows them when no seat but the creator's is for a
-        person.  Never in the Hearts family: a hint is the exact solver's, and the solver
-        knows neither its leads nor the moon."""
+        person.  Never in a family the exact solver does not model (``Family.exact_solver``):
+        a hint is the solver's."""
         if not self.match.rules.family.exact_solver:
             return False
         chosen = self.options.get("hints")
