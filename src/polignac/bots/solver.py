@@ -27,7 +27,7 @@ The model (documented choices):
   legal cards at every node are :func:`polignac.core.tricks.restricted_mask`'s
   (:meth:`Position.restrictions`): the first lead and the clean first trick
   when the solve starts in the first trick, and hearts not led before they
-  are broken (a card of :func:`breakers` played; derived from the cards out
+  are broken (a card of :func:`polignac.core.hearts.breakers` played; derived from the cards out
   of the hands, and part of the table key).  Each card scores its
   ``card_points`` (the Jack of diamonds house rule included).  The moon is
   not additive: the kernel carries who has taken the moon's penalty cards
@@ -62,7 +62,7 @@ import numpy as np
 
 from ..core.cards import CODES, Card, Mask, cards_of
 from ..core.deal import Deal
-from ..core.hearts import HEARTS_MASK, QUEEN_OF_SPADES, lowest_club, penalty_cards, shoot_the_moon
+from ..core.hearts import HEARTS_MASK, breakers, lowest_club, penalty_cards, shoot_the_moon
 from ..core.rules import Rules
 from ..core.scoring import ScoreLine
 from ..core.tricks import led_suit, legal_mask, restricted_mask
@@ -141,7 +141,7 @@ class Position:
         ``HeartsDeal.play_restrictions`` gives them): the card that must open
         the first trick (-1: none now), the cards kept off the first trick (0
         after it), the cards that may not be led (0 once hearts are broken:
-        a card of :func:`breakers` has been played)."""
+        a card of :func:`polignac.core.hearts.breakers` has been played)."""
         r = self.rules
         n = self.num_players
         first = not self.winners
@@ -528,12 +528,6 @@ def hearts_rules(rules: Rules) -> bool:
     trick's, hearts breaking) or the moon (:mod:`polignac.core.hearts`)."""
     return (rules.break_hearts or rules.clean_first_trick or rules.first_lead == "lowest-club"
             or rules.moon)
-
-
-def breakers(rules: Rules) -> Mask:
-    """The cards whose play breaks hearts: the hearts, and the Queen of spades
-    with ``queen_breaks`` (as ``HeartsDeal.hearts_broken``; a parity test checks it)."""
-    return HEARTS_MASK | (1 << QUEEN_OF_SPADES if rules.queen_breaks else 0)
 
 
 _MOON: dict[tuple[int, int], tuple[Rules, tuple[tuple[int, ...], ...]]] = {}

@@ -173,6 +173,13 @@ def hearts_section(rules: Rules) -> list[Param]:
     return lines
 
 
+def breakers(rules: Rules) -> Mask:
+    """The cards whose play breaks hearts (``break_hearts``): the hearts, and the
+    Queen of spades with ``queen_breaks``.  The deal (``HeartsDeal.hearts_broken``)
+    and the solver (``bots/solver.py``) both read it."""
+    return HEARTS_MASK | ((1 << QUEEN_OF_SPADES) if rules.queen_breaks else 0)
+
+
 def lead_line(rules: Rules) -> Param | None:
     """Who leads the first trick with ``first_lead`` lowest-club (None: eldest)."""
     from .describe import LIST, Join, _card, msg

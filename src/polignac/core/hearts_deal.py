@@ -49,7 +49,7 @@ from .hearts import (
     GAME,
     HEARTS_MASK,
     PRESETS,
-    QUEEN_OF_SPADES,
+    breakers,
     check_rules,
     hearts_section,
     interpretations,
@@ -119,7 +119,7 @@ class _Plan:
         self.first_card = lowest_club(rules, n) if rules.first_lead == "lowest-club" else -1
         self.clean = rules.clean_first_trick
         self.break_hearts = rules.break_hearts
-        self.breakers = HEARTS_MASK | ((1 << QUEEN_OF_SPADES) if rules.queen_breaks else 0)
+        self.breakers = breakers(rules)
         # the masks the per-action path reads (see _HeartsStatic)
         self.clean_mask = self.penalty if self.clean else 0
         self.keep = ~self.clean_mask
