@@ -2,19 +2,20 @@
 
 from __future__ import annotations
 
-from polignac.core import PRESETS, mask_of, parse_action, parse_cards
-from polignac.core.pollack import (
+from polignac.core import (
     ANNOUNCEMENT_NEEDS,
     FORCED_CARDS,
-    RANK_SLOTS,
+    PRESETS,
     SIDE_ANNOUNCE_MAX,
     SLOTS_PER_PLAYER,
-    announcement_slot,
     best_announcement,
-    may_announce,
+    mask_of,
+    parse_action,
+    parse_cards,
     side_calls_points,
     unannounced_points,
 )
+from polignac.core.pollack import RANK_SLOTS, announcement_slot, may_announce
 from polignac.core.rules import SCORE_KINDS, SCORINGS
 
 

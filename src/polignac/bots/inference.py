@@ -17,6 +17,7 @@ from __future__ import annotations
 import math
 import random
 
+from ..core import ANNOUNCEMENT_NEEDS
 from ..core.actions import ANNOUNCE_BASE
 from ..core.cards import Mask
 from ..core.deal import Deal
@@ -54,17 +55,16 @@ def announced_needs(view: SeatView) -> list[tuple[int, Mask, int]]:
     plays = [((t.leader + i) % n, c) for t in view.tricks for i, c in enumerate(t.cards)]
     plays += [((view.leader + i) % n, c) for i, c in enumerate(view.trick)]
     made = iter(view.announcements)
-    calls = view.rules.scorer.call_rules  # the family's calls (None: a game without)
     out: list[tuple[int, Mask, int]] = []
     done = 0
     for a in view.history:
         if a < 52:
             done += 1
-        elif a >= ANNOUNCE_BASE and calls is not None:
+        elif a >= ANNOUNCE_BASE:
             p, name = next(made)
             if p == view.player:
                 continue
-            cards, k = calls.needs[name]
+            cards, k = ANNOUNCEMENT_NEEDS[name]
             since = sum(1 for q, c in plays[done:] if q == p and cards >> c & 1)
             out.append((p, cards & view.unseen, k - since))
     return passed + out

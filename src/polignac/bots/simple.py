@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
+from ..core import best_announcement, unannounced_points
 from ..core.actions import CLAIM, PASS, Action, is_card
 from ..core.cards import SUIT_MASKS, Card, cards_of
 from ..core.deal import PASS_CARDS
@@ -102,8 +103,7 @@ def _trick_bonus(view: SeatView, sign: int) -> int:
 def _calls(view: SeatView) -> Action | None:
     """Calls beyond card play: the best announcement open, or a claim when the side
     has reached the target; else None."""
-    calls = view.rules.scorer.call_rules  # the family's calls
-    best = calls.best(view.legal) if calls is not None else None
+    best = best_announcement(view.legal)
     if best is not None:
         return best
     if CLAIM in view.legal and view.side_totals[view.player & 1] >= view.rules.partie_target:
@@ -335,15 +335,13 @@ class MediumBot:
         """Partnership games: the card of best value (:class:`_SidesCtx`), less 3 (the divisor) card
         points per announcement point it would break while announcing is locked."""
         made = frozenset(a for p, a in view.announcements if p == view.player)
-        calls = view.rules.scorer.call_rules  # the family's calls
-        unannounced = calls.pending if calls is not None else (lambda hand, made: 0)
-        pending = unannounced(view.hand, made)
+        pending = unannounced_points(view.hand, made)
         ctx = _SidesCtx(view, f)
 
         def score(c: Card) -> float:
             v = ctx.value(c)
             if pending:
-                kept = unannounced(view.hand & ~(1 << c), made)
+                kept = unannounced_points(view.hand & ~(1 << c), made)
                 v -= view.rules.point_divisor * (pending - kept)
             return v
 

@@ -19,7 +19,7 @@ maps them to its seats (tie-break deals have fewer players than the match).
 from __future__ import annotations
 
 import random as _random
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from operator import itemgetter
 from typing import Any, Final, NamedTuple
@@ -111,18 +111,6 @@ class CallRules:
     """(calls, player, on lead, its side's total now, target): the calls after its claim."""
     announced: Callable[[Calls, int, Action, Mask, bool], Calls]
     """(calls, player, announcement, hand, may): the calls after its announcement."""
-
-    # What the bots and the research interfaces know of the calls (not read by the deal).
-    needs: Mapping[str, tuple[Mask, int]]
-    """Each announcement's cards and how many of them it shows the announcer holds."""
-    forced: Mapping[str, Mask]
-    """The cards an announcement proves its announcer holds (those it shows all of)."""
-    slots_per_player: int
-    """The most announcements one player can make in a deal."""
-    best: Callable[[Iterable[Action]], Action | None]
-    """The best announcement among the legal actions (None: none open)."""
-    pending: Callable[[Mask, frozenset[str]], int]
-    """(hand, the player's announcements made): the points still to announce from it."""
 
 
 @dataclass(frozen=True)

@@ -377,9 +377,7 @@ class PollackFamily(Family):
                           match_ends=("parties",)),)
     calls = True
     call_rules = CallRules(OPEN_ANNOUNCEMENTS, ANN_CARDS, ANN_SLOT, fill_open_announcements,
-                           may_announce, claimed, announced, needs=ANNOUNCEMENT_NEEDS,
-                           forced=FORCED_CARDS, slots_per_player=SLOTS_PER_PLAYER,
-                           best=best_announcement, pending=unannounced_points)
+                           may_announce, claimed, announced)
     announcements = tuple(ANNOUNCEMENT_VALUES)
     zero_sum = True
     score_unit = "side points per deal (own side)"

@@ -50,6 +50,7 @@ from typing import Final
 import numpy as np
 import numpy.typing as npt
 
+from ..core import SLOTS_PER_PLAYER
 from ..core.actions import ANNOUNCEMENTS, NUM_ACTIONS
 from ..core.cards import Mask
 from ..core.deal import DECLARE, DONE, PASS_CARDS, PLAY, Deal
@@ -119,9 +120,8 @@ def max_game_length(rules: Rules, n: int) -> int:
     length = rules.hand_size(n) * n
     if rules.has_declaration_round:
         length += n
-    calls = rules.scorer.call_rules
-    if rules.has_calls and calls is not None:
-        length += calls.slots_per_player * n + 1
+    if rules.has_calls:
+        length += SLOTS_PER_PLAYER * n + 1
     if rules.passing != "none":  # the Hearts family's passed cards
         length += rules.pass_count * n
     return length

@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..bots.hearts import play_rules
+from ..core import FORCED_CARDS
 from ..core.cards import Mask, cards_of
 from ..core.deal import PASS_CARDS, Deal
 from ..core.errors import PolignacError
@@ -103,11 +104,9 @@ def sample_hands(k: Knowledge, rng: random.Random, attempts: int = 500) -> list[
         unknown &= ~(1 << k.turn_up)
     # what each other player must still hold (true announcements) and may hold (voids)
     forced = [0] * n
-    calls = k.rules.scorer.call_rules  # the family's calls: what an announcement proves
-    shown = calls.forced if calls is not None else {}
     for p, name in k.announcements:
-        if p != k.viewer and name in shown:
-            forced[p] |= shown[name] & ~played[p]
+        if p != k.viewer and name in FORCED_CARDS:
+            forced[p] |= FORCED_CARDS[name] & ~played[p]
     for p, cards in k.known:
         if p != k.viewer:
             forced[p] |= cards & ~played[p]
