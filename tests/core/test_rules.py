@@ -15,7 +15,7 @@ from tests.core.reference import CONTRACTS
 from polignac.core import PARAMETERS, PASS, PRESETS, Deal, RulesError, get_rules, parameter_docs
 from polignac.core.actions import CONTRACT_WORDS
 from polignac.core.cards import CardSet
-from polignac.core.rules import BOUNDS, GAMES, MAX_ITEMS, SCORINGS, parameter_bounds, show
+from polignac.core.rules import BOUNDS, MAX_ITEMS, parameter_bounds, show
 
 
 def removed(preset: str, n: int) -> str:
@@ -256,9 +256,7 @@ def test_parameter_bounds_cover_every_bound() -> None:
     for name, (lo, hi) in BOUNDS.items():
         assert f"from {lo} to {hi}" in words[name]
     assert words["players"].endswith(f"at most {MAX_ITEMS['players']} items")
-    assert "200 characters" in words["suits"]
-    assert words["game"] == "one of " + ", ".join(GAMES)  # the registry's games
-    assert words["scoring"] == "one of " + ", ".join(SCORINGS)
+    assert "200 characters" in words["game"]
 
 
 @pytest.mark.parametrize("preset", sorted(PRESETS))

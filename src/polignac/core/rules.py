@@ -215,7 +215,7 @@ class Rules:
     preset: str = "polignac"
     """Name of the preset these rules start from (informational)."""
     game: str = "polignac"
-    """The game whose deal and rules apply; each belongs to one family (core/families.py)."""
+    """The game family: polignac, slobberhannes, knaves, bassadewitz, pollack, hearts."""
     players: tuple[int, ...] = (3, 4, 5, 6)
     """Allowed player counts."""
     default_players: int = 4
@@ -240,8 +240,8 @@ class Rules:
     suits: str = "french"
     """french or german: which pictures and names the pack shows."""
     scoring: str = "penalty"
-    """How a deal is scored: penalty points (lower is better), points (higher is
-    better), chips settled from a pool, or partnership points scored by sides."""
+    """penalty (lower is better), points (higher is better), chips
+    (Bassadewitz settlement) or pollack (partnership points)."""
     card_points: Mapping[str, int] = field(
         default_factory=lambda: {"JS": 2, "J": 1}
     )
@@ -283,14 +283,13 @@ class Rules:
     partnerships: bool = False
     """Partners sit opposite (seats 0 and 2 against 1 and 3)."""
     announcements: bool = False
-    """Announcements of combinations held (three or four Tens, Nines or Aces; the
-    Ten, Nine and Ace of one suit), scored for the caller's side."""
+    """Pollack announcements (three/four Tens, Nines, Aces; pollacks)."""
     point_divisor: int = 1
-    """A side's card points are divided by this, fraction discarded."""
+    """A side's card points are divided by this, fraction discarded (Pollack: 3)."""
     partie_target: int = 21
-    """Games scored by sides: the score that wins a partie."""
+    """Pollack: the score that wins a partie."""
     parties: int = 6
-    """Games scored by sides: the parties in a game."""
+    """Pollack: parties in a game."""
     passing: str = "none"
     """Hearts family: where each player passes cards before play: none; rotate (by
     the dealer: left, right, across, none, core/hearts.py); left (to the
@@ -672,9 +671,6 @@ def parameter_bounds() -> dict[str, str]:
                 out[name] += f", at most {MAX_ITEMS[name]} items"
         elif _FIELD_TYPES[name] == "str":
             out[name] = f"text of at most {MAX_TEXT} characters"
-            if name in ("game", "scoring"):  # the registry's values
-                _lookups()
-                out[name] = f"one of {', '.join(GAMES if name == 'game' else SCORINGS)}"
     return out
 
 
