@@ -12,10 +12,18 @@ from pathlib import Path
 
 import pytest
 
-from polignac.core import Deal, Match, RulesError, get_rules, rules_text
+from polignac.core import Deal, IllegalActionError, Match, RulesError, get_rules, rules_text
 from polignac.core import families as fam
 from polignac.core import rules as rules_mod
-from polignac.core.actions import PASS
+from polignac.core.actions import (
+    ANNOUNCE_BASE,
+    ANNOUNCEMENTS,
+    NUM_ACTIONS,
+    PASS,
+    action_name,
+    name_announcements,
+    parse_action,
+)
 from polignac.core.avoidance import TrickAvoidanceFamily
 from polignac.core.cards import cards_of
 from polignac.core.hearts_deal import HeartsDeal
@@ -156,12 +164,9 @@ def test_a_new_family_can_be_registered(registry: None) -> None:
 POLLACK_NAMED_IN: dict[str, str] = {
     "pollack.py": "its own module",
     "families.py": "the registry names its members",
-    "__init__.py": "the package re-exports the family's neutral helpers for bots and research",
-    "actions.py": "the action space's words (announce:pollack-S) are the record format's",
-    "rules.py": "the docs of the family's own rule parameters (partie_target, parties...)",
 }
-"""The core modules that may name Pollack, and why (Rules is one flat record of
-every parameter, and its docstrings are the rule book's parameter table)."""
+"""The core modules that may name Pollack, and why: the action names, the
+parameter docs and the package's exports are the families' (issue 13)."""
 
 COMPARISON = re.compile(
     r"\b(?:rules|r|self)\.(?:game|scoring|declaration|match_end)\s*"
@@ -175,10 +180,37 @@ def _core_files() -> list[Path]:
 
 def test_pollack_is_named_only_in_its_module_and_the_registry() -> None:
     naming = {p.name for p in _core_files() if "pollack" in p.read_text("utf-8").lower()}
-    assert naming <= set(POLLACK_NAMED_IN), (
+    assert naming == set(POLLACK_NAMED_IN), (
         f"core modules naming Pollack outside its family module: "
         f"{sorted(naming - set(POLLACK_NAMED_IN))}; give the rule to core/pollack.py")
-    assert len(naming - {"pollack.py"}) <= 4
+
+
+def test_bots_and_research_reach_pollack_only_through_its_family() -> None:
+    """Not a word of Pollack in the bots and the research interfaces: they read the
+    family's calls (``Rules.scorer.call_rules``), hooks and the rule set's flags."""
+    src = CORE.parent
+    naming = sorted(str(p.relative_to(src)) for pkg in ("bots", "research")
+                    for p in (src / pkg).rglob("*.py") if "pollack" in p.read_text("utf-8").lower())
+    assert naming == []
+
+
+def test_the_registry_names_the_announcement_actions() -> None:
+    """The shared action numbers from ANNOUNCE_BASE are named after the families'
+    announcements, in the registry's order; the parser's error lists them."""
+    names = [a for f in fam.families() for a in f.announcements]
+    assert names == ANNOUNCEMENTS and len(names) == NUM_ACTIONS - ANNOUNCE_BASE
+    assert [action_name(ANNOUNCE_BASE + i) for i in range(len(names))] == [
+        "announce:" + a for a in names]
+    with pytest.raises(IllegalActionError, match="announce:<" + "[|]".join(names) + ">"):
+        parse_action("announce:nothing")
+    with pytest.raises(ValueError, match="renumber"):
+        name_announcements(["new-call", *names[1:]])
+    with pytest.raises(ValueError, match="at most"):
+        name_announcements([*names, "one-more"])
+    assert names == ANNOUNCEMENTS
+    calls = get_rules("pollack").scorer.call_rules
+    assert calls is not None and set(calls.needs) == set(names)
+    assert calls.slots_per_player == max(calls.slot) + 1
 
 
 def test_only_the_hearts_modules_import_the_hearts_module() -> None:

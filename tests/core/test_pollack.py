@@ -2,20 +2,19 @@
 
 from __future__ import annotations
 
-from polignac.core import (
+from polignac.core import PRESETS, mask_of, parse_action, parse_cards
+from polignac.core.pollack import (
     ANNOUNCEMENT_NEEDS,
     FORCED_CARDS,
-    PRESETS,
+    RANK_SLOTS,
     SIDE_ANNOUNCE_MAX,
     SLOTS_PER_PLAYER,
+    announcement_slot,
     best_announcement,
-    mask_of,
-    parse_action,
-    parse_cards,
+    may_announce,
     side_calls_points,
     unannounced_points,
 )
-from polignac.core.pollack import RANK_SLOTS, announcement_slot, may_announce
 from polignac.core.rules import SCORE_KINDS, SCORINGS
 
 

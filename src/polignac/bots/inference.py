@@ -17,7 +17,6 @@ from __future__ import annotations
 import math
 import random
 
-from ..core import ANNOUNCEMENT_NEEDS
 from ..core.actions import ANNOUNCE_BASE
 from ..core.cards import Mask
 from ..core.deal import Deal
@@ -54,6 +53,9 @@ def announced_needs(view: SeatView) -> list[tuple[int, Mask, int]]:
     n = view.num_players
     plays = [((t.leader + i) % n, c) for t in view.tricks for i, c in enumerate(t.cards)]
     plays += [((view.leader + i) % n, c) for i, c in enumerate(view.trick)]
+    calls = view.rules.scorer.call_rules  # the family's calls (announcements made: it has some)
+    assert calls is not None
+    needs = calls.needs
     made = iter(view.announcements)
     out: list[tuple[int, Mask, int]] = []
     done = 0
@@ -64,7 +66,7 @@ def announced_needs(view: SeatView) -> list[tuple[int, Mask, int]]:
             p, name = next(made)
             if p == view.player:
                 continue
-            cards, k = ANNOUNCEMENT_NEEDS[name]
+            cards, k = needs[name]
             since = sum(1 for q, c in plays[done:] if q == p and cards >> c & 1)
             out.append((p, cards & view.unseen, k - since))
     return passed + out

@@ -5,8 +5,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from ..core import best_announcement, unannounced_points
-from ..core.actions import CLAIM, PASS, Action, is_card
+from ..core.actions import ANNOUNCE_BASE, CLAIM, PASS, Action, is_card
 from ..core.cards import SUIT_MASKS, Card, cards_of
 from ..core.deal import PASS_CARDS
 from ..core.rules import Rules
@@ -103,9 +102,13 @@ def _trick_bonus(view: SeatView, sign: int) -> int:
 def _calls(view: SeatView) -> Action | None:
     """Calls beyond card play: the best announcement open, or a claim when the side
     has reached the target; else None."""
-    best = best_announcement(view.legal)
-    if best is not None:
-        return best
+    legal = view.legal
+    if max(legal) >= ANNOUNCE_BASE:  # an announcement is open (the family's tables)
+        calls = view.rules.scorer.call_rules
+        assert calls is not None
+        best = calls.best(legal)
+        if best is not None:
+            return best
     if CLAIM in view.legal and view.side_totals[view.player & 1] >= view.rules.partie_target:
         return CLAIM
     return None
@@ -335,13 +338,16 @@ class MediumBot:
         """Partnership games: the card of best value (:class:`_SidesCtx`), less 3 (the divisor) card
         points per announcement point it would break while announcing is locked."""
         made = frozenset(a for p, a in view.announcements if p == view.player)
-        pending = unannounced_points(view.hand, made)
+        calls = view.rules.scorer.call_rules  # the family's calls (a game of sides has them)
+        assert calls is not None
+        unannounced = calls.unannounced
+        pending = unannounced(view.hand, made)
         ctx = _SidesCtx(view, f)
 
         def score(c: Card) -> float:
             v = ctx.value(c)
             if pending:
-                kept = unannounced_points(view.hand & ~(1 << c), made)
+                kept = unannounced(view.hand & ~(1 << c), made)
                 v -= view.rules.point_divisor * (pending - kept)
             return v
 

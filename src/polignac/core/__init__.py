@@ -54,31 +54,17 @@ from .errors import (
     RulesError,
 )
 from .match import DealResult, Match
-from .pollack import (
-    ANNOUNCEMENT_NEEDS,
-    ANNOUNCEMENT_VALUES,
-    FORCED_CARDS,
-    SIDE_ANNOUNCE_MAX,
-    SLOTS_PER_PLAYER,
-    announcement_value,
-    best_announcement,
-    side_calls_points,
-    unannounced_points,
-)
 from .presets import PRESETS, get_rules, preset_names
 from .record import FORMAT, replay, summary, to_record
 from .rules import PARAMETERS, Rules, parameter_docs
 
 __all__ = [
     "ANNOUNCEMENTS",
-    "ANNOUNCEMENT_NEEDS",
-    "ANNOUNCEMENT_VALUES",
     "CAPOT",
     "CLAIM",
     "CODES",
     "DECLARE_PHASE",
     "DONE",
-    "FORCED_CARDS",
     "FORMAT",
     "GENERAL",
     "GENERALE",
@@ -87,8 +73,6 @@ __all__ = [
     "PASS",
     "PLAY",
     "PRESETS",
-    "SIDE_ANNOUNCE_MAX",
-    "SLOTS_PER_PLAYER",
     "SUIT_MASKS",
     "Action",
     "Card",
@@ -111,8 +95,6 @@ __all__ = [
     "ScoreLine",
     "Trick",
     "action_name",
-    "announcement_value",
-    "best_announcement",
     "card_code",
     "card_name",
     "card_symbol",
@@ -129,9 +111,7 @@ __all__ = [
     "rank_of",
     "replay",
     "rules_text",
-    "side_calls_points",
     "suit_of",
     "summary",
     "to_record",
-    "unannounced_points",
 ]

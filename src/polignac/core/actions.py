@@ -9,11 +9,16 @@ text                  meaning
 ``capot``             declare capot
 ``general``           declare general (general and general-bonus presets)
 ``generale``          declare la générale
-``claim``             Pollack: claim "out" (the side has 21)
-``announce:...``      Pollack announcement: three-tens, three-nines,
-                      three-aces, four-tens, four-nines, four-aces,
-                      pollack-C, pollack-D, pollack-H, pollack-S
+``claim``             claim "out": the side has reached the partie's target
+``announce:<name>``   make announcement ``<name>`` (the names are the game
+                      families': ``Family.announcements``)
 ====================  =====================================================
+
+The numbers are shared by every family and never change (records, OpenSpiel's
+action ids and stored games depend on them): the announcements' numbers
+``ANNOUNCE_BASE`` onwards are named, in the registry's order, by the families
+that have announcements (:func:`polignac.core.families.register` fills
+:data:`ANNOUNCEMENTS` with :func:`name_announcements`).
 """
 
 from __future__ import annotations
@@ -31,38 +36,47 @@ GENERAL: Final = 54
 GENERALE: Final = 55
 CLAIM: Final = 56
 ANNOUNCE_BASE: Final = 57
-ANNOUNCEMENTS: Final[tuple[str, ...]] = (
-    "three-tens",
-    "three-nines",
-    "three-aces",
-    "four-tens",
-    "four-nines",
-    "four-aces",
-    "pollack-C",
-    "pollack-D",
-    "pollack-H",
-    "pollack-S",
-)
-NUM_ACTIONS: Final = ANNOUNCE_BASE + len(ANNOUNCEMENTS)
+NUM_ANNOUNCEMENTS: Final = 10
+"""The action numbers kept for announcements: ``ANNOUNCE_BASE`` to ``NUM_ACTIONS - 1``."""
+NUM_ACTIONS: Final = ANNOUNCE_BASE + NUM_ANNOUNCEMENTS
+ANNOUNCEMENTS: Final[list[str]] = []
+"""The announcements' names, by action number from ``ANNOUNCE_BASE`` (filled by
+:func:`polignac.core.families.register` from the families' announcements)."""
 
 CONTRACT_WORDS: Final = {CAPOT: "capot", GENERAL: "general", GENERALE: "generale"}
-_NAMES: Final[tuple[str, ...]] = (
-    CODES
-    + ("pass", "capot", "general", "generale", "claim")
-    + tuple("announce:" + a for a in ANNOUNCEMENTS)
-)
+_NAMES: Final[list[str]] = [*CODES, "pass", "capot", "general", "generale", "claim"]
 _BY_NAME: Final[dict[str, Action]] = {name: i for i, name in enumerate(_NAMES)}
 _BY_LOWER: Final[dict[str, Action]] = {name.lower(): i for i, name in enumerate(_NAMES)}
 _BY_LOWER["générale"] = GENERALE
 
 
+def name_announcements(names: list[str]) -> None:
+    """Name the announcements' action numbers (``ANNOUNCE_BASE`` onwards), in
+    order: the registered families' announcements (called by the registry).
+
+    Raises:
+        ValueError: more names than :data:`NUM_ANNOUNCEMENTS`, a name used twice,
+            or a name that would renumber an announcement already named.
+    """
+    if len(names) > NUM_ANNOUNCEMENTS or len(set(names)) != len(names):
+        raise ValueError(f"announcements {names}: at most {NUM_ANNOUNCEMENTS}, each once")
+    if names[:len(ANNOUNCEMENTS)] != ANNOUNCEMENTS:
+        raise ValueError(f"announcements {names} would renumber {ANNOUNCEMENTS}")
+    for i, name in enumerate(names[len(ANNOUNCEMENTS):], ANNOUNCE_BASE + len(ANNOUNCEMENTS)):
+        text = "announce:" + name
+        _NAMES.append(text)
+        _BY_NAME[text] = i
+        _BY_LOWER[text.lower()] = i
+    ANNOUNCEMENTS[:] = names
+
+
 def action_name(action: Action) -> str:
-    """Return the record text of ``action`` (``JS``, ``pass``, ``announce:pollack-S``).
+    """Return the record text of ``action`` (``JS``, ``pass``, ``claim``, ``announce:<name>``).
 
     Raises:
         IllegalActionError: ``action`` is not an action number.
     """
-    if 0 <= action < NUM_ACTIONS:
+    if 0 <= action < len(_NAMES):
         return _NAMES[action]
     raise IllegalActionError(f"no such action number: {action}", rule="unknown-action")
 
@@ -86,8 +100,7 @@ def parse_action(text: str) -> Action:
         pass
     raise IllegalActionError(
         f"unknown action {text!r}: expected a card (JS, 10h, J♠), pass, capot, "
-        "general, generale, claim or announce:<three-tens|three-nines|three-aces|"
-        "four-tens|four-nines|four-aces|pollack-C|-D|-H|-S>",
+        f"general, generale, claim or announce:<{'|'.join(ANNOUNCEMENTS)}>",
         rule="unknown-action",
         action=text,
     )
@@ -99,5 +112,5 @@ def is_card(action: Action) -> bool:
 
 
 def is_announcement(action: Action) -> bool:
-    """True when ``action`` is a Pollack announcement."""
+    """True when ``action`` is an announcement (a number kept for them)."""
     return ANNOUNCE_BASE <= action < NUM_ACTIONS

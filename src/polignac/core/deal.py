@@ -111,6 +111,19 @@ class CallRules:
     """(calls, player, on lead, its side's total now, target): the calls after its claim."""
     announced: Callable[[Calls, int, Action, Mask, bool], Calls]
     """(calls, player, announcement, hand, may): the calls after its announcement."""
+    needs: Mapping[str, tuple[Mask, int]]
+    """Each announcement's cards (a mask) and how many of them it needs in hand
+    (the bots' and the research interfaces' inference about hidden hands)."""
+    best: Callable[[Sequence[Action]], Action | None]
+    """(legal actions): the legal announcement worth the most, or None (the bots)."""
+    unannounced: Callable[[Mask, frozenset[str]], int]
+    """(hand, the player's announcements so far): the announcement points the
+    hand holds that are not yet announced (the bots)."""
+
+    @property
+    def slots_per_player(self) -> int:
+        """Announcements one player can make in a deal (its distinct slots)."""
+        return max(self.slot, default=-1) + 1
 
 
 @dataclass(frozen=True)

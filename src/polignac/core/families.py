@@ -38,7 +38,7 @@ from collections.abc import Callable, Mapping, Sequence
 from importlib import import_module
 from typing import TYPE_CHECKING, Any, Final
 
-from .actions import Action
+from .actions import Action, name_announcements
 from .cards import Mask
 from .deal import CallRules, Deal, _Tables
 from .errors import IllegalActionError, RulesError
@@ -85,7 +85,9 @@ class Family:
     """The exact solver (bots/solver.py) models its play and scoring: hints, the
     analysis of a record and the hard bot's endgame use it only then."""
     announcements: tuple[str, ...] = ()
-    """The names of its announcements (a score pad's form offers them)."""
+    """The names of its announcements (a score pad's form offers them); the
+    registry names the shared announcement actions after them
+    (:func:`polignac.core.actions.name_announcements`, in the registry's order)."""
     modules: tuple[str, ...] = ()
     """The modules that hold its own rules (beyond the shared core)."""
     presets: tuple[Rules, ...] = ()
@@ -210,8 +212,8 @@ class Family:
 
     def declaration_lines(self, rules: Rules) -> list[Param]:
         """The declarations section, for a rule set whose ``scoring`` this family
-        brings: by default none, and (unless the game's family has them) calls
-        are another family's (Pollack's)."""
+        brings: by default none, with a note (unless the game's family has
+        calls) that calls belong to another family."""
         from .describe import msg, sentences
 
         return [sentences(msg("rules.decl.none"),
@@ -253,10 +255,12 @@ def _rank(family: Family) -> int:
 
 def register(family: Family) -> Family:
     """Add ``family`` to the registry, under each of its ``games`` and ``scorings``
-    (their values are then in ``GAMES``, ``SCORINGS``, ``SCORE_KINDS``); return it.
+    (their values are then in ``GAMES``, ``SCORINGS``, ``SCORE_KINDS``, its
+    announcements in ``ANNOUNCEMENTS``); return it.
 
     Raises:
-        ValueError: one of its games or scorings already belongs to another family.
+        ValueError: one of its games or scorings already belongs to another family,
+            or its announcements do not fit the shared action numbers.
     """
     for key, table, what in ((family.games, _BY_GAME, "game"),
                              (tuple(k.name for k in family.scorings), _BY_SCORING, "scoring")):
@@ -276,6 +280,7 @@ def register(family: Family) -> Family:
     SCORINGS[:] = kinds
     SCORE_KINDS.clear()
     SCORE_KINDS.update(kinds)
+    name_announcements([a for f in _REGISTERED for a in f.announcements])
     return family
 
 

@@ -18,9 +18,10 @@ their bounds (zero-sum between the sides, a claim worth the bound) and what
 the announcements add to a playout (``return_bounds``, ``returns``,
 ``calls_card_points``).  The bots and the research interfaces reach this family
 only through these hooks, the rule set's flags (``Rules.kind.sides``,
-``Rules.has_calls``, ``Rules.plays_parties``) and the functions below
-(:func:`best_announcement`, :func:`unannounced_points`, :data:`FORCED_CARDS`),
-which do not name the game.
+``Rules.has_calls``, ``Rules.plays_parties``) and the calls' tables
+(``Rules.scorer.call_rules``: each announcement's cards, the best one open,
+the points a hand has not announced yet), which do not name the game; the
+shared action numbers are named after :data:`ANNOUNCEMENTS` by the registry.
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Final
 
-from .actions import ANNOUNCE_BASE, ANNOUNCEMENTS, NUM_ACTIONS, Action
+from .actions import ANNOUNCE_BASE, NUM_ACTIONS, Action
 from .cards import SUIT_LETTERS, Mask, cards_of, make_card
 from .deal import NO_CALLS, CallRules, Calls, Deal
 from .errors import IllegalActionError, RulesError
@@ -48,6 +49,9 @@ ANNOUNCEMENT_VALUES: dict[str, int] = {
     "pollack-C": 3, "pollack-D": 3, "pollack-H": 3, "pollack-S": 3,
 }
 """The value of each Pollack announcement (docs/rules/pollack.md#scoring)."""
+ANNOUNCEMENTS: Final = tuple(ANNOUNCEMENT_VALUES)
+"""Pollack's announcements, in the order of their action numbers from
+``ANNOUNCE_BASE`` (the registry names the shared actions after them)."""
 
 # Pollack announcements: the cards each needs (by rank over suits, or one suit's
 # Ten, Nine and Ace), how many of them, and their value (ANNOUNCEMENT_VALUES).
@@ -377,8 +381,9 @@ class PollackFamily(Family):
                           match_ends=("parties",)),)
     calls = True
     call_rules = CallRules(OPEN_ANNOUNCEMENTS, ANN_CARDS, ANN_SLOT, fill_open_announcements,
-                           may_announce, claimed, announced)
-    announcements = tuple(ANNOUNCEMENT_VALUES)
+                           may_announce, claimed, announced, ANNOUNCEMENT_NEEDS,
+                           best_announcement, unannounced_points)
+    announcements = ANNOUNCEMENTS
     zero_sum = True
     score_unit = "side points per deal (own side)"
     modules = ("polignac.core.pollack",)

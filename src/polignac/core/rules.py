@@ -215,7 +215,8 @@ class Rules:
     preset: str = "polignac"
     """Name of the preset these rules start from (informational)."""
     game: str = "polignac"
-    """The game family: polignac, slobberhannes, knaves, bassadewitz, pollack, hearts."""
+    """The game (docs/rules/README.md#presets lists them with their presets); it
+    chooses the game family: what a deal has beyond card play, and its rules text."""
     players: tuple[int, ...] = (3, 4, 5, 6)
     """Allowed player counts."""
     default_players: int = 4
@@ -240,8 +241,10 @@ class Rules:
     suits: str = "french"
     """french or german: which pictures and names the pack shows."""
     scoring: str = "penalty"
-    """penalty (lower is better), points (higher is better), chips
-    (Bassadewitz settlement) or pollack (partnership points)."""
+    """How tricks become a score (docs/rules/common.md#scoring lists every value):
+    penalty (lower is better), points (higher is better), chips (Bassadewitz
+    settlement), or a game's scoring by sides (two sides of partners count their
+    card points and their announcements)."""
     card_points: Mapping[str, int] = field(
         default_factory=lambda: {"JS": 2, "J": 1}
     )
@@ -283,13 +286,16 @@ class Rules:
     partnerships: bool = False
     """Partners sit opposite (seats 0 and 2 against 1 and 3)."""
     announcements: bool = False
-    """Pollack announcements (three/four Tens, Nines, Aces; pollacks)."""
+    """Players may announce combinations they hold for points, in games scored by
+    sides (docs/rules/common.md#scoring); the game's family names the combinations."""
     point_divisor: int = 1
-    """A side's card points are divided by this, fraction discarded (Pollack: 3)."""
+    """In games scored by sides: each side's card points are divided by this,
+    fraction discarded (docs/rules/common.md#scoring)."""
     partie_target: int = 21
-    """Pollack: the score that wins a partie."""
+    """In games scored by sides: the score that wins a partie (docs/rules/common.md#match-end)."""
     parties: int = 6
-    """Pollack: parties in a game."""
+    """In games scored by sides: the number of parties in a game
+    (docs/rules/common.md#match-end)."""
     passing: str = "none"
     """Hearts family: where each player passes cards before play: none; rotate (by
     the dealer: left, right, across, none, core/hearts.py); left (to the

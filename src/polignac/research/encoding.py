@@ -50,8 +50,7 @@ from typing import Final
 import numpy as np
 import numpy.typing as npt
 
-from ..core import SLOTS_PER_PLAYER
-from ..core.actions import ANNOUNCEMENTS, NUM_ACTIONS
+from ..core.actions import ANNOUNCEMENTS, NUM_ACTIONS, NUM_ANNOUNCEMENTS
 from ..core.cards import Mask
 from ..core.deal import DECLARE, DONE, PASS_CARDS, PLAY, Deal
 from ..core.rules import Rules
@@ -70,7 +69,7 @@ def observation_shapes(n: int) -> tuple[tuple[str, tuple[int, ...]], ...]:
     return (
         ("phase", (3,)), ("hand", (52,)), ("turn_up", (52,)), ("trick", (n, 52)),
         ("taken", (n, 52)), ("leader", (n,)), ("dealer", (n,)), ("declarer", (n,)),
-        ("voids", (n, 4)), ("announced", (n, len(ANNOUNCEMENTS))), ("tricks_won", (n,)),
+        ("voids", (n, 4)), ("announced", (n, NUM_ANNOUNCEMENTS)), ("tricks_won", (n,)),
     )
 
 
@@ -120,8 +119,9 @@ def max_game_length(rules: Rules, n: int) -> int:
     length = rules.hand_size(n) * n
     if rules.has_declaration_round:
         length += n
-    if rules.has_calls:
-        length += SLOTS_PER_PLAYER * n + 1
+    calls = rules.scorer.call_rules if rules.has_calls else None
+    if calls is not None:  # the family's calls
+        length += calls.slots_per_player * n + 1
     if rules.passing != "none":  # the Hearts family's passed cards
         length += rules.pass_count * n
     return length
