@@ -62,7 +62,7 @@ def test_black_lady_badges_show_the_points_taken(quick_server: str, chromium: An
     assert len(deal["tricks"]) >= 4
     want = {seat: deal["points_taken"][seats.index(seat)] for seat in seats}
     wait_until(lambda: {s: n for s, (n, _) in _badges(page).items()} == want)
-    for seat, (n, words) in _badges(page).items():
+    for n, words in _badges(page).values():
         plural = "" if n == 1 else "s"
         assert words.replace("\u00a0", " ") == f"this deal: {n} penalty point{plural}", words
     # A spectator (another browser, no seat) sees the same numbers.
