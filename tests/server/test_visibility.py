@@ -101,3 +101,25 @@ def _hidden_at(frame: dict[str, Any], deals: list[dict[str, Any]], receiver: int
         start = (passing["from"] - shown["dealer"] - 1) % n * count  # eldest passes first
         assert set(d["actions"][start:start + count]) == set(passing["received"])
     return hidden - known
+
+
+def test_points_taken_are_the_same_for_players_and_spectators(client: TestClient) -> None:
+    r = client.post("/api/tables", json={
+        "preset": "black-lady", "seats": [{"kind": "you"}] + [{"kind": "bot", "level": "random"}]
+        * 3})
+    assert r.status_code == 200, r.text
+    url = r.json()["url"]
+    with client.websocket_connect(url + "/ws") as ws:
+        first = hello(ws)
+        assert first["table"]["taken_unit"] == "penalty"
+        seq, view = play_until(ws, first, random.Random(11),
+                               lambda v: bool(v.get("deal") and v["deal"].get("legal")
+                                              and len(v["deal"]["tricks"]) >= 5))
+        with sibling(client).websocket_connect(url + "/ws") as spectator:
+            watched = hello(spectator)
+    assert watched["you"] is None and watched["seq"] == seq
+    mine, theirs = view["deal"], watched["view"]["deal"]
+    assert theirs["points_taken"] == mine["points_taken"]
+    # Black Lady: 13 for the Queen of spades, 1 a heart, counted from the public takings.
+    want = [sum(13 if c == "QS" else c.endswith("H") for c in cards) for cards in mine["taken"]]
+    assert mine["points_taken"] == want and sum(want) > 0

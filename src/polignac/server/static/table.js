@@ -33,6 +33,9 @@ let hintBusy = false;
 
 const proof = dealProof($("deal-proof"), (obj) => send(obj), tableId);
 const spectating = () => table !== null && (you === null || you === undefined);
+// The words for a seat's points taken this deal, by the table's taken_unit (tables.taken_unit).
+const TAKEN_KEYS = { penalty: "table.taken.penalty", points: "table.taken.points",
+  cardPoints: "table.taken.cardPoints", side: "table.taken.side" };
 
 function name(seat) {
   if (seat === you && !spectating()) return t("table.you");
@@ -442,9 +445,12 @@ function seatBox(seat) {
   }
   box.append(title);
   let tricks = d && p >= 0 ? d.tricks_won[p] : 0;
+  // The points taken this deal, counted by the core (deal view's points_taken).
+  let taken = d && p >= 0 && d.points_taken ? d.points_taken[p] : null;
   if (!d && view.last_deal && view.last_deal_seats) {  // between deals: the deal just over
     const q = view.last_deal_seats.indexOf(seat);
     tricks = q >= 0 ? view.last_deal.tricks_won[q] : 0;
+    taken = q >= 0 && view.last_deal.points_taken ? view.last_deal.points_taken[q] : null;
   }
   const side = sideOf(table.sides, seat);
   let text = side >= 0 && view.parties_tally ?  // partnerships: the side's partie and parties
@@ -454,6 +460,13 @@ function seatBox(seat) {
   // Each part on one line; a narrow seat wraps between the parts.
   const info = make("div", "seat-info");
   info.append(...text.split(" · ").map((part) => make("span", "", part)));
+  if (taken !== null) {
+    const unit = TAKEN_KEYS[table.taken_unit] ?? "table.taken.points";
+    const part = make("span", "taken", t(unit, { n: taken }));
+    part.dataset.points = String(taken);
+    part.title = t("table.taken.title");
+    info.append(part);
+  }
   if ((seat !== you || spectating()) && d && p >= 0) {
     const left = d.hand_sizes[p];
     const backs = make("span", "backs");
