@@ -103,6 +103,12 @@ def _hidden_at(frame: dict[str, Any], deals: list[dict[str, Any]], receiver: int
     return hidden - known
 
 
+def _penalty_taken(taken: list[list[str]]) -> bool:
+    """True once a penalty card of Black Lady is among the taken cards (the live deal
+    is not seeded: five tricks may pass without one)."""
+    return any(c == "QS" or c.endswith("H") for cards in taken for c in cards)
+
+
 def test_points_taken_are_the_same_for_players_and_spectators(client: TestClient) -> None:
     r = client.post("/api/tables", json={
         "preset": "black-lady", "seats": [{"kind": "you"}] + [{"kind": "bot", "level": "random"}]
@@ -114,7 +120,8 @@ def test_points_taken_are_the_same_for_players_and_spectators(client: TestClient
         assert first["table"]["taken_unit"] == "penalty"
         seq, view = play_until(ws, first, random.Random(11),
                                lambda v: bool(v.get("deal") and v["deal"].get("legal")
-                                              and len(v["deal"]["tricks"]) >= 5))
+                                              and len(v["deal"]["tricks"]) >= 5
+                                              and _penalty_taken(v["deal"]["taken"])))
         with sibling(client).websocket_connect(url + "/ws") as spectator:
             watched = hello(spectator)
     assert watched["you"] is None and watched["seq"] == seq

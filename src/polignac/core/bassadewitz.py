@@ -136,6 +136,14 @@ class BassadewitzFamily(Family):
                 f"pool_shares {list(rules.pool_shares)} must pay fewer players than play"
             )
 
+    def points_taken(self, deal: Deal) -> tuple[int, ...]:
+        """The card and trick points taken so far (the pool's settlement comes at
+        the end, from the same points: :func:`score_chips`)."""
+        r = deal.rules
+        tricks = deal.tricks
+        return tuple(deal.card_points(p) + r.trick_points * tricks[p]
+                     for p in range(deal.num_players))
+
     def score_deal(self, deal: Deal) -> DealScore:
         """Each player's card points and tricks (:func:`score_chips`)."""
         cps = [deal.card_points(p) for p in range(deal.num_players)]

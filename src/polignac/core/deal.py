@@ -1070,29 +1070,12 @@ class Deal:
         return total
 
     def points_taken(self) -> tuple[int, ...]:
-        """Each player's points taken so far in the deal, as its scoring counts
-        them before the end: the card points of its tricks, the trick points,
-        and the first and the last trick's once taken (chips: card and trick
-        points only).  No contract, moon, all-three or settlement: those come
-        with :meth:`score`.  Scored by sides (Pollack), each player shows its
-        side's card points, the last trick's included, undivided.  Public
+        """Each player's points taken so far in the deal, as its scoring counts them
+        before the end (the scoring family's :meth:`~polignac.core.families.Family.points_taken`:
+        no contract, moon or settlement, which come with :meth:`score`).  Public
         information (the taken cards are in every view).
         """
-        s = self._s
-        r = s.rules
-        past = self.past
-        last = past[-1].winner if len(past) == s.total_tricks else -1
-        if r.kind.sides:
-            side = [self._side_card_points(0), self._side_card_points(1)]
-            if last >= 0 and self.claim is None:
-                side[last & 1] += r.last_trick_points
-            return tuple(side[p & 1] for p in range(s.n))
-        first = past[0].winner if past and not r.kind.chips else -1
-        if r.kind.chips:
-            last = -1
-        return tuple(self.card_points(p) + r.trick_points * self.tricks[p]
-                     + (r.first_trick_points if p == first else 0)
-                     + (r.last_trick_points if p == last else 0) for p in range(s.n))
+        return self._s.rules.scorer.points_taken(self)
 
     def score(self) -> DealScore:
         """The score of the finished deal, with its reasons.

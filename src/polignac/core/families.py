@@ -178,6 +178,20 @@ class Family:
         deal of ``rules`` with ``n`` players: by default its score."""
         return [float(s) for s in score.scores]
 
+    def points_taken(self, deal: Deal) -> tuple[int, ...]:
+        """Each player's points taken so far in ``deal`` (the table shows them live):
+        by default the card points of its tricks, the trick points, and the first
+        and the last trick's once taken; no contract or moon before the end."""
+        r = deal.rules
+        past = deal.past
+        first = past[0].winner if past else -1
+        last = past[-1].winner if len(past) == deal.rules.hand_size(deal.num_players) else -1
+        tricks = deal.tricks
+        return tuple(deal.card_points(p) + r.trick_points * tricks[p]
+                     + (r.first_trick_points if p == first else 0)
+                     + (r.last_trick_points if p == last else 0)
+                     for p in range(deal.num_players))
+
     def calls_card_points(self, deal: Deal, player: int) -> int:
         """What ``deal``'s calls (announcements) are worth to ``player`` beyond its
         card play, in card points (the exact solver's unit): none by default."""

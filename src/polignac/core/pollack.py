@@ -503,6 +503,15 @@ class PollackFamily(Family):
         side = (score.scores[0], score.scores[1])
         return [float(side[p % 2] - side[1 - p % 2]) for p in range(n)]
 
+    def points_taken(self, deal: Deal) -> tuple[int, ...]:
+        """Each player shows its side's card points so far, undivided, the last
+        trick's included once taken (not after a claim)."""
+        side = [deal.side_card_points(0), deal.side_card_points(1)]
+        past = deal.past
+        if len(past) == deal.rules.hand_size(deal.num_players) and deal.claim is None:
+            side[past[-1].winner & 1] += deal.rules.last_trick_points
+        return tuple(side[p & 1] for p in range(deal.num_players))
+
     def calls_card_points(self, deal: Deal, player: int) -> int:
         """The side's announcements, each point worth ``point_divisor`` card points
         (as in the deal score: :func:`score_pollack`)."""
