@@ -391,3 +391,33 @@ def test_calls_card_points_are_the_score_lines_of_the_calls(rules: Rules, n: int
             assert rules.has_calls or mine == 0
         announced += len(deal.announcements)
     assert announced > 0 or not rules.has_calls
+
+
+@pytest.mark.parametrize("preset", sorted(PRESETS))
+def test_solver_result_agrees_with_the_deal_score(preset: str) -> None:
+    # The exact solver's leaf (Family.solver_result) on finished random deals: the
+    # scoring family's return, or (scored by sides, no claim) the side's card points
+    # that, with its calls, make its score.
+    rules = get_rules(preset)
+    scorer, n = rules.scorer, rules.default_players
+    assert fam.scorer_of(rules).solver_unit(rules.scoring) == scorer.solver_unit(rules.scoring)
+    rng = random.Random(7)
+    checked = 0
+    for dealer in range(40):
+        deal = Deal.shuffled(rules, n, dealer % n, rng)
+        while not deal.done:
+            deal = deal.apply(rng.choice(deal.legal_actions()))
+        score = deal.score()
+        results = [scorer.solver_result(deal, p) for p in range(n)]
+        if rules.kind.sides:
+            assert scorer.solver_unit(rules.scoring) == "card-points"
+            if score.claim is not None:
+                continue
+            assert results[0] + results[1] == sum(score.card_points) + rules.last_trick_points
+            assert [(results[p] + scorer.calls_card_points(deal, p)) // rules.point_divisor
+                    for p in range(n)] == list(score.scores)
+        else:
+            assert scorer.solver_unit(rules.scoring) == rules.scoring
+            assert [float(x) for x in results] == scorer.returns(score, rules, n)
+        checked += 1
+    assert checked >= 6

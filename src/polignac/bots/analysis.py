@@ -51,9 +51,9 @@ from ..core.actions import CLAIM, GENERALE, PASS, Action, action_name, parse_act
 from ..core.cards import Mask, parse_card
 from ..core.deal import DECLARE, PASS_CARDS, Deal
 from ..core.errors import RecordError
+from ..core.families import families
 from ..core.match import Match
 from ..core.record import replay
-from ..core.rules import SCORE_KINDS
 from .backends import Backend, ProcessBackend, SerialBackend
 from .base import SeatView
 from .hard import position_of
@@ -67,8 +67,9 @@ MISTAKE = 0.5
 BLUNDER = 1.5
 """An action that costs at least this much in expectation is a blunder."""
 MODELS = ("paranoid", "reply")
-UNITS = {name: "card-points" if kind.sides else name for name, kind in SCORE_KINDS.items()}
-"""The unit of the values, per scoring family (``Rules.scoring``)."""
+UNITS = {kind.name: family.solver_unit(kind.name)
+         for family in families() for kind in family.scorings}
+"""The unit of the values, per scoring (``Rules.scoring``): its family's ``solver_unit``."""
 DEFAULT_SAMPLES = 16
 DEFAULT_NODES = 4_000_000
 

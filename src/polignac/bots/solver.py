@@ -63,12 +63,22 @@ import numpy as np
 from ..core.cards import CODES, Card, Mask, cards_of
 from ..core.deal import Deal
 from ..core.hearts import HEARTS_MASK, breakers, lowest_club, penalty_cards, shoot_the_moon
-from ..core.rules import Rules
+from ..core.rules import Contract, Rules
 from ..core.scoring import ScoreLine
 from ..core.tricks import led_suit, legal_mask, restricted_mask
 from . import fast
 
-_DTYPES = {"capot": 1, "general": 1, "general-bonus": 2, "generale": 3, "chelem": 4}
+
+def _dtype(contract: Contract) -> int:
+    """The kernel's code of a contract (``Rules.contract``'s flags): 0 none,
+    1 declared, 2 with a bonus, 3 the declarer leads (la générale), 4 automatic."""
+    if contract.automatic:
+        return 4
+    if contract.declarer_leads:
+        return 3
+    if contract.bonus:
+        return 2
+    return 1 if contract.declared else 0
 
 
 @dataclass(frozen=True)
@@ -413,7 +423,7 @@ def build(pos: Position, nonce: int = 0, player: int | None = None) -> tuple[Any
     g = np.zeros(fast.G_SIZE, np.int64)
     dtype = 0
     if pos.declarer >= 0 or r.contract.automatic:
-        dtype = _DTYPES.get(r.declaration, 0)
+        dtype = _dtype(r.contract)
     generale_me = dtype == 3 and pos.declarer == me
     upts = np.zeros(52, np.int64)
     pts = np.zeros(52, np.int64)
@@ -625,22 +635,14 @@ def value(pos: Position | Deal, pure: bool = False) -> int:
 
 
 def final_result(deal: Deal, player: int) -> int:
-    """The result of a finished ``deal`` for ``player`` under the solver's model.
-
-    Minus the penalty, the points, the chips, or (scored by sides) the side's raw
-    card points including the last trick.
+    """The result of a finished ``deal`` for ``player`` under the solver's model,
+    higher better: the scoring family's :meth:`~polignac.core.families.Family.solver_result`
+    (minus the penalty, the points, the chips, or the side's raw card points).
 
     Raises:
         IllegalActionError: the deal is not finished.
     """
-    r = deal.rules
-    if r.kind.sides:
-        pts = sum(deal.card_points(p) for p in range(deal.num_players) if p & 1 == player & 1)
-        if deal.past and deal.past[-1].winner & 1 == player & 1:
-            pts += r.last_trick_points
-        return pts
-    score = deal.score().scores[player]
-    return -score if r.kind.penalty else score
+    return deal.rules.scorer.solver_result(deal, player)
 
 
 def hands_with(pos: Position, hands: Sequence[Mask]) -> Position:

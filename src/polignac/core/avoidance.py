@@ -251,6 +251,14 @@ class TrickAvoidanceFamily(Family):
         """Minus each player's penalty."""
         return [0.0 - s for s in score.scores]
 
+    def solver_result(self, deal: Deal, player: int) -> int:
+        """Minus the player's penalty.
+
+        Raises:
+            IllegalActionError: the deal is not finished.
+        """
+        return -deal.score().scores[player]
+
     def card_key(self, code: str, rules: Rules) -> str | None:
         """Polignac's Jack of spades, the polignac, in the French pack."""
         if code == "JS" and rules.game in _NAMED_JACK_GAMES and not rules.german:

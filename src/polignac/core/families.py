@@ -197,6 +197,22 @@ class Family:
         card play, in card points (the exact solver's unit): none by default."""
         return 0
 
+    def solver_unit(self, scoring: str) -> str:
+        """The unit of the exact solver's values (:meth:`solver_result`) for a rule
+        set whose ``scoring`` this family brings (the analysis' unit): by default
+        the scoring's own name."""
+        return scoring
+
+    def solver_result(self, deal: Deal, player: int) -> int:
+        """The result of a finished ``deal`` for ``player`` in the exact solver's
+        unit, higher better (a leaf of its search; ``deal``'s ``scoring`` is one
+        this family brings): by default the deal score.
+
+        Raises:
+            IllegalActionError: the deal is not finished.
+        """
+        return deal.score().scores[player]
+
     # ----------------------------------------------------------- rules text
 
     def extra_sections(self, rules: Rules) -> list[tuple[str, list[Param]]]:

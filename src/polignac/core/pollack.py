@@ -517,6 +517,23 @@ class PollackFamily(Family):
         (as in the deal score: :func:`score_pollack`)."""
         return side_calls_points(deal.announcements, player) * deal.rules.point_divisor
 
+    def solver_unit(self, scoring: str) -> str:
+        """Card points (:meth:`solver_result`)."""
+        return "card-points"
+
+    def solver_result(self, deal: Deal, player: int) -> int:
+        """The side's raw card points, the last trick's points included (the
+        announcements apart: :meth:`calls_card_points`).
+
+        Raises:
+            IllegalActionError: the deal is not finished.
+        """
+        rules = deal.rules
+        pts = sum(deal.card_points(p) for p in range(deal.num_players) if p & 1 == player & 1)
+        if deal.past and deal.past[-1].winner & 1 == player & 1:
+            pts += rules.last_trick_points
+        return pts
+
     def after_deal(self, standing: Standing, rules: Rules, scores: Sequence[int],
                    claim: tuple[int, bool] | None,
                    last_trick_side: int | None) -> tuple[Standing, int | None] | None:
