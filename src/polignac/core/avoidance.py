@@ -217,6 +217,7 @@ class TrickAvoidanceFamily(Family):
                                       "threshold-lowest-shared")),)
     declaration_round = True
     score_unit = "penalty points per deal"
+    taken_unit = "penalty"
     modules = ("polignac.core.avoidance", "polignac.core.scoring")
     presets = PRESETS
 

@@ -116,6 +116,7 @@ class BassadewitzFamily(Family):
     scorings = (ScoreKind("chips", penalty=False, taker_gains=False, chips=True, sides=False,
                           match_ends=("chips",)),)
     score_unit = "chips per deal"
+    taken_unit = "cardPoints"  # the chips are settled from them at the end
     modules = ("polignac.core.bassadewitz",)
     presets = PRESETS
 

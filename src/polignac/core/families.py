@@ -163,6 +163,9 @@ class Family:
     """The returns (:meth:`returns`) of every deal of its scoring add up to 0."""
     score_unit: str = "points per deal"
     """What its deal score counts, in a report's English (the bots' tournaments)."""
+    taken_unit: str = "points"
+    """What :meth:`points_taken` counts, for the table page's words: ``points``
+    (higher is better), ``penalty``, ``cardPoints`` or ``side``."""
 
     def return_bounds(self, rules: Rules, n: int, pool_in: bool = True) -> tuple[float, float]:
         """The lowest and highest return (:meth:`returns`) one player can get from
@@ -185,7 +188,7 @@ class Family:
         r = deal.rules
         past = deal.past
         first = past[0].winner if past else -1
-        last = past[-1].winner if len(past) == deal.rules.hand_size(deal.num_players) else -1
+        last = past[-1].winner if len(past) == r.hand_size(deal.num_players) else -1
         tricks = deal.tricks
         return tuple(deal.card_points(p) + r.trick_points * tricks[p]
                      + (r.first_trick_points if p == first else 0)

@@ -386,6 +386,7 @@ class PollackFamily(Family):
     announcements = ANNOUNCEMENTS
     zero_sum = True
     score_unit = "side points per deal (own side)"
+    taken_unit = "side"  # each side's card points
     modules = ("polignac.core.pollack",)
     presets = PRESETS
 
@@ -528,10 +529,9 @@ class PollackFamily(Family):
         Raises:
             IllegalActionError: the deal is not finished.
         """
-        rules = deal.rules
-        pts = sum(deal.card_points(p) for p in range(deal.num_players) if p & 1 == player & 1)
+        pts = deal.side_card_points(player & 1)
         if deal.past and deal.past[-1].winner & 1 == player & 1:
-            pts += rules.last_trick_points
+            pts += deal.rules.last_trick_points
         return pts
 
     def after_deal(self, standing: Standing, rules: Rules, scores: Sequence[int],

@@ -29,7 +29,6 @@ from ..core import (
     CODES,
     IllegalActionError,
     Match,
-    Rules,
     action_name,
     cards_of,
     get_rules,
@@ -47,18 +46,6 @@ from .guide import Guide, guide_of
 from .writer import Writer
 
 log = logging.getLogger("polignac.server")
-
-
-def taken_unit(rules: Rules) -> str:
-    """What a deal view's ``points_taken`` counts, for the table page's words:
-    ``penalty`` (lower is better), ``side`` (each side's card points, Pollack),
-    ``cardPoints`` (chips settled from them, Bassadewitz) or ``points``."""
-    kind = rules.kind
-    if kind.sides:
-        return "side"
-    if kind.chips:
-        return "cardPoints"
-    return "penalty" if kind.penalty else "points"
 
 
 class ProtocolError(ValueError):
@@ -248,7 +235,7 @@ class GameTable:
             "declaration": self.match.rules.declaration,
             "contract_points": self.match.rules.contract_points,
             "sides": [list(x) for x in self.match.rules.sides],
-            "taken_unit": taken_unit(self.match.rules),
+            "taken_unit": self.match.rules.scorer.taken_unit,
             "seats": [
                 {"seat": s.seat, "name": s.name, **name_fields(s.name, s.seat, s.bot_level),
                  "kind": s.kind, "level": s.bot_level,

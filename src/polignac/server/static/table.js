@@ -33,7 +33,7 @@ let hintBusy = false;
 
 const proof = dealProof($("deal-proof"), (obj) => send(obj), tableId);
 const spectating = () => table !== null && (you === null || you === undefined);
-// The words for a seat's points taken this deal, by the table's taken_unit (tables.taken_unit).
+// The words for a seat's points taken this deal, by the table's taken_unit (core/families.py: Family.taken_unit).
 const TAKEN_KEYS = { penalty: "table.taken.penalty", points: "table.taken.points",
   cardPoints: "table.taken.cardPoints", side: "table.taken.side" };
 
