@@ -207,7 +207,25 @@ def contract_lines(rules: Rules) -> list[Param]:
     return lines
 
 
-class TrickAvoidanceFamily(Family):
+class TrickScoredFamily(Family):
+    """A family scored from the tricks taken (the penalty games here, Knaves'
+    points): its deal and score-pad scoring; not registered itself."""
+
+    def score_deal(self, deal: Deal) -> DealScore:
+        """The cards and tricks taken, the contract (:func:`score_played_tricks`)."""
+        return score_played_tricks(deal)
+
+    def score_entry(self, pad: ScorePad, entry: Entry, dealer: int,
+                    seats: tuple[int, ...]) -> DealScore:
+        """Who took which point card, the tricks, the contract (:func:`score_trick_entry`).
+
+        Raises:
+            ScorePadError: a bad entry; its ``field`` names the bad field.
+        """
+        return score_trick_entry(pad, entry, dealer, seats)
+
+
+class TrickAvoidanceFamily(TrickScoredFamily):
     """The trick-avoidance penalty games and their declarations."""
 
     name = "trick-avoidance"
@@ -228,19 +246,6 @@ class TrickAvoidanceFamily(Family):
             IllegalActionError: a card too early, a declaration too late or of another game.
         """
         return declare(deal, action)
-
-    def score_deal(self, deal: Deal) -> DealScore:
-        """The cards and tricks taken, the contract (:func:`score_played_tricks`)."""
-        return score_played_tricks(deal)
-
-    def score_entry(self, pad: ScorePad, entry: Entry, dealer: int,
-                    seats: tuple[int, ...]) -> DealScore:
-        """Who took which point card, the tricks, the contract (:func:`score_trick_entry`).
-
-        Raises:
-            ScorePadError: a bad entry; its ``field`` names the bad field.
-        """
-        return score_trick_entry(pad, entry, dealer, seats)
 
     def return_bounds(self, rules: Rules, n: int, pool_in: bool = True) -> tuple[float, float]:
         """Minus the trick game's score bounds (a penalty counts against its player;

@@ -7,15 +7,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Final
 
-from .avoidance import score_played_tricks, score_trick_entry
-from .deal import Deal
-from .families import Family, register
+from .avoidance import TrickScoredFamily
+from .families import register
 from .rules import Rules, ScoreKind
-from .scoring import DealScore
 
 if TYPE_CHECKING:  # pragma: no cover
     from .describe import Param
-    from .scorepad import Entry, ScorePad
 
 
 PRESETS: Final[tuple[Rules, ...]] = (
@@ -62,8 +59,9 @@ def points_lines(rules: Rules) -> list[Param]:
     return lines
 
 
-class KnavesFamily(Family):
-    """Knaves: a turned-up trump, the taker gains its points."""
+class KnavesFamily(TrickScoredFamily):
+    """Knaves: a turned-up trump, the taker gains its points (scored from the tricks
+    taken, as the penalty games: :class:`~polignac.core.avoidance.TrickScoredFamily`)."""
 
     name = "knaves"
     games = ("knaves",)
@@ -71,19 +69,6 @@ class KnavesFamily(Family):
                           match_ends=("first-to-target", "fixed-deals")),)
     modules = ("polignac.core.knaves", "polignac.core.scoring")
     presets = PRESETS
-
-    def score_deal(self, deal: Deal) -> DealScore:
-        """The cards and tricks taken (:func:`~polignac.core.avoidance.score_played_tricks`)."""
-        return score_played_tricks(deal)
-
-    def score_entry(self, pad: ScorePad, entry: Entry, dealer: int,
-                    seats: tuple[int, ...]) -> DealScore:
-        """Who took which point card and how many tricks.
-
-        Raises:
-            ScorePadError: a bad entry; its ``field`` names the bad field.
-        """
-        return score_trick_entry(pad, entry, dealer, seats)
 
     def scoring_lines(self, rules: Rules) -> list[Param]:
         """Points for the taker (:func:`points_lines`)."""
