@@ -119,6 +119,9 @@ class CallRules:
     unannounced: Callable[[Mask, frozenset[str]], int]
     """(hand, the player's announcements so far): the announcement points the
     hand holds that are not yet announced (the bots)."""
+    forced: Mapping[str, Mask]
+    """The announcements that need every one of their cards, and those cards (the
+    research interfaces' sampling of hidden hands)."""
 
     @property
     def slots_per_player(self) -> int:

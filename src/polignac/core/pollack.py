@@ -382,7 +382,7 @@ class PollackFamily(Family):
     calls = True
     call_rules = CallRules(OPEN_ANNOUNCEMENTS, ANN_CARDS, ANN_SLOT, fill_open_announcements,
                            may_announce, claimed, announced, ANNOUNCEMENT_NEEDS,
-                           best_announcement, unannounced_points)
+                           best_announcement, unannounced_points, FORCED_CARDS)
     announcements = ANNOUNCEMENTS
     zero_sum = True
     score_unit = "side points per deal (own side)"

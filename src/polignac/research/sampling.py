@@ -102,14 +102,12 @@ def sample_hands(k: Knowledge, rng: random.Random, attempts: int = 500) -> list[
     if k.turn_up is not None:
         unknown &= ~(1 << k.turn_up)
     # what each other player must still hold (true announcements) and may hold (voids)
-    # (an announcement that needs every one of its cards: the family's calls)
     forced = [0] * n
     calls = k.rules.scorer.call_rules if k.announcements else None
     for p, name in k.announcements:
         assert calls is not None
-        need, count = calls.needs[name]
-        if p != k.viewer and need.bit_count() == count:
-            forced[p] |= need & ~played[p]
+        if p != k.viewer and name in calls.forced:  # the family's calls
+            forced[p] |= calls.forced[name] & ~played[p]
     for p, cards in k.known:
         if p != k.viewer:
             forced[p] |= cards & ~played[p]
