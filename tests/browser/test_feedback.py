@@ -221,8 +221,10 @@ def test_the_table_page_gives_feedback(chromium: Any,
         "aria-keyshortcuts") == "P"
     assert "P: " in page.locator("#hint").inner_text()
     cards = page.locator("#hand .card")
-    assert cards.evaluate_all("els => els.every((b) => b.getAttribute('aria-disabled')"
-                              " === 'true' && getComputedStyle(b).opacity === '1')")
+    # (waited for: the dealt cards may still be fading in when the prompt appears)
+    wait_until(lambda: cards.evaluate_all("els => els.every((b) => b.getAttribute("
+                                          "'aria-disabled') === 'true'"
+                                          " && getComputedStyle(b).opacity === '1')"))
     me = page.locator("#me .seat").get_attribute("aria-label") or ""
     assert page.locator("#me .seat.to-act").count() == 1 and me.endswith(
         {"en": "to play", "de": "am Zug"}[lang]), me
