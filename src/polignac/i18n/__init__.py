@@ -29,7 +29,8 @@ from importlib import resources
 from typing import Final
 
 from ..core import PRESETS, Rules
-from ..core.describe import Join, Msg, Param, RulesText, rules_text
+from ..core.cards import SUIT_SYMBOLS, parse_card, suit_of
+from ..core.describe import ExampleTrick, Join, Msg, Param, RulesText, rules_text
 
 LANGS: Final = ("en", "fr", "de")
 DEFAULT: Final = "en"
@@ -180,7 +181,10 @@ def describe_rules(rules: Rules, players: int | None = None, lang: str = DEFAULT
     parts = [head + "\n" + "=" * len(head)]
     for section in text.sections:
         title = render(section.title, lang)
-        body = "\n".join(_wrap("- " + render(line, lang), "  ") for line in section.lines)
+        lines = [render(line, lang) for line in section.lines]
+        if section.title.key == "rules.section.quick":
+            lines.append(trick_line(text.example, rules.german, lang))
+        body = "\n".join(_wrap("- " + line, "  ") for line in lines)
         parts.append(f"{title}\n{'-' * len(title)}\n{body}")
     return "\n\n".join(parts) + "\n"
 
@@ -196,6 +200,32 @@ def _wrap(text: str, indent: str, width: int = 78) -> str:
             line = f"{line} {word}" if line else word
     out.append(line)
     return "\n".join(out)
+
+
+def rank_index(rank: str, german: bool, lang: str) -> str:
+    """The index of a rank as the cards show it in ``lang``: ``K`` is "R" in French, "K" in
+    German; a German pack's Ober is "O"; the Ten is "10"; numbers are themselves.
+
+    >>> rank_index("K", False, "fr"), rank_index("J", False, "de"), rank_index("T", True, "en")
+    ('R', 'B', '10')
+    """
+    if rank == "T":
+        return "10"
+    key = f"rankIndex.{'german' if german else 'french'}.{rank}"
+    return t(lang, key) if key in catalog(DEFAULT) else rank
+
+
+def trick_line(example: ExampleTrick, german: bool, lang: str) -> str:
+    """The example trick as the corners of its cards, seat by seat, in ``lang``.
+
+    >>> from polignac.core.describe import ExampleTrick
+    >>> trick_line(ExampleTrick(("QC", "KC", "JS", "TC"), 1), False, "de")
+    'Platz 1: D♣ · Platz 2: K♣ · Platz 3: B♠ · Platz 4: 10♣'
+    """
+    return " · ".join(
+        t(lang, "rules.example.card", seat=i + 1, card=rank_index(code[0], german, lang)
+          + SUIT_SYMBOLS[suit_of(parse_card(code))])
+        for i, code in enumerate(example.cards))
 
 
 def preset_name(preset: str, lang: str) -> str:
@@ -234,7 +264,9 @@ __all__ = [
     "preset_name",
     "preset_summary",
     "presets_in",
+    "rank_index",
     "render",
     "rules_text",
     "t",
+    "trick_line",
 ]

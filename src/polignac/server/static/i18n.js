@@ -30,14 +30,6 @@ async function load(code) {
   return TEXT[code];
 }
 
-// The letters in the card corners.
-const INDEX = {
-  french: { en: { A: "A", K: "K", Q: "Q", J: "J" }, fr: { A: "A", K: "R", Q: "D", J: "V" },
-    de: { A: "A", K: "K", Q: "D", J: "B" } },
-  german: { en: { A: "A", K: "K", Q: "O", J: "U" }, fr: { A: "A", K: "R", Q: "O", J: "U" },
-    de: { A: "D", K: "K", Q: "O", J: "U" } },
-};
-
 function initial() {
   const asked = new URLSearchParams(location.search).get("lang");
   if (asked && LANGS[asked]) return asked;
@@ -138,10 +130,11 @@ export function suitName(suit, deck = "french") {
   return t(`suit.${deck === "german" ? "german" : "french"}.${suit}`);
 }
 
-/** The corner index of a rank ("Q" -> "D" in French, "O" on a German pack). */
+/** The corner index of a rank ("Q" -> "D" in French, "O" on a German pack): the catalog's rankIndex.* keys. */
 export function rankIndex(rank, deck = "french") {
   if (rank === "T") return "10";
-  return INDEX[deck === "german" ? "german" : "french"][lang][rank] ?? rank;
+  const key = `rankIndex.${deck === "german" ? "german" : "french"}.${rank}`;
+  return has(key) ? t(key) : rank;
 }
 
 /** A preset's name for people ("Polignac (French rules)"); the id when it has none. */
