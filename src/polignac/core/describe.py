@@ -278,8 +278,8 @@ def _pack(rules: Rules, counts: tuple[int, ...]) -> list[Param]:
         removed = rules.removed_cards(n)
         size = rules.pack_mask(n).bit_count()
         if removed:
-            lines.append(msg("rules.withN.remove" + turn, n=n, cards=_codes(removed, rules), size=size,
-                             hand=rules.hand_size(n)))
+            lines.append(msg("rules.withN.remove" + turn, n=n, cards=_codes(removed, rules),
+                             size=size, hand=rules.hand_size(n)))
         else:
             lines.append(msg("rules.withN.all" + turn, n=n, size=size, hand=rules.hand_size(n)))
     return lines
