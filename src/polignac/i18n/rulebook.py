@@ -52,7 +52,7 @@ WRITE_ME: Final = "<!-- WRITE:"
 REFRESH: Final = "PYTHONPATH=src python -m polignac rulebook docs/rules"
 """The command that rewrites the generated regions of the book (from the repository root)."""
 
-_SECTION_IDS: Final = {
+SECTION_IDS: Final = {
     "rules.section.quick": "how-to-play",
     "rules.section.tips": "tips",
     "rules.section.pack": "pack",
@@ -143,7 +143,7 @@ def rules_markdown(rules: Rules, players: int | None = None, lang: str = DEFAULT
             lines.append(f"- {mark}{render(line, lang)}")
         if section.title.key == "rules.section.quick":
             lines.append("- " + trick_line(text.example, rules.german, lang))
-        sid = _SECTION_IDS.get(section.title.key, _kebab(section.title.key))
+        sid = SECTION_IDS.get(section.title.key, _kebab(section.title.key))
         parts.append(f'<a id="{sid}"></a>\n{hashes} {render(section.title, lang)}\n\n'
                      + "\n".join(lines))
     return "\n\n".join(parts) + "\n"
@@ -346,5 +346,5 @@ def problems(pages: Mapping[str, str]) -> list[str]:
     return out
 
 
-__all__ = ["REFRESH", "REGION", "WRITE_ME", "book", "interpretation_id", "page_name",
+__all__ = ["REFRESH", "REGION", "SECTION_IDS", "WRITE_ME", "book", "interpretation_id", "page_name",
            "problems", "refresh", "region", "rules_markdown", "skeleton"]
