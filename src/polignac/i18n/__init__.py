@@ -26,11 +26,18 @@ import json
 import re
 from collections.abc import Mapping
 from importlib import resources
+from types import ModuleType
 from typing import Final
 
 from ..core import PRESETS, Rules
 from ..core.cards import SUIT_SYMBOLS, parse_card, suit_of
 from ..core.describe import ExampleTrick, Join, Msg, Param, RulesText, rules_text
+
+_babel: ModuleType | None
+try:  # CLDR's plural rules; the command line without the server's extra has its own copy
+    import babel.core as _babel
+except ImportError:  # pragma: no cover - the server's extra installs Babel
+    _babel = None
 
 LANGS: Final = ("en", "fr", "de")
 DEFAULT: Final = "en"
@@ -66,14 +73,27 @@ def _catalog_bytes(lang: str) -> bytes:
     return json.dumps(catalog(lang), ensure_ascii=False, separators=(",", ":")).encode()
 
 
-def plural(lang: str, n: int) -> str:
-    """The CLDR plural category of the whole number ``n``: ``one`` or ``other``.
+def plural(lang: str, n: float) -> str:
+    """The CLDR plural category of the count ``n`` in ``lang``: ``one`` or ``other``.
 
-    French counts 0 and 1 as singular; English and German only 1.
+    Babel's CLDR rules when Babel is installed (the server's extra), else the same
+    rules written out for our three languages: French counts 0 and 1 (and 0.5, 1.5:
+    the whole part 0 or 1) as singular; English and German only a whole 1. The page
+    uses ``Intl.PluralRules``, CLDR's too.
+
+    >>> [plural("fr", n) for n in (0, 1, 2, 5, 0.1)], [plural("de", n) for n in (0, 1, 2, 0.1)]
+    (['one', 'one', 'other', 'other', 'one'], ['other', 'one', 'other', 'other'])
     """
+    if _babel is not None:
+        return "one" if _babel.Locale.parse(lang).plural_form(abs(n)) == "one" else "other"
     if lang == "fr":
-        return "one" if n in (0, 1) else "other"
-    return "one" if abs(n) == 1 else "other"
+        return "one" if int(abs(n)) in (0, 1) else "other"
+    return "one" if abs(n) == 1 and float(n).is_integer() else "other"
+
+
+def _count(n: object) -> float | None:
+    """``n`` as a count (a number, not a bool), else None."""
+    return n if isinstance(n, int | float) and not isinstance(n, bool) else None
 
 
 def lookup(lang: str, key: str, n: object = None) -> str | None:
@@ -82,8 +102,9 @@ def lookup(lang: str, key: str, n: object = None) -> str | None:
         table = catalog(code)
         if key in table:
             return table[key]
-        if isinstance(n, int) and f"{key}.other" in table:
-            return table.get(f"{key}.{plural(code, n)}", table[f"{key}.other"])
+        count = _count(n)
+        if count is not None and f"{key}.other" in table:
+            return table.get(f"{key}.{plural(code, count)}", table[f"{key}.other"])
     return None
 
 

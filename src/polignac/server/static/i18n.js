@@ -62,11 +62,14 @@ if (rulesLink && /^\/tables\/[^/]+$/.test(location.pathname)) {
 }
 
 /** The text for `key` in the current language, with {name} replaced from `params`.
- * A key with `.one`/`.other` forms is a plural chosen by `params.n`. */
+ * A key with `.one`/`.other` forms is a plural chosen by `params.n` (a number, or digits). */
 export function t(key, params = {}) {
   let text = TEXT[lang][key] ?? TEXT.en[key];
-  if (text === undefined && typeof params.n === "number") {
-    const form = `${key}.${new Intl.PluralRules(lang).select(params.n) === "one" ? "one" : "other"}`;
+  const count = typeof params.n === "number" ? params.n
+    : typeof params.n === "string" && /^-?\d+(\.\d+)?$/.test(params.n) ? Number(params.n) : null;
+  if (text === undefined && count !== null) {
+    // CLDR's plural rules, as Babel's on the server: French 0 and 0,5 are singular
+    const form = `${key}.${new Intl.PluralRules(lang).select(Math.abs(count)) === "one" ? "one" : "other"}`;
     text = TEXT[lang][form] ?? TEXT.en[form];
   }
   if (text === undefined) return key;
