@@ -92,7 +92,9 @@ def plural(lang: str, n: float) -> str:
 
 
 def _count(n: object) -> float | None:
-    """``n`` as a count (a number, not a bool), else None."""
+    """``n`` as a count (a number, not a bool, or its digits as text), else None."""
+    if isinstance(n, str) and re.fullmatch(r"-?\d{1,15}(\.\d{1,15})?", n):
+        return float(n) if "." in n else int(n)
     return n if isinstance(n, int | float) and not isinstance(n, bool) else None
 
 
