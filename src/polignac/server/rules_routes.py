@@ -180,7 +180,7 @@ def _trick(example: ExampleTrick, deck: str, lang: str) -> str:
         f'<figcaption>{html.escape(i18n.t(lang, "table.seatN", n=i + 1))}</figcaption></figure>'
         for i, code in enumerate(example.cards))
     words = html.escape(i18n.trick_line(example, deck == "german", lang))
-    return (f'<div class="example-trick rule-cards" data-deck="{deck}" role="img" '
+    return (f'<div class="example-trick" data-deck="{deck}" role="img" '
             f'aria-label="{words}">{figures}</div>')
 
 

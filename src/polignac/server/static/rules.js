@@ -19,7 +19,7 @@ onLang((code) => {
   location.assign(url);
 });
 
-for (const box of /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll(".rule-cards"))) {
+for (const box of /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll(".rule-cards, .example-trick"))) {
   for (const figure of box.querySelectorAll("figure")) {
     const code = figure.dataset.card ?? figure.dataset.play;
     if (code) figure.prepend(cardSVG(code, box.dataset.deck));
