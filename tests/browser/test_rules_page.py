@@ -93,3 +93,22 @@ def test_the_pages_plural_rules_are_the_servers(chromium: Any, server: str) -> N
     assert texts == [i18n.t("fr", "rules.pts", n=n) for n in (0, 1, 2, 5, 0.1, "1")]
     assert texts[4] == "0.1 point"
     assert not errors, errors
+
+
+def test_one_label_for_every_action(chromium: Any, server: str) -> None:
+    """static/labels.js: the words of an action, as the table, replay and analysis show it."""
+    page, errors = open_page(chromium)
+    page.goto(f"{server}/rules/pollack?lang=de")
+    page.wait_for_selector("body[data-ready='1']")
+    out = page.evaluate("""async () => {
+      const { actionLabel, callLabel, tookTrick } = await import('/static/labels.js');
+      return [callLabel('announce:three-tens'), callLabel('announce:pollack-S'),
+              actionLabel('pass'), actionLabel('TD'), actionLabel('no-such-call'),
+              tookTrick('Schwerer Bot 2', false), tookTrick('Du', true)];
+    }""")
+    announce = i18n.t("de", "call.announce", what=i18n.t("de", "announce.three-tens"))
+    assert out == [announce, i18n.t("de", "call.announce", what="Pollack Pik"),
+                   i18n.t("de", "call.pass"), "Karo-Zehn", "no-such-call",
+                   "Schwerer Bot 2 nimmt den Stich.", "Du nimmst den Stich."]
+    assert "announce:" not in " ".join(out)
+    assert not errors, errors
