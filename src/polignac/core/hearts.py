@@ -182,7 +182,7 @@ def breakers(rules: Rules) -> Mask:
 
 def lead_line(rules: Rules) -> Param | None:
     """Who leads the first trick with ``first_lead`` lowest-club (None: eldest)."""
-    from .describe import LIST, Join, _card, msg
+    from .describe import LIST, Join, _card, card, msg
 
     if rules.first_lead != "lowest-club":
         return None
@@ -190,7 +190,7 @@ def lead_line(rules: Rules) -> Param | None:
     if len(lows) == 1:
         return msg("rules.hearts.firstLead", card=_card(CODES[lows[0]], rules))
     return msg("rules.hearts.firstLeadLowest", cards=Join(LIST, tuple(
-        msg("rules.hearts.lowestWith", code=CODES[c], n=Join(LIST, tuple(
+        msg("rules.hearts.lowestWith", card=card(CODES[c], rules.german), n=Join(LIST, tuple(
             n for n in rules.players if lowest_club(rules, n) == c))) for c in lows)))
 
 
