@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Final
 
 from .deal import Deal
 from .errors import RulesError
-from .families import Family, register
+from .family import Family
 from .rules import Rules, ScoreKind, derive
 from .scoring import DealScore, ScoreLine
 
@@ -221,6 +221,6 @@ class BassadewitzFamily(Family):
         return [msg("rules.end.chips", deals=_deals(rules))]
 
 
-BASSADEWITZ: Final = register(BassadewitzFamily())
+BASSADEWITZ: Final = BassadewitzFamily()
 
 __all__ = ["BASSADEWITZ", "PRESETS", "BassadewitzFamily", "score_chips"]

@@ -44,7 +44,7 @@ from .deal import (
     _Tables,
 )
 from .errors import IllegalActionError, NotYourTurnError
-from .families import Family, register
+from .family import Family
 from .hearts import (
     GAME,
     HEARTS_MASK,
@@ -625,4 +625,4 @@ class HeartsFamily(Family):
         return interpretations(rules)
 
 
-HEARTS: Final = register(HeartsFamily())
+HEARTS: Final = HeartsFamily()

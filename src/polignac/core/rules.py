@@ -12,7 +12,7 @@ import dataclasses
 import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Any, Final, NamedTuple
 
 from .cards import (
     CODES,
@@ -25,14 +25,8 @@ from .cards import (
 from .errors import RulesError
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .families import Family
+    from .family import Family
 
-GAMES: Final[list[str]] = []
-"""The values of ``game``: each registered family's games, in registry order
-(filled by :func:`polignac.core.families.register`)."""
-SCORINGS: Final[list[str]] = []
-"""The values of ``scoring``: each registered family's scorings (filled by
-:func:`polignac.core.families.register`)."""
 REMOVALS: Final = ("none", "black-sevens-unless-4", "red-sevens-fr", "lowest-cards")
 DIRECTIONS: Final = ("clockwise", "counter-clockwise")
 TRUMPS: Final = ("none", "turn-up")
@@ -110,11 +104,6 @@ class ScoreKind:
     """The ``match_end`` values that fit this scoring."""
 
 
-SCORE_KINDS: Final[dict[str, ScoreKind]] = {}
-"""Each ``scoring`` value's :class:`ScoreKind`, brought by the family that owns it
-(``Family.scorings``, filled by :func:`polignac.core.families.register`)."""
-
-
 @dataclass(frozen=True)
 class Contract:
     """What a ``declaration`` value means (:attr:`Rules.contract`): flags read
@@ -186,18 +175,33 @@ MATCH_END_KINDS: Final[dict[str, MatchEnd]] = {
 }
 """Each ``match_end`` value's :class:`MatchEnd`."""
 
-_LOOKUPS: list[Callable[[Rules], Family]] = []
-"""[family_of, scorer_of] of core/families.py, once imported (see _lookups)."""
+
+class _Lookups(NamedTuple):
+    """The families' look-ups (core/families.py), which ``Rules`` asks when first used."""
+
+    family_of: Callable[[Rules], Family]
+    scorer_of: Callable[[Rules], Family]
+    score_kind: Callable[[str], ScoreKind]
+    games: Callable[[], tuple[str, ...]]
+    scorings: Callable[[], tuple[str, ...]]
+    families: Callable[[], tuple[Family, ...]]
 
 
-def _lookups() -> list[Callable[[Rules], Family]]:
-    """The registry's look-ups, imported on first use (core/families.py imports the
-    deal, which imports this module)."""
+_LOOKUPS: list[_Lookups] = []
+"""The families' look-ups, once asked for (see _lookups)."""
+
+
+def _lookups() -> _Lookups:
+    """The families' look-ups, imported on first use: the family modules are above
+    this one (they build their presets from :class:`Rules`), and core/families.py
+    lists them, so this module asks it late instead of importing it."""
     if not _LOOKUPS:
-        from .families import family_of, scorer_of
+        from . import families as fam
 
-        _LOOKUPS.extend((family_of, scorer_of))
-    return _LOOKUPS
+        _LOOKUPS.append(_Lookups(fam.family_of, fam.scorer_of, fam.score_kind,
+                                 lambda: fam.registry().games,
+                                 lambda: fam.registry().scorings, fam.families))
+    return _LOOKUPS[0]
 
 
 # The order in which polignac-party strips low cards: 2s first, in suits C, S, D, H.
@@ -430,7 +434,7 @@ class Rules:
     @property
     def kind(self) -> ScoreKind:
         """What the ``scoring`` family means (flags, see :class:`ScoreKind`)."""
-        return SCORE_KINDS[self.scoring]
+        return (_LOOKUPS[0] if _LOOKUPS else _lookups()).score_kind(self.scoring)
 
     @property
     def family(self) -> Family:
@@ -439,7 +443,7 @@ class Rules:
         Raises:
             RulesError: no family is registered for ``game``.
         """
-        return (_LOOKUPS or _lookups())[0](self)
+        return (_LOOKUPS[0] if _LOOKUPS else _lookups()).family_of(self)
 
     @property
     def scorer(self) -> Family:
@@ -450,12 +454,12 @@ class Rules:
         Raises:
             RulesError: no family brings ``scoring``.
         """
-        return (_LOOKUPS or _lookups())[1](self)
+        return (_LOOKUPS[0] if _LOOKUPS else _lookups()).scorer_of(self)
 
     @property
     def has_calls(self) -> bool:
         """True when the deal has calls beyond card play (announcements, a claim)."""
-        return self.announcements or SCORE_KINDS[self.scoring].sides
+        return self.announcements or self.kind.sides
 
     @property
     def german(self) -> bool:
@@ -516,11 +520,9 @@ class Rules:
                 (for a number out of bounds: the bounds, :data:`BOUNDS`).
         """
         self.check_bounds()
-        from .families import families  # the registry fills GAMES and SCORINGS
-
-        members = families()
-        _choice("game", self.game, tuple(GAMES))
-        _choice("scoring", self.scoring, tuple(SCORINGS))
+        look = _LOOKUPS[0] if _LOOKUPS else _lookups()
+        _choice("game", self.game, look.games())
+        _choice("scoring", self.scoring, look.scorings())
         _choice("removals", self.removals, REMOVALS)
         _choice("direction", self.direction, DIRECTIONS)
         _choice("trumps", self.trumps, TRUMPS)
@@ -583,7 +585,7 @@ class Rules:
                 f"match_end {self.match_end!r} does not fit scoring {self.scoring!r}; "
                 f"allowed: {', '.join(kind.match_ends)}"
             )
-        for family in members:  # each family checks the parameters it owns
+        for family in look.families():  # each family checks the parameters it owns
             family.check_rules(self)
 
     def check_bounds(self) -> None:
