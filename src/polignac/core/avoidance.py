@@ -230,6 +230,7 @@ class TrickAvoidanceFamily(TrickScoredFamily):
 
     name = "trick-avoidance"
     games = ("polignac", "slobberhannes")
+    parameters = ("all_three_points", "declaration", "contract_points")
     scorings = (ScoreKind("penalty", penalty=True, taker_gains=False, chips=False, sides=False,
                           match_ends=("threshold-loser", "threshold-lowest-wins", "fixed-deals",
                                       "threshold-lowest-shared")),)

@@ -113,6 +113,7 @@ class BassadewitzFamily(Family):
 
     name = "bassadewitz"
     games = ("bassadewitz",)
+    parameters = ("pool", "pool_shares", "sweep_chips", "overload_points", "overload_chips")
     scorings = (ScoreKind("chips", penalty=False, taker_gains=False, chips=True, sides=False,
                           match_ends=("chips",)),)
     score_unit = "chips per deal"

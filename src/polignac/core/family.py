@@ -49,6 +49,10 @@ class Family:
     """The family's name (``trick-avoidance``, ``knaves``...: see core/families.py)."""
     games: tuple[str, ...] = ()
     """The values of the rule parameter ``game`` that belong to it."""
+    parameters: tuple[str, ...] = ()
+    """The rule parameters of its own: with :data:`polignac.core.rules.SHARED_PARAMETERS`,
+    its parameter group (:func:`polignac.core.rules.parameters_for`: what a house
+    rule may change in its games; ``Rules.with_overrides`` refuses the others)."""
     scorings: tuple[ScoreKind, ...] = ()
     """The values of ``scoring`` it brings, with what each means (``Rules.kind``)."""
     deal_class: type[Deal] = Deal

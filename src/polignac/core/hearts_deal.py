@@ -587,6 +587,8 @@ class HeartsFamily(Family):
 
     name = "hearts"
     games = (GAME,)
+    parameters = ("passing", "pass_count", "first_lead", "clean_first_trick", "break_hearts",
+                  "queen_breaks", "moon")
     deal_class = HeartsDeal
     passing = True
     modules = ("polignac.core.hearts", "polignac.core.hearts_deal")

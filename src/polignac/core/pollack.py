@@ -377,6 +377,7 @@ class PollackFamily(Family):
 
     name = "pollack"
     games = ("pollack",)
+    parameters = ("partnerships", "announcements", "point_divisor", "partie_target", "parties")
     scorings = (ScoreKind("pollack", penalty=False, taker_gains=True, chips=False, sides=True,
                           match_ends=("parties",)),)
     calls = True

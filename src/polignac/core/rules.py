@@ -76,6 +76,14 @@ BOUNDS: Final[dict[str, tuple[int, int]]] = {
 """The smallest and largest value of each whole-number parameter (for a list or
 ``card_points``: of each item), checked before any other work."""
 
+SHARED_PARAMETERS: Final = (
+    "players", "default_players", "pack", "removals", "rank_order", "direction", "packets",
+    "trumps", "suits", "scoring", "card_points", "trick_points", "first_trick_points",
+    "last_trick_points", "match_end", "threshold", "deals",
+)
+"""The rule parameters of every game; each family adds its own (``Family.parameters``).
+``preset`` names the rule set and ``game`` chooses the family: neither is in a group."""
+
 MAX_ITEMS: Final[dict[str, int]] = {
     "players": 12, "packets": 52, "pool_shares": 12, "card_points": 65,
 }
@@ -461,6 +469,11 @@ class Rules:
         """True when the deal has calls beyond card play (announcements, a claim)."""
         return self.announcements or self.kind.sides
 
+    def parameter_names(self) -> tuple[str, ...]:
+        """The names of its game's parameter group (:func:`parameters_for`), in form order:
+        what a house rule may change."""
+        return tuple(p.name for p in parameters_for(self))
+
     @property
     def german(self) -> bool:
         """True when the pack shows German suits."""
@@ -493,6 +506,14 @@ class Rules:
             changes["default_players"] = min(players, key=lambda n: (abs(n - 4), n))
         rules = dataclasses.replace(self, **changes)
         rules.validate()
+        group = {p.name for p in parameters_for(rules)}
+        for name in changes:
+            if name not in group and name != "game" and changes[name] != getattr(self, name):
+                family = rules.family
+                raise RulesError(
+                    f"{name} does not apply to {rules.preset!r} (game {rules.game!r}, family "
+                    f"{family.name!r}); "
+                    f"its parameters: {', '.join(p for p in PARAMETERS if p in group)}")
         return rules
 
     def overrides_from(self, base: Rules) -> dict[str, Any]:
@@ -643,6 +664,48 @@ PARAMETERS: Final[tuple[str, ...]] = tuple(f.name for f in dataclasses.fields(Ru
 """Every rule parameter name, in documentation order."""
 
 _FIELD_TYPES: Final = {f.name: str(f.type) for f in dataclasses.fields(Rules)}
+_DEFAULT: Final = Rules()
+
+
+class Parameter(NamedTuple):
+    """A rule parameter of a game's group (:func:`parameters_for`)."""
+
+    name: str
+    """The field of :class:`Rules`."""
+    doc: str
+    """What it means (the field's docstring, on one line)."""
+    bounds: str
+    """Its bounds in words, or empty (:data:`BOUNDS`, :data:`MAX_TEXT`)."""
+    shared: bool
+    """Every game has it (:data:`SHARED_PARAMETERS`), else it is its family's own."""
+
+
+def parameters_for(rules_or_game: Rules | str) -> tuple[Parameter, ...]:
+    """The parameter group of a rule set's game (or of a ``game`` value): the shared
+    parameters and its family's own (``Family.parameters``), in the order of
+    :data:`PARAMETERS` (the house-rule form's and ``polignac rules --params``').
+
+    >>> [p.name for p in parameters_for("hearts")][-3:]
+    ['break_hearts', 'queen_breaks', 'moon']
+
+    Raises:
+        RulesError: no family has that game.
+    """
+    rules = rules_or_game if isinstance(rules_or_game, Rules) else \
+        dataclasses.replace(_DEFAULT, game=rules_or_game)
+    own = rules.family.parameters
+    group = _GROUPS.get(own)
+    if group is None:
+        docs, bounds = _parameter_docs(), parameter_bounds()
+        names = set(SHARED_PARAMETERS) | set(own)
+        group = _GROUPS[own] = tuple(
+            Parameter(n, docs.get(n, ""), bounds.get(n, ""), n in SHARED_PARAMETERS)
+            for n in PARAMETERS if n in names)
+    return group
+
+
+_GROUPS: dict[tuple[str, ...], tuple[Parameter, ...]] = {}
+"""The groups already built, by the family's own parameters (a cache)."""
 
 
 def derive(base: Rules, name: str, **changes: Any) -> Rules:
@@ -653,6 +716,13 @@ def derive(base: Rules, name: str, **changes: Any) -> Rules:
 
 def parameter_docs() -> dict[str, str]:
     """Return each parameter's one-paragraph description, from the source docs."""
+    return dict(_parameter_docs())
+
+
+def _parameter_docs() -> dict[str, str]:
+    """parameter_docs, read from the source once (a cache)."""
+    if _DOCS:
+        return _DOCS
     import inspect
     import re
 
@@ -664,7 +734,11 @@ def parameter_docs() -> dict[str, str]:
         name, doc = match.group(1), match.group(2)
         if name in PARAMETERS and name not in docs:
             docs[name] = " ".join(doc.split())
-    return docs
+    _DOCS.update(docs)
+    return _DOCS
+
+
+_DOCS: dict[str, str] = {}
 
 
 def parameter_bounds() -> dict[str, str]:
