@@ -173,7 +173,8 @@ async def presets(request: Request) -> Response:
                      "default_players": r.default_players, "suits": r.suits,
                      "threshold": r.threshold, "declaration": r.declaration,
                      "direction": r.direction, "contract_points": r.contract_points,
-                     "partnerships": r.partnerships, "sides": [list(x) for x in r.sides]}
+                     "partnerships": r.partnerships, "sides": [list(x) for x in r.sides],
+                     "params": list(r.parameter_names())}
                     for r in PRESETS.values()],
         "levels": [lv for lv in hub_of(request).config.shown_levels
                    if lv in hub_of(request).config.bot_levels],
