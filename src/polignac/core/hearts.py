@@ -1,7 +1,7 @@
 """The Hearts family (Black Lady, Black Maria): its rules, checks and scoring.
 
 What the family adds to trick play (its rules text, interpretations marked, is
-below; :class:`polignac.core.hearts_deal.HeartsFamily` is its registered family):
+below; :class:`polignac.core.hearts_deal.HeartsFamily` is its family in the list):
 
 - passing: before play each player passes ``pass_count`` cards, one at a time,
   eldest first, to the player ``offset`` seats on in play order (left: the
@@ -254,4 +254,4 @@ PRESETS: Final[tuple[Rules, ...]] = (
           removals="lowest-cards", passing="right",
           card_points={"QS": 13, "KS": 10, "AS": 7, **_HEART_POINTS}),
 )
-"""The Hearts family's presets (registered by :class:`polignac.core.hearts_deal.HeartsFamily`)."""
+"""The Hearts family's presets (of :class:`polignac.core.hearts_deal.HeartsFamily`)."""
