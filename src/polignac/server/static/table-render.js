@@ -19,6 +19,7 @@ import {
   act, claimPlausible, keepPicks, passPick, pendingText, sendPass, togglePass,
 } from "./table-actions.js";
 import { actionLabel, callHelp } from "./table-words.js";
+import { tookTrick } from "./labels.js";
 
 // The words for a seat's points taken this deal, by the table's taken_unit (core/families.py: Family.taken_unit).
 const TAKEN_KEYS = { penalty: "table.taken.penalty", points: "table.taken.points",
@@ -441,7 +442,7 @@ export function renderStatus() {
       cards: got.map((c) => cardLabel(c)).join(", ") })} ${text}`;
   }
   if (prev && (!d || !d.trick.cards.length) && !S.pending) {
-    text = `${t("table.tookTrick", { name: name(prev.winner) })} ${text}`;
+    text = `${tookTrick(name(prev.winner), prev.winner === S.you && !spectating())} ${text}`;
   }
   if (d?.contract && d.declarer !== null) {
     text += ` ${t("table.declared", { name: name(seatOfPlayer(d.declarer)), contract: d.contract })}`;
@@ -463,7 +464,7 @@ let logLines = [];
 
 function playLine(seat, code) { return () => t("log.play", { name: name(seat), card: cardLabel(code) }); }
 function callLine(seat, action) { return () => t("log.call", { name: name(seat), call: actionLabel(action) }); }
-function trickLine(seat) { return () => t("table.tookTrick", { name: name(seat) }); }
+function trickLine(seat) { return () => tookTrick(name(seat), seat === S.you && !spectating()); }
 function dealLine(n, dealer) { return () => t("log.deal", { n, name: name(dealer) }); }
 
 /** The log from the view alone (a page load or a reconnect): the plays of the deal. */
