@@ -16,7 +16,7 @@ import {
 import { P, centre, motionOn, seatNode, trickKey } from "./pacing.js";
 import { attachDealAnalysis, hintMark, renderHint } from "./table-hints.js";
 import {
-  act, claimPlausible, keepPicks, passPick, pendingText, sendPass, togglePass,
+  act, claimPlausible, claimTarget, keepPicks, passPick, pendingText, sendPass, sideCount, togglePass,
 } from "./table-actions.js";
 import { actionLabel, callHelp } from "./table-words.js";
 
@@ -397,7 +397,11 @@ export function renderPrompt() {
     const quiet = a === "pass" || (a === "claim" && !claimPlausible());
     const b = make("button", "call" + (quiet ? "" : " primary") + (a === "claim" ? " claim" : ""),
       actionLabel(a));
-    if (a === "claim" && quiet) b.classList.add("small-button");
+    if (a === "claim") {  // what the quiet or prominent claim was decided on (the tests read it)
+      if (quiet) b.classList.add("small-button");
+      b.dataset.count = String(sideCount() ?? "");
+      b.dataset.target = String(claimTarget() ?? "");
+    }
     b.dataset.action = a;
     b.dataset.label = actionLabel(a);  // the words, without a hint's badge (feedback.js)
     const help = callHelp(a);
