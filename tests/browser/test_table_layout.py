@@ -341,3 +341,29 @@ def test_reduced_motion_shows_each_event_at_once(chromium: Any, fast_server: str
         time.sleep(0.05)
     wait_until(lambda: _shown(page)[0] == _shown(page)[1])
     context.close()
+
+
+@pytest.mark.parametrize("preset", ["black-lady"])
+def test_the_whole_hand_shows_under_the_call_explanations(chromium: Any, fast_server: str,
+                                                          shots: Path, preset: str) -> None:
+    """13 cards and a prompt with its explanations (the cards to pass)
+    fit a 1280x800 screen: every card of the hand is inside the window."""
+    for lang in ("en", "fr", "de"):
+        context = chromium.new_context(viewport=DESKTOP, locale="en-US")
+        page = context.new_page()
+        _table(page, fast_server, preset, 4)
+        page.select_option("#lang", lang)
+        deadline = time.monotonic() + 60
+        while not (page.locator("#prompt .call-help").count()
+                   and page.locator("#hand .card").count() == 13):
+            assert time.monotonic() < deadline, "no prompt with a whole hand"
+            if page.locator("#hand .card.legal").count() and not \
+                    page.locator("#prompt .call-help").count():
+                page.evaluate(STEP)
+            time.sleep(0.05)
+        bottom = page.evaluate("Math.max(...[...document.querySelectorAll('#hand .card')]"
+                               ".map((c) => c.getBoundingClientRect().bottom))")
+        assert bottom <= DESKTOP["height"], (preset, lang, bottom)
+        assert page.locator("#prompt .call-help").is_visible()
+        page.screenshot(path=shots / f"hand-{preset}-{lang}-1280.png")
+        context.close()
