@@ -42,7 +42,7 @@ from sqlalchemy import insert
 from sqlalchemy.exc import SQLAlchemyError
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from . import leases
+from . import handoff, leases
 from .bus import Bus
 
 if TYPE_CHECKING:
@@ -59,7 +59,9 @@ EVERYONE = "polignac_all"
 _TABLE_PATH = re.compile(r"^/tables/([A-Za-z0-9_\-]{1,32})(?:/|$)")
 _SCOPE_KEYS = ("type", "asgi", "http_version", "method", "scheme", "path", "raw_path",
                "root_path", "query_string", "headers", "client", "server", "subprotocols")
-_MAX_RELAYED = 1000  # ASGI messages waiting for a slow client of a tunnel, at most
+MAX_RELAYED = 256
+"""Messages a tunnel keeps for a client whose send is blocked, at most: one more and
+the tunnel ends (its owner hears ``end``; what waits is dropped)."""
 
 
 def process_id(name: str | None) -> str:
@@ -112,9 +114,28 @@ class OwnerGone(Exception):
 
 @dataclass(eq=False)
 class _Tunnel:
+    """One forwarded request's messages, waiting for their reader, at most
+    :data:`MAX_RELAYED` of them."""
+
     peer: str
     queue: asyncio.Queue[Any] = field(default_factory=asyncio.Queue)
     websocket: bool = False
+    overflowed: bool = False
+    """More came than the reader took: what waited was dropped, the tunnel ends."""
+
+    def put(self, item: Any) -> bool:
+        """Queue ``item``; False (and the queue emptied but for a final ``None``) when
+        the reader has :data:`MAX_RELAYED` waiting already, or overflowed before."""
+        if self.overflowed:
+            return False
+        if self.queue.qsize() >= MAX_RELAYED:
+            self.overflowed = True
+            while not self.queue.empty():
+                self.queue.get_nowait()
+            self.queue.put_nowait(None)
+            return False
+        self.queue.put_nowait(item)
+        return True
 
 
 class Cluster:
@@ -126,7 +147,7 @@ class Cluster:
         self.id = process_id(config.process_name)
         self.channel = channel_of(self.id)
         self.seconds = config.lease_seconds
-        self.bus = Bus(config.bus_url)
+        self.bus = Bus(config.bus_url, secret=config.bus_secret)
         self.entry: ASGIApp | None = None
         """The app below the router (set by :class:`ClusterRouter`): forwarded requests."""
         self.app: Any = None
@@ -139,8 +160,15 @@ class Cluster:
         self.last_renewed = time.monotonic()
         self.forwarded = 0
         """Requests this process sent to another (for /health and tests)."""
+        self.served = 0
+        """Requests another process forwarded to this one."""
         self.lister: Callable[[], list[dict[str, Any]]] = list
         """This process's entries of the lobby's list (set by the app)."""
+        self.handoff = handoff.Handoff(
+            f"{config.url()}\n{config.bus_secret}", self.id, self.owner_of, table_of,
+            timeout=config.header_timeout)
+        """Connections for another process's table, handed over (handoff.py)."""
+        self._owners: dict[str, tuple[str | None, float]] = {}
 
     # ------------------------------------------------------------ life
 
@@ -164,11 +192,15 @@ class Cluster:
         loop = asyncio.get_running_loop()
         for job in (self._heartbeat, self._renewal, self._sweep, self._watch):
             self.tasks.append(loop.create_task(job()))
+        handoff.install(self.handoff)  # the server listens for it once it serves
         log.info("process %s: serving tables on the bus %s (leases of %g s)", self.id,
                  _safe_url(self.bus.url), self.seconds)
 
     def halt(self) -> None:
         """Stop taking tables over and renewing (the first step of stopping)."""
+        if handoff.current() is self.handoff:
+            handoff.install(None)
+        self.handoff.close()
         for task in self.tasks:
             task.cancel()
         self.tasks.clear()
@@ -213,6 +245,15 @@ class Cluster:
             return False
         finally:
             self.outbound.pop(rid, None)
+
+    def stats(self) -> dict[str, int]:
+        """What crossed between processes (``GET /health``'s ``cluster``): requests
+        forwarded to another process and from one, connections handed over to one and
+        from one, connections kept though another process owned their table, bus
+        messages refused (not signed with the secret)."""
+        return {"forwarded": self.forwarded, "served_forwarded": self.served,
+                "handed_over": self.handoff.sent, "handed_in": self.handoff.received,
+                "kept": self.handoff.kept, "bus_refused": self.bus.refused}
 
     # ------------------------------------------------------------ leases
 
@@ -328,8 +369,8 @@ class Cluster:
             asyncio.get_running_loop().create_task(self._serve(msg))
         elif kind == "in":
             tunnel = self.inbound.get(rid)
-            if tunnel is not None:
-                tunnel.queue.put_nowait(decode(msg["m"]))
+            if tunnel is not None and not tunnel.put(decode(msg["m"])):
+                tunnel.queue.put_nowait(_disconnect(tunnel.websocket))
         elif kind == "end":
             tunnel = self.inbound.get(rid)
             if tunnel is not None:
@@ -342,8 +383,9 @@ class Cluster:
                 self._publish(msg["o"], {"t": "pong", "r": rid}))
         else:  # go, out, done, moved, pong, listed: for a tunnel (or a question) of ours
             tunnel = self.outbound.get(rid)
-            if tunnel is not None:
-                tunnel.queue.put_nowait(msg)
+            if tunnel is not None and not tunnel.put(msg) and msg.get("t") == "out":
+                self.outbound.pop(rid, None)  # the client does not read: end it at the owner
+                asyncio.get_running_loop().create_task(self._end(tunnel.peer, rid))
 
     async def _answer_list(self, msg: dict[str, Any]) -> None:
         with contextlib.suppress(Exception):
@@ -420,6 +462,27 @@ class Cluster:
                 raise OwnerGone(table_id)
             await asyncio.sleep(0.2)
 
+    async def owner_of(self, table_id: str) -> str | None:
+        """The live process that owns ``table_id`` by its lease, when it is not this
+        one (None: this one, nobody, or a lapsed lease); known for a second.
+
+        Raises:
+            sqlalchemy.exc.SQLAlchemyError: the database cannot be reached.
+        """
+        if table_id in self.hub.tables:
+            return None
+        now = time.monotonic()
+        known = self._owners.get(table_id)
+        if known is not None and known[1] > now:
+            return known[0]
+        lease = await asyncio.to_thread(self._read, table_id)
+        owner = lease.owner if lease is not None and not lease.lapsed and \
+            lease.owner != self.id and self.alive(lease.owner) else None
+        if len(self._owners) > 10_000:
+            self._owners = {k: v for k, v in self._owners.items() if v[1] > now}
+        self._owners[table_id] = (owner, now + 1.0)
+        return owner
+
     def _read(self, table_id: str) -> leases.Lease | None:
         with self.engine.connect() as conn:
             return leases.read(conn, table_id)
@@ -448,10 +511,15 @@ class Cluster:
             while True:
                 msg = await tunnel.queue.get()
                 if msg is None:
-                    if not started:
+                    if tunnel.overflowed:  # the owner heard "end" already
+                        finished = True
+                        log.warning("process %s: a forwarded client does not read; its "
+                                    "tunnel ends", self.id)
+                    elif not started:
                         raise OwnerGone(owner)
-                    log.warning("process %s: the owner %s of a forwarded request fell "
-                                "silent", self.id, owner)
+                    else:
+                        log.warning("process %s: the owner %s of a forwarded request "
+                                    "fell silent", self.id, owner)
                     if websocket:  # the page reconnects, and reaches the next owner
                         with contextlib.suppress(Exception):
                             await send({"type": "websocket.close", "code": 1012})
@@ -467,9 +535,6 @@ class Cluster:
                     finished = True
                     return "done"
                 elif kind == "out":
-                    if tunnel.queue.qsize() > _MAX_RELAYED:  # a client that does not read
-                        finished = False
-                        return "done"
                     started = True
                     try:
                         await send(decode(msg["m"]))
@@ -483,6 +548,10 @@ class Cluster:
                 with contextlib.suppress(Exception):
                     await self._publish(target, {"t": "end", "r": rid})
 
+    async def _end(self, peer: str, rid: str) -> None:
+        with contextlib.suppress(Exception):
+            await self._publish(channel_of(peer), {"t": "end", "r": rid})
+
     async def _pump(self, rid: str, target: str, receive: Receive) -> None:
         """The client's ASGI messages to the owner, until it disconnects."""
         with contextlib.suppress(Exception):
@@ -495,6 +564,7 @@ class Cluster:
     async def _serve(self, msg: dict[str, Any]) -> None:
         """Run another process's request through this app (see :meth:`forward`)."""
         rid, reply, peer = msg["r"], msg["o"], msg["p"]
+        self.served += 1
         scope = decode(msg["s"])
         scope[FORWARDED] = peer
         scope["app"] = self.app

@@ -131,6 +131,7 @@ async def health(request: Request) -> Response:
         "bot_workers": hub.bots.stats(),
         "process": hub.process_id,
         "owned_tables": len(hub.tables),
+        "cluster": hub.cluster.stats() if hub.cluster is not None else None,
     }, headers={"Cache-Control": "no-store"})
 
 
