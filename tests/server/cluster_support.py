@@ -27,13 +27,14 @@ class Proc:
     """One ``polignac serve`` process on ``port`` (bots and dealer without delay)."""
 
     def __init__(self, name: str, port: int, database_url: str, bus: str, data: Path,
-                 lease_seconds: float = 2.0) -> None:
+                 lease_seconds: float = 2.0, machine: str = "") -> None:
         self.name = name
         self.port = port
         self.base = f"http://127.0.0.1:{port}"
         self.log = data / f"{name}.log"
         data.mkdir(parents=True, exist_ok=True)
-        env = dict(os.environ, PYTHONPATH=SRC, POLIGNAC_BUS_SECRET=SECRET)
+        env = dict(os.environ, PYTHONPATH=SRC, POLIGNAC_BUS_SECRET=SECRET,
+                   POLIGNAC_MACHINE=machine)  # another machine: nothing handed over
         with open(self.log, "ab") as out:
             self.proc = subprocess.Popen(
                 [sys.executable, "-m", "polignac", "serve", "--host", "127.0.0.1",

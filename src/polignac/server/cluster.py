@@ -56,6 +56,15 @@ ALIVE = "polignac_alive"
 """The channel every process says it is alive on."""
 EVERYONE = "polignac_all"
 """The channel every process listens to for questions to all (the lobby's list)."""
+STICKY = b"x-polignac-sticky"
+"""Request header of a reverse proxy that sends every request of a table to one
+machine (deploy/nginx.conf: a consistent hash of the table id): the table's lease
+then follows it to that machine (:meth:`Cluster.claim`)."""
+MACHINE_ENV = "POLIGNAC_MACHINE"
+"""Processes whose ``$POLIGNAC_MACHINE`` differ never hand connections to each other,
+as if on two machines (tests play several machines on one)."""
+GIVE_AFTER = 10.0
+"""Seconds a process keeps a table it was given before it gives it away again."""
 _TABLE_PATH = re.compile(r"^/tables/([A-Za-z0-9_\-]{1,32})(?:/|$)")
 _SCOPE_KEYS = ("type", "asgi", "http_version", "method", "scheme", "path", "raw_path",
                "root_path", "query_string", "headers", "client", "server", "subprotocols")
@@ -165,10 +174,14 @@ class Cluster:
         self.lister: Callable[[], list[dict[str, Any]]] = list
         """This process's entries of the lobby's list (set by the app)."""
         self.handoff = handoff.Handoff(
-            f"{config.url()}\n{config.bus_secret}", self.id, self.owner_of, table_of,
-            timeout=config.header_timeout)
+            f"{config.url()}\n{config.bus_secret}\n{os.environ.get(MACHINE_ENV, '')}",
+            self.id, self.owner_of, table_of, timeout=config.header_timeout)
         """Connections for another process's table, handed over (handoff.py)."""
         self._owners: dict[str, tuple[str | None, float]] = {}
+        self.given: dict[str, float] = {}
+        """When this process last took a table another process gave it (by table)."""
+        self.gave = 0
+        """Tables this process gave to the process a sticky proxy sends them to."""
 
     # ------------------------------------------------------------ life
 
@@ -253,7 +266,8 @@ class Cluster:
         messages refused (not signed with the secret)."""
         return {"forwarded": self.forwarded, "served_forwarded": self.served,
                 "handed_over": self.handoff.sent, "handed_in": self.handoff.received,
-                "kept": self.handoff.kept, "bus_refused": self.bus.refused}
+                "kept": self.handoff.kept, "gave": self.gave,
+                "bus_refused": self.bus.refused}
 
     # ------------------------------------------------------------ leases
 
@@ -375,6 +389,8 @@ class Cluster:
             tunnel = self.inbound.get(rid)
             if tunnel is not None:
                 tunnel.queue.put_nowait(_disconnect(tunnel.websocket))
+        elif kind == "give":
+            asyncio.get_running_loop().create_task(self._give(msg))
         elif kind == "list":
             if msg.get("p") != self.id:
                 asyncio.get_running_loop().create_task(self._answer_list(msg))
@@ -386,6 +402,38 @@ class Cluster:
             if tunnel is not None and not tunnel.put(msg) and msg.get("t") == "out":
                 self.outbound.pop(rid, None)  # the client does not read: end it at the owner
                 asyncio.get_running_loop().create_task(self._end(tunnel.peer, rid))
+
+    async def _give(self, msg: dict[str, Any]) -> None:
+        """Another process asks for a table of ours, because the proxy sends the
+        table's requests to it: let it go (its sockets close with 1012 and reconnect
+        through the proxy), unless this process was given it a moment ago."""
+        table_id, to = msg.get("table"), msg.get("p")
+        table = self.hub.tables.get(table_id) if isinstance(table_id, str) else None
+        if table is None or not isinstance(to, str) or \
+                time.monotonic() - self.given.get(table.id, -GIVE_AFTER) < GIVE_AFTER:
+            return
+        self.gave += 1
+        await self.hub.drop(table, f"given to process {to}, where the proxy sends it")
+        await self.release(table.id)
+
+    async def claim(self, table_id: str, owner: str) -> None:
+        """Ask ``owner`` (alive, on another machine) to give ``table_id`` to this
+        process, and wait until its lease is free (at most one lease's time).
+
+        Raises:
+            sqlalchemy.exc.SQLAlchemyError: the database cannot be reached.
+        """
+        with contextlib.suppress(Exception):
+            await self._publish(channel_of(owner), {"t": "give", "r": "", "p": self.id,
+                                                    "table": table_id})
+        deadline = time.monotonic() + self.seconds
+        while time.monotonic() < deadline:
+            await asyncio.sleep(0.05)
+            lease = await asyncio.to_thread(self._read, table_id)
+            if lease is None or lease.owner != owner or lease.lapsed:
+                self.given[table_id] = time.monotonic()
+                self._owners.pop(table_id, None)
+                return
 
     async def _answer_list(self, msg: dict[str, Any]) -> None:
         with contextlib.suppress(Exception):
@@ -623,12 +671,17 @@ class ClusterRouter:
         if table_id is None:
             await self.app(scope, receive, send)
             return
-        for _ in range(3):
+        sticky = any(k == STICKY for k, _ in scope.get("headers") or ())
+        for attempt in range(3):
             try:
                 owner = await self.cluster.route(table_id)
                 if owner is None:
                     await self.app(scope, receive, send)
                     return
+                if sticky and attempt == 0 and not self.cluster.handoff.local(owner):
+                    # the proxy sends this table to this machine: its lease follows
+                    await self.cluster.claim(table_id, owner)
+                    continue
                 if await self.cluster.forward(scope, receive, send, owner) == "done":
                     return
             except (OwnerGone, SQLAlchemyError) as exc:

@@ -143,6 +143,8 @@ class Handoff:
                     fds.extend(arr)
                 elif level == socket.SOL_SOCKET and kind == socket.SCM_CREDENTIALS:
                     _pid, uid, _gid = _CREDS.unpack(payload[:_CREDS.size])
+            if not data and not fds:  # a probe (:meth:`local`)
+                continue
             if not data.startswith(_MAGIC) or uid != os.getuid() or len(fds) != 1:
                 for fd in fds:
                     os.close(fd)
@@ -175,6 +177,16 @@ class Handoff:
         task.add_done_callback(_log_failure)
 
     # ------------------------------------------------------------ sending
+
+    def local(self, process: str) -> bool:
+        """Whether ``process`` takes handed-over connections on this machine now."""
+        if self.sock is None:
+            return False
+        try:
+            self.sock.sendto(b"", address(self.site, process))
+        except OSError:
+            return False
+        return True
 
     async def route(self, fd: int, head: bytes) -> bool:
         """Hand the connection ``fd``, of which ``head`` was read (the request line at
