@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.responses import FileResponse, Response
 from starlette.routing import BaseRoute, Route
 
 from ..core import CODES, Deal, Match, PolignacError, RecordError, cards_of, replay, summary
@@ -165,8 +165,6 @@ def replay_job(body: bytes) -> tuple[int, bytes]:
 async def replay_api(request: Request) -> Response:
     """A record (JSON body) -> its deals, hands as dealt and the states to step through."""
     body = await read_body(request, MAX_RECORD, "the record")
-    if isinstance(body, JSONResponse):
-        return body
     return await run_json_job(request, replay_job, body, "the record", "to replay")
 
 
