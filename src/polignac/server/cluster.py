@@ -29,7 +29,6 @@ import hashlib
 import json
 import logging
 import os
-import random
 import re
 import secrets
 import socket
@@ -38,7 +37,6 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import insert
 from sqlalchemy.exc import SQLAlchemyError
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
@@ -147,8 +145,58 @@ class _Tunnel:
         return True
 
 
+class Solo:
+    """The one-process stand-in for :class:`Cluster` (``memory://``): the hub calls it
+    as it calls a cluster, and nothing happens: no bus, no lease, nothing forwarded,
+    every table this process's."""
+
+    loads_all = True
+    """The hub loads every table in play at start (nobody else could)."""
+
+    def __init__(self) -> None:
+        self.id = f"{socket.gethostname()}-{os.getpid()}"
+
+    async def start(self) -> None:
+        """Nothing to join."""
+
+    def halt(self) -> None:
+        """Nothing to stop."""
+
+    async def close(self) -> None:
+        """Nothing to give up."""
+
+    def serve(self, app: Any, lister: Callable[[], list[dict[str, Any]]]) -> None:
+        """Nothing to route: every table is here."""
+
+    def claim_new(self, conn: Any, table_id: str) -> None:
+        """No lease to write."""
+
+    async def acquire(self, table_id: str) -> bool:
+        """Every table is this process's."""
+        return True
+
+    async def release(self, table_id: str) -> None:
+        """No lease to give up."""
+
+    async def gather(self, mine: list[dict[str, Any]], wait: float = 0.5
+                     ) -> list[dict[str, Any]]:
+        """The lobby's list: this process's entries are all of them."""
+        return mine
+
+    async def ready(self) -> bool:
+        """No bus to wait for."""
+        return True
+
+    def stats(self) -> None:
+        """Nothing crosses between processes (``GET /health``'s ``cluster``: null)."""
+        return None
+
+
 class Cluster:
     """This process's part in a cluster of server processes (see the module)."""
+
+    loads_all = False
+    """Tables come by request, or are taken over when their lease lapses."""
 
     def __init__(self, hub: Hub) -> None:
         config = hub.config
@@ -166,7 +214,8 @@ class Cluster:
         self.outbound: dict[str, _Tunnel] = {}
         self.tasks: list[asyncio.Task[None]] = []
         self.started_at = time.monotonic()
-        self.last_renewed = time.monotonic()
+        self.leases = leases.LeaseKeeper(hub, self.id, self.seconds, lambda: self.engine)
+        """This process's leases (leases.py): the tables it owns."""
         self.forwarded = 0
         """Requests this process sent to another (for /health and tests)."""
         self.served = 0
@@ -197,14 +246,15 @@ class Cluster:
         Raises:
             OSError, redis.RedisError, asyncpg.PostgresError: the bus cannot be reached.
         """
-        self.started_at = self.last_renewed = time.monotonic()
+        self.started_at = time.monotonic()
         await self.bus.connect()
         await self.bus.subscribe(self.channel, self._on_message)
         await self.bus.subscribe(ALIVE, self._on_alive)
         await self.bus.subscribe(EVERYONE, self._on_message)
         loop = asyncio.get_running_loop()
-        for job in (self._heartbeat, self._renewal, self._sweep, self._watch):
+        for job in (self._heartbeat, self._watch):
             self.tasks.append(loop.create_task(job()))
+        self.leases.start()
         handoff.install(self.handoff)  # the server listens for it once it serves
         log.info("process %s: serving tables on the bus %s (leases of %g s)", self.id,
                  _safe_url(self.bus.url), self.seconds)
@@ -214,6 +264,7 @@ class Cluster:
         if handoff.current() is self.handoff:
             handoff.install(None)
         self.handoff.close()
+        self.leases.halt()
         for task in self.tasks:
             task.cancel()
         self.tasks.clear()
@@ -226,15 +277,8 @@ class Cluster:
         """Give up every lease (others take the tables over at once) and disconnect.
         Call after the writer has written everything."""
         self.halt()
-        try:
-            await asyncio.to_thread(self._release_all)
-        except SQLAlchemyError:
-            log.exception("process %s: could not give up its leases", self.id)
+        await self.leases.release_all()
         await self.bus.close()
-
-    def _release_all(self) -> None:
-        with self.engine.begin() as conn:
-            leases.release_all(conn, self.id)
 
     def alive(self, process: str) -> bool:
         """Whether ``process`` said it was alive within ``lease_seconds`` (a process
@@ -259,6 +303,13 @@ class Cluster:
         finally:
             self.outbound.pop(rid, None)
 
+    def serve(self, app: Any, lister: Callable[[], list[dict[str, Any]]]) -> None:
+        """Route ``app``'s requests for another process's table (:class:`ClusterRouter`)
+        and answer the lobby's question with ``lister()``."""
+        self.app = app
+        self.lister = lister
+        app.add_middleware(ClusterRouter, cluster=self)
+
     def stats(self) -> dict[str, int]:
         """What crossed between processes (``GET /health``'s ``cluster``): requests
         forwarded to another process and from one, connections handed over to one and
@@ -273,83 +324,19 @@ class Cluster:
 
     def claim_new(self, conn: Any, table_id: str) -> None:
         """The lease of a table this process creates, in the transaction that stores it."""
-        conn.execute(insert(leases.leases_t).values(
-            table_id=table_id, owner=self.id,
-            expires=leases.now_sql(conn) + self.seconds, term=1))
+        self.leases.claim_new(conn, table_id)
 
     async def acquire(self, table_id: str) -> bool:
-        """Take the lease of ``table_id`` (free, lapsed or ours); log a change of owner.
+        """Take the lease of ``table_id`` (free, lapsed or ours).
 
         Raises:
             sqlalchemy.exc.SQLAlchemyError: the database cannot be reached.
         """
-        got, previous = await asyncio.to_thread(
-            leases.try_acquire, self.engine.begin, table_id, self.id, self.seconds)
-        if got and table_id not in self.hub.tables:
-            if previous:
-                log.info("table %s: owned by process %s (took over from %s)", table_id,
-                         self.id, previous)
-            else:
-                log.info("table %s: owned by process %s", table_id, self.id)
-        return got
+        return await self.leases.acquire(table_id)
 
     async def release(self, table_id: str) -> None:
         """Give up the lease of ``table_id`` (a table that left memory)."""
-        def run() -> None:
-            with self.engine.begin() as conn:
-                leases.release(conn, table_id, self.id)
-        try:
-            await asyncio.to_thread(run)
-        except SQLAlchemyError:  # it lapses by itself
-            log.exception("table %s: could not give up its lease", table_id)
-
-    async def _renewal(self) -> None:
-        """Renew every lease every third of ``lease_seconds``; drop the tables whose
-        lease was lost (or every table, once the database has not answered for a
-        whole lease)."""
-        while True:
-            await asyncio.sleep(self.seconds / 3)
-            snapshot = dict(self.hub.tables)
-            began = time.monotonic()
-            try:
-                held = await asyncio.to_thread(self._renew)
-            except SQLAlchemyError as exc:
-                if time.monotonic() - self.last_renewed > self.seconds:
-                    log.error("process %s: the database has not answered for %g s (%s): "
-                              "dropping its tables", self.id, self.seconds, exc)
-                    for table in list(self.hub.tables.values()):
-                        await self.hub.drop(table, "its lease could not be renewed")
-                continue
-            self.last_renewed = began
-            for table_id, table in snapshot.items():
-                if table_id not in held and self.hub.tables.get(table_id) is table:
-                    await self.hub.drop(table, "its lease was lost")
-
-    def _renew(self) -> set[str]:
-        with self.engine.begin() as conn:
-            return leases.renew(conn, self.id, self.seconds)
-
-    async def _sweep(self) -> None:
-        """About every second (with jitter), take over tables in play whose lease lapsed."""
-        while True:
-            await asyncio.sleep(random.uniform(0.7, 1.3))
-            if len(self.hub.tables) >= self.hub.config.max_tables:
-                continue
-            try:
-                ids = await asyncio.to_thread(self._orphans)
-            except SQLAlchemyError:
-                continue
-            for table_id in ids:
-                if table_id in self.hub.tables or table_id in self.hub.loading:
-                    continue
-                try:
-                    await self.hub.adopt(table_id)
-                except Exception:
-                    log.exception("table %s: could not take it over", table_id)
-
-    def _orphans(self) -> list[str]:
-        with self.engine.connect() as conn:
-            return leases.orphans(conn)
+        await self.leases.release(table_id)
 
     # ------------------------------------------------------------ the bus
 
@@ -429,7 +416,7 @@ class Cluster:
         deadline = time.monotonic() + self.seconds
         while time.monotonic() < deadline:
             await asyncio.sleep(0.05)
-            lease = await asyncio.to_thread(self._read, table_id)
+            lease = await self.leases.read(table_id)
             if lease is None or lease.owner != owner or lease.lapsed:
                 self.given[table_id] = time.monotonic()
                 self._owners.pop(table_id, None)
@@ -498,13 +485,13 @@ class Cluster:
         while True:
             if table_id in self.hub.tables:
                 return None
-            lease = await asyncio.to_thread(self._read, table_id)
+            lease = await self.leases.read(table_id)
             if lease is not None and lease.owner != self.id and not lease.lapsed:
                 if self.alive(lease.owner):
                     return lease.owner
             elif await self.hub.find(table_id) is not None:
                 return None
-            elif await asyncio.to_thread(self._read, table_id) is None:
+            elif await self.leases.read(table_id) is None:
                 return None  # no such table: the app answers 404
             if time.monotonic() > deadline:
                 raise OwnerGone(table_id)
@@ -523,17 +510,13 @@ class Cluster:
         known = self._owners.get(table_id)
         if known is not None and known[1] > now:
             return known[0]
-        lease = await asyncio.to_thread(self._read, table_id)
+        lease = await self.leases.read(table_id)
         owner = lease.owner if lease is not None and not lease.lapsed and \
             lease.owner != self.id and self.alive(lease.owner) else None
         if len(self._owners) > 10_000:
             self._owners = {k: v for k, v in self._owners.items() if v[1] > now}
         self._owners[table_id] = (owner, now + 1.0)
         return owner
-
-    def _read(self, table_id: str) -> leases.Lease | None:
-        with self.engine.connect() as conn:
-            return leases.read(conn, table_id)
 
     async def forward(self, scope: Scope, receive: Receive, send: Send, owner: str) -> str:
         """Run the request through ``owner``'s app over the bus and relay its answer.

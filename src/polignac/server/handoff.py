@@ -242,7 +242,7 @@ def routed(base: type) -> type:
     handed to their table's owner (:meth:`Handoff.route`) when that is another
     process of this machine."""
 
-    class Routed(base):  # type: ignore[valid-type, misc]
+    class Routed(base):  # type: ignore[misc]
         _polignac_handed: bytes | None = None
         """What another process read of this connection before handing it here."""
         _polignac_state = "here"  # deciding, routing, here, handed, lost
