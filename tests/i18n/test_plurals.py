@@ -35,10 +35,7 @@ NEVER_ONE = {
 # Counts named other than n: the plural mechanism chooses by n, so these need their caller
 # to pass the count as n, or a counted noun (rules.nCards, rules.nChips) as the rules do;
 # their callers are in the table's and the analysis's scripts.
-NOT_YET = {
-    "analysis.explain", "sheet.resultSide", "sheet.resultDraw", "callHelp.capot",
-    "callHelp.general", "callHelp.general-bonus", "callHelp.generale", "confirm.contract",
-}
+NOT_YET = {"analysis.explain", "sheet.resultSide", "sheet.resultDraw"}
 
 
 def plural_keys() -> list[str]:
