@@ -34,7 +34,6 @@ from . import (
     session,
 )
 from .botmoves import BotBackend
-from .cluster import ClusterRouter
 from .config import ServerConfig
 from .connections import HostCheck
 from .errors import ApiError, api_error_response
@@ -123,10 +122,9 @@ def create_app(config: ServerConfig | None = None, bots: BotBackend | None = Non
         exception_handlers={HTTPException: http_error, ApiError: api_error_response},
     )
     app.state.hub = hub
-    if hub.cluster is not None:  # a table another process owns: forwarded (cluster.py),
-        hub.cluster.app = app    # once this process has checked the Host header
-        hub.cluster.lister = lambda: listed(hub)
-        app.add_middleware(ClusterRouter, cluster=hub.cluster)
+    # several processes: a table another process owns is its (cluster.py), once this
+    # process has checked the Host header; one process: nothing
+    hub.cluster.serve(app, lambda: listed(hub))
     app.add_middleware(HostCheck, allowed_hosts=config.allowed_hosts)
     app.add_middleware(SecurityHeaders)
     return app

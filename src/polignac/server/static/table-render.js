@@ -16,7 +16,7 @@ import {
 import { P, centre, motionOn, seatNode, trickKey } from "./pacing.js";
 import { attachDealAnalysis, hintMark, renderHint } from "./table-hints.js";
 import {
-  act, claimPlausible, keepPicks, passPick, pendingText, sendPass, togglePass,
+  act, claimPlausible, claimTarget, keepPicks, passPick, pendingText, sendPass, sideCount, togglePass,
 } from "./table-actions.js";
 import { actionLabel, callHelp } from "./table-words.js";
 import { tookTrick } from "./labels.js";
@@ -163,7 +163,8 @@ function spot(seat, inner = 1) {
 /** How far in from its seat a played card lies: nearer the seats with few players. */
 function cardRing() {
   const n = S.view?.names.length ?? 4;
-  return n <= 3 ? 0.62 : n === 4 ? 0.5 : 0.56;  // three players: room for a turned-up trump
+  // three players: room for a turned-up trump; seven and more: clear of the seats' boxes
+  return n <= 3 ? 0.62 : n === 4 ? 0.5 : n <= 6 ? 0.56 : 0.46;
 }
 
 function place(node, at) {
@@ -398,7 +399,11 @@ export function renderPrompt() {
     const quiet = a === "pass" || (a === "claim" && !claimPlausible());
     const b = make("button", "call" + (quiet ? "" : " primary") + (a === "claim" ? " claim" : ""),
       actionLabel(a));
-    if (a === "claim" && quiet) b.classList.add("small-button");
+    if (a === "claim") {  // what the quiet or prominent claim was decided on (the tests read it)
+      if (quiet) b.classList.add("small-button");
+      b.dataset.count = String(sideCount() ?? "");
+      b.dataset.target = String(claimTarget() ?? "");
+    }
     b.dataset.action = a;
     b.dataset.label = actionLabel(a);  // the words, without a hint's badge (feedback.js)
     const help = callHelp(a);
