@@ -243,6 +243,7 @@ def _check_preset(browser: Any, server: str, preset: str, n: int, shots: Path) -
     wait_until(lambda: page.evaluate("innerWidth") == PHONE["width"])
     page.uncheck("#motion")  # the held trick goes
     page.evaluate("localStorage.removeItem('polignac-trick-hold')")
+    phone = page.evaluate(SEATS)
     if n >= 8:
         page.screenshot(path=shots / f"layout-{preset}-{n}-phone.png", full_page=True)
     # The phone's seats stay where they are too: a new render draws them again.

@@ -162,8 +162,8 @@ function spot(seat, inner = 1) {
 /** How far in from its seat a played card lies: nearer the seats with few players. */
 function cardRing() {
   const n = S.view?.names.length ?? 4;
-  // three players: room for a turned-up trump; five and more: clear of the seats' boxes
-  return n <= 3 ? 0.62 : n === 4 ? 0.5 : 0.44;
+  // three players: room for a turned-up trump; seven and more: clear of the seats' boxes
+  return n <= 3 ? 0.62 : n === 4 ? 0.5 : n <= 6 ? 0.56 : 0.46;
 }
 
 function place(node, at) {
