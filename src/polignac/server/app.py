@@ -73,6 +73,7 @@ from .db import (
 )
 from .guide import GUIDE_IDS, Guide, load_guide
 from .health import LagMonitor
+from .httplimits import ClientRequests, RequestCounts
 from .pages import error_page, render
 from .requests import JsonInputError, parse_json, read_body
 from .seating import (
@@ -1318,6 +1319,8 @@ def create_app(config: ServerConfig | None = None, bots: BotBackend | None = Non
         hub.cluster.lister = lambda: _listed(hub)
         app.add_middleware(ClusterRouter, cluster=hub.cluster)
     app.add_middleware(HostCheck, allowed_hosts=config.allowed_hosts)
+    app.state.http_requests = RequestCounts(config.max_requests_per_client)  # httplimits.py
+    app.add_middleware(ClientRequests, counts=app.state.http_requests)
     app.add_middleware(SecurityHeaders)
     return app
 
