@@ -369,8 +369,11 @@ def _headers(host: str, origin: str | None, cookie: str, content_type: str | Non
     out = [(b"host", host.encode())]
     if origin is not None:
         out.append((b"origin", origin.encode()))
-    if cookie:
-        out.append((b"cookie", cookie.encode()))
+    if cookie:  # as a browser sends it: bytes the server reads as Latin-1 ("²" stays "²")
+        try:
+            out.append((b"cookie", cookie.encode("latin-1")))
+        except UnicodeEncodeError:
+            out.append((b"cookie", cookie.encode()))
     if content_type:
         out.append((b"content-type", content_type.encode()))
     return out

@@ -69,7 +69,7 @@ def test_requests_per_client_are_bounded() -> None:
 
 def _serve_args(*argv: str) -> argparse.Namespace:
     parser = argparse.ArgumentParser()
-    register(parser.add_subparsers())
+    register(parser.add_subparsers(), "serve")
     return parser.parse_args(["serve", *argv])
 
 
