@@ -110,6 +110,11 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser],
     p.add_argument("--lease-seconds", type=float, default=5.0, metavar="SECONDS",
                    help="seconds a table's lease lasts unless its process renews it: a dead "
                         "process's tables are taken over within about this long (default 5)")
+    p.add_argument("--bus-secret-file", default=None, metavar="FILE",
+                   help="a file holding the secret all the site's web processes share (at "
+                        "least 16 characters; or $POLIGNAC_BUS_SECRET): each bus message is "
+                        "signed with it and one that is not is refused. --workers N on "
+                        "one machine makes one when none is given")
     p.add_argument("--name", default=None, metavar="NAME",
                    help="this process's name in the logs and the table leases (default: the "
                         "host name; a process id and a random suffix are added)")
@@ -144,6 +149,7 @@ def build_config(args: argparse.Namespace) -> object:
     if args.name is not None and not 0 < len(args.name) <= 64:
         raise CliError(f"--name {args.name!r}: give 1 to 64 characters")
     bus = _bus(args)
+    secret = _secret(args, bus)
     within(args, "job_timeout", 0.1, 3600, " seconds")
     within(args, "max_connections", 1, 100_000)
     within(args, "max_requests", 1, 100_000)
@@ -187,7 +193,7 @@ def build_config(args: argparse.Namespace) -> object:
                         bot_move_seconds=args.bot_move_timeout,
                         bot_queue=args.bot_queue, secure_cookies=args.secure_cookies,
                         bus_url=bus, lease_seconds=args.lease_seconds,
-                        process_name=args.name)
+                        process_name=args.name, bus_secret=secret)
 
 
 def _forwarded(value: str | None) -> tuple[str, ...]:
@@ -222,6 +228,44 @@ def _bus(args: argparse.Namespace) -> str:
                    "PostgreSQL --database-url (its LISTEN/NOTIFY is the bus)")
 
 
+SECRET_ENV = "POLIGNAC_BUS_SECRET"
+
+
+def _secret(args: argparse.Namespace, bus: str) -> str | None:
+    """The bus secret: ``--bus-secret-file``, else ``$POLIGNAC_BUS_SECRET``, else (for
+    ``--workers N`` on one machine) a new one; None for ``memory://``.
+
+    Raises:
+        CliError: the file cannot be read, the secret is too short, or a bus that
+            leaves the process has none.
+    """
+    import os
+    import secrets
+
+    from ..server.bus import MIN_SECRET
+
+    if bus.startswith("memory:"):
+        return None
+    if args.bus_secret_file is not None:
+        try:
+            secret = Path(args.bus_secret_file).read_text(encoding="utf-8").strip()
+        except (OSError, UnicodeDecodeError) as exc:
+            raise CliError(f"--bus-secret-file {args.bus_secret_file}: {exc}") from None
+        where = f"--bus-secret-file {args.bus_secret_file}"
+    elif os.environ.get(SECRET_ENV):
+        secret, where = os.environ[SECRET_ENV].strip(), f"${SECRET_ENV}"
+    elif args.workers > 1:  # this machine's processes only: another machine's
+        return secrets.token_urlsafe(32)  # messages are refused (give them one secret)
+    else:
+        raise CliError(f"--bus {_shown(bus)}: the web processes need a shared secret to "
+                       f"sign the bus's messages: --bus-secret-file FILE or ${SECRET_ENV} "
+                       f"(at least {MIN_SECRET} characters, the same on every machine)")
+    if len(secret) < MIN_SECRET:
+        raise CliError(f"{where}: the bus secret has {len(secret)} characters; give at "
+                       f"least {MIN_SECRET}")
+    return secret
+
+
 def run_serve(args: argparse.Namespace) -> int:
     """Print the URL and serve until interrupted.
 
@@ -242,9 +286,14 @@ def run_serve(args: argparse.Namespace) -> int:
     if args.host in ("0.0.0.0", "::") and not args.allowed_host:
         print("polignac: listening on every address, but only loopback host names are "
               "served: name yours with --allowed-host", flush=True)
-    if args.workers == 1:
+    if args.workers == 1 and not config.clustered:  # type: ignore[attr-defined]
         uvicorn.run(create_app(config), host=args.host, port=args.port,  # type: ignore[arg-type]
                     log_level="info", **uvicorn_options(config))  # type: ignore[arg-type]
+        return 0
+    if args.workers == 1:  # one process of a cluster: connections handed to owners
+        from ..server.multiproc import serve_one
+
+        serve_one(config, create_app(config), args.host, args.port)  # type: ignore[arg-type]
         return 0
     from ..server.db import make_engine, migrate
 

@@ -33,7 +33,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from starlette.requests import Request
-from starlette.responses import JSONResponse, Response
+from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
 
 from ..bots.analysis import (
@@ -195,8 +195,6 @@ async def analyze_api(request: Request) -> Response:
         return json_error(f"samples must be a whole number from 1 to {MAX_SAMPLES}",
                           "bad-samples")
     body = await read_body(request, MAX_BODY, "the record")
-    if isinstance(body, JSONResponse):
-        return body
     status, answer = await _run(_pool(request.app.state.hub), analysis_job, body, samples,
                                 TIME_LIMIT)
     return Response(answer, status_code=status, media_type="application/json")

@@ -133,6 +133,10 @@ class ServerConfig:
     dead process's tables are taken over within about this long."""
     process_name: str | None = None
     """This process's name in the logs and leases (default: the host name)."""
+    bus_secret: str | None = None
+    """The secret every process of the site shares: each bus message is signed with
+    it, and one that is not is refused (bus.py).  Needed when ``bus_url`` leaves the
+    process; ``polignac serve --workers N`` makes one when none is given."""
 
     @property
     def clustered(self) -> bool:

@@ -136,6 +136,7 @@ async def health(request: Request) -> Response:
         "bot_workers": hub.bots.stats(),
         "process": hub.process_id,
         "owned_tables": len(hub.tables),
+        "cluster": hub.cluster.stats(),
         "http": {"requests": counts.in_flight if counts is not None else None,
                  "refused": counts.refused if counts is not None else None,
                  "write_cuts": WRITE_CUTS[0]},
@@ -155,7 +156,7 @@ async def ready(request: Request) -> Response:
             await asyncio.wait_for(asyncio.to_thread(_ping_database, hub.store.engine), 5.0)
         except Exception as exc:  # any driver error: not ready
             why = f"database: {type(exc).__name__}"
-        if why is None and hub.cluster is not None and not await hub.cluster.ready():
+        if why is None and not await hub.cluster.ready():
             why = "bus: no answer within 2 s"
     body = {"ready": why is None, "process": hub.process_id}
     if why is not None:

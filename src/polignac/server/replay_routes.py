@@ -33,16 +33,17 @@ from pathlib import Path
 from typing import Any
 
 from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.responses import FileResponse, Response
 from starlette.routing import BaseRoute, Route
 
 from ..core import CODES, Deal, Match, PolignacError, RecordError, cards_of, replay, summary
 from ..core.actions import action_name, parse_action
 from ..core.cards import parse_card
 from ..i18n import name_fields
+from .errors import ApiError
 from .inputs import ascii_int
 from .pages import error_page
-from .requests import JsonInputError, json_error, parse_json, read_body, run_json_job
+from .requests import JsonInputError, parse_json, read_body, run_json_job
 
 STATIC = Path(__file__).parent / "static"
 MAX_RECORD = 4 * 1024 * 1024
@@ -188,15 +189,19 @@ def replay_job(body: bytes, first: int = 1, count: int = PAGE) -> tuple[int, byt
         return 400, dumps({"error": str(exc), "rule": "bad-record"})
 
 
-def page_of(request: Request) -> tuple[int, int] | JSONResponse:
+def page_of(request: Request) -> tuple[int, int]:
     """The query's ``from`` (a deal number, default 1) and ``count`` (default
-    :data:`PAGE`, at most :data:`MAX_PAGE`), or the 400 ``bad-page`` to answer."""
+    :data:`PAGE`, at most :data:`MAX_PAGE`).
+
+    Raises:
+        ApiError: 400 ``bad-page``, not ASCII digits or out of range.
+    """
     query = request.query_params
     first = ascii_int(query.get("from", "1"), 1, MAX_DEALS)
     count = ascii_int(query.get("count", str(PAGE)), 1, MAX_PAGE)
     if first is None or count is None:
-        return json_error(f"from must be a deal number (1 to {MAX_DEALS}) and count a number "
-                          f"of deals from 1 to {MAX_PAGE}, in ASCII digits", "bad-page")
+        raise ApiError(f"from must be a deal number (1 to {MAX_DEALS}) and count a number "
+                       f"of deals from 1 to {MAX_PAGE}, in ASCII digits", "bad-page")
     return first, count
 
 
@@ -204,11 +209,7 @@ async def replay_api(request: Request) -> Response:
     """A record (JSON body) -> its summary and, for the page of deals the query names
     (``from``, ``count``), the hands as dealt and the states to step through."""
     page = page_of(request)
-    if isinstance(page, JSONResponse):
-        return page
     body = await read_body(request, MAX_RECORD, "the record")
-    if isinstance(body, JSONResponse):
-        return body
     first, count = page
     return await run_json_job(request, functools.partial(replay_job, first=first, count=count),
                               body, "the record", "to replay")

@@ -41,7 +41,7 @@ def parse_cookie(value: str | None) -> tuple[int, str] | None:
     if not value:
         return None
     seat_text, sep, token = value.partition(".")
-    seat = ascii_int(seat_text) if len(seat_text) <= 3 else None
+    seat = ascii_int(seat_text, 0, 999)
     if not sep or seat is None:
         return None
     return seat, token
