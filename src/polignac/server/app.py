@@ -37,6 +37,7 @@ from .botmoves import BotBackend
 from .config import ServerConfig
 from .connections import HostCheck
 from .errors import ApiError, api_error_response
+from .httplimits import ClientRequests, RequestCounts
 from .hub import Hub
 from .lobby_routes import listed
 from .pages import error_page
@@ -126,6 +127,8 @@ def create_app(config: ServerConfig | None = None, bots: BotBackend | None = Non
     # process has checked the Host header; one process: nothing
     hub.cluster.serve(app, lambda: listed(hub))
     app.add_middleware(HostCheck, allowed_hosts=config.allowed_hosts)
+    app.state.http_requests = RequestCounts(config.max_requests_per_client)  # httplimits.py
+    app.add_middleware(ClientRequests, counts=app.state.http_requests)
     app.add_middleware(SecurityHeaders)
     return app
 
