@@ -54,7 +54,16 @@ from ..bots.registry import make_bot
 from ..core import PRESETS, PolignacError, get_rules, to_record
 from ..core.rules import BOUNDS, DECLARATIONS
 from ..i18n import bot_name, default_name, name_fields
-from . import analysis_routes, health, hint_routes, replay_routes, rules_routes, scorepad_routes
+from . import (
+    account_routes,
+    analysis_routes,
+    health,
+    hint_routes,
+    profile_routes,
+    replay_routes,
+    rules_routes,
+    scorepad_routes,
+)
 from .botmoves import BotBackend, PoolBackend, backend_for
 from .botqueue import heavy_pool_for
 from .cluster import Cluster, ClusterRouter
@@ -630,6 +639,18 @@ def _page(handler: Any) -> Any:
     return wrapped
 
 
+def _rated(data: dict[str, Any]) -> bool:
+    """The ``rated`` choice of a new table (default false: casual; ``ratings.py``).
+
+    Raises:
+        ApiError: not true or false (400 ``bad-field``).
+    """
+    rated = data.get("rated", False)
+    if not isinstance(rated, bool):
+        raise ApiError("rated must be true or false", "bad-field")
+    return rated
+
+
 @_api
 async def play_now(request: Request) -> Response:
     """You and three bots of ``level`` (default ``play_now_level``, medium) at a new
@@ -643,6 +664,7 @@ async def play_now(request: Request) -> Response:
     if not isinstance(level, str) or level not in _hub(request).config.bot_levels:
         raise ApiError(f"level must be one of {', '.join(_hub(request).config.bot_levels)}",
                        "bad-level")
+    rated = _rated(data)
     holder, fresh = _identity(request)
     _check_create_rate(request, holder)
     rules = PRESETS.get(preset)
@@ -651,7 +673,8 @@ async def play_now(request: Request) -> Response:
     hub = _hub(request)
     table, token, _ = await hub.create(preset, n, seats, {},
                                        clean_name(data.get("name"), default_name("name.you")),
-                                       holder, {"private": True, "hints": True})
+                                       holder, {"private": True, "hints": not rated,
+                                                "rated": rated})
     response = JSONResponse({"url": f"/tables/{table.id}", "id": table.id})
     _set_seat_cookie(response, hub.config, table.id, 0, token)
     _set_identity(response, hub.config, fresh)
@@ -699,19 +722,22 @@ async def create_table(request: Request) -> Response:
         raise ApiError("overrides must be an object", "bad-field")
     if not isinstance(private, bool):
         raise ApiError("private must be true or false", "bad-field")
-    hints = data.get("hints", all(s.get("kind") in ("you", "bot") for s in seats))
-    if not isinstance(hints, bool):
-        raise ApiError("hints must be true or false", "bad-field")
+    rated = _rated(data)
+    hints = data.get("hints", not rated and all(s.get("kind") in ("you", "bot") for s in seats))
+    if not isinstance(hints, bool) or (rated and hints):
+        raise ApiError("hints must be true or false (false at a rated table)", "bad-field")
     holder, fresh = _identity(request)
     _check_create_rate(request, holder)
     hub = _hub(request)
     table, token, invites = await hub.create(preset, players, seats, overrides,
                                              clean_name(data.get("name"),
                                                         default_name("name.you")), holder,
-                                             {"private": private, "hints": hints})
+                                             {"private": private, "hints": hints,
+                                              "rated": rated})
     you = next(i for i, s in enumerate(seats) if s.get("kind") == "you")
     response = JSONResponse({
         "url": f"/tables/{table.id}", "id": table.id, "private": private, "hints": hints,
+        "rated": rated,
         "invites": [{"seat": s, "url": f"/tables/{table.id}/join?seat={s}&token={t}"}
                     for s, t in invites.items()],
     })
@@ -1307,6 +1333,8 @@ def create_app(config: ServerConfig | None = None, bots: BotBackend | None = Non
             *health.routes(),
             Route("/api/learn", learn, methods=["POST"]),
             *rules_routes.routes(),
+            *account_routes.routes(),
+            *profile_routes.routes(),
             Mount("/static", StaticFiles(directory=STATIC), name="static"),
         ],
         lifespan=lifespan,

@@ -39,6 +39,7 @@ from ..core import (
 )
 from ..core.deal import Deal
 from ..i18n import bot_name, name_fields
+from . import results
 from .botmoves import BotBackend, BotJob
 from .config import ServerConfig
 from .db import EventRow, SeatRow, TableRow, update_seat, update_table
@@ -246,6 +247,7 @@ class GameTable:
             "creator": self.creator_seat,
             "private": self.private,
             "hints": self.hints,
+            "rated": bool(self.options.get("rated")),
             "paused": self.paused,
             "rematch": None if self.rematch_id is None else f"/tables/{self.rematch_id}",
             "guide": self.guide is not None,
@@ -529,8 +531,11 @@ class GameTable:
         Call with the lock held.  Each seat's frame is built and encoded once,
         however many connections that seat (or the spectators) has.
         """
+        finish = None  # a match's result (and rating) is stored with its last event
+        if after.finished and not self.match.finished:
+            finish = results.finish_op(self, after)
         try:
-            await self.writer.append(self.id, ev)
+            await self.writer.append(self.id, ev, finish)
         except IntegrityError:  # that number is taken: another process owns the table
             if self.on_fenced is not None:
                 self.on_fenced(self)
