@@ -99,6 +99,7 @@ def build_parser() -> argparse.ArgumentParser:
     from .botworker import register as register_bot_worker
 
     register_bot_worker(sub)
+    from .ratings import register as register_ratings; register_ratings(sub)  # noqa: E702
     return parser
 
 
@@ -167,7 +168,7 @@ def _run(argv: list[str], out: TextIO) -> int:
     if args.command in ("tournament", "analyze"):
         status: int = args.run(args)
         return status
-    if args.command in ("serve", "bot-worker"):
+    if args.command in ("serve", "bot-worker", "ratings"):
         served: int = args.func(args)
         return served
     if args.command == "rulebook":

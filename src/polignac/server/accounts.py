@@ -194,7 +194,9 @@ class AccountStore:
             with self.engine.begin() as conn:
                 account_id = conn.execute(insert(accounts_t).values(
                     username=username, username_key=username.lower(),
-                    password_hash=password_hash, created_at=now)).inserted_primary_key[0]
+                    password_hash=password_hash, created_at=now)).inserted_primary_key
+                assert account_id is not None
+                account_id = account_id[0]
                 conn.execute(insert(recovery_t), [
                     {"account_id": account_id, "code_hash": hash_code(c)} for c in codes])
                 if identity is not None:

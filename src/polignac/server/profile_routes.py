@@ -67,7 +67,7 @@ def stats_of(conn: Any, account_id: int) -> dict[str, Any]:
     for r in conn.execute(select(match_seats_t.c.preset, *cols)
                           .where(match_seats_t.c.account_id == account_id)
                           .group_by(match_seats_t.c.preset)):
-        entry = {"matches": int(r.matches), "won": int(r.won or 0),
+        entry: dict[str, Any] = {"matches": int(r.matches), "won": int(r.won or 0),
                  **{name: int(getattr(r, name) or 0) for name in STATS}}
         entry["mean_points"] = round(entry["points"] / entry["deals"], 3) if entry["deals"] \
             else None

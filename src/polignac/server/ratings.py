@@ -118,7 +118,7 @@ def rate(entrants: Sequence[tuple[Rating, int]], sides: Sequence[Sequence[int]]
     teams = [list(t) for t in sides] if sides else [[s] for s in range(len(entrants))]
     model_teams = [[MODEL.rating(mu=entrants[s][0].mu, sigma=entrants[s][0].sigma)
                     for s in team] for team in teams]
-    ranks = [min(entrants[s][1] for s in team) for team in teams]
+    ranks: list[float] = [float(min(entrants[s][1] for s in team)) for team in teams]
     rated = MODEL.rate(model_teams, ranks=ranks)
     out: list[Rating | None] = [None] * len(entrants)
     for team, new in zip(teams, rated, strict=True):
@@ -164,19 +164,21 @@ def apply_rated_match(conn: Connection, table_id: str, pool: str,
     ordered = sorted(seats, key=lambda s: s["seat"])
     new = rate(_entrants(ordered, current), sides)
     done: set[int] = set()
-    for s, r in zip(ordered, new, strict=True):
+    for s, fresh in zip(ordered, new, strict=True):
         account = s["rated_as"]
         if account is None or account in done:  # one account in two seats: rated once
             continue
         done.add(account)
-        values = {"mu": r.mu, "sigma": r.sigma, "matches": r.matches, "ordinal": r.ordinal}
+        values = {"mu": fresh.mu, "sigma": fresh.sigma, "matches": fresh.matches,
+                  "ordinal": fresh.ordinal}
         if account in current:
             conn.execute(update(ratings_t).where(ratings_t.c.account_id == account,
                                                  ratings_t.c.pool == pool).values(**values))
         else:
             conn.execute(insert(ratings_t).values(account_id=account, pool=pool, **values))
         conn.execute(insert(history_t).values(account_id=account, pool=pool, seq=seq,
-                                              table_id=table_id, mu=r.mu, sigma=r.sigma,
+                                              table_id=table_id, mu=fresh.mu,
+                                              sigma=fresh.sigma,
                                               at=now))
     return seq
 
@@ -201,10 +203,10 @@ def compute_all(conn: Connection) -> dict[tuple[int, str], Rating]:
         sides = get_rules(m.preset, {}).sides
         new = rate(_entrants(seats, current), sides)
         done: set[int] = set()
-        for s, r in zip(seats, new, strict=True):
+        for s, fresh in zip(seats, new, strict=True):
             if s["rated_as"] is not None and s["rated_as"] not in done:
                 done.add(s["rated_as"])
-                out[(int(s["rated_as"]), m.pool)] = r
+                out[(int(s["rated_as"]), m.pool)] = fresh
     return out
 
 
