@@ -97,9 +97,10 @@ def build_parser() -> argparse.ArgumentParser:
     register_serve(sub)
     register_verify(sub)
     from .botworker import register as register_bot_worker
+    from .ratings import register as register_ratings
 
     register_bot_worker(sub)
-    from .ratings import register as register_ratings; register_ratings(sub)  # noqa: E702
+    register_ratings(sub)
     return parser
 
 

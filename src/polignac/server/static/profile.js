@@ -44,7 +44,11 @@ function renderRatings() {
 }
 
 function renderStats() {
-  const cols = ["matches", "won", "deals", "mean_points", "capots", "jacks", "polignacs", "parties_won", "moons"];
+  // The columns every game has, then those some game here counts (no Moons for Polignac).
+  const rowsOf = Object.values(data.stats);
+  const counted = (/** @type {string} */ c) => rowsOf.some((/** @type {any} */ s) => c === "capots" ? s.capots_declared : s[c]);
+  const cols = ["matches", "won", "deals", "mean_points",
+    ...["capots", "jacks", "polignacs", "parties_won", "moons"].filter(counted)];
   const head = el("tr", {}, el("th", {}, t("profile.game")),
     ...cols.map((c) => el("th", { scope: "col" }, t(`profile.col.${c}`))));
   const rows = Object.entries(data.stats).map(([preset, s]) => el("tr", {},
