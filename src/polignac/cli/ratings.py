@@ -14,10 +14,11 @@ import sys
 from pathlib import Path
 
 
-def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser],
+             help_line: str) -> None:
     """Add the ``ratings`` command to ``subparsers``."""
     p = subparsers.add_parser(
-        "ratings", help="recompute the players' ratings from the finished records",
+        "ratings", help=help_line,
         description="ratings rebuild: rate every finished rated match again, in order, "
         "from the database's records; compare with the live ratings and replace them.")
     p.add_argument("action", choices=["rebuild"], help="what to do (rebuild)")
