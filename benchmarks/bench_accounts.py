@@ -15,6 +15,7 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import random
 import statistics
 import subprocess
@@ -151,14 +152,10 @@ def main() -> None:
                                  "--job-workers", "1"])
         try:
             with httpx.Client(base_url=base, timeout=30, trust_env=False) as http:
-                for _ in range(300):
-                    with_ready = None
-                    try:
-                        with_ready = http.get("/ready").status_code
-                    except httpx.HTTPError:
-                        pass
-                    if with_ready == 200:
-                        break
+                for _ in range(600):
+                    with contextlib.suppress(httpx.HTTPError):
+                        if http.get("/ready").status_code == 200:
+                            break
                     time.sleep(0.1)
                 busiest = f"player{1}"
                 timed(http, f"/api/players/{busiest}", 10)  # warm up

@@ -11,7 +11,9 @@ from __future__ import annotations
 import contextlib
 import json
 import random
+import subprocess
 import threading
+import time
 from pathlib import Path
 from typing import Any
 
@@ -24,17 +26,42 @@ from polignac.server.db import make_engine
 from polignac.server.ratings import history_t, rebuild
 from polignac.server.results import match_results_t
 
-from .test_kill9 import TIMEOUT, Player, Server
+from .conftest import free_port
+from .test_kill9 import TIMEOUT, Player, Server, _polignac
 
 pytestmark = pytest.mark.slow
 MATCHES = 6
 KILLS = 3
 
 
-def _play(player: Player, rng: random.Random, kill: Any | None) -> bool:
+class SlowStartServer(Server):
+    """``test_kill9.Server`` with one bot worker and a minute to start (a busy machine)."""
+
+    def __init__(self, data: Path, database_url: str) -> None:
+        self.port = free_port()
+        self.base = f"http://127.0.0.1:{self.port}"
+        self.proc = subprocess.Popen(
+            [*_polignac(), "serve", "--host", "127.0.0.1", "--port", str(self.port),
+             "--data", str(data), "--database-url", database_url, "--grace", "600",
+             "--bot-delay", "0", "--deal-delay", "0", "--rate", "10000",
+             "--bot-workers", "1", "--job-workers", "1"],
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        deadline = time.monotonic() + 90
+        while time.monotonic() < deadline:
+            assert self.proc.poll() is None, "polignac serve exited"
+            with contextlib.suppress(httpx.HTTPError):
+                if httpx.get(self.base + "/ready", timeout=2,
+                             trust_env=False).status_code == 200:
+                    return
+            time.sleep(0.1)
+        self.kill()
+        raise AssertionError("polignac serve did not start in 90 s")
+
+
+def _play(player: Player, rng: random.Random, kill: Any | None, fired: list[bool]) -> bool:
     """Play random legal cards until the match is over (True); with ``kill``, call it a
-    few milliseconds after this seat's last card.  Raises ConnectionClosed, TimeoutError
-    or OSError once the server is dead."""
+    few milliseconds after this seat's last card (``fired`` then holds True).  Raises
+    ConnectionClosed, TimeoutError or OSError once the server is dead."""
     while True:
         if player.view.get("finished"):
             return True
@@ -45,7 +72,8 @@ def _play(player: Player, rng: random.Random, kill: Any | None) -> bool:
         hand = (player.view.get("deal") or {}).get("hand") or []
         player.ws.send(json.dumps({"type": "act", "action": rng.choice(legal),
                                    "seq": player.seq}))
-        if kill is not None and len(hand) == 1:
+        if kill is not None and len(hand) == 1 and not fired:
+            fired.append(True)
             threading.Timer(rng.uniform(0, 0.01), kill).start()
         player.frame()
 
@@ -53,7 +81,7 @@ def _play(player: Player, rng: random.Random, kill: Any | None) -> bool:
 def test_rated_matches_survive_kill_minus_9(database_url: str, tmp_path: Path) -> None:
     rng = random.Random(7)
     data = tmp_path / "data"
-    server = Server(data, database_url)
+    server: Server = SlowStartServer(data, database_url)
     kills = 0
     try:
         http = httpx.Client(base_url=server.base, timeout=TIMEOUT, trust_env=False,
@@ -61,7 +89,9 @@ def test_rated_matches_survive_kill_minus_9(database_url: str, tmp_path: Path) -
         r = http.post("/api/account/signup", json={"username": "survivor",
                                                    "password": "killed nine times"})
         assert r.status_code == 200, r.text
-        for k in range(MATCHES):
+        played = 0
+        while played < MATCHES or kills < KILLS:
+            assert played < 30, f"{KILLS} kills at a match's end did not happen in 30 matches"
             r = http.post("/api/tables", json={
                 "preset": "polignac", "overrides": {"threshold": 1}, "rated": True,
                 "seats": [{"kind": "you"}] + [{"kind": "bot", "level": "easy"}] * 3})
@@ -72,18 +102,20 @@ def test_rated_matches_survive_kill_minus_9(database_url: str, tmp_path: Path) -
             while not finished:
                 player = Player(server, table, cookie)
                 player.frame()
-                kill = server.proc.kill if kills < KILLS and k % 2 == 0 else None
+                fired: list[bool] = []
+                kill = server.proc.kill if kills < KILLS else None
                 with contextlib.suppress(Exception):
-                    finished = _play(player, rng, kill)
+                    finished = _play(player, rng, kill, fired)
                 player.close()
-                if kill is not None and server.proc.poll() is None:
-                    server.proc.wait(timeout=10)
-                if server.proc.poll() is not None:  # killed: start again on the same data
+                if fired:  # killed (a deal that ends early never reaches a last card)
+                    server.proc.wait(timeout=30)
                     kills += 1
+                    finished = False
                     server.kill()
-                    server = Server(data, database_url)
+                    server = SlowStartServer(data, database_url)
                     http.base_url = httpx.URL(server.base)
                     http.headers["origin"] = server.base
+            played += 1
         assert kills == KILLS
     finally:
         server.kill()
@@ -92,7 +124,7 @@ def test_rated_matches_survive_kill_minus_9(database_url: str, tmp_path: Path) -
         with engine.connect() as conn:
             seqs = sorted(r.rating_seq for r in conn.execute(select(match_results_t)))
             history = conn.execute(select(history_t)).all()
-        assert seqs == list(range(1, MATCHES + 1))
+        assert seqs == list(range(1, played + 1))
         assert sorted(h.seq for h in history) == seqs
         count, diff = rebuild(engine, write=False)
         assert count == 1 and diff == []
