@@ -108,3 +108,32 @@ def test_guest_account_history_signin_export_delete(quick_server: str, chromium:
     assert page.request.get(server + "/api/players/Zoe_plays").status == 404
     assert page.request.get(server + "/api/account").json() == {"signed_in": False}
     assert not errors, errors
+
+
+def test_passkey_registered_and_used(quick_server: str, chromium: Any) -> None:
+    """A passkey registered on the account page and used to sign in, through Chromium's
+    virtual authenticator (DevTools protocol, WebAuthn domain)."""
+    server = quick_server.replace("127.0.0.1", "localhost")  # an IP is no WebAuthn RP id
+    page, errors = open_page(chromium)
+    cdp = page.context.new_cdp_session(page)
+    cdp.send("WebAuthn.enable")
+    cdp.send("WebAuthn.addVirtualAuthenticator", {"options": {
+        "protocol": "ctap2", "transport": "internal", "hasResidentKey": True,
+        "hasUserVerification": True, "isUserVerified": True}})
+    page.goto(server + "/account")
+    page.fill("#signup-form input[name=username]", "Pat_key")
+    page.fill("#signup-form input[name=password]", PASSWORD)
+    page.click("#signup-form button[type=submit]")
+    page.wait_for_selector("#codes li")
+    page.click("#passkey-add")
+    page.wait_for_selector("#passkeys li")
+    assert page.locator("#passkeys li").count() == 1
+    page.click("#signout")
+    page.wait_for_selector("#passkey-signin", state="visible")
+    assert page.request.get(server + "/api/account").json() == {"signed_in": False}
+    page.click("#passkey-signin")
+    page.wait_for_selector("#who")
+    wait_until(lambda: "Pat_key" in page.inner_text("#who"))
+    assert page.request.get(server + "/api/account").json()["username"] == "Pat_key"
+    assert not page.inner_text("#error")
+    assert not errors, errors

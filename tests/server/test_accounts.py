@@ -259,3 +259,42 @@ def test_export_and_delete(client: TestClient) -> None:
     signup(client, "kim")
     assert client.get("/api/players/kim").json()["games"] == []
     assert client.get("/api/leaderboard").json()["players"] == []
+
+
+def _client_data(challenge: str, kind: str) -> str:
+    import base64
+    import json
+
+    raw = json.dumps({"type": kind, "challenge": challenge,
+                      "origin": "http://testserver"}).encode()
+    return base64.urlsafe_b64encode(raw).rstrip(b"=").decode()
+
+
+def test_passkey_answers_refused(client: TestClient) -> None:
+    """Malformed, unknown, replayed or forged passkey answers are refused, nothing signs in
+    (the real ceremony is in tests/browser/test_accounts.py, with Chromium's virtual
+    authenticator)."""
+    r = post(client, "/api/account/passkeys/signin", {"credential": "nope"})
+    assert r.status_code == 400 and r.json()["rule"] == "bad-passkey"
+    r = post(client, "/api/account/passkeys/register/options")
+    assert r.status_code == 401  # signed out
+    options = post(client, "/api/account/passkeys/signin/options").json()
+    forged = {"id": "AAAA", "rawId": "AAAA", "type": "public-key", "response": {
+        "clientDataJSON": _client_data(options["challenge"], "webauthn.get"),
+        "authenticatorData": "AAAA", "signature": "AAAA"}}
+    r = post(client, "/api/account/passkeys/signin", {"credential": forged})
+    assert r.status_code == 401 and r.json()["rule"] == "bad-passkey"
+    r = post(client, "/api/account/passkeys/signin", {"credential": forged})  # spent
+    assert r.status_code == 401
+    signup(client, "passkey_user")
+    options = post(client, "/api/account/passkeys/register/options").json()
+    assert options["authenticatorSelection"]["residentKey"] == "required"
+    bad = {"id": "AAAA", "rawId": "AAAA", "type": "public-key", "response": {
+        "clientDataJSON": _client_data(options["challenge"], "webauthn.create"),
+        "attestationObject": "AAAA"}}
+    r = post(client, "/api/account/passkeys/register", {"credential": bad})
+    assert r.status_code == 400 and r.json()["rule"] == "bad-passkey"
+    assert client.get("/api/account/passkeys").json() == {"passkeys": []}
+    r = client.post("/api/account/passkeys/signin/options", json={},
+                    headers={"origin": "http://evil.example"})
+    assert r.status_code == 403

@@ -29,6 +29,7 @@ from sqlalchemy import (
     Integer,
     String,
     Table,
+    Text,
     delete,
     func,
     insert,
@@ -66,6 +67,22 @@ recovery_t = Table(
     "recovery_codes", metadata,
     Column("account_id", Integer, ForeignKey("accounts.id"), primary_key=True),
     Column("code_hash", String(64), primary_key=True),
+)
+
+passkeys_t = Table(
+    "passkeys", metadata,
+    Column("credential_id", String(255), primary_key=True),
+    Column("account_id", Integer, ForeignKey("accounts.id"), nullable=False),
+    Column("public_key", Text, nullable=False),
+    Column("sign_count", Integer, nullable=False),
+    Column("created_at", Float, nullable=False),
+)
+challenges_t = Table(
+    "passkey_challenges", metadata,
+    Column("challenge", String(128), primary_key=True),
+    Column("kind", String(16), nullable=False),
+    Column("account_id", Integer, nullable=True),
+    Column("expires_at", Float, nullable=False),
 )
 
 USERNAME = re.compile(r"[A-Za-z0-9_\-]{3,20}")
@@ -322,6 +339,7 @@ class AccountStore:
                 deleted_at=time.time()))
             conn.execute(delete(sessions_t).where(sessions_t.c.account_id == account_id))
             conn.execute(delete(recovery_t).where(recovery_t.c.account_id == account_id))
+            conn.execute(delete(passkeys_t).where(passkeys_t.c.account_id == account_id))
             mine = select(identities_t.c.identity_hash).where(
                 identities_t.c.account_id == account_id).scalar_subquery()
             conn.execute(update(seats_t).where(seats_t.c.holder_hash.in_(mine))

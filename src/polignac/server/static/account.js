@@ -48,6 +48,40 @@ async function showSessions() {
   } catch (err) { showError(err); }
 }
 
+async function showPasskeys() {
+  try {
+    const { passkeys } = await getJson("/api/account/passkeys");
+    $("passkeys").replaceChildren(...passkeys.map((/** @type {any} */ p) =>
+      el("li", {}, t("account.passkeyAdded", { date: date(p.created_at) }))));
+  } catch (err) { showError(err); }
+}
+
+/** Register a passkey for the signed-in account (WebAuthn, the server's options). */
+async function addPasskey() {
+  $("error").textContent = "";
+  try {
+    const options = await postJson("/api/account/passkeys/register/options");
+    const publicKey = PublicKeyCredential.parseCreationOptionsFromJSON(options);
+    const credential = /** @type {PublicKeyCredential | null} */ (await navigator.credentials.create({ publicKey }));
+    if (!credential) return;
+    await postJson("/api/account/passkeys/register", { credential: credential.toJSON() });
+    showPasskeys();
+  } catch (err) { showError(err); }
+}
+
+/** Sign in with any passkey of this site. */
+async function passkeySignIn() {
+  $("error").textContent = "";
+  try {
+    const options = await postJson("/api/account/passkeys/signin/options");
+    const publicKey = PublicKeyCredential.parseRequestOptionsFromJSON(options);
+    const credential = /** @type {PublicKeyCredential | null} */ (await navigator.credentials.get({ publicKey }));
+    if (!credential) return;
+    me = await postJson("/api/account/passkeys/signin", { credential: credential.toJSON() });
+    render();
+  } catch (err) { showError(err); }
+}
+
 function render() {
   $("signed-out").hidden = me.signed_in;
   $("signed-in").hidden = !me.signed_in;
@@ -56,6 +90,7 @@ function render() {
     $("profile-link", HTMLAnchorElement).href = me.profile ?? "/";
     document.title = `Polignac: ${me.username}`;
     showSessions();
+    showPasskeys();
   } else {
     document.title = `Polignac: ${t("account.signIn")}`;
   }
@@ -94,6 +129,8 @@ $("end-all").addEventListener("click", async () => {
   try { await postJson("/api/account/sessions/end", { all: true }); me = { signed_in: false }; render(); } catch (err) { showError(err); }
 });
 
+$("passkey-add").addEventListener("click", addPasskey);
+$("passkey-signin").addEventListener("click", passkeySignIn);
 languagePicker($("lang", HTMLSelectElement));
 translatePage();
 onLang(render);

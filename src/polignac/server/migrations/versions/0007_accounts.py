@@ -15,6 +15,7 @@ depends_on = None
 
 def upgrade() -> None:
     """Add ``accounts``, ``account_identities``, ``sessions``, ``recovery_codes``,
+    ``passkeys``, ``passkey_challenges``,
     ``match_results``, ``match_seats``, ``ratings``, ``rating_history`` and
     ``rating_clock`` (one row: the number of the last rating update)."""
     op.create_table(
@@ -46,6 +47,22 @@ def upgrade() -> None:
         "recovery_codes",
         sa.Column("account_id", sa.Integer, sa.ForeignKey("accounts.id"), primary_key=True),
         sa.Column("code_hash", sa.String(64), primary_key=True),
+    )
+    op.create_table(
+        "passkeys",
+        sa.Column("credential_id", sa.String(255), primary_key=True),
+        sa.Column("account_id", sa.Integer, sa.ForeignKey("accounts.id"), nullable=False),
+        sa.Column("public_key", sa.Text, nullable=False),
+        sa.Column("sign_count", sa.Integer, nullable=False),
+        sa.Column("created_at", sa.Float, nullable=False),
+    )
+    op.create_index("passkeys_account", "passkeys", ["account_id"])
+    op.create_table(
+        "passkey_challenges",
+        sa.Column("challenge", sa.String(128), primary_key=True),
+        sa.Column("kind", sa.String(16), nullable=False),
+        sa.Column("account_id", sa.Integer, nullable=True),
+        sa.Column("expires_at", sa.Float, nullable=False),
     )
     op.create_table(
         "match_results",
@@ -114,5 +131,6 @@ def upgrade() -> None:
 def downgrade() -> None:
     """Drop the tables of :func:`upgrade`."""
     for name in ("rating_clock", "rating_history", "ratings", "match_seats", "match_results",
-                 "recovery_codes", "sessions", "account_identities", "accounts"):
+                 "passkey_challenges", "passkeys", "recovery_codes", "sessions",
+                 "account_identities", "accounts"):
         op.drop_table(name)
