@@ -79,8 +79,6 @@ def score_job(body: bytes) -> tuple[int, bytes]:
 async def scorepad_score(request: Request) -> Response:
     """Replay the pad, add the entry (or undo the last deal), answer the new state."""
     body = await read_body(request, MAX_BODY, "the request")
-    if isinstance(body, JSONResponse):
-        return body
     return await run_json_job(request, score_job, body, "the pad", "to score")
 
 
