@@ -158,6 +158,14 @@ OVERRIDES: list[Any] = [
     {"contract_points": 5}, {"contract_points": -1}, {"nope": 1}, {"threshold": None},
     *WEIRD[:8],
 ]
+USERNAMES: list[Any] = ["fuzzer", "FUZZER", "ab", "a" * 21, "admin", "a b", "ü" * 5, "",
+                       *WEIRD[:8]]
+PASSWORDS: list[Any] = ["password1", "short", "x" * 257, "x" * 5000, "", *WEIRD[:8]]
+CODES: list[Any] = ["AAAA-BBBB-CCCC-DDDD", "", "0123456789abcdef", "x" * 200, *WEIRD[:8]]
+CREDENTIALS: list[Any] = [
+    {}, {"id": "AAAA", "rawId": "AAAA", "type": "public-key",
+         "response": {"clientDataJSON": "e30", "authenticatorData": "AAAA", "signature": ""}},
+    {"response": {"clientDataJSON": "x" * 5000}}, {"response": None}, *WEIRD[:8]]
 NUMS: list[Any] = ["1", "2", "8", "32", "0", "-1", "²", "١", "٣٢", "¹", "9" * 30, "1.5", "x",
                    "", " 1", "\u00a0"]
 """Numbers as a client writes them in a path or query: good ones, then Unicode digits
@@ -198,6 +206,21 @@ ENDPOINTS: list[Endpoint] = [
     Endpoint("GET", "/api/tables"), Endpoint("GET", "/api/presets"),
     Endpoint("GET", "/api/scorepad/presets"), Endpoint("GET", "/rules/{preset}"),
     Endpoint("GET", "/i18n/{lang}.json"), Endpoint("GET", "/"),
+    # accounts (issue 20): sign-up may succeed; every refusal leaves the tables alone
+    Endpoint("POST", "/api/account/signup", {"username": USERNAMES, "password": PASSWORDS}),
+    Endpoint("POST", "/api/account/signin", {"username": USERNAMES, "password": PASSWORDS}),
+    Endpoint("POST", "/api/account/recover", {"username": USERNAMES, "code": CODES,
+                                              "password": PASSWORDS}),
+    Endpoint("POST", "/api/account/signout"),
+    Endpoint("POST", "/api/account/sessions/end", {"id": CODES, "all": [True, False, 1, None]}),
+    Endpoint("POST", "/api/account/delete", {"password": PASSWORDS}),
+    Endpoint("POST", "/api/account/passkeys/signin/options"),
+    Endpoint("POST", "/api/account/passkeys/signin", {"credential": CREDENTIALS}),
+    Endpoint("POST", "/api/account/passkeys/register/options"),
+    Endpoint("POST", "/api/account/passkeys/register", {"credential": CREDENTIALS}),
+    Endpoint("GET", "/api/account"), Endpoint("GET", "/api/account/sessions"),
+    Endpoint("GET", "/api/account/export"), Endpoint("GET", "/api/players/{lang}?page={seat}"),
+    Endpoint("GET", "/api/leaderboard?pool={preset}"), Endpoint("GET", "/players/{lang}"),
 ]
 """Every POST route with its body's fields, and the GET routes that read input."""
 

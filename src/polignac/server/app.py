@@ -23,10 +23,13 @@ from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from . import (
+    account_routes,
     analysis_routes,
     health,
     hint_routes,
     lobby_routes,
+    passkey_routes,
+    profile_routes,
     replay_routes,
     rules_routes,
     scorepad_routes,
@@ -117,6 +120,9 @@ def create_app(config: ServerConfig | None = None, bots: BotBackend | None = Non
             *scorepad_routes.routes(),
             *health.routes(),
             *rules_routes.routes(),
+            *account_routes.routes(),
+            *passkey_routes.routes(),
+            *profile_routes.routes(),
             Mount("/static", StaticFiles(directory=STATIC), name="static"),
         ],
         lifespan=lifespan,

@@ -44,6 +44,7 @@ def info(table: GameTable) -> dict[str, Any]:
         "creator": table.creator_seat,
         "private": table.private,
         "hints": table.hints,
+        "rated": bool(table.options.get("rated")),
         "paused": table.idle.paused,
         "rematch": None if table.rematch_id is None else f"/tables/{table.rematch_id}",
         "guide": table.guide is not None,

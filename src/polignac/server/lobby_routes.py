@@ -51,6 +51,18 @@ HOUSE_RULES: dict[str, dict[str, Any]] = {
 }
 
 
+def _rated(data: dict[str, Any]) -> bool:
+    """The ``rated`` choice of a new table (default false: casual; ``ratings.py``).
+
+    Raises:
+        ApiError: not true or false (400 ``bad-field``).
+    """
+    rated = data.get("rated", False)
+    if not isinstance(rated, bool):
+        raise ApiError("rated must be true or false", "bad-field")
+    return rated
+
+
 async def play_now(request: Request) -> Response:
     """You and three bots of ``level`` (default ``play_now_level``, medium) at a new
     private table of ``polignac`` (or the preset given)."""
@@ -63,6 +75,7 @@ async def play_now(request: Request) -> Response:
     if not isinstance(level, str) or level not in hub_of(request).config.bot_levels:
         raise ApiError(f"level must be one of {', '.join(hub_of(request).config.bot_levels)}",
                        "bad-level")
+    rated = _rated(data)
     holder, fresh = identity(request)
     check_create_rate(request, holder)
     rules = PRESETS.get(preset)
@@ -71,7 +84,8 @@ async def play_now(request: Request) -> Response:
     hub = hub_of(request)
     table, token, _ = await hub.create(preset, n, seats, {},
                                        clean_name(data.get("name"), default_name("name.you")),
-                                       holder, {"private": True, "hints": True})
+                                       holder, {"private": True, "hints": not rated,
+                                                "rated": rated})
     response = JSONResponse({"url": f"/tables/{table.id}", "id": table.id})
     set_seat_cookie(response, hub.config, table.id, 0, token)
     set_identity(response, hub.config, fresh)
@@ -117,19 +131,22 @@ async def create_table(request: Request) -> Response:
         raise ApiError("overrides must be an object", "bad-field")
     if not isinstance(private, bool):
         raise ApiError("private must be true or false", "bad-field")
-    hints = data.get("hints", all(s.get("kind") in ("you", "bot") for s in seats))
-    if not isinstance(hints, bool):
-        raise ApiError("hints must be true or false", "bad-field")
+    rated = _rated(data)
+    hints = data.get("hints", not rated and all(s.get("kind") in ("you", "bot") for s in seats))
+    if not isinstance(hints, bool) or (rated and hints):
+        raise ApiError("hints must be true or false (false at a rated table)", "bad-field")
     holder, fresh = identity(request)
     check_create_rate(request, holder)
     hub = hub_of(request)
     table, token, invites = await hub.create(preset, players, seats, overrides,
                                              clean_name(data.get("name"),
                                                         default_name("name.you")), holder,
-                                             {"private": private, "hints": hints})
+                                             {"private": private, "hints": hints,
+                                              "rated": rated})
     you = next(i for i, s in enumerate(seats) if s.get("kind") == "you")
     response = JSONResponse({
         "url": f"/tables/{table.id}", "id": table.id, "private": private, "hints": hints,
+        "rated": rated,
         "invites": [{"seat": s, "url": f"/tables/{table.id}/join?seat={s}&token={t}"}
                     for s, t in invites.items()],
     })

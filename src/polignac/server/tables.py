@@ -34,7 +34,7 @@ from ..core import (
     parse_card,
     shuffle,
 )
-from . import frames
+from . import frames, results
 from .bot_driver import BotDriver, bot_wait
 from .config import ServerConfig
 from .cut_window import CutWindow, PendingDeal
@@ -294,8 +294,11 @@ class GameTable:
             sqlalchemy.exc.SQLAlchemyError, WriterClosedError: not stored
                 (nothing changed).
         """
+        finish = None  # a match's result (and rating) is stored with its last event
+        if after.finished and not self.match.finished:
+            finish = results.finish_op(self, after)
         try:
-            await self.writer.append(self.id, ev)
+            await self.writer.append(self.id, ev, finish)
         except IntegrityError:  # that number is taken: another process owns the table
             if self.on_fenced is not None:
                 self.on_fenced(self)
