@@ -15,6 +15,7 @@ from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from .config import ServerConfig
+from .inputs import ascii_int
 
 # ------------------------------------------------------------------ Host check
 
@@ -60,7 +61,7 @@ def host_allowed(host: str | None, allowed: Iterable[str], default_port: str = "
     name, port = _split_host(host.lower())
     if port is None:
         port = default_port
-    elif not (port.isdigit() and len(port) <= 5):
+    elif ascii_int(port, 0, 65535) is None:
         return False
     for entry in entries:
         e_name, e_port = _split_host(entry.lower())
