@@ -1,12 +1,11 @@
-"""The game families' registry (core/families.py): every preset resolves to its
-family, the families' hooks agree with the rules, a new family can be registered,
-and no core module but a family's own names its special cases."""
+"""The game families' list (core/families.py): every preset resolves to its
+family, the families' hooks agree with the rules, a new family can join for a
+while (``extended``), and no core module but a family's own names its special cases."""
 
 from __future__ import annotations
 
 import random
 import re
-from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
 
@@ -17,18 +16,18 @@ from polignac.core import families as fam
 from polignac.core import rules as rules_mod
 from polignac.core.actions import (
     ANNOUNCE_BASE,
-    ANNOUNCEMENTS,
     NUM_ACTIONS,
     PASS,
     action_name,
-    name_announcements,
     parse_action,
 )
 from polignac.core.avoidance import TrickAvoidanceFamily
 from polignac.core.cards import cards_of
+from polignac.core.deal import _Tables
+from polignac.core.families import ANNOUNCEMENTS, FAMILIES, GAMES, SCORE_KINDS, SCORINGS
 from polignac.core.hearts_deal import HeartsDeal
 from polignac.core.presets import PRESETS
-from polignac.core.rules import GAMES, SCORE_KINDS, SCORINGS, Rules
+from polignac.core.rules import Rules
 from polignac.core.scoring import point_cards_in_play, score_tricks
 
 CORE = Path(fam.__file__).parent
@@ -47,9 +46,10 @@ def test_every_game_and_scoring_has_one_family() -> None:
     assert {s: fam.scorer_of(replace(base, scoring=s)).name for s in SCORINGS} == SCORERS
     names = [f.name for f in fam.families()]
     assert names == ["trick-avoidance", "knaves", "bassadewitz", "pollack", "hearts"]
-    # the registry fills the parameter values, in the rule book's order
-    assert GAMES == [g for f in fam.families() for g in f.games] == list(EXPECTED)
-    assert SCORINGS == list(SCORE_KINDS) == list(SCORERS)
+    assert fam.families() == FAMILIES
+    # the list gives the parameter values, in the rule book's order
+    assert list(GAMES) == [g for f in fam.families() for g in f.games] == list(EXPECTED)
+    assert list(SCORINGS) == list(SCORE_KINDS) == list(SCORERS)
     assert list(PRESETS) == [r.preset for f in fam.families() for r in f.presets]
 
 
@@ -109,35 +109,23 @@ def test_unknown_game_or_scoring_is_refused() -> None:
         get_rules("polignac").with_overrides({"game": "skat"})
 
 
-@pytest.fixture
-def registry(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    """Restore the registry (and the parameter values it fills) after a test."""
-    monkeypatch.setattr(fam, "_BY_GAME", dict(fam._BY_GAME))
-    monkeypatch.setattr(fam, "_BY_SCORING", dict(fam._BY_SCORING))
-    monkeypatch.setattr(fam, "_REGISTERED", list(fam._REGISTERED))
-    saved = list(GAMES), list(SCORINGS), dict(SCORE_KINDS)
-    yield
-    GAMES[:], SCORINGS[:] = saved[0], saved[1]
-    SCORE_KINDS.clear()
-    SCORE_KINDS.update(saved[2])
-
-
-def test_a_game_belongs_to_one_family(registry: None) -> None:
+def test_a_game_belongs_to_one_family() -> None:
     class Clash(TrickAvoidanceFamily):
         name = "other"
         games = ("newgame", "knaves")
         scorings = ()
 
-    with pytest.raises(ValueError, match="game 'knaves' already belongs to family 'knaves'"):
-        fam.register(Clash())
-    assert "newgame" not in fam._BY_GAME and "newgame" not in GAMES
+    with pytest.raises(ValueError, match="game 'knaves' already belongs to family 'knaves'"), \
+            fam.extended(Clash()):
+        pass  # pragma: no cover - refused before the block
+    assert "newgame" not in fam.registry().by_game and "newgame" not in GAMES
 
 
-def test_a_new_family_can_be_registered(registry: None) -> None:
+def test_a_family_can_join_for_a_while() -> None:
     base = get_rules("polignac")
     started: list[tuple[int, ...]] = []
 
-    def start(tables: fam._Tables, hands: tuple[int, ...], dealer: int) -> Deal:
+    def start(tables: _Tables, hands: tuple[int, ...], dealer: int) -> Deal:
         started.append(tuple(h.bit_count() for h in hands))
         return Deal.from_hands(base, hands, dealer)
 
@@ -150,20 +138,26 @@ def test_a_new_family_can_be_registered(registry: None) -> None:
         def __init__(self) -> None:
             self.start = start
 
-    new = fam.register(TestFamily())
-    assert GAMES[-1] == "test-game" and fam.families()[-1] is new
-    rules = base.with_overrides({"game": "test-game"})
-    assert rules.family is new and rules.scorer is fam.scorer_of(base)
-    deal = Deal.shuffled(rules, 4, 0, random.Random(3))
-    assert started == [(8, 8, 8, 8)]
-    assert deal.legal_actions()
+    new = TestFamily()
+    with fam.extended(new) as reg:
+        assert reg.games[-1] == "test-game" and fam.families()[-1] is new
+        rules = base.with_overrides({"game": "test-game"})
+        assert rules.family is new and rules.scorer is fam.scorer_of(base)
+        deal = Deal.shuffled(rules, 4, 0, random.Random(3))
+        assert started == [(8, 8, 8, 8)]
+        assert deal.legal_actions()
+    # after the block, the fixed list again
+    assert fam.families() == FAMILIES and "test-game" not in fam.registry().by_game
+    with pytest.raises(RulesError, match="game 'test-game' is not allowed"):
+        base.with_overrides({"game": "test-game"})
 
 
 # ------------------------------------------------------------ one home each
 
 POLLACK_NAMED_IN: dict[str, str] = {
     "pollack.py": "its own module",
-    "families.py": "the registry names its members",
+    "families.py": "the list names its members",
+    "family.py": "the base's declarations line names its catalog key rules.decl.pollackOnly",
 }
 """The core modules that may name Pollack, and why: the action names, the
 parameter docs and the package's exports are the families' (issue 13)."""
@@ -194,20 +188,128 @@ def test_bots_and_research_reach_pollack_only_through_its_family() -> None:
     assert naming == []
 
 
+FAMILY_NAMED_IN: dict[str, str] = {
+    "bots/hearts.py": "the Hearts family's passing bots (its module's cards, play_rules)",
+    "bots/solver.py": "the kernel's Hearts parameters (_hearts_params: still to hook, issue 19)",
+    "research/hearts_agreement.py": "the card-for-card comparison with OpenSpiel's hearts",
+}
+"""The modules of the bots, the research interfaces, the command line and the server
+that still name a family (its classes, its modules, its names), and why."""
+
+PAGE_SCRIPTS_STILL_NAMING: dict[str, str] = {
+    "labels.js": "an announcement's label: 'pollack-' and the suit (engineer table)",
+    "scorepad.js": "the score pad's sheet compares its scoring with 'pollack' (engineer table)",
+}
+"""The page scripts (server/static) that still name a family, game or preset in a
+quoted string, and why; every other page script, new ones too, must name none:
+remove a script from this list when it reads the families' words from the server."""
+
+
+def _family_words() -> tuple[set[str], set[str], set[str]]:
+    """Every family's class names (its deal's too), its modules, and its names (the
+    family's, its games', its presets'; not ``polignac``, the project's name)."""
+    classes = {c.__name__ for f in FAMILIES for c in type(f).__mro__
+               if c not in (fam.Family, object)}
+    classes |= {f.deal_class.__name__ for f in FAMILIES if f.deal_class is not Deal}
+    modules = {m for f in FAMILIES for m in (type(f).__module__, *f.modules)}
+    modules -= {"polignac.core.scoring"}  # shared: the trick games' scoring
+    words = {f.name for f in FAMILIES} | set(GAMES) | set(PRESETS)
+    return classes, modules, words - {"polignac"}
+
+
+def _naming(path: Path, text: str | None = None) -> list[str]:
+    """Where ``path`` (or ``text``, read as that file) names a family in code (not in
+    its docstrings and comments)."""
+    import ast
+
+    classes, modules, words = _family_words()
+    tree = ast.parse(path.read_text("utf-8") if text is None else text)
+    docs = {id(n.body[0].value) for n in ast.walk(tree)
+            if isinstance(n, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef))
+            and n.body and isinstance(n.body[0], ast.Expr)
+            and isinstance(n.body[0].value, ast.Constant)}
+    package = "polignac." + ".".join(path.relative_to(CORE.parent).parent.parts)
+    hits = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name) and node.id in classes:
+            hits.append(f"{node.lineno}: {node.id}")
+        elif isinstance(node, ast.Attribute) and node.attr in classes:
+            hits.append(f"{node.lineno}: .{node.attr}")
+        elif isinstance(node, ast.ImportFrom):
+            base = package.rsplit(".", node.level - 1)[0] if node.level else ""
+            module = ".".join(p for p in (base, node.module or "") if p)
+            named = [module] + [f"{module}.{a.name}" for a in node.names]
+            hits += [f"{node.lineno}: imports {m}" for m in named if m in modules]
+            hits += [f"{node.lineno}: imports {a.name}" for a in node.names if a.name in classes]
+        elif isinstance(node, ast.Constant) and isinstance(node.value, str) \
+                and id(node) not in docs:
+            text = node.value.lower()
+            hits += [f"{node.lineno}: {node.value!r}" for w in words
+                     if text == w or text.startswith((w + "-", w + ":"))]
+    return hits
+
+
+def test_outside_the_core_no_family_is_named() -> None:
+    """The bots, the research interfaces, the command line and the server ask the
+    families' hooks (``Deal.seat_knowledge``, ``visible_actions``, ``received``,
+    ``Family.passing``...) instead of naming a family's classes, modules, games or
+    presets (FAMILY_NAMED_IN lists what is left, and why)."""
+    src = CORE.parent
+    found = {str(p.relative_to(src)): hits for pkg in ("bots", "research", "cli", "server")
+             for p in sorted((src / pkg).rglob("*.py")) if (hits := _naming(p))}
+    extra = {k: v for k, v in found.items() if k not in FAMILY_NAMED_IN}
+    assert extra == {}, f"name a family only through its hooks: {extra}"
+    gone = sorted(set(FAMILY_NAMED_IN) - set(found))
+    assert gone == [], f"these no longer name a family: remove them from FAMILY_NAMED_IN: {gone}"
+
+
+def test_the_family_guard_finds_a_name() -> None:
+    probe = CORE.parent / "bots" / "probe.py"
+    text = ('"""HeartsDeal in a docstring is fine."""\n'
+            "from ..core.hearts_deal import HeartsDeal\n"
+            "def f(d: object) -> bool:\n"
+            "    return isinstance(d, HeartsDeal) or d.preset.startswith('pollack-')\n")
+    hits = _naming(probe, text)
+    assert hits == ["2: imports polignac.core.hearts_deal", "2: imports HeartsDeal",
+                    "4: HeartsDeal", "4: 'pollack-'"], hits
+
+
+def test_page_scripts_name_no_family() -> None:
+    import re
+
+    _classes, _modules, words = _family_words()
+    quoted = re.compile(r"[\"'`](" + "|".join(sorted(map(re.escape, words), key=len,
+                                                        reverse=True)) + r")[-:\"'`]")
+    assert quoted.findall('if (preset.startsWith("pollack-") || x === "bassadewitz")') == [
+        "pollack", "bassadewitz"]
+    static = CORE.parent / "server" / "static"
+    naming = {p.name: found for p in sorted(static.glob("*.js"))
+              if (found := quoted.findall(p.read_text("utf-8")))}
+    extra = {k: v for k, v in naming.items() if k not in PAGE_SCRIPTS_STILL_NAMING}
+    assert extra == {}, f"page scripts naming a family: {extra}"
+    gone = sorted(set(PAGE_SCRIPTS_STILL_NAMING) - set(naming))
+    assert gone == [], f"these name no family now: remove them from the list: {gone}"
+
+
 def test_the_registry_names_the_announcement_actions() -> None:
     """The shared action numbers from ANNOUNCE_BASE are named after the families'
-    announcements, in the registry's order; the parser's error lists them."""
+    announcements, in the list's order; the parser's error lists them."""
     names = [a for f in fam.families() for a in f.announcements]
-    assert names == ANNOUNCEMENTS and len(names) == NUM_ACTIONS - ANNOUNCE_BASE
+    assert tuple(names) == ANNOUNCEMENTS and len(names) == NUM_ACTIONS - ANNOUNCE_BASE
     assert [action_name(ANNOUNCE_BASE + i) for i in range(len(names))] == [
         "announce:" + a for a in names]
     with pytest.raises(IllegalActionError, match="announce:<" + "[|]".join(names) + ">"):
         parse_action("announce:nothing")
-    with pytest.raises(ValueError, match="renumber"):
-        name_announcements(["new-call", *names[1:]])
-    with pytest.raises(ValueError, match="at most"):
-        name_announcements([*names, "one-more"])
-    assert names == ANNOUNCEMENTS
+    assert parse_action("ANNOUNCE:" + names[0].upper()) == ANNOUNCE_BASE
+
+    class MoreCalls(TrickAvoidanceFamily):
+        name = "more-calls"
+        games = scorings = ()
+        announcements = ("one-more",)
+
+    with pytest.raises(ValueError, match="at most"), fam.extended(MoreCalls()):
+        pass  # pragma: no cover - refused before the block
+    assert tuple(names) == ANNOUNCEMENTS == fam.announcement_names()
     calls = get_rules("pollack").scorer.call_rules
     assert calls is not None and set(calls.needs) == set(names)
     assert calls.slots_per_player == max(calls.slot) + 1

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Final
 
 from .deal import Deal
 from .errors import RulesError
-from .families import Family, register
+from .family import Family
 from .rules import Rules, ScoreKind, derive
 from .scoring import DealScore, ScoreLine
 
@@ -113,6 +113,7 @@ class BassadewitzFamily(Family):
 
     name = "bassadewitz"
     games = ("bassadewitz",)
+    parameters = ("pool", "pool_shares", "sweep_chips", "overload_points", "overload_chips")
     scorings = (ScoreKind("chips", penalty=False, taker_gains=False, chips=True, sides=False,
                           match_ends=("chips",)),)
     score_unit = "chips per deal"
@@ -199,17 +200,17 @@ class BassadewitzFamily(Family):
 
         paid = Join(SEMI, tuple(
             msg("rules.chips.share", place=msg(f"rules.place.{i + 1}") if i < 5
-                else msg("rules.place.n", n=i + 1), n=s)
+                else msg("rules.place.n", n=i + 1), n=msg("rules.nChips", n=s))
             for i, s in enumerate(rules.pool_shares)))
         return [
             msg("rules.chips.intro"),
             msg("rules.chips.cards.trick" if rules.trick_points else "rules.chips.cards",
                 values=_card_values(rules), trick=rules.trick_points,
                 total=_per_deal_total(rules)),
-            msg("rules.chips.pool", pool=rules.pool, paid=paid),
+            msg("rules.chips.pool", pool=msg("rules.nChips", n=rules.pool), paid=paid),
             msg("rules.chips.ties"),
-            msg("rules.chips.sweep", sweep=rules.sweep_chips, overload=rules.overload_points,
-                chips=rules.overload_chips),
+            msg("rules.chips.sweep", sweep=msg("rules.nChips", n=rules.sweep_chips),
+                overload=rules.overload_points, chips=msg("rules.nChips", n=rules.overload_chips)),
             msg("rules.chips.redeal"),
             msg("rules.chips.change"),
         ]
@@ -221,6 +222,6 @@ class BassadewitzFamily(Family):
         return [msg("rules.end.chips", deals=_deals(rules))]
 
 
-BASSADEWITZ: Final = register(BassadewitzFamily())
+BASSADEWITZ: Final = BassadewitzFamily()
 
 __all__ = ["BASSADEWITZ", "PRESETS", "BassadewitzFamily", "score_chips"]

@@ -253,6 +253,7 @@ class _Tables:
         "nxt",
         "pack_bits",
         "pack_order",
+        "point_mask",
         "points",
         "rules",
         "score_deal",
@@ -274,6 +275,7 @@ class _Tables:
         self.nxt = tuple((p + 1) % n for p in range(n))
         self.strength = card_strength(rules)
         self.points = rules.point_table()
+        self.point_mask = sum(1 << c for c in range(52) if self.points[c])
         self.has_calls = rules.has_calls
         self.call_rules = scorer.call_rules if self.has_calls else None
         if self.call_rules is not None:
@@ -354,6 +356,7 @@ class _Static:
         "nxt",
         "open_calls",
         "partie",
+        "point_mask",
         "points",
         "pool_in",
         "rules",
@@ -388,6 +391,7 @@ class _Static:
         self.top = tables.top
         self.strength = tables.strength
         self.points = tables.points
+        self.point_mask = tables.point_mask
         self.total_tricks = hands[0].bit_count()
         self.partie = partie
         self.pool_in = pool_in
@@ -407,6 +411,25 @@ class _Static:
             self.announcers = tuple([calls.open[h & calls.cards] for h in hands])
         else:
             self.announcers = ()
+
+
+class SeatKnowledge(NamedTuple):
+    """What one player knows of its deal beyond the public part, as its family's deal
+    says (:meth:`Deal.seat_knowledge`; the bots' seat views are built from it)."""
+
+    rules: Rules
+    """The rules as the seat plays them now (the Hearts family: without passing
+    once the cards are passed)."""
+    history: tuple[Action, ...]
+    """The actions it has seen, in order."""
+    initial_hand: Mask
+    """Its hand as it started playing (after passing)."""
+    passed: Mask = 0
+    """The cards it has chosen to pass."""
+    received: Mask = 0
+    """The cards passed to it (0 until everyone has passed)."""
+    pass_to: int = -1
+    """The player it passes to, or -1."""
 
 
 class _Called(NamedTuple):
@@ -798,6 +821,47 @@ class Deal:
         """(claimant, correct) if the deal ended by a claim."""
         return self._calls.claim
 
+    # ------------------------------------------- what a seat knows (family hooks)
+
+    @property
+    def play_hands(self) -> tuple[Mask, ...]:
+        """The hands as trick play starts (a family with passing: after the passes)."""
+        return self._s.hands
+
+    @property
+    def pass_direction(self) -> str:
+        """Where this deal's passed cards go (``none`` in a game without passing)."""
+        return "none"
+
+    @property
+    def pass_to_offset(self) -> int:
+        """How many players on the passed cards go (0: no pass in this deal)."""
+        return 0
+
+    @property
+    def passed(self) -> tuple[Mask, ...]:
+        """The cards each player has chosen to pass so far (none without passing)."""
+        return (0,) * self._s.n
+
+    def received(self, player: int) -> Mask:
+        """The cards passed to ``player`` (0 until everyone has passed, or without passing)."""
+        return 0
+
+    def visible_actions(self, player: int) -> tuple[Action, ...]:
+        """The actions ``player`` has seen: every one, unless its family hides some
+        (the Hearts family: the cards the others passed)."""
+        return self.history
+
+    def public_holdings(self) -> tuple[tuple[int, Mask], ...]:
+        """Cards every player knows a player holds, though unplayed: (player, cards);
+        none unless its family says (the Hearts family: the lowest club's holder leads)."""
+        return ()
+
+    def seat_knowledge(self, player: int) -> SeatKnowledge:
+        """What ``player`` knows beyond the public part of the deal (its family's
+        deal may say more: the passes)."""
+        return SeatKnowledge(self._s.rules, self.history, self._s.hands[player])
+
     def side_of(self, player: int) -> int:
         """The partnership side (0 or 1) of ``player``."""
         return player & 1
@@ -1092,13 +1156,21 @@ class Deal:
 
     def point_takers(self) -> dict[str, int]:
         """Each point card taken so far (its code) and the player who took it."""
-        s = self._s
-        return {CODES[c]: p for p in range(s.n) for c in cards_of(self.taken[p]) if s.points[c]}
+        point_mask = self._s.point_mask
+        out: dict[str, int] = {}
+        for p, m in enumerate(self.taken):  # by player, each in card order
+            m &= point_mask
+            while m:
+                low = m & -m
+                out[CODES[low.bit_length() - 1]] = p
+                m ^= low
+        return out
 
     def slam(self) -> int:
         """The player who has taken every trick of the deal, or -1."""
-        s = self._s
-        return next((p for p in range(s.n) if self.tricks[p] == s.total_tricks), -1)
+        tricks = self.tricks
+        total = self._s.total_tricks
+        return next((p for p, k in enumerate(tricks) if k == total), -1)
 
     def side_card_points(self, side: int) -> int:
         """The card points taken so far by partnership ``side`` (0 or 1)."""
@@ -1215,6 +1287,7 @@ __all__ = [
     "Deal",
     "DealScore",
     "ScoreLine",
+    "SeatKnowledge",
     "Trick",
     "card_code",
     "deal_packets",

@@ -12,13 +12,13 @@ from collections.abc import Mapping
 from typing import Any, Final
 
 from .errors import RulesError
-from .families import families
+from .families import FAMILIES, families
 from .rules import Rules, show
 
 PRESETS: Final[dict[str, Rules]] = {
-    r.preset: r for family in families() for r in family.presets
+    r.preset: r for family in FAMILIES for r in family.presets
 }
-"""Every preset by name, in the order of the rule book."""
+"""Every preset by name, in the order of the rule book (the families' list)."""
 
 
 def preset_names() -> list[str]:
@@ -34,6 +34,8 @@ def get_rules(preset: str, overrides: Mapping[str, Any] | None = None) -> Rules:
             or an override is unknown or invalid.
     """
     rules = PRESETS.get(preset)
+    if rules is None:  # a family that joined for a while (families.extended)
+        rules = next((r for f in families() for r in f.presets if r.preset == preset), None)
     if rules is None:
         raise RulesError(
             f"unknown preset {show(preset)}; presets are: {', '.join(PRESETS)}"

@@ -23,7 +23,8 @@ def rules_info(rules: Rules) -> dict[str, Any]:
             "default_players": rules.default_players, "suits": rules.suits,
             "threshold": rules.threshold, "declaration": rules.declaration,
             "direction": rules.direction, "contract_points": rules.contract_points,
-            "partnerships": rules.partnerships, "sides": [list(x) for x in rules.sides]}
+            "partnerships": rules.partnerships, "sides": [list(x) for x in rules.sides],
+            "params": list(rules.parameter_names())}
 
 
 def info(table: GameTable) -> dict[str, Any]:

@@ -144,8 +144,7 @@ async def list_tables(request: Request) -> Response:
     seated.  Private tables (Play now, or created private) are not listed."""
     hub = hub_of(request)
     entries = listed(hub)
-    if hub.cluster is not None:  # every process's tables (cluster.py, gather)
-        entries = await hub.cluster.gather(entries)
+    entries = await hub.cluster.gather(entries)  # every process's tables (cluster.py)
     entries.sort(key=lambda e: e["created_at"], reverse=True)
     return JSONResponse({"tables": entries[:500]})
 

@@ -5,7 +5,8 @@
 // action's, the open-hand value, and mistake/blunder marks; this module shows them for
 // the action on view, with the alternatives, and the deal's per-player summary.
 // replay.js calls showAnalysis(...) at the end of each render.
-import { cardName, errorText, has, lang, t } from "./i18n.js";
+import { errorText, lang, t } from "./i18n.js";
+import { actionLabel } from "./labels.js";
 import { $, el, make } from "./dom.js";
 import { request } from "./api.js";
 
@@ -102,14 +103,11 @@ function shown(v, unit) {
 }
 
 /**
- * An action in words (a card's name, or the call).
+ * An action in words (a card's name, or the call: labels.js, the table's words too).
  * @param {string} action
  * @param {string} suits
  */
-function actionText(action, suits) {
-  if (/^[2-9TJQKA][CDHS]$/.test(action)) return cardName(action, suits);
-  return has(`call.${action}`) ? t(`call.${action}`) : action;
-}
+function actionText(action, suits) { return actionLabel(action, suits); }
 
 /** The panel, made once, after the viewer. */
 function panel() {
