@@ -16,6 +16,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 
 from .config import ServerConfig
 from .httplimits import WriteDeadline
+from .inputs import ascii_int
 
 # ------------------------------------------------------------------ Host check
 
@@ -61,7 +62,7 @@ def host_allowed(host: str | None, allowed: Iterable[str], default_port: str = "
     name, port = _split_host(host.lower())
     if port is None:
         port = default_port
-    elif not (port.isdigit() and len(port) <= 5):
+    elif ascii_int(port, 0, 65535) is None:
         return False
     for entry in entries:
         e_name, e_port = _split_host(entry.lower())

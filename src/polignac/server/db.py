@@ -49,6 +49,7 @@ tables_t = Table(
     Column("options", Text, nullable=False, default="{}"),  # migration 0004
     Column("closed_at", Float, nullable=True),  # migration 0004
     Column("finished_at", Float, nullable=True),  # migration 0004
+    Column("broken", Text, nullable=True),  # migration 0006: why it does not replay
 )
 
 seats_t = Table(
@@ -135,6 +136,8 @@ class TableRow:
     """Table-level settings (JSON): ``private`` (not listed, no seat for strangers)."""
     closed_at: float | None = None
     """When the table was closed for want of players (it is then not loaded at start)."""
+    broken: str | None = None
+    """Why the stored table does not replay (``hub.py:Hub.mark_broken``; closed for good)."""
 
 
 def make_engine(url: str) -> Engine:
@@ -326,7 +329,7 @@ class Store:
                 out[r.id] = TableRow(r.id, r.preset, json.loads(r.overrides), r.num_players,
                                      r.first_dealer, [], [], r.rematch_id, r.created_at,
                                      r.creator_seat, json.loads(r.options or "{}"),
-                                     r.closed_at)
+                                     r.closed_at, r.broken)
             if not out:
                 return []
             ids = select(tables_t.c.id).where(where).scalar_subquery()

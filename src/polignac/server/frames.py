@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ..core import CODES, Match, summary
-from ..core.deal import Deal
+from ..core import Match, Rules, summary
+from ..core.visibility import act_event, seen_by
 from ..i18n import name_fields
 from .db import EventRow
 
@@ -16,8 +16,15 @@ if TYPE_CHECKING:
     from .tables import GameTable
 
 
-def _finished_deal(match: Match) -> Deal | None:
-    return match.results[-1].deal if match.results else None
+def rules_info(rules: Rules) -> dict[str, Any]:
+    """The resolved rules as the lobby and the page read them (``GET /api/presets``
+    lists each preset's; a table's ``info`` gives its own as ``rules``)."""
+    return {"name": rules.preset, "players": list(rules.players),
+            "default_players": rules.default_players, "suits": rules.suits,
+            "threshold": rules.threshold, "declaration": rules.declaration,
+            "direction": rules.direction, "contract_points": rules.contract_points,
+            "partnerships": rules.partnerships, "sides": [list(x) for x in rules.sides],
+            "params": list(rules.parameter_names())}
 
 
 def info(table: GameTable) -> dict[str, Any]:
@@ -34,6 +41,7 @@ def info(table: GameTable) -> dict[str, Any]:
         "contract_points": rules.contract_points,
         "sides": [list(x) for x in rules.sides],
         "taken_unit": rules.scorer.taken_unit,
+        "rules": rules_info(rules),
         "seats": [
             {"seat": s.seat, "name": s.name, **name_fields(s.name, s.seat, s.bot_level),
              "kind": s.kind, "level": s.bot_level,
@@ -63,13 +71,7 @@ def state_frame(table: GameTable, seat: int | None) -> dict[str, Any]:
 def event_frame(table: GameTable, index: int, seat: int | None,
                 with_view: bool) -> dict[str, Any]:
     """Event number ``index + 1`` as ``seat`` may see it."""
-    public = dict(table.public[index])
-    if public["kind"] == "deal":
-        hands = public.pop("hands")
-        seats = public["seats"]
-        public["hand"] = hands[seats.index(seat)] if seat in seats else None
-    elif public.get("passing") and public["seat"] != seat:
-        public["action"] = "hidden"
+    public = seen_by(table.public[index], seat)
     frame: dict[str, Any] = {"type": "event", "seq": index + 1, "event": public}
     if with_view:
         frame["view"] = table.match.view(seat)
@@ -95,7 +97,7 @@ def catch_up(table: GameTable, seat: int | None, last_seq: int) -> list[dict[str
 def public_event(events: list[EventRow], before: Match, after: Match,
                  ev: EventRow) -> dict[str, Any]:
     """Everything about ``ev`` (the last of ``events``) that is public, plus the hands
-    (removed per seat by :func:`event_frame`)."""
+    (``core/visibility.py:seen_by`` keeps each seat's own in :func:`event_frame`)."""
     if ev.kind == "deal":
         assert ev.data is not None
         out_deal = {"kind": "deal", "dealer": ev.data["dealer"], "seats": ev.data["seats"],
@@ -105,27 +107,12 @@ def public_event(events: list[EventRow], before: Match, after: Match,
             out_deal["shuffle"] = {"deal": after.deal_number,
                                    **{k: proof[k] for k in ("version", "commitment", "cuts")}}
         return out_deal
-    out: dict[str, Any] = {"kind": "act", "seat": ev.seat, "action": ev.action}
-    old = before.current
-    if old is not None and old.phase_name == "pass":
-        out["passing"] = True  # the Hearts family: the card shows to its passer only
-    new = after.current if after.current is not None else _finished_deal(after)
-    if old is not None and new is not None and len(new.past) > len(old.past):
-        t = new.past[-1]
-        seats = before.current_seats
-        n = len(seats)
-        out["trick"] = {"leader": seats[t.leader], "winner": seats[t.winner],
-                        "cards": [CODES[c] for c in t.cards],
-                        "seats": [seats[(t.leader + i) % n] for i in range(len(t.cards))]}
+    out = act_event(before, after, ev.seat, ev.action)
     if after.current is None:
-        out["deal_over"] = True
-        out["scores"] = list(after.results[-1].scores)
         proof = deal_proof_before(events, ev.seq - 1)
         if proof is not None:  # the deal is over: its seed is revealed
             out["reveal"] = {"deal": len(after.results), "seed": proof["seed"],
                              "commitment": proof["commitment"]}
-        if after.finished:
-            out["match_over"] = True
     return out
 
 

@@ -24,6 +24,7 @@ from ..core import PRESETS
 from ..core.rules import BOUNDS, DECLARATIONS
 from ..i18n import default_name, name_fields
 from .errors import ApiError
+from .frames import rules_info
 from .guide import GUIDE_IDS, load_guide
 from .web import (
     STATIC,
@@ -185,13 +186,7 @@ def listed(hub: Hub) -> list[dict[str, Any]]:
 async def presets(request: Request) -> Response:
     """What the lobby offers: presets, bot levels, house rules."""
     return JSONResponse({
-        "presets": [{"name": r.preset, "players": list(r.players),
-                     "default_players": r.default_players, "suits": r.suits,
-                     "threshold": r.threshold, "declaration": r.declaration,
-                     "direction": r.direction, "contract_points": r.contract_points,
-                     "partnerships": r.partnerships, "sides": [list(x) for x in r.sides],
-                     "params": list(r.parameter_names())}
-                    for r in PRESETS.values()],
+        "presets": [rules_info(r) for r in PRESETS.values()],
         "levels": [lv for lv in hub_of(request).config.shown_levels
                    if lv in hub_of(request).config.bot_levels],
         "all_levels": list(hub_of(request).config.bot_levels),

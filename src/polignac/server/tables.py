@@ -34,6 +34,7 @@ from ..core import (
     parse_card,
     shuffle,
 )
+from ..core.visibility import seat_error
 from . import frames, results
 from .bot_driver import BotDriver, bot_wait
 from .config import ServerConfig
@@ -88,14 +89,6 @@ def _apply_event(match: Match, ev: EventRow) -> Match:
         up = ev.data.get("turn_up")
         return match.start_deal(hands, None if up is None else parse_card(up))
     return match.apply(parse_action(ev.action), ev.seat)
-
-
-def _safe_message(exc: IllegalActionError) -> str:
-    """The error's message, without what the core says about other players' hands."""
-    if exc.rule == "card-not-in-hand":  # the core's message says who holds the card
-        return f"card not in hand: you do not hold {exc.action}"
-    return str(exc)
-
 
 
 class GameTable:
@@ -235,8 +228,9 @@ class GameTable:
             try:
                 action = parse_action(text)
                 after = self.match.apply(action, seat)
-            except IllegalActionError as exc:
-                raise ProtocolError(_safe_message(exc), exc.rule) from None
+            except IllegalActionError as exc:  # as this seat may read it
+                refused = seat_error(exc, seat)
+                raise ProtocolError(refused.message, refused.rule) from None
             await self.commit(EventRow(self.seq + 1, "act", action_name(action), seat, None),
                               after)
         self.wake()
