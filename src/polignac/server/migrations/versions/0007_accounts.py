@@ -1,7 +1,7 @@
 """Accounts, sessions, recovery codes, finished matches and ratings (issue 20).
 
 Revision ID: 0007
-Revises: 0005
+Revises: 0006
 """
 
 import sqlalchemy as sa
