@@ -308,8 +308,9 @@ def test_a_finished_trick_is_held_in_front_of_the_seats(chromium: Any,
     assert _in_front_of_their_seats(page) == 5
     assert page.locator("#trick .played.winner").count() == 1
     page.screenshot(path=shots / "trick-held.png")
-    time.sleep(0.5)  # the next event is there, and still waits
-    assert _shown(page) == (got, shown, "done")
+    time.sleep(0.5)  # the next event is there, and still waits (more may come meanwhile)
+    now = _shown(page)
+    assert now[0] >= got and now[1:] == (shown, "done")
     # Animations off: everything waiting is shown at once.
     page.uncheck("#motion")
     wait_until(lambda: _shown(page)[0] == _shown(page)[1])

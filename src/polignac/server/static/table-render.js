@@ -253,7 +253,7 @@ export function renderTrick() {
     }
     node.classList.toggle("pending", S.pending?.action === code && seat === S.you);
     node.style.zIndex = String(i + 1);
-    place(node, spot(seat, cardRing()));
+    place(node, spot(seat, cardRing()));  // style.css may draw it nearer (--card-in)
     if (!node.isConnected) box.append(node);
   });
   box.dataset.kind = on.kind;
