@@ -21,7 +21,7 @@ from starlette.requests import ClientDisconnect, Request
 from starlette.responses import JSONResponse, Response, StreamingResponse
 
 from .security import origin_allowed
-from .workers import JobTimeout, PoolBusy, WorkerFailed
+from .workers import JobTimeout, PoolBusy, WorkerFailed, client_key
 
 MAX_DEPTH = 32
 """Deepest nesting of arrays and objects accepted in any JSON a client sends."""
@@ -157,7 +157,8 @@ async def read_json(request: Request, limit: int, what: str) -> Any | JSONRespon
 
 async def run_json_job(request: Request, job: Callable[[bytes], tuple[int, bytes]], body: bytes,
                        what: str, doing: str) -> Response:
-    """Run ``job(body)`` in the app's worker pool and answer its ``(status, JSON)``.
+    """Run ``job(body)`` in the app's worker pool (queued under the client's address:
+    its fair share, ``workers.py``) and answer its ``(status, JSON)``.
 
     The pool's own refusals: ``503 busy`` (with ``Retry-After``) when too many jobs
     wait, ``503 job-timeout`` when the job ran past the time limit (its worker is
@@ -165,7 +166,7 @@ async def run_json_job(request: Request, job: Callable[[bytes], tuple[int, bytes
     """
     pool = request.app.state.hub.workers
     try:
-        status, data = await pool.run(job, body)
+        status, data = await pool.run(job, body, client=client_key(request))
     except PoolBusy:
         response = json_error("the server is busy with other heavy requests; try again "
                               "in a moment", "busy", 503)
