@@ -32,10 +32,11 @@ HEADS = {"penalty": "penalty points", "points": "points", "chips": "chips",
          "card-points": "card points"}
 
 
-def register(subparsers: Any) -> argparse.ArgumentParser:
-    """Add the ``analyze`` subcommand to ``subparsers`` and return its parser."""
+def register(subparsers: Any, help_line: str) -> argparse.ArgumentParser:
+    """Add the ``analyze`` subcommand to ``subparsers`` (``help_line``: its line in
+    --help) and return its parser."""
     p: argparse.ArgumentParser = subparsers.add_parser(
-        "analyze", help="analyse every action of a record (expected values, mistakes)",
+        "analyze", help=help_line,
         description="For every action with a choice: its expected value and the best "
         "action's from what that seat knew (sampled deals consistent with its view, each "
         "solved exactly), the open-hand value (all cards visible), and mistakes (cost >= "

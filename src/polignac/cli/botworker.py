@@ -18,11 +18,12 @@ import signal
 from .common import CliError, within
 
 
-def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    """Add the ``bot-worker`` command to ``subparsers``."""
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser],
+             help_line: str) -> None:
+    """Add the ``bot-worker`` command to ``subparsers`` (``help_line``: its line in --help)."""
     p = subparsers.add_parser(
         "bot-worker",
-        help="compute bot moves (and hints, analyses) for servers, from a Redis queue",
+        help=help_line,
         description="Take bot moves from the Redis queue of servers started with "
         "--bot-queue, compute them in local processes, answer them. Stop with Ctrl-C "
         "or SIGTERM: the moves in progress are taken over by other workers.")

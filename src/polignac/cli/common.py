@@ -6,10 +6,12 @@ import argparse
 import json
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ..bots.backends import Backend, MissingExtraError, make_backend
 from ..core import Rules, RulesError, get_rules
+
+if TYPE_CHECKING:  # the bots layer is imported only by the commands that use a backend
+    from ..bots.backends import Backend
 
 
 class CliError(Exception):
@@ -65,6 +67,8 @@ def cli_backend(kind: str, jobs: int | None, address: str | None,
         raise CliError("--address is for --backend ray")
     if address is not None and jobs is not None:
         raise CliError("--jobs is for a local cluster: a cluster at --address uses its own CPUs")
+    from ..bots.backends import MissingExtraError, make_backend
+
     try:
         return make_backend(jobs, kind, address, preload)
     except (ValueError, MissingExtraError) as exc:

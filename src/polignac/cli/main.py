@@ -10,7 +10,8 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
-from typing import NoReturn, TextIO
+from importlib import import_module
+from typing import Any, NoReturn, TextIO
 
 from ..core import PRESETS, PolignacError, Rules, parameter_docs
 from ..core.rules import parameter_bounds
@@ -27,8 +28,39 @@ class _Parser(argparse.ArgumentParser):
         raise CliError(f"{self.prog}: {message} (see {self.prog} --help)")
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The argument parser of every subcommand."""
+# The subcommands defined in their own modules: name -> (module, one-line help). Each
+# module's ``register(subparsers, help_line)`` adds its parser; main imports a module
+# only for the command being run, so ``polignac --help`` or ``polignac rules`` load
+# neither the bots (numba) nor the server.
+COMMANDS: dict[str, tuple[str, str]] = {
+    "rulebook": ("rulebook", "write the rule book's pages (docs/rules) from the rules text"),
+    "tournament": ("tournament", "play bots against each other in a duplicate tournament"),
+    "analyze": ("analyze", "analyse every action of a record (expected values, mistakes)"),
+    "serve": ("serve", "run the web app (lobby and tables)"),
+    "verify": ("verify", "check that a record's deals follow from their seeds and cuts"),
+    "bot-worker": ("botworker", "compute bot moves (and hints, analyses) for servers, "
+                   "from a Redis queue"),
+}
+
+
+def _register(name: str, module: str, help_line: str, sub: Any) -> None:
+    """Import ``polignac.cli.<module>`` and add the ``name`` subcommand's parser."""
+    try:
+        register = import_module(f"{__package__}.{module}").register
+    except ImportError as exc:  # an extra that is not installed: say which
+        sub.add_parser(name, help=f"{help_line} (unavailable: {exc.name} is not installed)")
+        return
+    register(sub, help_line)
+
+
+def command_of(argv: Sequence[str]) -> str:
+    """The subcommand named in ``argv`` (its first word that is not an option), or ""."""
+    return next((word for word in argv if not word.startswith("-")), "")
+
+
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The argument parser: every subcommand's options when ``only`` is None, else only
+    those of the subcommand ``only`` (the others are listed by name and help line)."""
     parser = _Parser(prog=PROG, description="Polignac and its family of trick-avoidance "
                      "card games: rules, the web app, terminal play, bot tournaments "
                      "and game records.")
@@ -47,10 +79,6 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--markdown", action="store_true",
                    help="write the text as Markdown (as in the rule book, docs/rules)")
     _add_rule_options(p)
-    from .rulebook import register as register_rulebook
-
-    register_rulebook(sub)
-
     p = sub.add_parser("play", help="play a match in the terminal against bots",
                        description="Play a match: you at one seat, bots at the others "
                        "(--opponents: random, easy, medium, hard, expert). Type help during "
@@ -79,26 +107,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("file", nargs="?", metavar="FILE", help="a record (JSON)")
     p.add_argument("--example", action="store_true", help="replay the bundled example record")
     p.add_argument("--json", action="store_true", help="print the summary as one JSON object")
-    try:  # the bots layer's command; the rest of the CLI works without it
-        from .tournament import register as register_tournament
-    except ImportError:  # pragma: no cover
-        pass
-    else:
-        register_tournament(sub)
-    try:  # the bots layer's analysis
-        from .analyze import register as register_analyze
-    except ImportError:  # pragma: no cover
-        pass
-    else:
-        register_analyze(sub)
-    from .serve import register as register_serve  # imports the server only when run
-    from .verify import register as register_verify
-
-    register_serve(sub)
-    register_verify(sub)
-    from .botworker import register as register_bot_worker
-
-    register_bot_worker(sub)
+    for name, (module, help_line) in COMMANDS.items():
+        if only is None or only == name:
+            _register(name, module, help_line, sub)
+        else:  # named in --help; its module (and what it imports) is loaded when it runs
+            sub.add_parser(name, help=help_line)
     return parser
 
 
@@ -135,7 +148,7 @@ def _error(message: str) -> None:
 
 
 def _run(argv: list[str], out: TextIO) -> int:
-    parser = build_parser()
+    parser = build_parser(command_of(argv))
     args = parser.parse_args(argv)
     if args.command is None:
         parser.print_help(out)

@@ -17,10 +17,11 @@ from ..i18n.rulebook import book, problems
 from .common import CliError
 
 
-def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    """Add the ``rulebook`` command to ``subparsers``."""
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser],
+             help_line: str) -> None:
+    """Add the ``rulebook`` command to ``subparsers`` (``help_line``: its line in --help)."""
     p = subparsers.add_parser(
-        "rulebook", help="write the rule book's pages (docs/rules) from the rules text",
+        "rulebook", help=help_line,
         description="Rewrite the generated regions of the rule book's pages in DIR "
         "(docs/rules in the repository) from the same text as polignac rules, and "
         "create the page of a preset that has none; the hand-written prose is kept.")

@@ -11,9 +11,10 @@ from pathlib import Path
 from .common import CliError, within
 
 
-def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    """Add the ``serve`` command to ``subparsers``."""
-    p = subparsers.add_parser("serve", help="run the web app (lobby and tables)",
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser],
+             help_line: str) -> None:
+    """Add the ``serve`` command to ``subparsers`` (``help_line``: its line in --help)."""
+    p = subparsers.add_parser("serve", help=help_line,
                               description="Run the web app. Open the printed URL in a browser.")
     p.add_argument("--host", default="127.0.0.1",
                    help="address to listen on (default 127.0.0.1: this machine only)")

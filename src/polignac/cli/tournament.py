@@ -25,10 +25,11 @@ from ..core.errors import RulesError
 from .common import CliError, cli_backend, parse_rule_options
 
 
-def register(subparsers: Any) -> argparse.ArgumentParser:
-    """Add the ``tournament`` subcommand to ``subparsers`` and return its parser."""
+def register(subparsers: Any, help_line: str) -> argparse.ArgumentParser:
+    """Add the ``tournament`` subcommand to ``subparsers`` (``help_line``: its line in
+    --help) and return its parser."""
     p: argparse.ArgumentParser = subparsers.add_parser(
-        "tournament", help="play bots against each other in a duplicate tournament",
+        "tournament", help=help_line,
         description="Duplicate tournament: each hand set is played once per rotation of "
         "the seating, so every bot holds every hand. Prints the mean score per deal with "
         "95%% confidence intervals (hand sets are the sampling unit).")

@@ -14,10 +14,11 @@ from .common import CliError, read_json
 LABELS = {"ok": "ok", "failed": "FAILED", "not-verifiable": "not verifiable"}
 
 
-def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    """Add the ``verify`` command to ``subparsers``."""
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser],
+             help_line: str) -> None:
+    """Add the ``verify`` command to ``subparsers`` (``help_line``: its line in --help)."""
     p = subparsers.add_parser(
-        "verify", help="check that a record's deals follow from their seeds and cuts",
+        "verify", help=help_line,
         description="Check every deal of a game record: the revealed seed matches the "
         "commitment published before the deal, and the hands follow from the seed and "
         "the players' cuts. Exit status 0 when every deal passes, 1 when one fails.")
