@@ -140,7 +140,7 @@ function render() {
     hands.append(box);
   });
   renderScores(deal, step);
-  showAnalysis({ recordText, deal: di, step: si, name, suits: data.suits, go: (s) => { si = s; render(); }, reload: async (text) => { const [d, s] = [di, si]; await load(text); [di, si] = [d, s]; render(); } }); // analysis.js
+  showAnalysis({ recordText, deal: di, step: si, name, suits: data.suits, tableId, go: (s) => { si = s; render(); }, annotate: (text) => { recordText = text; render(); } }); // analysis.js
 }
 
 /** A seat's total before the deal on view (Pollack: its side's partie score, from the summary). */
