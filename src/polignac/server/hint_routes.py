@@ -64,7 +64,8 @@ MAX_KEPT = 1024
 
 _running: set[tuple[str, int]] = set()
 _counts: OrderedDict[tuple[str, int, int], int] = OrderedDict()
-_answers: OrderedDict[tuple[str, int, int], tuple[int, bytes]] = OrderedDict()
+_answers: OrderedDict[tuple[str, int, int, int], tuple[int, dict[str, Any]]] = OrderedDict()
+"""(table, seat, deal, action index) -> the answer given for that position."""
 
 
 def _dumps(data: Any) -> bytes:
@@ -116,10 +117,10 @@ async def hint(request: Request) -> Response:
     if len(choices(view)) < 2:
         return _error("you have only one legal action: nothing to compare", "no-choice", 409)
     number, seq = len(match.results) + 1, table.seq
-    key = (table.id, seat, seq)
+    key = (table.id, seat, number, len(deal.history))  # the position, whatever else happened
     if key in _answers:
         status, kept = _answers[key]
-        return Response(kept, status_code=status, media_type="application/json")
+        return _answer(status, {**kept, "seq": seq} if status == 200 else kept)
     running = (table.id, seat)
     if running in _running:
         return _error("your last hint is still being computed", "hint-running", 409)
@@ -149,14 +150,18 @@ async def hint(request: Request) -> Response:
         return _remember(key, 409, {"error": "too many cards are left to evaluate this "
                                     "position exactly; ask again a trick or two later",
                                     "rule": "hint-too-deep"})
-    return _remember(key, 200, {**answer, "deal": number, "seq": seq})
+    _keep(_answers, key, (200, {**answer, "deal": number}))
+    return _answer(200, {**answer, "deal": number, "seq": seq})
 
 
-def _remember(key: tuple[str, int, int], status: int, data: dict[str, Any]) -> Response:
+def _remember(key: tuple[str, int, int, int], status: int, data: dict[str, Any]) -> Response:
     """Answer ``data`` with ``status`` and keep it for the same position."""
-    body = _dumps(data)
-    _keep(_answers, key, (status, body))
-    return Response(body, status_code=status, media_type="application/json")
+    _keep(_answers, key, (status, data))
+    return _answer(status, data)
+
+
+def _answer(status: int, data: dict[str, Any]) -> Response:
+    return Response(_dumps(data), status_code=status, media_type="application/json")
 
 
 def routes() -> list[BaseRoute]:

@@ -119,6 +119,10 @@ class _Job:
     future: asyncio.Future[Any]
     started: bool = False
     running: Future[Any] | None = field(default=None, repr=False)
+    queued_turn: int = 0
+    """How many jobs the pool had started when this one was queued ..."""
+    start_turn: int = 0
+    """... and when it started: the difference less one started ahead of it."""
 
 
 class WorkerPool:
@@ -220,6 +224,7 @@ class WorkerPool:
         try:
             if self._pool is None:
                 await asyncio.to_thread(self._get_pool)  # starts the processes
+            job.queued_turn = self._turn
             self._queues.setdefault(job.key, deque()).append(job)
             self._dispatch()
             result: T = await job.future
@@ -267,6 +272,7 @@ class WorkerPool:
                 continue
             self._turn += 1
             self._turns[key[0]] = self._turn
+            job.start_turn = self._turn
             job.started = True
             self._running.add(job)
             job.running = self._pool.schedule(job.fn, args=job.args, timeout=job.limit)
