@@ -20,7 +20,7 @@ ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
 """Launch flags: root needs --no-sandbox; the rest keep Chromium off the network."""
 
 
-def wait_until(check: Callable[[], bool], timeout: float = 5.0) -> None:
+def wait_until(check: Callable[[], bool], timeout: float = 20.0) -> None:
     """Poll ``check`` (the pages' CSP forbids the string eval of wait_for_function)."""
     deadline = time.monotonic() + timeout
     while not check():

@@ -57,7 +57,9 @@ def test_copy_invite_join_with_a_name_and_approve_a_request(chromium: Any, serve
     cy = chromium.new_context(viewport=PHONE).new_page()
     cy.on("pageerror", lambda exc: errors.append(str(exc)))
     cy.goto(ann.url)
-    cy.wait_for_selector(".seat .take")
+    cy.wait_for_selector("#ask-to-play")  # one quiet button; no seat offers itself yet
+    assert cy.locator(".seat .take").count() == 0
+    cy.click("#ask-to-play")
     cy.click(".seat[data-seat='2'] .take")
     cy.fill("#ask-name", "Cy")
     cy.screenshot(path=shots / "friends-03-ask.png")
@@ -126,6 +128,7 @@ def test_a_stranger_can_neither_see_nor_take_a_seat_at_a_play_now_table(chromium
     eve.wait_for_selector("#opponents .seat")
     assert eve.locator("#spectating").is_visible()
     assert eve.locator(".seat .take").count() == 0
+    assert eve.locator("#ask-to-play").count() == 0
     assert eve.locator(".private-note").is_visible()
     _narrow_enough(eve)
     eve.screenshot(path=shots / "friends-10-private-watch.png", full_page=True)

@@ -102,6 +102,7 @@ def _check_reasons(page: Any, want: dict[str, Any]) -> None:
             assert claim.count() == 0
 
 
+@pytest.mark.timeout(900)  # six parties of play: minutes on a busy machine
 def test_a_whole_pollack_game(quick_server: str, chromium: Any, shots: Path) -> None:
     server = quick_server
     page, errors = open_page(chromium, locale="en-US")

@@ -176,7 +176,11 @@ def test_match_result_rematch_and_replay_link(chromium: Any, server: str, shots:
     assert page.locator("#result-replay").get_attribute("href") == first + "/replay"
     assert page.locator("#rematch-watch").is_hidden()
     page.screenshot(path=shots / "ui-11-match-over.png")
+    page.click("#rematch")  # asked first: cancel stays, confirm goes
+    page.click("#confirm-no")
+    assert page.locator("#confirm").count() == 0 and page.url.endswith(first)
     page.click("#rematch")
+    page.click("#confirm-yes")
     page.wait_for_url(lambda url: not url.endswith(first))
     page.wait_for_selector("#hand .card")
     assert page.locator("#spectating").is_hidden()

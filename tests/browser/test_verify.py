@@ -102,7 +102,8 @@ def test_cut_reveal_and_verify_in_the_replay_viewer(chromium: Any, slow_server: 
     page.wait_for_selector("#verify:not([hidden])")
     page.click("#verify-btn")
     n = len(record["deals"])
-    page.wait_for_selector(f"#verify-summary:has-text('{n} of {n} deals verified')")
+    deals = "deal" if n == 1 else "deals"  # the catalog's plural (verify.summary.one/.other)
+    page.wait_for_selector(f"#verify-summary:has-text('{n} of {n} {deals} verified')")
     assert page.locator("#verify-results li[data-state=ok]").count() == n
     results = page.locator("#verify-results").inner_text()
     assert "Deal 1: verified ✓ (players' cuts: 1) · your cut is in ✓" in results

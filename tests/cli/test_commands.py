@@ -50,6 +50,14 @@ def test_rules_params(capsys: pytest.CaptureFixture[str]) -> None:
     assert status == 0
     assert "threshold = 20" in out and "trumps = turn-up" in out
     assert "card_points = JS:-1,JC:-2,JD:-3,JH:-4" in out
+    # only the game's parameter group (core/rules.py:parameters_for)
+    assert "declaration =" not in out and "moon =" not in out and "pool =" not in out
+    status, out, _ = run(capsys, "rules", "black-maria", "--params")
+    assert status == 0 and "moon = " in out and "pass_count = 3" in out
+    assert "contract_points =" not in out and "declaration =" not in out
+    assert "parties =" not in out
+    status, out, _ = run(capsys, "rules", "pollack", "--params")
+    assert "parties = 6" in out and "declaration =" not in out and "passing =" not in out
 
 
 @pytest.mark.parametrize(
@@ -60,6 +68,8 @@ def test_rules_params(capsys: pytest.CaptureFixture[str]) -> None:
         (["rules", "polignac", "--rule", "colour=red"], "unknown rule parameter 'colour'"),
         (["rules", "polignac", "--rule", "threshold"], "write NAME=VALUE"),
         (["rules", "polignac", "--players", "9"], "players: 9 may not play"),
+        (["rules", "black-maria", "--rule", "contract_points=7"],
+         "contract_points does not apply to 'black-maria' (game 'hearts'"),
         (["rules", "polignac", "--rules-file", "/nonexistent/house.json"], "no such file"),
         (["rules"], "required: PRESET"),
         (["frobnicate"], "invalid choice"),

@@ -1,12 +1,11 @@
-"""The game families' registry (core/families.py): every preset resolves to its
-family, the families' hooks agree with the rules, a new family can be registered,
-and no core module but a family's own names its special cases."""
+"""The game families' list (core/families.py): every preset resolves to its
+family, the families' hooks agree with the rules, a new family can join for a
+while (``extended``), and no core module but a family's own names its special cases."""
 
 from __future__ import annotations
 
 import random
 import re
-from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
 
@@ -17,18 +16,18 @@ from polignac.core import families as fam
 from polignac.core import rules as rules_mod
 from polignac.core.actions import (
     ANNOUNCE_BASE,
-    ANNOUNCEMENTS,
     NUM_ACTIONS,
     PASS,
     action_name,
-    name_announcements,
     parse_action,
 )
 from polignac.core.avoidance import TrickAvoidanceFamily
 from polignac.core.cards import cards_of
+from polignac.core.deal import _Tables
+from polignac.core.families import ANNOUNCEMENTS, FAMILIES, GAMES, SCORE_KINDS, SCORINGS
 from polignac.core.hearts_deal import HeartsDeal
 from polignac.core.presets import PRESETS
-from polignac.core.rules import GAMES, SCORE_KINDS, SCORINGS, Rules
+from polignac.core.rules import Rules
 from polignac.core.scoring import point_cards_in_play, score_tricks
 
 CORE = Path(fam.__file__).parent
@@ -47,9 +46,10 @@ def test_every_game_and_scoring_has_one_family() -> None:
     assert {s: fam.scorer_of(replace(base, scoring=s)).name for s in SCORINGS} == SCORERS
     names = [f.name for f in fam.families()]
     assert names == ["trick-avoidance", "knaves", "bassadewitz", "pollack", "hearts"]
-    # the registry fills the parameter values, in the rule book's order
-    assert GAMES == [g for f in fam.families() for g in f.games] == list(EXPECTED)
-    assert SCORINGS == list(SCORE_KINDS) == list(SCORERS)
+    assert fam.families() == FAMILIES
+    # the list gives the parameter values, in the rule book's order
+    assert list(GAMES) == [g for f in fam.families() for g in f.games] == list(EXPECTED)
+    assert list(SCORINGS) == list(SCORE_KINDS) == list(SCORERS)
     assert list(PRESETS) == [r.preset for f in fam.families() for r in f.presets]
 
 
@@ -109,35 +109,23 @@ def test_unknown_game_or_scoring_is_refused() -> None:
         get_rules("polignac").with_overrides({"game": "skat"})
 
 
-@pytest.fixture
-def registry(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    """Restore the registry (and the parameter values it fills) after a test."""
-    monkeypatch.setattr(fam, "_BY_GAME", dict(fam._BY_GAME))
-    monkeypatch.setattr(fam, "_BY_SCORING", dict(fam._BY_SCORING))
-    monkeypatch.setattr(fam, "_REGISTERED", list(fam._REGISTERED))
-    saved = list(GAMES), list(SCORINGS), dict(SCORE_KINDS)
-    yield
-    GAMES[:], SCORINGS[:] = saved[0], saved[1]
-    SCORE_KINDS.clear()
-    SCORE_KINDS.update(saved[2])
-
-
-def test_a_game_belongs_to_one_family(registry: None) -> None:
+def test_a_game_belongs_to_one_family() -> None:
     class Clash(TrickAvoidanceFamily):
         name = "other"
         games = ("newgame", "knaves")
         scorings = ()
 
-    with pytest.raises(ValueError, match="game 'knaves' already belongs to family 'knaves'"):
-        fam.register(Clash())
-    assert "newgame" not in fam._BY_GAME and "newgame" not in GAMES
+    with pytest.raises(ValueError, match="game 'knaves' already belongs to family 'knaves'"), \
+            fam.extended(Clash()):
+        pass  # pragma: no cover - refused before the block
+    assert "newgame" not in fam.registry().by_game and "newgame" not in GAMES
 
 
-def test_a_new_family_can_be_registered(registry: None) -> None:
+def test_a_family_can_join_for_a_while() -> None:
     base = get_rules("polignac")
     started: list[tuple[int, ...]] = []
 
-    def start(tables: fam._Tables, hands: tuple[int, ...], dealer: int) -> Deal:
+    def start(tables: _Tables, hands: tuple[int, ...], dealer: int) -> Deal:
         started.append(tuple(h.bit_count() for h in hands))
         return Deal.from_hands(base, hands, dealer)
 
@@ -150,20 +138,26 @@ def test_a_new_family_can_be_registered(registry: None) -> None:
         def __init__(self) -> None:
             self.start = start
 
-    new = fam.register(TestFamily())
-    assert GAMES[-1] == "test-game" and fam.families()[-1] is new
-    rules = base.with_overrides({"game": "test-game"})
-    assert rules.family is new and rules.scorer is fam.scorer_of(base)
-    deal = Deal.shuffled(rules, 4, 0, random.Random(3))
-    assert started == [(8, 8, 8, 8)]
-    assert deal.legal_actions()
+    new = TestFamily()
+    with fam.extended(new) as reg:
+        assert reg.games[-1] == "test-game" and fam.families()[-1] is new
+        rules = base.with_overrides({"game": "test-game"})
+        assert rules.family is new and rules.scorer is fam.scorer_of(base)
+        deal = Deal.shuffled(rules, 4, 0, random.Random(3))
+        assert started == [(8, 8, 8, 8)]
+        assert deal.legal_actions()
+    # after the block, the fixed list again
+    assert fam.families() == FAMILIES and "test-game" not in fam.registry().by_game
+    with pytest.raises(RulesError, match="game 'test-game' is not allowed"):
+        base.with_overrides({"game": "test-game"})
 
 
 # ------------------------------------------------------------ one home each
 
 POLLACK_NAMED_IN: dict[str, str] = {
     "pollack.py": "its own module",
-    "families.py": "the registry names its members",
+    "families.py": "the list names its members",
+    "family.py": "the base's declarations line names its catalog key rules.decl.pollackOnly",
 }
 """The core modules that may name Pollack, and why: the action names, the
 parameter docs and the package's exports are the families' (issue 13)."""
@@ -196,18 +190,23 @@ def test_bots_and_research_reach_pollack_only_through_its_family() -> None:
 
 def test_the_registry_names_the_announcement_actions() -> None:
     """The shared action numbers from ANNOUNCE_BASE are named after the families'
-    announcements, in the registry's order; the parser's error lists them."""
+    announcements, in the list's order; the parser's error lists them."""
     names = [a for f in fam.families() for a in f.announcements]
-    assert names == ANNOUNCEMENTS and len(names) == NUM_ACTIONS - ANNOUNCE_BASE
+    assert tuple(names) == ANNOUNCEMENTS and len(names) == NUM_ACTIONS - ANNOUNCE_BASE
     assert [action_name(ANNOUNCE_BASE + i) for i in range(len(names))] == [
         "announce:" + a for a in names]
     with pytest.raises(IllegalActionError, match="announce:<" + "[|]".join(names) + ">"):
         parse_action("announce:nothing")
-    with pytest.raises(ValueError, match="renumber"):
-        name_announcements(["new-call", *names[1:]])
-    with pytest.raises(ValueError, match="at most"):
-        name_announcements([*names, "one-more"])
-    assert names == ANNOUNCEMENTS
+    assert parse_action("ANNOUNCE:" + names[0].upper()) == ANNOUNCE_BASE
+
+    class MoreCalls(TrickAvoidanceFamily):
+        name = "more-calls"
+        games = scorings = ()
+        announcements = ("one-more",)
+
+    with pytest.raises(ValueError, match="at most"), fam.extended(MoreCalls()):
+        pass  # pragma: no cover - refused before the block
+    assert tuple(names) == ANNOUNCEMENTS == fam.announcement_names()
     calls = get_rules("pollack").scorer.call_rules
     assert calls is not None and set(calls.needs) == set(names)
     assert calls.slots_per_player == max(calls.slot) + 1

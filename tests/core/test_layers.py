@@ -94,3 +94,90 @@ def test_an_upward_import_is_seen_in_every_form() -> None:
                      "core/fake.py:6 imports polignac.server",
                      "core/fake.py:7 imports polignac.i18n"]
     assert violations("bots", SRC / "bots" / "fake.py", "from ..core import Rules") == []
+
+
+# ------------------------------------------------------- the core's import graph
+
+LATE_LOOKUPS: dict[tuple[str, str], str] = {
+    ("rules", "families"): "Rules.family, .scorer, .kind and validate ask the families' list",
+    ("actions", "families"): "an announcement's name is asked of the families' list",
+    ("avoidance", "scorepad"): "a score-pad entry's score (the pad imports the presets)",
+    ("bassadewitz", "scorepad"): "a score-pad entry's checks (the pad imports the presets)",
+    ("pollack", "scorepad"): "a score-pad entry's checks (the pad imports the presets)",
+}
+"""The imports inside a function that go back up the core's graph, and why: each is
+a late look-up, run at its first use, never while a module is being imported."""
+
+
+def core_imports(path: Path, text: str | None = None) -> tuple[set[str], set[str]]:
+    """The core modules ``path`` (or ``text``, read as that file) imports when imported
+    (its module level and class bodies, not ``if TYPE_CHECKING:``), and those it
+    imports inside functions."""
+    now: set[str] = set()
+    late: set[str] = set()
+
+    def visit(nodes: list[ast.stmt], in_function: bool) -> None:
+        for node in nodes:
+            if isinstance(node, ast.ImportFrom) and node.level == 1:
+                names = [node.module] if node.module else [a.name for a in node.names]
+                (late if in_function else now).update(n.split(".")[0] for n in names)
+            elif isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+                visit(node.orelse, in_function)  # the body runs only for the type checker
+            elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                visit(node.body, True)
+            else:
+                for name in ("body", "orelse", "finalbody", "handlers"):
+                    visit(getattr(node, name, []), in_function)
+
+    visit(ast.parse(path.read_text("utf-8") if text is None else text).body, False)
+    return now - {path.stem}, late - now - {path.stem}
+
+
+def cycle(graph: dict[str, set[str]]) -> list[str]:
+    """One cycle of ``graph`` (module -> the modules it imports), or [] when none."""
+    state: dict[str, int] = {}  # 1: on the current path, 2: done
+    path: list[str] = []
+
+    def visit(node: str) -> list[str]:
+        state[node] = 1
+        path.append(node)
+        for nxt in sorted(graph.get(node, ())):
+            if state.get(nxt) == 1:
+                return [*path[path.index(nxt):], nxt]
+            if nxt not in state and (found := visit(nxt)):
+                return found
+        path.pop()
+        state[node] = 2
+        return []
+
+    for node in sorted(graph):
+        if node not in state and (found := visit(node)):
+            return found
+    return []
+
+
+def test_the_core_has_no_import_circle() -> None:
+    """The modules of ``polignac.core`` form layers: importing one never comes back to
+    itself (no circle), and the only imports that go back up run inside a function,
+    as the named late look-ups of LATE_LOOKUPS."""
+    graph: dict[str, set[str]] = {}
+    late: dict[str, set[str]] = {}
+    for path in modules("core"):
+        graph[path.stem], late[path.stem] = core_imports(path)
+    assert cycle(graph) == [], f"an import circle in polignac.core: {' -> '.join(cycle(graph))}"
+    both = {m: graph[m] | {n for n in late[m] if (m, n) not in LATE_LOOKUPS} for m in graph}
+    assert cycle(both) == [], (
+        f"a function-level import closes a circle: {' -> '.join(cycle(both))}; "
+        f"import from below, or name it in LATE_LOOKUPS")
+    unused = [pair for pair in LATE_LOOKUPS if pair[1] not in late.get(pair[0], set())]
+    assert not unused, f"LATE_LOOKUPS names imports that are gone: {unused}"
+
+
+def test_the_import_circle_check_finds_one() -> None:
+    assert cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": set()}) == ["a", "b", "c", "a"]
+    assert cycle({"a": {"b"}, "b": set()}) == []
+    text = ("from __future__ import annotations\nfrom typing import TYPE_CHECKING\n"
+            "from .cards import Card\nif TYPE_CHECKING:\n    from .deal import Deal\n"
+            "def f() -> None:\n    from .rules import Rules\n")
+    now, late = core_imports(SRC / "core" / "probe.py", text)
+    assert now == {"cards"} and late == {"rules"}

@@ -9,6 +9,7 @@ import pytest
 from polignac.core import (
     CAPOT,
     PASS,
+    PRESETS,
     GameOverError,
     IllegalActionError,
     Match,
@@ -16,6 +17,7 @@ from polignac.core import (
     RulesError,
     get_rules,
 )
+from polignac.core.cards import cards_of
 
 from .reference import cards, play_to_end
 from .test_deal import BASSA_HANDS, SLAM, SPLIT
@@ -290,3 +292,25 @@ def test_illegal_action_messages_name_match_seats_in_a_tie_break_deal() -> None:
         assert "seat 2" in str(exc) and "player" not in str(exc)
     else:  # pragma: no cover
         raise AssertionError("an illegal action was accepted")
+
+
+@pytest.mark.parametrize("preset", sorted(PRESETS))
+def test_deal_random_deals_as_a_shuffled_pack(preset: str) -> None:
+    """Match.deal_random (Deal.shuffled's fast path) gives the deal that rng.shuffle of the
+    pack in order, dealt by Deal.from_pack, gives, and leaves the rng in the same state."""
+    rules = get_rules(preset)
+    for n in rules.players:
+        match = Match.new(rules, n, first_dealer=n % 2)
+        play = random.Random(n)
+        for seed in range(3):  # later deals too: a partie, a pool that stayed
+            if match.finished:
+                break
+            rng, ref = random.Random(seed), random.Random(seed)
+            dealt = match.deal_random(rng)
+            order = cards_of(rules.pack_mask(len(dealt.current_seats)))
+            ref.shuffle(order)
+            assert dealt == match.deal_from_pack(order)
+            assert rng.getrandbits(64) == ref.getrandbits(64)
+            match = dealt
+            while match.current is not None:
+                match = match.apply(play.choice(match.legal_actions()))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from polignac.core import PRESETS, mask_of, parse_action, parse_cards
+from polignac.core.families import SCORE_KINDS, SCORINGS
 from polignac.core.pollack import (
     ANNOUNCEMENT_NEEDS,
     FORCED_CARDS,
@@ -15,7 +16,6 @@ from polignac.core.pollack import (
     side_calls_points,
     unannounced_points,
 )
-from polignac.core.rules import SCORE_KINDS, SCORINGS
 
 
 def _hand(text: str) -> int:

@@ -288,3 +288,57 @@ def test_declarer_leads_says_who_leads_after_a_contract(preset: str) -> None:
         deal = deal.apply(PASS)
     assert deal.declarer == declarer != eldest
     assert deal.to_act == (declarer if rules.contract.declarer_leads else eldest)
+
+
+# ------------------------------------------------------------ parameter groups
+
+
+def test_every_parameter_is_shared_or_one_familys() -> None:
+    from polignac.core.families import FAMILIES
+    from polignac.core.rules import PARAMETERS, SHARED_PARAMETERS
+
+    owners: dict[str, list[str]] = {}
+    for family in FAMILIES:
+        for name in family.parameters:
+            owners.setdefault(name, []).append(family.name)
+    assert {n: o for n, o in owners.items() if len(o) > 1} == {}
+    assert set(owners).isdisjoint(SHARED_PARAMETERS)
+    assert set(PARAMETERS) == {"preset", "game"} | set(SHARED_PARAMETERS) | set(owners)
+
+
+@pytest.mark.parametrize("preset", sorted(PRESETS))
+def test_parameters_for_is_the_games_group(preset: str) -> None:
+    from polignac.core.rules import PARAMETERS, SHARED_PARAMETERS, parameters_for
+
+    rules = get_rules(preset)
+    group = parameters_for(rules)
+    names = [p.name for p in group]
+    assert names == [n for n in PARAMETERS if n in names]  # the form's order
+    assert set(names) == set(SHARED_PARAMETERS) | set(rules.family.parameters)
+    assert group == parameters_for(rules.game) and tuple(names) == rules.parameter_names()
+    assert all(p.doc for p in group) and all(p.shared == (p.name in SHARED_PARAMETERS)
+                                             for p in group)
+    # a parameter outside the group: refused when changed, a no-op is allowed
+    for name in PARAMETERS:
+        if name in names or name in ("preset", "game"):
+            continue
+        assert rules.with_overrides({name: getattr(rules, name)}) == rules
+
+
+@pytest.mark.parametrize(("preset", "name", "value"), [
+    ("black-maria", "contract_points", 7), ("black-lady", "all_three_points", 3),
+    ("pollack", "contract_points", 2), ("knaves", "pool", 10),
+    ("polignac", "partie_target", 30), ("bassadewitz", "parties", 2),
+])
+def test_a_parameter_of_another_family_is_refused(preset: str, name: str, value: int) -> None:
+    rules = get_rules(preset)
+    with pytest.raises(RulesError, match=f"{name} does not apply to '{preset}' "
+                                         f"\\(game '{rules.game}', family "):
+        rules.with_overrides({name: value})
+
+
+def test_parameters_for_an_unknown_game() -> None:
+    from polignac.core.rules import parameters_for
+
+    with pytest.raises(RulesError, match="game 'skat' has no family"):
+        parameters_for("skat")

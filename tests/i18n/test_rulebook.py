@@ -9,7 +9,8 @@ import pytest
 
 from polignac.core import PRESETS, get_rules
 from polignac.core.describe import msg, rules_text
-from polignac.core.rules import DECLARATIONS, GAMES, MATCH_ENDS, SCORINGS
+from polignac.core.families import GAMES, SCORINGS
+from polignac.core.rules import DECLARATIONS, MATCH_ENDS
 from polignac.i18n import describe_rules
 from polignac.i18n.rulebook import (
     REFRESH,

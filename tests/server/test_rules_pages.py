@@ -15,7 +15,7 @@ from polignac.core.describe import rules_text
 
 def visible(page: str) -> str:
     """The page's text without tags, entities decoded, spaces collapsed."""
-    body = re.sub(r"</?code>", "", page.split("<body", 1)[1])
+    body = re.sub(r"</?(code|a)\b[^>]*>", "", page.split("<body", 1)[1])  # inline marks
     return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", body)).replace("\u00a0", " ").split())
 
 
@@ -37,6 +37,16 @@ def test_every_preset_has_a_rules_page_in_three_languages(client: TestClient,
                 assert words in cli
                 assert words.replace("`", "").replace("\u00a0", " ") in text, words
         assert i18n.preset_name(preset, lang) in text
+        # the example trick, drawn seat by seat, the winner marked; the notes folded at the end
+        trick = re.findall(r'<figure data-play="(\w\w)"( class="winner")?>', r.text)
+        assert [code for code, _ in trick] == list(structured.example.cards)
+        assert [bool(w) for _, w in trick].index(True) == structured.example.winner
+        assert i18n.trick_line(structured.example, get_rules(preset).german, lang) in html.unescape(
+            r.text)
+        assert r.text.count('<details class="panel rules-section notes" id="notes">') == 1
+        assert r.text.rindex("</details>") > r.text.rindex("</section>")
+        assert re.search(r"\bpreset\b|\bseats? 0\b|\bplaces? 0\b|\bPlatz 0\b", text.split(
+            i18n.t(lang, "rules.section.interpretations"))[0]) is None
         cards = rules_text(get_rules(preset)).cards
         assert re.findall(r'data-card="(\w\w)"', r.text) == [c.code for c in cards]
         for c in cards:

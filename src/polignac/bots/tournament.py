@@ -25,7 +25,7 @@ from ..core.errors import RulesError
 from ..core.families import families
 from ..core.match import Match
 from ..core.presets import get_rules
-from ..core.rules import SCORE_KINDS, Rules
+from ..core.rules import Rules
 from .backends import Backend as Backend
 from .backends import ProcessBackend as ProcessBackend
 from .backends import RayBackend as RayBackend
@@ -38,7 +38,7 @@ from .stats import MeanCI, mean_ci
 
 UNITS: dict[str, tuple[str, bool]] = {
     kind.name: (family.score_unit, kind.penalty)
-    for family in families() for kind in family.scorings if kind.name in SCORE_KINDS
+    for family in families() for kind in family.scorings
 }
 """Per scoring kind: the unit of a deal score (its family's ``score_unit``), and
 whether lower is better."""

@@ -13,8 +13,8 @@ from collections.abc import Sequence
 from importlib import import_module
 from typing import Any, NoReturn, TextIO
 
-from ..core import PRESETS, PolignacError, Rules, parameter_docs
-from ..core.rules import parameter_bounds
+from ..core import PRESETS, PolignacError, Rules
+from ..core.rules import parameters_for
 from ..i18n import LANGS, describe_rules
 from .common import CliError, load_rules
 
@@ -269,18 +269,15 @@ def _players(rules: Rules) -> str:
 
 
 def _params(rules: Rules, out: TextIO) -> None:
-    docs = parameter_docs()
-    bounds = parameter_bounds()
+    """The parameter group of the preset's game (core/rules.py:parameters_for)."""
     values = rules.to_dict()
-    print(f"Rule parameters of preset {rules.preset!r} (change one with "
-          "--rule NAME=VALUE):", file=out)
-    for name, value in values.items():
-        if name == "preset":
-            continue
-        print(f"\n{name} = {_value_text(value)}", file=out)
-        print(f"    {docs.get(name, '')}", file=out)
-        if name in bounds:
-            print(f"    Bounds: {bounds[name]}.", file=out)
+    print(f"Rule parameters of preset {rules.preset!r}, game {rules.game!r} (change one "
+          "with --rule NAME=VALUE):", file=out)
+    for param in parameters_for(rules):
+        print(f"\n{param.name} = {_value_text(values[param.name])}", file=out)
+        print(f"    {param.doc}", file=out)
+        if param.bounds:
+            print(f"    Bounds: {param.bounds}.", file=out)
 
 
 def _value_text(value: object) -> str:

@@ -5,7 +5,6 @@ server, command line, research interfaces) is built on this public API.
 """
 
 from .actions import (
-    ANNOUNCEMENTS,
     CAPOT,
     CLAIM,
     GENERAL,
@@ -53,6 +52,7 @@ from .errors import (
     RecordError,
     RulesError,
 )
+from .families import ANNOUNCEMENTS
 from .match import DealResult, Match
 from .presets import PRESETS, get_rules, preset_names
 from .record import FORMAT, replay, summary, to_record

@@ -16,9 +16,9 @@ text                  meaning
 
 The numbers are shared by every family and never change (records, OpenSpiel's
 action ids and stored games depend on them): the announcements' numbers
-``ANNOUNCE_BASE`` onwards are named, in the registry's order, by the families
-that have announcements (:func:`polignac.core.families.register` fills
-:data:`ANNOUNCEMENTS` with :func:`name_announcements`).
+``ANNOUNCE_BASE`` onwards are named, in the order of the families' list, by the
+families that have announcements (:data:`polignac.core.families.ANNOUNCEMENTS`;
+this module asks for them when it meets an announcement).
 """
 
 from __future__ import annotations
@@ -39,35 +39,20 @@ ANNOUNCE_BASE: Final = 57
 NUM_ANNOUNCEMENTS: Final = 10
 """The action numbers kept for announcements: ``ANNOUNCE_BASE`` to ``NUM_ACTIONS - 1``."""
 NUM_ACTIONS: Final = ANNOUNCE_BASE + NUM_ANNOUNCEMENTS
-ANNOUNCEMENTS: Final[list[str]] = []
-"""The announcements' names, by action number from ``ANNOUNCE_BASE`` (filled by
-:func:`polignac.core.families.register` from the families' announcements)."""
 
 CONTRACT_WORDS: Final = {CAPOT: "capot", GENERAL: "general", GENERALE: "generale"}
-_NAMES: Final[list[str]] = [*CODES, "pass", "capot", "general", "generale", "claim"]
+_NAMES: Final[tuple[str, ...]] = (*CODES, "pass", "capot", "general", "generale", "claim")
 _BY_NAME: Final[dict[str, Action]] = {name: i for i, name in enumerate(_NAMES)}
 _BY_LOWER: Final[dict[str, Action]] = {name.lower(): i for i, name in enumerate(_NAMES)}
 _BY_LOWER["générale"] = GENERALE
 
 
-def name_announcements(names: list[str]) -> None:
-    """Name the announcements' action numbers (``ANNOUNCE_BASE`` onwards), in
-    order: the registered families' announcements (called by the registry).
+def _announcements() -> tuple[str, ...]:
+    """The announcements' names in use, by number from ``ANNOUNCE_BASE`` (the families'
+    list is above this module: asked when an announcement is met, never for a card)."""
+    from .families import announcement_names
 
-    Raises:
-        ValueError: more names than :data:`NUM_ANNOUNCEMENTS`, a name used twice,
-            or a name that would renumber an announcement already named.
-    """
-    if len(names) > NUM_ANNOUNCEMENTS or len(set(names)) != len(names):
-        raise ValueError(f"announcements {names}: at most {NUM_ANNOUNCEMENTS}, each once")
-    if names[:len(ANNOUNCEMENTS)] != ANNOUNCEMENTS:
-        raise ValueError(f"announcements {names} would renumber {ANNOUNCEMENTS}")
-    for i, name in enumerate(names[len(ANNOUNCEMENTS):], ANNOUNCE_BASE + len(ANNOUNCEMENTS)):
-        text = "announce:" + name
-        _NAMES.append(text)
-        _BY_NAME[text] = i
-        _BY_LOWER[text.lower()] = i
-    ANNOUNCEMENTS[:] = names
+    return announcement_names()
 
 
 def action_name(action: Action) -> str:
@@ -76,8 +61,11 @@ def action_name(action: Action) -> str:
     Raises:
         IllegalActionError: ``action`` is not an action number.
     """
-    if 0 <= action < len(_NAMES):
+    if 0 <= action < ANNOUNCE_BASE:
         return _NAMES[action]
+    names = _announcements()
+    if 0 <= action - ANNOUNCE_BASE < len(names):
+        return "announce:" + names[action - ANNOUNCE_BASE]
     raise IllegalActionError(f"no such action number: {action}", rule="unknown-action")
 
 
@@ -94,13 +82,20 @@ def parse_action(text: str) -> Action:
     action = _BY_LOWER.get(text.strip().lower())
     if action is not None:
         return action
+    names = _announcements()
+    word = text.strip()
+    if word[:9].lower() == "announce:":
+        lower = word[9:].lower()
+        for i, name in enumerate(names):
+            if name.lower() == lower:
+                return ANNOUNCE_BASE + i
     try:
         return parse_card(text)
     except CardParseError:
         pass
     raise IllegalActionError(
         f"unknown action {text!r}: expected a card (JS, 10h, J♠), pass, capot, "
-        f"general, generale, claim or announce:<{'|'.join(ANNOUNCEMENTS)}>",
+        f"general, generale, claim or announce:<{'|'.join(names)}>",
         rule="unknown-action",
         action=text,
     )

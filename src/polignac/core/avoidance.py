@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Final
 from .actions import CONTRACT_WORDS, PASS, Action, action_name
 from .deal import DECLARE, PLAY, Deal, _Called
 from .errors import IllegalActionError
-from .families import Family, register
+from .family import Family
 from .rules import Rules, ScoreKind, derive
 from .scoring import DealScore, score_tricks, trick_score_bounds
 
@@ -209,7 +209,7 @@ def contract_lines(rules: Rules) -> list[Param]:
 
 class TrickScoredFamily(Family):
     """A family scored from the tricks taken (the penalty games here, Knaves'
-    points): its deal and score-pad scoring; not registered itself."""
+    points): its deal and score-pad scoring; not listed itself."""
 
     def score_deal(self, deal: Deal) -> DealScore:
         """The cards and tricks taken, the contract (:func:`score_played_tricks`)."""
@@ -230,6 +230,7 @@ class TrickAvoidanceFamily(TrickScoredFamily):
 
     name = "trick-avoidance"
     games = ("polignac", "slobberhannes")
+    parameters = ("all_three_points", "declaration", "contract_points")
     scorings = (ScoreKind("penalty", penalty=True, taker_gains=False, chips=False, sides=False,
                           match_ends=("threshold-loser", "threshold-lowest-wins", "fixed-deals",
                                       "threshold-lowest-shared")),)
@@ -290,7 +291,7 @@ class TrickAvoidanceFamily(TrickScoredFamily):
         return []
 
 
-TRICK_AVOIDANCE: Final = register(TrickAvoidanceFamily())
+TRICK_AVOIDANCE: Final = TrickAvoidanceFamily()
 
 __all__ = ["PRESETS", "TRICK_AVOIDANCE", "TrickAvoidanceFamily", "contract_lines", "declare",
            "penalty_lines", "score_played_tricks", "score_trick_entry"]

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Final
 
 from .deal import Deal
 from .errors import RulesError
-from .families import Family, register
+from .family import Family
 from .rules import Rules, ScoreKind, derive
 from .scoring import DealScore, ScoreLine
 
@@ -113,6 +113,7 @@ class BassadewitzFamily(Family):
 
     name = "bassadewitz"
     games = ("bassadewitz",)
+    parameters = ("pool", "pool_shares", "sweep_chips", "overload_points", "overload_chips")
     scorings = (ScoreKind("chips", penalty=False, taker_gains=False, chips=True, sides=False,
                           match_ends=("chips",)),)
     score_unit = "chips per deal"
@@ -221,6 +222,6 @@ class BassadewitzFamily(Family):
         return [msg("rules.end.chips", deals=_deals(rules))]
 
 
-BASSADEWITZ: Final = register(BassadewitzFamily())
+BASSADEWITZ: Final = BassadewitzFamily()
 
 __all__ = ["BASSADEWITZ", "PRESETS", "BassadewitzFamily", "score_chips"]

@@ -253,6 +253,7 @@ class _Tables:
         "nxt",
         "pack_bits",
         "pack_order",
+        "point_mask",
         "points",
         "rules",
         "score_deal",
@@ -274,6 +275,7 @@ class _Tables:
         self.nxt = tuple((p + 1) % n for p in range(n))
         self.strength = card_strength(rules)
         self.points = rules.point_table()
+        self.point_mask = sum(1 << c for c in range(52) if self.points[c])
         self.has_calls = rules.has_calls
         self.call_rules = scorer.call_rules if self.has_calls else None
         if self.call_rules is not None:
@@ -354,6 +356,7 @@ class _Static:
         "nxt",
         "open_calls",
         "partie",
+        "point_mask",
         "points",
         "pool_in",
         "rules",
@@ -388,6 +391,7 @@ class _Static:
         self.top = tables.top
         self.strength = tables.strength
         self.points = tables.points
+        self.point_mask = tables.point_mask
         self.total_tricks = hands[0].bit_count()
         self.partie = partie
         self.pool_in = pool_in
@@ -1092,13 +1096,21 @@ class Deal:
 
     def point_takers(self) -> dict[str, int]:
         """Each point card taken so far (its code) and the player who took it."""
-        s = self._s
-        return {CODES[c]: p for p in range(s.n) for c in cards_of(self.taken[p]) if s.points[c]}
+        point_mask = self._s.point_mask
+        out: dict[str, int] = {}
+        for p, m in enumerate(self.taken):  # by player, each in card order
+            m &= point_mask
+            while m:
+                low = m & -m
+                out[CODES[low.bit_length() - 1]] = p
+                m ^= low
+        return out
 
     def slam(self) -> int:
         """The player who has taken every trick of the deal, or -1."""
-        s = self._s
-        return next((p for p in range(s.n) if self.tricks[p] == s.total_tricks), -1)
+        tricks = self.tricks
+        total = self._s.total_tricks
+        return next((p for p, k in enumerate(tricks) if k == total), -1)
 
     def side_card_points(self, side: int) -> int:
         """The card points taken so far by partnership ``side`` (0 or 1)."""

@@ -12,12 +12,14 @@ from this text too; its anchors come from the message keys.
 
 >>> from polignac.core.presets import get_rules
 >>> text = rules_text(get_rules("polignac"))
->>> text.title.key, [s.title.key for s in text.sections][:2]
-('rules.title', ['rules.section.pack', 'rules.section.play'])
+>>> text.title.key, [s.title.key for s in text.sections][:3]
+('rules.title', ['rules.section.quick', 'rules.section.tips', 'rules.section.pack'])
 >>> [c.code for c in text.cards]
 ['JS', 'JC', 'JD', 'JH']
 >>> [c.code for c in rules_text(get_rules("bassadewitz")).cards]  # one card for each rank
 ['AS', 'TS', 'KS', 'QS', 'JS']
+>>> text.example.cards, text.example.winner  # the example trick of "How to play", seat 1 leads
+(('QC', 'KC', 'JS', '7C'), 1)
 """
 
 from __future__ import annotations
@@ -74,12 +76,23 @@ class ScoringCard:
 
 
 @dataclass(frozen=True)
+class ExampleTrick:
+    """The example trick of "How to play", to be pictured: the ``cards`` played by
+    seats 1, 2, ... in turn (seat 1 leads) and the index of the one that wins."""
+
+    cards: tuple[str, ...]
+    winner: int
+
+
+@dataclass(frozen=True)
 class RulesText:
-    """A rule set's complete rules: a title, sections, and the cards that score."""
+    """A rule set's complete rules: a title, sections, the cards that score, and the
+    example trick that the first section ("How to play") describes."""
 
     title: Msg
     sections: tuple[Section, ...]
     cards: tuple[ScoringCard, ...]
+    example: ExampleTrick
 
 
 def msg(key: str, **params: Param) -> Msg:
@@ -111,7 +124,11 @@ def rules_text(rules: Rules, players: int | None = None) -> RulesText:
         rules.check_player_count(players)
     counts = (players,) if players is not None else tuple(rules.players)
     family = rules.family
+    example = _example_trick(rules)
     sections = [
+        Section(msg("rules.section.quick"), tuple(_quick(rules, example))),
+        Section(msg("rules.section.tips"), tuple(
+            msg(f"rules.tips.{rules.game}.{i}") for i in range(1, TIPS + 1))),
         Section(msg("rules.section.pack"), tuple(_pack(rules, counts))),
         Section(msg("rules.section.play"), tuple(_play(rules))),
         *(Section(msg(title), tuple(lines)) for title, lines in family.extra_sections(rules)),
@@ -119,11 +136,68 @@ def rules_text(rules: Rules, players: int | None = None) -> RulesText:
         Section(msg("rules.section.declarations"), tuple(_declarations(rules))),
         Section(msg("rules.section.end"), tuple(_match_end(rules))),
     ]
-    notes = _interpretations(rules)
-    if notes:
-        sections.append(Section(msg("rules.section.interpretations"), tuple(notes)))
-    title = msg("rules.title", game=msg(f"game.{rules.game}"), preset=rules.preset)
-    return RulesText(title, tuple(sections), _scoring_cards(rules))
+    notes = [*_interpretations(rules), msg("rules.illegal")]
+    sections.append(Section(msg("rules.section.interpretations"), tuple(notes)))
+    title = msg("rules.title", name=msg(f"preset.{rules.preset}.name"),
+                game=msg(f"game.{rules.game}"), preset=rules.preset)
+    return RulesText(title, tuple(s for s in sections if s.lines), _scoring_cards(rules), example)
+
+
+TIPS: Final = 3
+"""How many tips each game has: ``rules.tips.GAME.1`` to ``rules.tips.GAME.3`` in the catalogs."""
+
+
+def _example_trick(rules: Rules) -> ExampleTrick:
+    """A trick that shows how play goes: seat 1 leads a card of a suit without the most
+    valuable card, seat 2 plays higher, seat 3 has none of the suit and throws that
+    valuable card, seat 4 (if any) plays low; with partners, seats 3 and 4 swap roles
+    (seat 4 gives the card to its partner). Seat 2 wins it."""
+    table = rules.point_table()
+    pack = [CODES[c] for c in cards_of(rules.pack_mask(rules.default_players))]
+    valuable = max(pack, key=lambda c: abs(table[CODES.index(c)]))
+    strength = rules.rank_order.index
+    best: list[str] = []
+    for suit in "CDHS":
+        if suit == valuable[1]:
+            continue
+        cards = sorted((c for c in pack if c[1] == suit), key=lambda c: strength(c[0]))
+        plain = [c for c in cards if not table[CODES.index(c)]]
+        pick = plain if len(plain) >= 3 else cards
+        if len(pick) > len(best):
+            best = pick
+    if rules.partnerships:  # seat 4 gives the valuable card to its partner's trick
+        order = [best[1], best[0], best[-1], valuable]
+    else:
+        order = [best[1], best[0], valuable, best[-1]][:max(3, min(rules.default_players, 4))]
+    return ExampleTrick(tuple(order), 1)
+
+
+def _quick(rules: Rules, example: ExampleTrick) -> list[Param]:
+    """How to play in thirty seconds: the goal, a trick, an example trick."""
+    german = rules.german
+    deck = "german" if german else "french"
+    cards = example.cards
+    lead_suit = msg(f"suitOf.{deck}.{cards[0][1]}")
+    plays: list[Param] = [msg("rules.example.lead", seat=1, card=card(cards[0], german))]
+    for seat, code in enumerate(cards[1:], start=2):
+        if code[1] == cards[0][1]:
+            plays.append(msg("rules.example.follow", seat=seat, card=card(code, german)))
+        else:
+            plays.append(msg("rules.example.discard", seat=seat, suit=lead_suit,
+                             card=card(code, german)))
+    winner = example.winner + 1
+    plays.append(msg("rules.example.wins", seat=winner, card=card(cards[example.winner], german)))
+    table = rules.point_table()
+    total = sum(table[CODES.index(c)] for c in cards)
+    kind = rules.kind
+    worth = "side" if kind.sides else "penalty" if kind.penalty else "points"
+    plays.append(msg(f"rules.example.points.{worth}", points=_pts(total), seat=winner,
+                     mate=winner + 2))
+    if rules.has_turn_up:
+        plays.append(msg("rules.example.noTrump"))
+    return [msg(f"rules.quick.goal.{rules.game}"),
+            msg("rules.quick.trick.trumps" if rules.has_turn_up else "rules.quick.trick"),
+            sentences(*plays)]
 
 
 def _scoring_cards(rules: Rules) -> tuple[ScoringCard, ...]:
@@ -177,8 +251,8 @@ def _count_range(counts: tuple[int, ...]) -> Param:
     return Join(LIST, counts)
 
 
-def _codes(mask: int) -> str:
-    return " ".join(CODES[c] for c in cards_of(mask))
+def _codes(mask: int, rules: Rules) -> Join:
+    return Join(LIST, tuple(card(CODES[c], rules.german) for c in cards_of(mask)))
 
 
 def _pts(value: int) -> Msg:
@@ -204,15 +278,16 @@ def _pack(rules: Rules, counts: tuple[int, ...]) -> list[Param]:
         removed = rules.removed_cards(n)
         size = rules.pack_mask(n).bit_count()
         if removed:
-            lines.append(msg("rules.withN.remove" + turn, n=n, cards=_codes(removed), size=size,
-                             hand=rules.hand_size(n)))
+            lines.append(msg("rules.withN.remove" + turn, n=n, cards=_codes(removed, rules),
+                             size=size, hand=rules.hand_size(n)))
         else:
             lines.append(msg("rules.withN.all" + turn, n=n, size=size, hand=rules.hand_size(n)))
     return lines
 
 
 def _play(rules: Rules) -> list[Param]:
-    lines: list[Param] = [msg("rules.rankOrder", order=" ".join(rules.rank_order))]
+    lines: list[Param] = [msg("rules.rankOrder", order=Join(LIST, tuple(
+        _rank(letter, rules) for letter in rules.rank_order)))]
     if rules.rank_order.index("A") > rules.rank_order.index("J"):
         lines.append(msg("rules.aceBelowJack"))
     lines.append(msg(f"rules.direction.{rules.direction}"))
@@ -231,7 +306,6 @@ def _play(rules: Rules) -> list[Param]:
         msg("rules.follow.trumps" if rules.has_turn_up else "rules.follow"),
         msg("rules.dealEnds.claim" if rules.kind.sides else "rules.dealEnds")))
     lines += family.play_notes(rules)
-    lines.append(msg("rules.illegal"))
     return lines
 
 
@@ -347,5 +421,5 @@ def _interpretations(rules: Rules) -> list[Param]:
     return out
 
 
-__all__ = ["Join", "Msg", "Param", "RulesText", "ScoringCard", "Section", "card", "msg",
-           "rules_text", "sentences"]
+__all__ = ["TIPS", "ExampleTrick", "Join", "Msg", "Param", "RulesText", "ScoringCard", "Section",
+           "card", "msg", "rules_text", "sentences"]

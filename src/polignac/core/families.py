@@ -1,14 +1,19 @@
-"""The game families, found by one registry: :func:`family_of` a rule set.
+"""The game families, in one fixed list (as python-chess lists its variants).
 
-A :class:`Family` says, for the games of one family, what it does beyond card
-play: the deal class it plays (and the hook that starts one), its parameter
-checks, its calls (announcements, a claim) and declaration round, how a
-deal is scored (from a played deal and from a score-pad entry), a deal's
-returns and their bounds (the research interfaces, the bots), its match
-end and match sheet, and the family-specific parts of its rules text.  The
-shared core (the deal, the scoring, the rules text, the score pad, the
-standing, the match, the record) calls these hooks; each family's module
-subclasses :class:`Family` and registers one instance of it:
+:data:`FAMILIES` holds one instance of each family's :class:`~polignac.core.family.Family`
+subclass, in the rule book's order; everything the families bring is read
+from it here, once, as constants: the values of ``game`` (:data:`GAMES`) and
+``scoring`` (:data:`SCORINGS`, :data:`SCORE_KINDS`), the announcements' names
+(:data:`ANNOUNCEMENTS`) and the look-ups :func:`family_of` (by ``game``) and
+:func:`scorer_of` (by ``scoring``).  No module below writes into another's
+globals: ``Rules.family``, ``Rules.scorer`` and ``Rules.kind``, and the
+announcements' action names, ask this module when first used.
+
+Two look-ups, each done once per rule set by its callers (``Rules.family``,
+``Rules.scorer``, kept in the deal's tables), never per action; they agree in
+every preset but the Hearts family's, which scores as the trick-avoidance games do.
+
+The families, each in its module:
 
 - ``trick-avoidance`` (:mod:`polignac.core.avoidance`): the penalty games
   (Polignac and its variants, Slobberhannes, Eichelobern, Grasobern) and
@@ -20,316 +25,114 @@ subclasses :class:`Family` and registers one instance of it:
 - ``hearts`` (:mod:`polignac.core.hearts`, :mod:`polignac.core.hearts_deal`):
   passing, the first trick's restrictions, hearts breaking, the moon.
 
-Two look-ups, each done once per rule set by its callers (``Rules.family``,
-``Rules.scorer``, kept in the deal's tables), never per action:
-:func:`family_of` by the rule parameter ``game`` (the deal, the rules text)
-and :func:`scorer_of` by ``scoring`` (the family that brings that scoring:
-its deal score, score pad, match end).  They agree in every preset but the
-Hearts family's, which scores as the trick-avoidance games do.
-
-A new family: a :class:`Family` subclass in its own module, registered there
-with :func:`register`, the module's name in :data:`MEMBERS` (so that the
-registry imports it); see docs/architecture.md#change-family.
+A new family: its module (a ``Family`` subclass) and one line in :data:`FAMILIES`;
+see docs/architecture.md#change-family.  :func:`extended` adds families for a
+while (a test's, a plug-in's) without touching this list.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
-from importlib import import_module
-from typing import TYPE_CHECKING, Any, Final
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from typing import Final
 
-from .actions import Action, name_announcements
-from .cards import Mask
-from .deal import CallRules, Deal, _Tables
-from .errors import IllegalActionError, RulesError
-from .rules import GAMES, SCORE_KINDS, SCORINGS, Rules, ScoreKind
-from .scoring import DealScore, ScoreLine, trick_score_bounds
+from .actions import NUM_ANNOUNCEMENTS
+from .avoidance import TRICK_AVOIDANCE
+from .bassadewitz import BASSADEWITZ
+from .errors import RulesError
+from .family import Family, StartDeal
+from .hearts_deal import HEARTS
+from .knaves import KNAVES
+from .pollack import POLLACK
+from .rules import Rules, ScoreKind
 
-if TYPE_CHECKING:  # pragma: no cover
-    from .describe import Param
-    from .scorepad import Entry, ScorePad
-    from .standing import Standing
+FAMILIES: Final[tuple[Family, ...]] = (
+    TRICK_AVOIDANCE,
+    KNAVES,
+    BASSADEWITZ,
+    POLLACK,
+    HEARTS,
+)
+"""Every game family, in the rule book's order: the one list a new family joins."""
 
-StartDeal = Callable[[_Tables, tuple[Mask, ...], int], Deal]
-"""A family's hook that starts its deal from checked hands: (tables, hands, dealer)."""
 
+class Registry:
+    """The tables read from a list of families: checked once, then only read.
 
-class Family:
-    """One game family: what is chosen by the family, once per rule set.
-
-    Subclasses (one per family module) set the class attributes and override
-    the hooks that differ from these defaults (the shared behaviour).
+    Raises (on construction):
+        ValueError: a game or a scoring belongs to two families, or the
+            announcements do not fit the shared action numbers.
     """
 
-    name: str = ""
-    """The family's name (``trick-avoidance``, ``knaves``, ``bassadewitz``,
-    ``pollack``, ``hearts``)."""
-    games: tuple[str, ...] = ()
-    """The values of the rule parameter ``game`` that belong to it."""
-    scorings: tuple[ScoreKind, ...] = ()
-    """The values of ``scoring`` it brings, with what each means (``Rules.kind``)."""
-    deal_class: type[Deal] = Deal
-    """The class of its deals (:class:`Deal`, or a subclass with the family's phases)."""
-    start: StartDeal | None = None
-    """Starts its deal from checked hands (None: the plain :class:`Deal`'s start)."""
-    passing: bool = False
-    """It may pass cards before play (a ``pass`` phase; ``Rules.passing``)."""
-    calls: bool = False
-    """It may have calls beyond card play (announcements, a claim; ``Rules.has_calls``)."""
-    call_rules: CallRules | None = None
-    """Its calls' tables and rules, read by the deal (for a family that brings a
-    scoring with calls: ``ScoreKind.sides``)."""
-    declaration_round: bool = False
-    """It may have a declaration round before the first card (``Rules.has_declaration_round``)."""
-    exact_solver: bool = True
-    """The exact solver (bots/solver.py) models its play and scoring: hints, the
-    analysis of a record and the hard bot's endgame use it only then."""
-    announcements: tuple[str, ...] = ()
-    """The names of its announcements (a score pad's form offers them); the
-    registry names the shared announcement actions after them
-    (:func:`polignac.core.actions.name_announcements`, in the registry's order)."""
-    modules: tuple[str, ...] = ()
-    """The modules that hold its own rules (beyond the shared core)."""
-    presets: tuple[Rules, ...] = ()
-    """Its presets, in the rule book's order (:data:`polignac.core.presets.PRESETS`
-    gathers every family's, in the registry's order)."""
+    __slots__ = ("announcements", "by_game", "by_scoring", "families", "games", "kinds",
+                 "scorings")
 
-    # ------------------------------------------------------------- rules
-
-    def check_rules(self, rules: Rules) -> None:
-        """Check the parameters this family owns, in any rule set (``Rules.validate``
-        calls every family's).
-
-        Raises:
-            RulesError: names the parameter and the allowed values.
-        """
-
-    # -------------------------------------------------------------- phases
-
-    def declare(self, deal: Deal, action: Action) -> Deal:
-        """The deal after ``action`` (a declaration, or a card too early) in the
-        declaration round of a rule set whose ``scoring`` this family brings
-        (``Rules.has_declaration_round``; kept in the deal's tables).
-
-        Raises:
-            IllegalActionError: the family has no declaration round.
-        """
-        raise IllegalActionError(f"family {self.name!r} has no declaration round",
-                                 rule="not-in-this-game")
-
-    # -------------------------------------------------------------- scoring
-
-    def score_deal(self, deal: Deal) -> DealScore:
-        """The score of a finished ``deal`` of a rule set whose ``scoring`` this
-        family brings (``Deal.score`` checks that the deal is over).
-
-        Raises:
-            NotImplementedError: the family brings no scoring.
-        """
-        raise NotImplementedError(f"family {self.name!r} brings no scoring")
-
-    def score_entry(self, pad: ScorePad, entry: Entry, dealer: int,
-                    seats: tuple[int, ...]) -> DealScore:
-        """The score of a score-pad ``entry`` (its checks, then its score), for a
-        rule set whose ``scoring`` this family brings.
-
-        Raises:
-            ScorePadError: a bad entry; its ``field`` names the bad field.
-            NotImplementedError: the family brings no scoring.
-        """
-        raise NotImplementedError(f"family {self.name!r} brings no scoring")
-
-    def adjust_lines(self, rules: Rules, n: int, taken: Mapping[str, int | None],
-                     per: list[list[ScoreLine]]) -> list[list[ScoreLine]]:
-        """The game family's change to a trick game's score lines per player, before
-        contracts (:func:`polignac.core.scoring.score_tricks`): none by default."""
-        return per
-
-    def after_deal(self, standing: Standing, rules: Rules, scores: Sequence[int],
-                   claim: tuple[int, bool] | None,
-                   last_trick_side: int | None) -> tuple[Standing, int | None] | None:
-        """The standing after a deal under this family's own match end, with the
-        side that won a partie (or None); None: the shared match ends apply
-        (:meth:`polignac.core.standing.Standing.after_deal`)."""
-        return None
-
-    def sheet(self, standing: Standing, rules: Rules) -> dict[str, Any]:
-        """The family's own part of a match's sheet, JSON-ready (empty by default)."""
-        return {}
-
-    # ------------------------------------------ returns (research, the bots)
-
-    zero_sum: bool = False
-    """The returns (:meth:`returns`) of every deal of its scoring add up to 0."""
-    score_unit: str = "points per deal"
-    """What its deal score counts, in a report's English (the bots' tournaments)."""
-    taken_unit: str = "points"
-    """What :meth:`points_taken` counts, for the table page's words: ``points``
-    (higher is better), ``penalty``, ``cardPoints`` or ``side``."""
-
-    def return_bounds(self, rules: Rules, n: int, pool_in: bool = True) -> tuple[float, float]:
-        """The lowest and highest return (:meth:`returns`) one player can get from
-        one deal of ``rules`` with ``n`` players, a rule set whose ``scoring``
-        this family brings (sound bounds; ``pool_in``: the dealer puts up a pool).
-        By default the trick game's score, higher better
-        (:func:`polignac.core.scoring.trick_score_bounds`)."""
-        lo, hi = trick_score_bounds(rules, n)
-        return float(lo), float(hi)
-
-    def returns(self, score: DealScore, rules: Rules, n: int) -> list[float]:
-        """Each player's return (higher is better) from the ``score`` of a finished
-        deal of ``rules`` with ``n`` players: by default its score."""
-        return [float(s) for s in score.scores]
-
-    def points_taken(self, deal: Deal) -> tuple[int, ...]:
-        """Each player's points taken so far in ``deal`` (the table shows them live):
-        by default the card points of its tricks, the trick points, and the first
-        and the last trick's once taken; no contract or moon before the end."""
-        r = deal.rules
-        past = deal.past
-        first = past[0].winner if past else -1
-        last = past[-1].winner if len(past) == r.hand_size(deal.num_players) else -1
-        tricks = deal.tricks
-        return tuple(deal.card_points(p) + r.trick_points * tricks[p]
-                     + (r.first_trick_points if p == first else 0)
-                     + (r.last_trick_points if p == last else 0)
-                     for p in range(deal.num_players))
-
-    def calls_card_points(self, deal: Deal, player: int) -> int:
-        """What ``deal``'s calls (announcements) are worth to ``player`` beyond its
-        card play, in card points (the exact solver's unit): none by default."""
-        return 0
-
-    def solver_unit(self, scoring: str) -> str:
-        """The unit of the exact solver's values (:meth:`solver_result`) for a rule
-        set whose ``scoring`` this family brings (the analysis' unit): by default
-        the scoring's own name."""
-        return scoring
-
-    def solver_result(self, deal: Deal, player: int) -> int:
-        """The result of a finished ``deal`` for ``player`` in the exact solver's
-        unit, higher better (a leaf of its search; ``deal``'s ``scoring`` is one
-        this family brings): by default the deal score.
-
-        Raises:
-            IllegalActionError: the deal is not finished.
-        """
-        return deal.score().scores[player]
-
-    # ----------------------------------------------------------- rules text
-
-    def extra_sections(self, rules: Rules) -> list[tuple[str, list[Param]]]:
-        """Sections of its own in the rules text: (title key, lines), after play."""
-        return []
-
-    def card_key(self, code: str, rules: Rules) -> str | None:
-        """The catalog key that names card ``code`` with a family name of its own
-        (None: the usual name)."""
-        return None
-
-    def lead_line(self, rules: Rules) -> Param | None:
-        """Who leads the first trick, when the family says (None: the shared line)."""
-        return None
-
-    def play_notes(self, rules: Rules) -> list[Param]:
-        """Lines of its own at the end of the play section."""
-        return []
-
-    def scoring_lines(self, rules: Rules) -> list[Param]:
-        """The scoring section, for a rule set whose ``scoring`` this family brings."""
-        return []
-
-    def scoring_notes(self, rules: Rules) -> list[Param]:
-        """Lines of the game's family after the scoring section's."""
-        return []
-
-    def declaration_lines(self, rules: Rules) -> list[Param]:
-        """The declarations section, for a rule set whose ``scoring`` this family
-        brings: by default none, with a note (unless the game's family has
-        calls) that calls belong to another family."""
-        from .describe import msg, sentences
-
-        return [sentences(msg("rules.decl.none"),
-                          None if rules.family.calls else msg("rules.decl.pollackOnly"))]
-
-    def match_end_lines(self, rules: Rules) -> list[Param] | None:
-        """The match-end section of its own match end (None: the shared one)."""
-        return None
-
-    def game_interpretations(self, rules: Rules) -> list[Param]:
-        """The rule book's interpretations for the game's family (after the pack's)."""
-        return []
-
-    def preset_interpretations(self, rules: Rules) -> list[Param]:
-        """The game family's interpretations of its presets (after the match end's)."""
-        return []
-
-    def scoring_interpretations(self, rules: Rules) -> list[Param]:
-        """The rule book's interpretations for the scoring's family (listed last)."""
-        return []
+    def __init__(self, families: Sequence[Family]) -> None:
+        by_game: dict[str, Family] = {}
+        by_scoring: dict[str, Family] = {}
+        kinds: dict[str, ScoreKind] = {}
+        for family in families:
+            for value, table, what in (
+                    *((g, by_game, "game") for g in family.games),
+                    *((k.name, by_scoring, "scoring") for k in family.scorings)):
+                other = table.get(value)
+                if other is not None and other is not family:
+                    raise ValueError(f"{what} {value!r} already belongs to family {other.name!r}")
+                table[value] = family
+            kinds.update((k.name, k) for k in family.scorings)
+        names = tuple(a for f in families for a in f.announcements)
+        if len(names) > NUM_ANNOUNCEMENTS or len(set(names)) != len(names):
+            raise ValueError(f"announcements {list(names)}: at most {NUM_ANNOUNCEMENTS}, "
+                             "each once")
+        self.families = tuple(dict.fromkeys(families))
+        self.by_game = by_game
+        self.by_scoring = by_scoring
+        self.kinds = kinds
+        self.games = tuple(by_game)
+        self.scorings = tuple(by_scoring)
+        self.announcements = names
 
 
-_BY_GAME: dict[str, Family] = {}
-_BY_SCORING: dict[str, Family] = {}
-_REGISTERED: list[Family] = []
-_LOADED: list[bool] = []
+_FIXED: Final = Registry(FAMILIES)
+_CURRENT: list[Registry] = [_FIXED]
+"""The registry in use: the fixed list's, or an extended one (:func:`extended`)."""
 
-MEMBERS: Final = ("avoidance", "knaves", "bassadewitz", "pollack", "hearts_deal")
-"""The modules of the registered families, in the rule book's order (each
-registers its family when imported; :func:`families` keeps this order, whatever
-the order of import)."""
-
-
-def _rank(family: Family) -> int:
-    """A family's place: its module's in MEMBERS, or after them (a family added later)."""
-    module = type(family).__module__.rpartition(".")[2]
-    return MEMBERS.index(module) if module in MEMBERS else len(MEMBERS)
+GAMES: Final[tuple[str, ...]] = _FIXED.games
+"""The values of ``game``: each family's games, in the list's order."""
+SCORINGS: Final[tuple[str, ...]] = _FIXED.scorings
+"""The values of ``scoring``: each family's scorings, in the list's order."""
+SCORE_KINDS: Final[dict[str, ScoreKind]] = dict(_FIXED.kinds)
+"""Each ``scoring`` value's :class:`~polignac.core.rules.ScoreKind`, brought by its family."""
+ANNOUNCEMENTS: Final[tuple[str, ...]] = _FIXED.announcements
+"""The announcements' names, by action number from ``ANNOUNCE_BASE`` (records and
+OpenSpiel's action ids depend on them: a family joins at the end of the list)."""
 
 
-def register(family: Family) -> Family:
-    """Add ``family`` to the registry, under each of its ``games`` and ``scorings``
-    (their values are then in ``GAMES``, ``SCORINGS``, ``SCORE_KINDS``, its
-    announcements in ``ANNOUNCEMENTS``); return it.
+def registry() -> Registry:
+    """The registry in use (the fixed list's, unless :func:`extended` is active)."""
+    return _CURRENT[-1]
+
+
+@contextmanager
+def extended(*families: Family) -> Iterator[Registry]:
+    """Use the fixed list with ``families`` added after it, inside a ``with`` block
+    (a test's family, a plug-in's); the announcements of the fixed list keep their
+    numbers.
 
     Raises:
-        ValueError: one of its games or scorings already belongs to another family,
-            or its announcements do not fit the shared action numbers.
+        ValueError: as :class:`Registry` (a game or scoring taken, too many announcements).
     """
-    for key, table, what in ((family.games, _BY_GAME, "game"),
-                             (tuple(k.name for k in family.scorings), _BY_SCORING, "scoring")):
-        for value in key:
-            other = table.get(value)
-            if other is not None and other is not family:
-                raise ValueError(f"{what} {value!r} already belongs to family {other.name!r}")
-    for game in family.games:
-        _BY_GAME[game] = family
-    for kind in family.scorings:
-        _BY_SCORING[kind.name] = family
-    if family not in _REGISTERED:
-        _REGISTERED.append(family)
-        _REGISTERED.sort(key=_rank)  # stable: later families in registration order
-    GAMES[:] = [g for f in _REGISTERED for g in f.games if _BY_GAME.get(g) is f]
-    kinds = {k.name: k for f in _REGISTERED for k in f.scorings if _BY_SCORING.get(k.name) is f}
-    SCORINGS[:] = kinds
-    SCORE_KINDS.clear()
-    SCORE_KINDS.update(kinds)
-    name_announcements([a for f in _REGISTERED for a in f.announcements])
-    return family
-
-
-def _load() -> None:
-    """Import the family modules once (each registers its family)."""
-    if _LOADED:
-        return
-    _LOADED.append(True)
-    for module in MEMBERS:
-        import_module(f"{__package__}.{module}")
+    reg = Registry((*registry().families, *families))
+    _CURRENT.append(reg)
+    try:
+        yield reg
+    finally:
+        _CURRENT.remove(reg)
 
 
 def families() -> tuple[Family, ...]:
-    """Every registered family, once each, in the rule book's order (:data:`MEMBERS`)."""
-    _load()
-    return tuple(_REGISTERED)
+    """Every family in use, once each, in the list's order."""
+    return _CURRENT[-1].families
 
 
 def family_of(rules: Rules) -> Family:
@@ -337,14 +140,12 @@ def family_of(rules: Rules) -> Family:
     per rule set by its callers (``Rules.family``, the deal's tables).
 
     Raises:
-        RulesError: no family is registered for ``rules.game``.
+        RulesError: no family has ``rules.game``.
     """
-    family = _BY_GAME.get(rules.game)
+    reg = _CURRENT[-1]
+    family = reg.by_game.get(rules.game)
     if family is None:
-        _load()
-        family = _BY_GAME.get(rules.game)
-        if family is None:
-            raise RulesError(f"game {rules.game!r} has no family; known: {', '.join(_BY_GAME)}")
+        raise RulesError(f"game {rules.game!r} has no family; known: {', '.join(reg.games)}")
     return family
 
 
@@ -354,11 +155,42 @@ def scorer_of(rules: Rules) -> Family:
     Raises:
         RulesError: no family brings ``rules.scoring``.
     """
-    family = _BY_SCORING.get(rules.scoring)
+    reg = _CURRENT[-1]
+    family = reg.by_scoring.get(rules.scoring)
     if family is None:
-        _load()
-        family = _BY_SCORING.get(rules.scoring)
-        if family is None:
-            raise RulesError(f"scoring {rules.scoring!r} has no family; "
-                             f"known: {', '.join(_BY_SCORING)}")
+        raise RulesError(f"scoring {rules.scoring!r} has no family; "
+                         f"known: {', '.join(reg.scorings)}")
     return family
+
+
+def score_kind(scoring: str) -> ScoreKind:
+    """What the ``scoring`` value means (``Rules.kind``).
+
+    Raises:
+        KeyError: no family brings ``scoring``.
+    """
+    return _CURRENT[-1].kinds[scoring]
+
+
+def announcement_names() -> tuple[str, ...]:
+    """The announcements' names in use, by action number from ``ANNOUNCE_BASE``."""
+    return _CURRENT[-1].announcements
+
+
+__all__ = [
+    "ANNOUNCEMENTS",
+    "FAMILIES",
+    "GAMES",
+    "SCORE_KINDS",
+    "SCORINGS",
+    "Family",
+    "Registry",
+    "StartDeal",
+    "announcement_names",
+    "extended",
+    "families",
+    "family_of",
+    "registry",
+    "score_kind",
+    "scorer_of",
+]

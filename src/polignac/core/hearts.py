@@ -1,7 +1,7 @@
 """The Hearts family (Black Lady, Black Maria): its rules, checks and scoring.
 
 What the family adds to trick play (its rules text, interpretations marked, is
-below; :class:`polignac.core.hearts_deal.HeartsFamily` is its registered family):
+below; :class:`polignac.core.hearts_deal.HeartsFamily` is its family in the list):
 
 - passing: before play each player passes ``pass_count`` cards, one at a time,
   eldest first, to the player ``offset`` seats on in play order (left: the
@@ -182,7 +182,7 @@ def breakers(rules: Rules) -> Mask:
 
 def lead_line(rules: Rules) -> Param | None:
     """Who leads the first trick with ``first_lead`` lowest-club (None: eldest)."""
-    from .describe import LIST, Join, _card, msg
+    from .describe import LIST, Join, _card, card, msg
 
     if rules.first_lead != "lowest-club":
         return None
@@ -190,7 +190,7 @@ def lead_line(rules: Rules) -> Param | None:
     if len(lows) == 1:
         return msg("rules.hearts.firstLead", card=_card(CODES[lows[0]], rules))
     return msg("rules.hearts.firstLeadLowest", cards=Join(LIST, tuple(
-        msg("rules.hearts.lowestWith", code=CODES[c], n=Join(LIST, tuple(
+        msg("rules.hearts.lowestWith", card=card(CODES[c], rules.german), n=Join(LIST, tuple(
             n for n in rules.players if lowest_club(rules, n) == c))) for c in lows)))
 
 
@@ -253,4 +253,4 @@ PRESETS: Final[tuple[Rules, ...]] = (
           removals="lowest-cards", passing="right",
           card_points={"QS": 13, "KS": 10, "AS": 7, **_HEART_POINTS}),
 )
-"""The Hearts family's presets (registered by :class:`polignac.core.hearts_deal.HeartsFamily`)."""
+"""The Hearts family's presets (of :class:`polignac.core.hearts_deal.HeartsFamily`)."""

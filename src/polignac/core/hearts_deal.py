@@ -44,7 +44,7 @@ from .deal import (
     _Tables,
 )
 from .errors import IllegalActionError, NotYourTurnError
-from .families import Family, register
+from .family import Family
 from .hearts import (
     GAME,
     HEARTS_MASK,
@@ -587,6 +587,8 @@ class HeartsFamily(Family):
 
     name = "hearts"
     games = (GAME,)
+    parameters = ("passing", "pass_count", "first_lead", "clean_first_trick", "break_hearts",
+                  "queen_breaks", "moon")
     deal_class = HeartsDeal
     passing = True
     modules = ("polignac.core.hearts", "polignac.core.hearts_deal")
@@ -625,4 +627,4 @@ class HeartsFamily(Family):
         return interpretations(rules)
 
 
-HEARTS: Final = register(HeartsFamily())
+HEARTS: Final = HeartsFamily()

@@ -8,7 +8,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Final
 
 from .avoidance import TrickScoredFamily
-from .families import register
 from .rules import Rules, ScoreKind
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -75,6 +74,6 @@ class KnavesFamily(TrickScoredFamily):
         return points_lines(rules)
 
 
-KNAVES: Final = register(KnavesFamily())
+KNAVES: Final = KnavesFamily()
 
 __all__ = ["KNAVES", "PRESETS", "KnavesFamily", "points_lines"]

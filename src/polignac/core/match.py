@@ -137,7 +137,8 @@ class Match(StandingView):
     @property
     def needs_deal(self) -> bool:
         """True when the match waits for the next deal to be dealt."""
-        return not self.finished and self.current is None
+        # current first: during a deal (the hot path) one attribute decides
+        return self.current is None and not self.standing.finished
 
     @property
     def deal_number(self) -> int:
@@ -205,10 +206,13 @@ class Match(StandingView):
         Raises:
             GameOverError, IllegalActionError: as :meth:`start_deal`.
         """
-        _dealer, seats = self._check_can_deal()
-        order = cards_of(self.rules.pack_mask(len(seats)))
-        rng.shuffle(order)
-        return self.deal_from_pack(order)
+        dealer, seats = self._check_can_deal()
+        # Deal.shuffled shuffles the pack in order as rng.shuffle does and deals it as
+        # Deal.from_pack would: the same deal and the same rng state, without the checks
+        # of a pack that comes from outside.
+        deal = Deal.shuffled(self.rules, len(seats), seats.index(dealer), rng,
+                             self.partie, not self.pool_waiting)
+        return self._with_deal(deal, dealer, seats)
 
     def _check_can_deal(self) -> tuple[int, tuple[int, ...]]:
         if self.finished:
@@ -230,10 +234,10 @@ class Match(StandingView):
             IllegalActionError: no deal in progress, or an illegal action.
             NotYourTurnError: ``seat`` is not the seat to act.
         """
-        if self.finished:
-            raise GameOverError("the match is over", rule="match-over")
         deal = self.current
-        if deal is None:
+        if deal is None:  # a finished match has no deal in progress either
+            if self.standing.finished:
+                raise GameOverError("the match is over", rule="match-over")
             raise IllegalActionError("no deal in progress: deal the cards first",
                                      rule="no-deal")
         player = None
@@ -258,10 +262,10 @@ class Match(StandingView):
             text = _PLAYER.sub(lambda m: f"seat {seats[int(m.group(1))]}", str(exc))
             raise type(exc)(text, rule=exc.rule, action=exc.action) from None
         if not deal.done:  # the hot path: only the deal changes
-            new = object.__new__(Match)
-            fields = new.__dict__
-            fields.update(self.__dict__)
+            new = _new(Match)
+            fields = self.__dict__.copy()  # a compact dict's copy: faster than update
             fields["current"] = deal
+            _set_dict(new, "__dict__", fields)
             return new
         return self._finish_deal(deal)
 
@@ -366,8 +370,13 @@ class Match(StandingView):
 def _replace(match: Match, **changes: Any) -> Match:
     """A copy of ``match`` with some fields changed (a cheap dataclasses.replace:
     the fields are already valid, so no __init__ or __post_init__ runs)."""
-    new = object.__new__(Match)
-    fields = new.__dict__
-    fields.update(match.__dict__)
+    new = _new(Match)
+    fields = match.__dict__.copy()
     fields.update(changes)
+    _set_dict(new, "__dict__", fields)
     return new
+
+
+_new = object.__new__
+_set_dict = object.__setattr__
+"""Sets a new match's ``__dict__`` (the frozen dataclass' ``__setattr__`` refuses it)."""

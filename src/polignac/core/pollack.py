@@ -8,7 +8,7 @@ suit's Ten, Nine and Ace, its "pollack") once its side has won a trick
 has reached the partie's target.  A side scores its card points divided by
 ``point_divisor``, the last trick's points, and its announcements.
 
-Its family, :class:`PollackFamily` (registered in :mod:`polignac.core.families`),
+Its family, :class:`PollackFamily` (listed in :data:`polignac.core.families.FAMILIES`),
 owns everything the shared core does differently for it: the checks of the
 partnership parameters, the calls' tables and rules the deal reads
 (:class:`~polignac.core.deal.CallRules`), the score of a played deal and of a
@@ -21,7 +21,7 @@ only through these hooks, the rule set's flags (``Rules.kind.sides``,
 ``Rules.has_calls``, ``Rules.plays_parties``) and the calls' tables
 (``Rules.scorer.call_rules``: each announcement's cards, the best one open,
 the points a hand has not announced yet), which do not name the game; the
-shared action numbers are named after :data:`ANNOUNCEMENTS` by the registry.
+shared action numbers are named after :data:`ANNOUNCEMENTS` by the families' list.
 """
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ from .actions import ANNOUNCE_BASE, NUM_ACTIONS, Action
 from .cards import SUIT_LETTERS, Mask, cards_of, make_card
 from .deal import NO_CALLS, CallRules, Calls, Deal
 from .errors import IllegalActionError, RulesError
-from .families import Family, register
+from .family import Family
 from .rules import Rules, ScoreKind
 from .scoring import DealScore, ScoreLine
 
@@ -51,7 +51,7 @@ ANNOUNCEMENT_VALUES: dict[str, int] = {
 """The value of each Pollack announcement (docs/rules/pollack.md#scoring)."""
 ANNOUNCEMENTS: Final = tuple(ANNOUNCEMENT_VALUES)
 """Pollack's announcements, in the order of their action numbers from
-``ANNOUNCE_BASE`` (the registry names the shared actions after them)."""
+``ANNOUNCE_BASE`` (the families' list names the shared actions after them)."""
 
 # Pollack announcements: the cards each needs (by rank over suits, or one suit's
 # Ten, Nine and Ace), how many of them, and their value (ANNOUNCEMENT_VALUES).
@@ -377,6 +377,7 @@ class PollackFamily(Family):
 
     name = "pollack"
     games = ("pollack",)
+    parameters = ("partnerships", "announcements", "point_divisor", "partie_target", "parties")
     scorings = (ScoreKind("pollack", penalty=False, taker_gains=True, chips=False, sides=True,
                           match_ends=("parties",)),)
     calls = True
@@ -606,7 +607,7 @@ class PollackFamily(Family):
         ]
 
 
-POLLACK: Final = register(PollackFamily())
+POLLACK: Final = PollackFamily()
 
 
 __all__ = [

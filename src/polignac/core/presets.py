@@ -12,13 +12,13 @@ from collections.abc import Mapping
 from typing import Any, Final
 
 from .errors import RulesError
-from .families import families
+from .families import FAMILIES
 from .rules import Rules, show
 
 PRESETS: Final[dict[str, Rules]] = {
-    r.preset: r for family in families() for r in family.presets
+    r.preset: r for family in FAMILIES for r in family.presets
 }
-"""Every preset by name, in the order of the rule book."""
+"""Every preset by name, in the order of the rule book (the families' list)."""
 
 
 def preset_names() -> list[str]:

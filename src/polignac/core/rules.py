@@ -12,7 +12,7 @@ import dataclasses
 import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Any, Final, NamedTuple
 
 from .cards import (
     CODES,
@@ -25,14 +25,8 @@ from .cards import (
 from .errors import RulesError
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .families import Family
+    from .family import Family
 
-GAMES: Final[list[str]] = []
-"""The values of ``game``: each registered family's games, in registry order
-(filled by :func:`polignac.core.families.register`)."""
-SCORINGS: Final[list[str]] = []
-"""The values of ``scoring``: each registered family's scorings (filled by
-:func:`polignac.core.families.register`)."""
 REMOVALS: Final = ("none", "black-sevens-unless-4", "red-sevens-fr", "lowest-cards")
 DIRECTIONS: Final = ("clockwise", "counter-clockwise")
 TRUMPS: Final = ("none", "turn-up")
@@ -82,6 +76,14 @@ BOUNDS: Final[dict[str, tuple[int, int]]] = {
 """The smallest and largest value of each whole-number parameter (for a list or
 ``card_points``: of each item), checked before any other work."""
 
+SHARED_PARAMETERS: Final = (
+    "players", "default_players", "pack", "removals", "rank_order", "direction", "packets",
+    "trumps", "suits", "scoring", "card_points", "trick_points", "first_trick_points",
+    "last_trick_points", "match_end", "threshold", "deals",
+)
+"""The rule parameters of every game; each family adds its own (``Family.parameters``).
+``preset`` names the rule set and ``game`` chooses the family: neither is in a group."""
+
 MAX_ITEMS: Final[dict[str, int]] = {
     "players": 12, "packets": 52, "pool_shares": 12, "card_points": 65,
 }
@@ -108,11 +110,6 @@ class ScoreKind:
     """Scored by partnership side, with announcements and a claim (the deal's calls)."""
     match_ends: tuple[str, ...] = ()
     """The ``match_end`` values that fit this scoring."""
-
-
-SCORE_KINDS: Final[dict[str, ScoreKind]] = {}
-"""Each ``scoring`` value's :class:`ScoreKind`, brought by the family that owns it
-(``Family.scorings``, filled by :func:`polignac.core.families.register`)."""
 
 
 @dataclass(frozen=True)
@@ -186,18 +183,33 @@ MATCH_END_KINDS: Final[dict[str, MatchEnd]] = {
 }
 """Each ``match_end`` value's :class:`MatchEnd`."""
 
-_LOOKUPS: list[Callable[[Rules], Family]] = []
-"""[family_of, scorer_of] of core/families.py, once imported (see _lookups)."""
+
+class _Lookups(NamedTuple):
+    """The families' look-ups (core/families.py), which ``Rules`` asks when first used."""
+
+    family_of: Callable[[Rules], Family]
+    scorer_of: Callable[[Rules], Family]
+    score_kind: Callable[[str], ScoreKind]
+    games: Callable[[], tuple[str, ...]]
+    scorings: Callable[[], tuple[str, ...]]
+    families: Callable[[], tuple[Family, ...]]
 
 
-def _lookups() -> list[Callable[[Rules], Family]]:
-    """The registry's look-ups, imported on first use (core/families.py imports the
-    deal, which imports this module)."""
+_LOOKUPS: list[_Lookups] = []
+"""The families' look-ups, once asked for (see _lookups)."""
+
+
+def _lookups() -> _Lookups:
+    """The families' look-ups, imported on first use: the family modules are above
+    this one (they build their presets from :class:`Rules`), and core/families.py
+    lists them, so this module asks it late instead of importing it."""
     if not _LOOKUPS:
-        from .families import family_of, scorer_of
+        from . import families as fam
 
-        _LOOKUPS.extend((family_of, scorer_of))
-    return _LOOKUPS
+        _LOOKUPS.append(_Lookups(fam.family_of, fam.scorer_of, fam.score_kind,
+                                 lambda: fam.registry().games,
+                                 lambda: fam.registry().scorings, fam.families))
+    return _LOOKUPS[0]
 
 
 # The order in which polignac-party strips low cards: 2s first, in suits C, S, D, H.
@@ -430,7 +442,7 @@ class Rules:
     @property
     def kind(self) -> ScoreKind:
         """What the ``scoring`` family means (flags, see :class:`ScoreKind`)."""
-        return SCORE_KINDS[self.scoring]
+        return (_LOOKUPS[0] if _LOOKUPS else _lookups()).score_kind(self.scoring)
 
     @property
     def family(self) -> Family:
@@ -439,7 +451,7 @@ class Rules:
         Raises:
             RulesError: no family is registered for ``game``.
         """
-        return (_LOOKUPS or _lookups())[0](self)
+        return (_LOOKUPS[0] if _LOOKUPS else _lookups()).family_of(self)
 
     @property
     def scorer(self) -> Family:
@@ -450,12 +462,17 @@ class Rules:
         Raises:
             RulesError: no family brings ``scoring``.
         """
-        return (_LOOKUPS or _lookups())[1](self)
+        return (_LOOKUPS[0] if _LOOKUPS else _lookups()).scorer_of(self)
 
     @property
     def has_calls(self) -> bool:
         """True when the deal has calls beyond card play (announcements, a claim)."""
-        return self.announcements or SCORE_KINDS[self.scoring].sides
+        return self.announcements or self.kind.sides
+
+    def parameter_names(self) -> tuple[str, ...]:
+        """The names of its game's parameter group (:func:`parameters_for`), in form order:
+        what a house rule may change."""
+        return tuple(p.name for p in parameters_for(self))
 
     @property
     def german(self) -> bool:
@@ -489,6 +506,14 @@ class Rules:
             changes["default_players"] = min(players, key=lambda n: (abs(n - 4), n))
         rules = dataclasses.replace(self, **changes)
         rules.validate()
+        group = {p.name for p in parameters_for(rules)}
+        for name in changes:
+            if name not in group and name != "game" and changes[name] != getattr(self, name):
+                family = rules.family
+                raise RulesError(
+                    f"{name} does not apply to {rules.preset!r} (game {rules.game!r}, family "
+                    f"{family.name!r}); "
+                    f"its parameters: {', '.join(p for p in PARAMETERS if p in group)}")
         return rules
 
     def overrides_from(self, base: Rules) -> dict[str, Any]:
@@ -516,11 +541,9 @@ class Rules:
                 (for a number out of bounds: the bounds, :data:`BOUNDS`).
         """
         self.check_bounds()
-        from .families import families  # the registry fills GAMES and SCORINGS
-
-        members = families()
-        _choice("game", self.game, tuple(GAMES))
-        _choice("scoring", self.scoring, tuple(SCORINGS))
+        look = _LOOKUPS[0] if _LOOKUPS else _lookups()
+        _choice("game", self.game, look.games())
+        _choice("scoring", self.scoring, look.scorings())
         _choice("removals", self.removals, REMOVALS)
         _choice("direction", self.direction, DIRECTIONS)
         _choice("trumps", self.trumps, TRUMPS)
@@ -583,7 +606,7 @@ class Rules:
                 f"match_end {self.match_end!r} does not fit scoring {self.scoring!r}; "
                 f"allowed: {', '.join(kind.match_ends)}"
             )
-        for family in members:  # each family checks the parameters it owns
+        for family in look.families():  # each family checks the parameters it owns
             family.check_rules(self)
 
     def check_bounds(self) -> None:
@@ -641,6 +664,48 @@ PARAMETERS: Final[tuple[str, ...]] = tuple(f.name for f in dataclasses.fields(Ru
 """Every rule parameter name, in documentation order."""
 
 _FIELD_TYPES: Final = {f.name: str(f.type) for f in dataclasses.fields(Rules)}
+_DEFAULT: Final = Rules()
+
+
+class Parameter(NamedTuple):
+    """A rule parameter of a game's group (:func:`parameters_for`)."""
+
+    name: str
+    """The field of :class:`Rules`."""
+    doc: str
+    """What it means (the field's docstring, on one line)."""
+    bounds: str
+    """Its bounds in words, or empty (:data:`BOUNDS`, :data:`MAX_TEXT`)."""
+    shared: bool
+    """Every game has it (:data:`SHARED_PARAMETERS`), else it is its family's own."""
+
+
+def parameters_for(rules_or_game: Rules | str) -> tuple[Parameter, ...]:
+    """The parameter group of a rule set's game (or of a ``game`` value): the shared
+    parameters and its family's own (``Family.parameters``), in the order of
+    :data:`PARAMETERS` (the house-rule form's and ``polignac rules --params``').
+
+    >>> [p.name for p in parameters_for("hearts")][-3:]
+    ['break_hearts', 'queen_breaks', 'moon']
+
+    Raises:
+        RulesError: no family has that game.
+    """
+    rules = rules_or_game if isinstance(rules_or_game, Rules) else \
+        dataclasses.replace(_DEFAULT, game=rules_or_game)
+    own = rules.family.parameters
+    group = _GROUPS.get(own)
+    if group is None:
+        docs, bounds = _parameter_docs(), parameter_bounds()
+        names = set(SHARED_PARAMETERS) | set(own)
+        group = _GROUPS[own] = tuple(
+            Parameter(n, docs.get(n, ""), bounds.get(n, ""), n in SHARED_PARAMETERS)
+            for n in PARAMETERS if n in names)
+    return group
+
+
+_GROUPS: dict[tuple[str, ...], tuple[Parameter, ...]] = {}
+"""The groups already built, by the family's own parameters (a cache)."""
 
 
 def derive(base: Rules, name: str, **changes: Any) -> Rules:
@@ -651,6 +716,13 @@ def derive(base: Rules, name: str, **changes: Any) -> Rules:
 
 def parameter_docs() -> dict[str, str]:
     """Return each parameter's one-paragraph description, from the source docs."""
+    return dict(_parameter_docs())
+
+
+def _parameter_docs() -> dict[str, str]:
+    """parameter_docs, read from the source once (a cache)."""
+    if _DOCS:
+        return _DOCS
     import inspect
     import re
 
@@ -662,7 +734,11 @@ def parameter_docs() -> dict[str, str]:
         name, doc = match.group(1), match.group(2)
         if name in PARAMETERS and name not in docs:
             docs[name] = " ".join(doc.split())
-    return docs
+    _DOCS.update(docs)
+    return _DOCS
+
+
+_DOCS: dict[str, str] = {}
 
 
 def parameter_bounds() -> dict[str, str]:

@@ -28,9 +28,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Final
 
-from .actions import ANNOUNCEMENTS
 from .cards import CODES, cards_of, parse_card
 from .errors import PolignacError, RulesError
+from .families import ANNOUNCEMENTS
 from .presets import PRESETS, get_rules
 from .rules import BOUNDS, Rules, show
 from .scoring import (

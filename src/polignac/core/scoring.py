@@ -106,8 +106,26 @@ class DealScore:
 
 def point_cards_in_play(rules: Rules, num_players: int) -> tuple[str, ...]:
     """The codes of the cards that score when taken, in a deal of ``num_players``."""
-    pts = rules.point_table()
-    return tuple(CODES[c] for c in cards_of(rules.pack_mask(num_players)) if pts[c])
+    return _point_cards(rules, num_players)[1]
+
+
+_POINT_CARDS: dict[tuple[int, int], tuple[Rules, tuple[str, ...], tuple[tuple[str, int], ...]]] = {}
+"""Per (rules, players): the rules (kept, so that their id stays theirs), the codes of
+the point cards in play in card order, and each with its points (a cache: at most 256)."""
+
+
+def _point_cards(rules: Rules, n: int) -> tuple[Rules, tuple[str, ...],
+                                                 tuple[tuple[str, int], ...]]:
+    """The point cards of ``rules`` in play for ``n`` players (see _POINT_CARDS)."""
+    found = _POINT_CARDS.get((id(rules), n))
+    if found is None or found[0] is not rules:
+        pts = rules.point_table()
+        cards = [c for c in cards_of(rules.pack_mask(n)) if pts[c]]  # ascending: CODES' order
+        found = (rules, tuple(CODES[c] for c in cards), tuple((CODES[c], pts[c]) for c in cards))
+        if len(_POINT_CARDS) >= 256:
+            _POINT_CARDS.clear()
+        _POINT_CARDS[id(rules), n] = found
+    return found
 
 
 def score_tricks(
@@ -127,12 +145,15 @@ def score_tricks(
     play to its taker (None: nobody); ``declarer`` and ``slam`` are -1 for
     none.  The engine scores a played deal with this same function.
     """
-    pts = rules.point_table()
-    in_play = point_cards_in_play(rules, n)
+    _rules, in_play, valued = _point_cards(rules, n)
+    cards: list[list[ScoreLine]] = [[] for _ in range(n)]
+    for c, value in valued:  # each player's cards in card order, in one pass
+        p = taken.get(c)
+        if p is not None and 0 <= p < n:
+            cards[p].append(ScoreLine(p, value, "card", c))
     per: list[list[ScoreLine]] = []
     for p in range(n):
-        lines = [ScoreLine(p, pts[CODES.index(c)], "card", c)
-                 for c in sorted(in_play, key=CODES.index) if taken.get(c) == p]
+        lines = cards[p]
         if rules.trick_points and tricks[p]:
             lines.append(ScoreLine(p, rules.trick_points * tricks[p], "tricks", str(tricks[p])))
         if rules.first_trick_points and first_trick == p:

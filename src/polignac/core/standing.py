@@ -102,10 +102,10 @@ class Standing:
         n = len(self.totals)
         totals = tuple(t + s for t, s in zip(self.totals, scores, strict=True))
         counted = self.counted + (0 if redeal else 1)
-        m = replace(self, totals=totals, counted=counted)
+        m = _replace(self, totals=totals, counted=counted)
         end = rules.end
         if end.chips:
-            m = replace(m, pool_waiting=redeal)
+            m = _replace(m, pool_waiting=redeal)
             if not redeal and counted >= rules.num_deals(n):
                 return m._end_by(max, "most chips"), None
             return m, None
@@ -161,6 +161,20 @@ class Standing:
             losers=tuple(s for s in range(len(self.totals)) if s != winner),
             notes=(*self.notes, f"{name(winner)} wins the tie-break"),
         )
+
+def _replace(standing: Standing, **changes: object) -> Standing:
+    """``dataclasses.replace`` without running ``__init__`` again (the fields are
+    already valid): the standing after every deal is built with it."""
+    new = _new(Standing)
+    fields = standing.__dict__.copy()
+    fields.update(changes)
+    _set(new, "__dict__", fields)
+    return new
+
+
+_new = object.__new__
+_set = object.__setattr__
+
 
 class StandingView:
     """Read-only properties of a :class:`Standing` for a class that keeps one in

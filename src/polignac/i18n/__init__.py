@@ -26,10 +26,18 @@ import json
 import re
 from collections.abc import Mapping
 from importlib import resources
+from types import ModuleType
 from typing import Final
 
 from ..core import PRESETS, Rules
-from ..core.describe import Join, Msg, Param, RulesText, rules_text
+from ..core.cards import SUIT_SYMBOLS, parse_card, suit_of
+from ..core.describe import ExampleTrick, Join, Msg, Param, RulesText, rules_text
+
+_babel: ModuleType | None
+try:  # CLDR's plural rules; the command line without the server's extra has its own copy
+    import babel.core as _babel
+except ImportError:  # pragma: no cover - the server's extra installs Babel
+    _babel = None
 
 LANGS: Final = ("en", "fr", "de")
 DEFAULT: Final = "en"
@@ -65,14 +73,29 @@ def _catalog_bytes(lang: str) -> bytes:
     return json.dumps(catalog(lang), ensure_ascii=False, separators=(",", ":")).encode()
 
 
-def plural(lang: str, n: int) -> str:
-    """The CLDR plural category of the whole number ``n``: ``one`` or ``other``.
+def plural(lang: str, n: float) -> str:
+    """The CLDR plural category of the count ``n`` in ``lang``: ``one`` or ``other``.
 
-    French counts 0 and 1 as singular; English and German only 1.
+    Babel's CLDR rules when Babel is installed (the server's extra), else the same
+    rules written out for our three languages: French counts 0 and 1 (and 0.5, 1.5:
+    the whole part 0 or 1) as singular; English and German only a whole 1. The page
+    uses ``Intl.PluralRules``, CLDR's too.
+
+    >>> [plural("fr", n) for n in (0, 1, 2, 5, 0.1)], [plural("de", n) for n in (0, 1, 2, 0.1)]
+    (['one', 'one', 'other', 'other', 'one'], ['other', 'one', 'other', 'other'])
     """
+    if _babel is not None:
+        return "one" if _babel.Locale.parse(lang).plural_form(abs(n)) == "one" else "other"
     if lang == "fr":
-        return "one" if n in (0, 1) else "other"
-    return "one" if abs(n) == 1 else "other"
+        return "one" if int(abs(n)) in (0, 1) else "other"
+    return "one" if abs(n) == 1 and float(n).is_integer() else "other"
+
+
+def _count(n: object) -> float | None:
+    """``n`` as a count (a number, not a bool, or its digits as text), else None."""
+    if isinstance(n, str) and re.fullmatch(r"-?\d{1,15}(\.\d{1,15})?", n):
+        return float(n) if "." in n else int(n)
+    return n if isinstance(n, int | float) and not isinstance(n, bool) else None
 
 
 def lookup(lang: str, key: str, n: object = None) -> str | None:
@@ -81,8 +104,9 @@ def lookup(lang: str, key: str, n: object = None) -> str | None:
         table = catalog(code)
         if key in table:
             return table[key]
-        if isinstance(n, int) and f"{key}.other" in table:
-            return table.get(f"{key}.{plural(code, n)}", table[f"{key}.other"])
+        count = _count(n)
+        if count is not None and f"{key}.other" in table:
+            return table.get(f"{key}.{plural(code, count)}", table[f"{key}.other"])
     return None
 
 
@@ -180,7 +204,10 @@ def describe_rules(rules: Rules, players: int | None = None, lang: str = DEFAULT
     parts = [head + "\n" + "=" * len(head)]
     for section in text.sections:
         title = render(section.title, lang)
-        body = "\n".join(_wrap("- " + render(line, lang), "  ") for line in section.lines)
+        lines = [render(line, lang) for line in section.lines]
+        if section.title.key == "rules.section.quick":
+            lines.append(trick_line(text.example, rules.german, lang))
+        body = "\n".join(_wrap("- " + line, "  ") for line in lines)
         parts.append(f"{title}\n{'-' * len(title)}\n{body}")
     return "\n\n".join(parts) + "\n"
 
@@ -196,6 +223,32 @@ def _wrap(text: str, indent: str, width: int = 78) -> str:
             line = f"{line} {word}" if line else word
     out.append(line)
     return "\n".join(out)
+
+
+def rank_index(rank: str, german: bool, lang: str) -> str:
+    """The index of a rank as the cards show it in ``lang``: ``K`` is "R" in French, "K" in
+    German; a German pack's Ober is "O"; the Ten is "10"; numbers are themselves.
+
+    >>> rank_index("K", False, "fr"), rank_index("J", False, "de"), rank_index("T", True, "en")
+    ('R', 'B', '10')
+    """
+    if rank == "T":
+        return "10"
+    key = f"rankIndex.{'german' if german else 'french'}.{rank}"
+    return t(lang, key) if key in catalog(DEFAULT) else rank
+
+
+def trick_line(example: ExampleTrick, german: bool, lang: str) -> str:
+    """The example trick as the corners of its cards, seat by seat, in ``lang``.
+
+    >>> from polignac.core.describe import ExampleTrick
+    >>> trick_line(ExampleTrick(("QC", "KC", "JS", "TC"), 1), False, "de")
+    'Platz 1: D♣ · Platz 2: K♣ · Platz 3: B♠ · Platz 4: 10♣'
+    """
+    return " · ".join(
+        t(lang, "rules.example.card", seat=i + 1, card=rank_index(code[0], german, lang)
+          + SUIT_SYMBOLS[suit_of(parse_card(code))])
+        for i, code in enumerate(example.cards))
 
 
 def preset_name(preset: str, lang: str) -> str:
@@ -234,7 +287,9 @@ __all__ = [
     "preset_name",
     "preset_summary",
     "presets_in",
+    "rank_index",
     "render",
     "rules_text",
     "t",
+    "trick_line",
 ]

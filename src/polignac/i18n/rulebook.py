@@ -26,7 +26,7 @@ made from its catalog key (:func:`interpretation_id`), so code can cite it as
 >>> interpretation_id(msg("rules.trumps.none")) is None
 True
 >>> print(rules_markdown(PRESETS["knaves"]).splitlines()[2])
-<a id="pack"></a>
+<a id="how-to-play"></a>
 """
 
 from __future__ import annotations
@@ -39,7 +39,7 @@ from ..core import PRESETS, Rules
 from ..core.describe import Join, Msg, Param, msg, rules_text
 from ..core.rules import parameter_bounds, parameter_docs
 from ..core.scorepad import REVOKE_DEFAULTS
-from . import DEFAULT, preset_name, preset_summary, render
+from . import DEFAULT, preset_name, preset_summary, render, trick_line
 
 REGION: Final = re.compile(
     r"<!-- BEGIN GENERATED: (?P<name>[\w .-]+?) -->\n.*?<!-- END GENERATED: (?P=name) -->",
@@ -52,7 +52,9 @@ WRITE_ME: Final = "<!-- WRITE:"
 REFRESH: Final = "PYTHONPATH=src python -m polignac rulebook docs/rules"
 """The command that rewrites the generated regions of the book (from the repository root)."""
 
-_SECTION_IDS: Final = {
+SECTION_IDS: Final = {
+    "rules.section.quick": "how-to-play",
+    "rules.section.tips": "tips",
     "rules.section.pack": "pack",
     "rules.section.play": "play",
     "rules.section.scoring": "scoring",
@@ -116,9 +118,11 @@ def rules_markdown(rules: Rules, players: int | None = None, lang: str = DEFAULT
                    level: int = 3) -> str:
     """The complete rules of ``rules`` in ``lang`` as Markdown (``polignac rules --markdown``).
 
-    Sections are headings of ``level`` with anchors (``#pack``, ``#play``,
-    ``#scoring``, ``#declarations``, ``#end``, ``#interpretations``); each
-    interpretation's line starts with its anchor (:func:`interpretation_id`).
+    Sections are headings of ``level`` with anchors (``#how-to-play``, ``#tips``,
+    ``#pack``, ``#play``, ``#scoring``, ``#declarations``, ``#end``,
+    ``#interpretations``, the notes); each interpretation's line starts with its
+    anchor (:func:`interpretation_id`). The example trick of "How to play" is also
+    shown as its cards, seat by seat (:func:`polignac.i18n.trick_line`).
 
     Raises:
         RulesError: ``players`` may not play these rules.
@@ -137,7 +141,9 @@ def rules_markdown(rules: Rules, players: int | None = None, lang: str = DEFAULT
                 seen.add(anchor)
                 mark = f'<a id="{anchor}"></a>'
             lines.append(f"- {mark}{render(line, lang)}")
-        sid = _SECTION_IDS.get(section.title.key, _kebab(section.title.key))
+        if section.title.key == "rules.section.quick":
+            lines.append("- " + trick_line(text.example, rules.german, lang))
+        sid = SECTION_IDS.get(section.title.key, _kebab(section.title.key))
         parts.append(f'<a id="{sid}"></a>\n{hashes} {render(section.title, lang)}\n\n'
                      + "\n".join(lines))
     return "\n\n".join(parts) + "\n"
@@ -340,5 +346,5 @@ def problems(pages: Mapping[str, str]) -> list[str]:
     return out
 
 
-__all__ = ["REFRESH", "REGION", "WRITE_ME", "book", "interpretation_id", "page_name",
+__all__ = ["REFRESH", "REGION", "SECTION_IDS", "WRITE_ME", "book", "interpretation_id", "page_name",
            "problems", "refresh", "region", "rules_markdown", "skeleton"]

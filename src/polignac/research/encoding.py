@@ -50,9 +50,10 @@ from typing import Final
 import numpy as np
 import numpy.typing as npt
 
-from ..core.actions import ANNOUNCEMENTS, NUM_ACTIONS, NUM_ANNOUNCEMENTS
+from ..core.actions import NUM_ACTIONS, NUM_ANNOUNCEMENTS
 from ..core.cards import Mask
 from ..core.deal import DECLARE, DONE, PASS_CARDS, PLAY, Deal
+from ..core.families import ANNOUNCEMENTS
 from ..core.rules import Rules
 from ..core.tricks import voids
 

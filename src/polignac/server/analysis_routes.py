@@ -290,8 +290,6 @@ async def analyze_api(request: Request) -> Response:
         return json_error(f"samples must be a whole number from 1 to {MAX_SAMPLES}",
                           "bad-samples")
     body = await read_body(request, MAX_BODY, "the record")
-    if isinstance(body, JSONResponse):
-        return body
     client = client_key(request)
     digest = hashlib.sha256(body).hexdigest()
     pool = _pool(request.app.state.hub)

@@ -24,7 +24,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.responses import FileResponse, Response
 from starlette.routing import BaseRoute, Route
 
 from .jobs import dumps as dumps
@@ -55,8 +55,6 @@ async def table_replay_page(request: Request) -> Response:
 async def replay_api(request: Request) -> Response:
     """A record (JSON body) -> its deals, hands as dealt and the states to step through."""
     body = await read_body(request, MAX_RECORD, "the record")
-    if isinstance(body, JSONResponse):
-        return body
     return await run_json_job(request, replay_job, body, "the record", "to replay")
 
 

@@ -5,7 +5,7 @@ Every JSON text a client sends (an HTTP body, a WebSocket frame) goes through
 before parsing), whole numbers of at most :data:`MAX_INT_DIGITS` digits (checked
 as they are read, before Python builds them), no ``NaN`` or ``Infinity``.  A
 body is read at most ``limit`` bytes far (:func:`read_body`): a larger one is
-refused without being held in memory.
+refused without being held in memory.  Refusals raise ``errors.py:ApiError``.
 """
 
 from __future__ import annotations
@@ -20,6 +20,8 @@ from typing import Any
 from starlette.requests import ClientDisconnect, Request
 from starlette.responses import JSONResponse, Response, StreamingResponse
 
+from .errors import ApiError
+from .inputs import ascii_int
 from .security import origin_allowed
 from .workers import JobTimeout, PoolBusy, WorkerFailed, client_key
 
@@ -46,7 +48,11 @@ class JsonInputError(ValueError):
 
 
 def json_error(message: str, rule: str, status: int = 400, **extra: Any) -> JSONResponse:
-    """An error answer: ``{"error": message, "rule": rule, ...extra}`` with ``status``."""
+    """An error answer: ``{"error": message, "rule": rule, ...extra}`` with ``status``.
+
+    Kept for the route modules not yet converted; new code raises
+    ``errors.py:ApiError`` instead.
+    """
     return JSONResponse({"error": message, "rule": rule, **extra}, status_code=status)
 
 
@@ -111,48 +117,52 @@ def parse_json(data: str | bytes, what: str = "the body") -> Any:
         raise JsonInputError(f"{what} is not JSON", "bad-json") from None
 
 
-async def read_body(request: Request, limit: int, what: str) -> bytes | JSONResponse:
-    """The request's body, or the error answer to send instead.
+async def read_body(request: Request, limit: int, what: str) -> bytes:
+    """The request's body, at most ``limit`` bytes; ``what`` names it in the messages.
 
-    Refuses a cross-site page (403 ``bad-origin``) and a body over ``limit`` bytes
-    (413 ``too-large``, by its ``Content-Length`` or as soon as more arrives: the
-    rest is never read); ``what`` names the body in the messages.
+    Raises:
+        ApiError: a cross-site page (403 ``bad-origin``), a body over ``limit``
+            bytes (413 ``too-large``, by its ``Content-Length`` or as soon as more
+            arrives: the rest is never read), the client went away (400
+            ``bad-request``).
     """
     hub = getattr(request.app.state, "hub", None)
     allowed = hub.config.allowed_origins if hub is not None else ()
     if not origin_allowed(request.headers.get("origin"), request.headers.get("host"), allowed):
-        return json_error("cross-site request refused", "bad-origin", 403)
-    too_large = json_error(f"{what} is too large: at most {limit} bytes", "too-large", 413)
+        raise ApiError("cross-site request refused", "bad-origin", 403)
+    too_large = ApiError(f"{what} is too large: at most {limit} bytes", "too-large", 413)
     declared = request.headers.get("content-length", "")
-    if declared.isdigit() and (len(declared) > 15 or int(declared) > limit):
-        return too_large
+    if declared.isascii() and declared.isdigit() and ascii_int(declared, 0, limit) is None:
+        raise too_large
     chunks: list[bytes] = []
     size = 0
     try:
         async for chunk in request.stream():
             size += len(chunk)
             if size > limit:
-                return too_large
+                raise too_large
             chunks.append(chunk)
     except ClientDisconnect:
-        return json_error("the client went away", "bad-request")
+        raise ApiError("the client went away", "bad-request") from None
     return b"".join(chunks)
 
 
-async def read_json(request: Request, limit: int, what: str) -> Any | JSONResponse:
-    """The request's JSON body, or the error answer to send instead.
+async def read_json(request: Request, limit: int, what: str) -> Any:
+    """The request's JSON body.
 
-    As :func:`read_body`, then 400 for JSON refused by :func:`parse_json` (rule
-    ``bad-json``, ``too-deep`` or ``too-large-number``).  Parses on the event loop:
-    for small bodies only (large ones go to a worker, see ``workers.py``).
+    Parses on the event loop: for small bodies only (large ones go to a worker,
+    see ``workers.py``).
+
+    Raises:
+        ApiError: as :func:`read_body`, and 400 for JSON refused by
+            :func:`parse_json` (rule ``bad-json``, ``too-deep`` or
+            ``too-large-number``).
     """
     body = await read_body(request, limit, what)
-    if isinstance(body, JSONResponse):
-        return body
     try:
         return parse_json(body, what)
     except JsonInputError as exc:
-        return json_error(str(exc), exc.rule)
+        raise ApiError(str(exc), exc.rule) from None
 
 
 async def run_json_job(request: Request, job: Callable[[bytes], tuple[int, bytes]], body: bytes,
@@ -160,24 +170,25 @@ async def run_json_job(request: Request, job: Callable[[bytes], tuple[int, bytes
     """Run ``job(body)`` in the app's worker pool (queued under the client's address:
     its fair share, ``workers.py``) and answer its ``(status, JSON)``.
 
-    The pool's own refusals: ``503 busy`` (with ``Retry-After``) when too many jobs
-    wait, ``503 job-timeout`` when the job ran past the time limit (its worker is
-    killed), ``503 worker-failed`` when the worker ran out of memory or died.
+    Raises:
+        ApiError: the pool's own refusals: ``503 busy`` (with ``Retry-After``)
+            when too many jobs wait, ``503 job-timeout`` when the job ran past the
+            time limit (its worker is killed), ``503 worker-failed`` when the
+            worker ran out of memory or died.
     """
     pool = request.app.state.hub.workers
     try:
         status, data = await pool.run(job, body, client=client_key(request))
     except PoolBusy:
-        response = json_error("the server is busy with other heavy requests; try again "
-                              "in a moment", "busy", 503)
-        response.headers["Retry-After"] = "1"
-        return response
+        raise ApiError("the server is busy with other heavy requests; try again in a "
+                       "moment", "busy", 503, {"Retry-After": "1"}) from None
     except JobTimeout:
-        return json_error(f"{what} took more than {pool.time_limit:g} s {doing}; the server "
-                          "stopped (its time limit for one request)", "job-timeout", 503)
+        raise ApiError(f"{what} took more than {pool.time_limit:g} s {doing}; the server "
+                       "stopped (its time limit for one request)", "job-timeout",
+                       503) from None
     except (WorkerFailed, MemoryError):
-        return json_error(f"{what} could not be handled: the worker ran out of memory "
-                          "(its limit for one request) or died", "worker-failed", 503)
+        raise ApiError(f"{what} could not be handled: the worker ran out of memory (its "
+                       "limit for one request) or died", "worker-failed", 503) from None
     if len(data) <= CHUNK:
         return Response(data, status_code=status, media_type="application/json")
     view = memoryview(data)  # a large answer (a replay: up to ~40 MB) goes out in pieces,

@@ -4,7 +4,9 @@ Routes::
 
     GET  /i18n/{lang}.json     the catalog of one language (en, fr, de) for static/i18n.js
     GET  /rules                every game, with its name, summary and a link to its rules
-    GET  /rules/{preset}       "How to play": a preset's complete rules and its scoring cards
+    GET  /rules/{preset}       "How to play": the game in 30 seconds with an example trick drawn
+                               with the table's cards, tips, the cards that score, the complete
+                               rules, and the notes (sources, interpretations) folded at the end
     GET  /tables/{id}/rules    303 to the rules of that table's preset (the table page's link)
 
 The rules pages are written by the server from the same structured text as
@@ -28,7 +30,8 @@ from starlette.routing import BaseRoute, Route
 
 from .. import i18n
 from ..core import PRESETS, Rules
-from ..core.describe import Join, Msg, Param, rules_text
+from ..core.describe import ExampleTrick, Join, Msg, Param, rules_text
+from ..i18n.rulebook import SECTION_IDS
 
 COOKIE: Final = "polignac-lang"
 _CODE: Final = re.compile(r"`([^`]{1,40})`")
@@ -57,8 +60,11 @@ async def catalog(request: Request) -> Response:
 
 
 def _text(value: Param, lang: str) -> str:
-    """A message as HTML: escaped, with `words` in code style."""
-    return _CODE.sub(r"<code>\1</code>", html.escape(i18n.render(value, lang), quote=False))
+    """A message as HTML: escaped, with `words` in code style, and each "(interpretation)"
+    a link to the notes at the end of the page."""
+    text = _CODE.sub(r"<code>\1</code>", html.escape(i18n.render(value, lang), quote=False))
+    mark = html.escape(i18n.t(lang, "rules.interp"), quote=False)
+    return text.replace(mark, f'<a class="interp" href="#notes">{mark}</a>')
 
 
 def _page(lang: str, title: str, body: str, status: int = 200) -> HTMLResponse:
@@ -71,6 +77,7 @@ def _page(lang: str, title: str, body: str, status: int = 200) -> HTMLResponse:
 <title>{html.escape(title)} · Polignac</title>
 <link rel="icon" href="/static/favicon.svg" type="image/svg+xml">
 <link rel="stylesheet" href="/static/style.css">
+<link rel="stylesheet" href="/static/rules.css">
 <script type="module" src="/static/rules.js"></script>
 </head>
 <body class="rules-page">
@@ -128,29 +135,53 @@ async def rules_page(request: Request) -> Response:
     text = rules_text(rules)
     name = i18n.preset_name(preset, lang)
     title = t(lang, "rulespage.title", name=name)
+    deck = "german" if rules.german else "french"
+    game = i18n.render(Msg(f"game.{rules.game}"), lang)
     parts = [
         f'<section class="panel"><h1>{html.escape(title)}</h1>',
         f'<p class="summary">{html.escape(i18n.preset_summary(preset, lang))}</p>',
-        f'<p class="small-muted">{_text(text.title, lang)} · '
+        f'<p class="small-muted">{html.escape(game)} · '
         f'{html.escape(t(lang, "rulespage.players", players=_players(rules, lang)))}</p>',
+        "</section>",
     ]
-    if text.cards:
-        deck = "german" if rules.german else "french"
-        figures = "".join(
-            f'<figure data-card="{c.code}"><figcaption>{_text(c.name, lang)}<br>'
-            f'<strong>{_text(c.value, lang)}</strong></figcaption></figure>'
-            for c in text.cards)
-        parts.append(f'<h2>{html.escape(t(lang, "rulespage.cards"))}</h2>'
-                     f'<div class="rule-cards" data-deck="{deck}">{figures}</div>')
-    parts.append("</section>")
     for section in text.sections:
         lines = "".join(f"<li>{_text(line, lang)}</li>" for line in section.lines)
-        parts.append(f'<section class="panel rules-section"><h2>{_text(section.title, lang)}</h2>'
-                     f"<ul>{lines}</ul></section>")
-    command = f"polignac rules {preset} --lang {lang}"
-    parts.append(f'<p class="small-muted">{html.escape(t(lang, "rulespage.cli", command=""))}'
-                 f"<code>{html.escape(command)}</code></p>")
+        heading = _text(section.title, lang)
+        key = section.title.key
+        if key == "rules.section.interpretations":  # the notes, folded, at the end
+            command = f"polignac rules {preset} --lang {lang}"
+            lines += (f'<li>{html.escape(t(lang, "rulespage.cli", command=""))}'
+                      f"<code>{html.escape(command)}</code></li>")
+            parts.append(f'<details class="panel rules-section notes" id="notes">'
+                         f'<summary><h2>{heading}</h2></summary><ul>{lines}</ul></details>')
+            continue
+        extra = ""
+        if key == "rules.section.quick":
+            extra = _trick(text.example, deck, lang)
+        parts.append(f'<section class="panel rules-section" id="{SECTION_IDS.get(key, "")}">'
+                     f"<h2>{heading}</h2><ul>{lines}</ul>{extra}</section>")
+        if key == "rules.section.tips" and text.cards:
+            figures = "".join(
+                f'<figure data-card="{c.code}"><figcaption>{_text(c.name, lang)}<br>'
+                f'<strong>{_text(c.value, lang)}</strong></figcaption></figure>'
+                for c in text.cards)
+            heading = html.escape(t(lang, "rulespage.cards"))
+            parts.append(f'<section class="panel"><h2>{heading}</h2>'
+                         f'<div class="rule-cards" data-deck="{deck}">{figures}</div></section>')
     return _page(lang, title, "\n".join(parts))
+
+
+def _trick(example: ExampleTrick, deck: str, lang: str) -> str:
+    """The example trick as the table draws it: each seat's card (static/cards.js draws
+    ``data-play``), the winner's marked; the same cards in words for screen readers."""
+    winner = ' class="winner"'
+    figures = "".join(
+        f'<figure data-play="{code}"{winner if i == example.winner else ""}>'
+        f'<figcaption>{html.escape(i18n.t(lang, "table.seatN", n=i + 1))}</figcaption></figure>'
+        for i, code in enumerate(example.cards))
+    words = html.escape(i18n.trick_line(example, deck == "german", lang))
+    return (f'<div class="example-trick" data-deck="{deck}" role="img" '
+            f'aria-label="{words}">{figures}</div>')
 
 
 async def table_rules(request: Request) -> Response:

@@ -57,8 +57,6 @@ async def scorepad_presets(request: Request) -> Response:
 async def scorepad_score(request: Request) -> Response:
     """Replay the pad, add the entry (or undo the last deal), answer the new state."""
     body = await read_body(request, MAX_BODY, "the request")
-    if isinstance(body, JSONResponse):
-        return body
     return await run_json_job(request, score_job, body, "the pad", "to score")
 
 

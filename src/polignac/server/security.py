@@ -8,6 +8,8 @@ import secrets
 import time
 from urllib.parse import urlsplit
 
+from .inputs import ascii_int
+
 TOKEN_BYTES = 32
 """Seat and invite tokens carry 256 bits from :mod:`secrets`."""
 
@@ -39,9 +41,10 @@ def parse_cookie(value: str | None) -> tuple[int, str] | None:
     if not value:
         return None
     seat_text, sep, token = value.partition(".")
-    if not sep or not seat_text.isdigit() or len(seat_text) > 3:
+    seat = ascii_int(seat_text, 0, 999)
+    if not sep or seat is None:
         return None
-    return int(seat_text), token
+    return seat, token
 
 
 def origin_allowed(origin: str | None, host: str | None, allowed: tuple[str, ...]) -> bool:

@@ -9,7 +9,8 @@
 // deal (POST /api/analyze), a table's deals are analysed in the background and stored
 // (POST/GET /tables/{id}/analysis); the page shows a progress bar (deals done / to do),
 // and a table's stored analyses are shown again after a reload without a new job.
-import { cardName, errorText, has, lang, t } from "./i18n.js";
+import { errorText, lang, t } from "./i18n.js";
+import { actionLabel } from "./labels.js";
 import { $, el, make } from "./dom.js";
 import { request } from "./api.js";
 
@@ -113,14 +114,11 @@ function shown(v, unit) {
 }
 
 /**
- * An action in words (a card's name, or the call).
+ * An action in words (a card's name, or the call: labels.js, the table's words too).
  * @param {string} action
  * @param {string} suits
  */
-function actionText(action, suits) {
-  if (/^[2-9TJQKA][CDHS]$/.test(action)) return cardName(action, suits);
-  return has(`call.${action}`) ? t(`call.${action}`) : action;
-}
+function actionText(action, suits) { return actionLabel(action, suits); }
 
 /** The panel, made once, after the viewer. */
 function panel() {

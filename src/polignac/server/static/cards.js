@@ -2,8 +2,8 @@
 // Playing cards drawn as SVG by the project: French suits (clubs, diamonds, hearts, spades)
 // and German suits (Acorns = C, Bells = D, Hearts = H, Leaves = S; Daus, König, Ober, Unter).
 import { cardName, rankIndex } from "./i18n.js";
+import { svgEl } from "./dom.js";
 
-const NS = "http://www.w3.org/2000/svg";
 
 const SUIT_PATHS = {
   H: "M50 92 C22 68 2 50 2 30 A24 24 0 0 1 50 22 A24 24 0 0 1 98 30 C98 50 78 68 50 92 Z",
@@ -44,28 +44,21 @@ let currentDeck = "french";
 export function setDeck(deck) { currentDeck = deck === "german" ? "german" : "french"; }
 export function deck() { return currentDeck; }
 
-function el(name, attrs = {}, text) {
-  const node = document.createElementNS(NS, name);
-  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
-  if (text !== undefined) node.textContent = text;
-  return node;
-}
-
 /** A suit symbol of `size` units centred on (x, y). */
 export function pip(suit, x, y, size, pack = currentDeck) {
-  const g = el("g", { transform: `translate(${x - size / 2} ${y - size / 2}) scale(${size / 100})` });
+  const g = svgEl("g", { transform: `translate(${x - size / 2} ${y - size / 2}) scale(${size / 100})` });
   if (pack === "german") {
     g.setAttribute("class", "gpip");
-    for (const [name, attrs] of GERMAN_SHAPES[suit]) g.append(el(name, attrs));
+    for (const [name, attrs] of GERMAN_SHAPES[suit]) g.append(svgEl(name, attrs));
   } else {
-    g.append(el("path", { d: SUIT_PATHS[suit] }));
+    g.append(svgEl("path", { d: SUIT_PATHS[suit] }));
   }
   return g;
 }
 
 /** A small SVG of one suit symbol (for captions: "trump ♠"). */
 export function suitIcon(suit, pack = currentDeck) {
-  const svg = el("svg", { viewBox: "0 0 20 20", class: `suit-icon ${inkClass(suit, pack)}`,
+  const svg = svgEl("svg", { viewBox: "0 0 20 20", class: `suit-icon ${inkClass(suit, pack)}`,
     "aria-hidden": "true" });
   svg.append(pip(suit, 10, 10, 18, pack));
   return svg;
@@ -83,23 +76,23 @@ export function cardLabel(code, pack = currentDeck) { return cardName(code, pack
 /** An SVG picture of the card `code` ("JS", "TH"), 60 by 84 units. */
 export function cardSVG(code, pack = currentDeck) {
   const rank = code[0], suit = code[1];
-  const svg = el("svg", { viewBox: "0 0 60 84", class: `card-svg ${pack}`, role: "img",
+  const svg = svgEl("svg", { viewBox: "0 0 60 84", class: `card-svg ${pack}`, role: "img",
     "aria-label": cardLabel(code, pack) });
   svg.dataset.card = code;
-  svg.append(el("rect", { x: 1, y: 1, width: 58, height: 82, rx: 5, class: "card-face" }));
-  const ink = el("g", { class: inkClass(suit, pack) });
+  svg.append(svgEl("rect", { x: 1, y: 1, width: 58, height: 82, rx: 5, class: "card-face" }));
+  const ink = svgEl("g", { class: inkClass(suit, pack) });
   const text = rankIndex(rank, pack);
   const corner = (g) => {
-    g.append(el("text", { x: 9, y: 14, class: "corner" }, text));
+    g.append(svgEl("text", { x: 9, y: 14, class: "corner" }, text));
     g.append(pip(suit, 9, 22, pack === "german" ? 11 : 9, pack));
   };
   corner(ink);
-  const bottom = el("g", { transform: "rotate(180 30 42)" });
+  const bottom = svgEl("g", { transform: "rotate(180 30 42)" });
   corner(bottom);
   ink.append(bottom);
   if ("JQK".includes(rank)) {
-    ink.append(el("rect", { x: 16, y: 14, width: 28, height: 56, rx: 3, class: "court" }));
-    ink.append(el("text", { x: 30, y: 51, class: "court-letter" }, text));
+    ink.append(svgEl("rect", { x: 16, y: 14, width: 28, height: 56, rx: 3, class: "court" }));
+    ink.append(svgEl("text", { x: 30, y: 51, class: "court-letter" }, text));
     if (pack === "german") {
       // The Ober holds his suit high, the Unter low, the König in front of him.
       const y = rank === "Q" ? 25 : rank === "J" ? 61 : 60;
@@ -128,8 +121,8 @@ export function cardSVG(code, pack = currentDeck) {
 
 /** The back of a card. */
 export function cardBack() {
-  const svg = el("svg", { viewBox: "0 0 60 84", class: "card-svg back", "aria-hidden": "true" });
-  svg.append(el("rect", { x: 1, y: 1, width: 58, height: 82, rx: 5, class: "card-back" }));
-  svg.append(el("rect", { x: 6, y: 6, width: 48, height: 72, rx: 3, class: "card-back-inner" }));
+  const svg = svgEl("svg", { viewBox: "0 0 60 84", class: "card-svg back", "aria-hidden": "true" });
+  svg.append(svgEl("rect", { x: 1, y: 1, width: 58, height: 82, rx: 5, class: "card-back" }));
+  svg.append(svgEl("rect", { x: 6, y: 6, width: 48, height: 72, rx: 3, class: "card-back-inner" }));
   return svg;
 }

@@ -1,19 +1,19 @@
+// @ts-check
 // A line chart of the running totals over the deals, drawn as SVG (no library).
-const NS = "http://www.w3.org/2000/svg";
+import { svgEl } from "./dom.js";
+
 export const COLOURS = ["#2d5fa8", "#c0262d", "#2e8b3a", "#b5780c", "#7a3fa0", "#1a8c8c",
   "#d0569a", "#5a5a5a", "#8a6d3b", "#00a0c8"];
-
-function el(name, attrs = {}, text) {
-  const node = document.createElementNS(NS, name);
-  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
-  if (text !== undefined) node.textContent = text;
-  return node;
-}
 
 /**
  * The running totals after each deal: `series[seat][k]` is seat's total after deal k
  * (0 before the first). `deals` are summary deals ({scores, tiebreak, partie_winner}):
  * tie-break deals do not count; a Pollack partie's end starts the totals again.
+ */
+/**
+ * @param {number} players
+ * @param {{scores: number[], tiebreak?: boolean, partie_winner?: unknown}[]} deals
+ * @returns {number[][]}
  */
 export function runningTotals(players, deals) {
   const series = Array.from({ length: players }, () => [0]);
@@ -30,6 +30,12 @@ export function runningTotals(players, deals) {
  * An SVG chart: one line per seat, `names` for the legend, `threshold` (or null)
  * drawn as a dashed line. `title` is the accessible name.
  */
+/**
+ * @param {string[]} names
+ * @param {{scores: number[], tiebreak?: boolean, partie_winner?: unknown}[]} deals
+ * @param {{threshold?: number | null, title?: string}} [options]
+ * @returns {SVGElement}
+ */
 export function totalsChart(names, deals, { threshold = null, title = "" } = {}) {
   const series = runningTotals(names.length, deals);
   // The legend under the plot has a row for every two players: the chart grows with them.
@@ -43,22 +49,22 @@ export function totalsChart(names, deals, { threshold = null, title = "" } = {})
   const n = Math.max(series[0].length - 1, 1);
   const x = (k) => L + (k * (W - L - R)) / n;
   const y = (v) => T + ((hi - v) * (H - T - B)) / (hi - lo);
-  const svg = el("svg", { viewBox: `0 0 ${W} ${H}`, class: "chart", role: "img",
+  const svg = svgEl("svg", { viewBox: `0 0 ${W} ${H}`, class: "chart", role: "img",
     "aria-label": title });
-  svg.append(el("title", {}, title));
-  svg.append(el("rect", { x: L, y: T, width: W - L - R, height: H - T - B, class: "chart-bg" }));
+  svg.append(svgEl("title", {}, title));
+  svg.append(svgEl("rect", { x: L, y: T, width: W - L - R, height: H - T - B, class: "chart-bg" }));
   // Axis labels: a few round values.
   const step = niceStep((hi - lo) / 4);
   for (let v = Math.ceil(lo / step) * step; v <= hi; v += step) {
-    svg.append(el("line", { x1: L, x2: W - R, y1: y(v), y2: y(v), class: v === 0 ? "chart-zero" : "chart-grid" }));
-    svg.append(el("text", { x: L - 3, y: y(v) + 3, class: "chart-label y" }, String(Math.round(v))));
+    svg.append(svgEl("line", { x1: L, x2: W - R, y1: y(v), y2: y(v), class: v === 0 ? "chart-zero" : "chart-grid" }));
+    svg.append(svgEl("text", { x: L - 3, y: y(v) + 3, class: "chart-label y" }, String(Math.round(v))));
   }
   const every = Math.ceil(n / 10);
   for (let k = 0; k <= n; k += every) {
-    svg.append(el("text", { x: x(k), y: H - B + 12, class: "chart-label x" }, String(k)));
+    svg.append(svgEl("text", { x: x(k), y: H - B + 12, class: "chart-label x" }, String(k)));
   }
   if (threshold !== null && threshold !== undefined) {
-    svg.append(el("line", { x1: L, x2: W - R, y1: y(threshold), y2: y(threshold),
+    svg.append(svgEl("line", { x1: L, x2: W - R, y1: y(threshold), y2: y(threshold),
       class: "chart-threshold" }));
   }
   series.forEach((pts, s) => {
@@ -67,17 +73,17 @@ export function totalsChart(names, deals, { threshold = null, title = "" } = {})
     const nudge = (s - (series.length - 1) / 2) * 1.6;
     const yy = (v) => y(v) + nudge;
     const d = pts.map((v, k) => `${k ? "L" : "M"}${x(k).toFixed(1)} ${yy(v).toFixed(1)}`).join(" ");
-    svg.append(el("path", { d, class: "chart-line", stroke: colour, "data-seat": s }));
-    pts.forEach((v, k) => svg.append(el("circle", { cx: x(k), cy: yy(v), r: 2.4, fill: colour })));
+    svg.append(svgEl("path", { d, class: "chart-line", stroke: colour, "data-seat": s }));
+    pts.forEach((v, k) => svg.append(svgEl("circle", { cx: x(k), cy: yy(v), r: 2.4, fill: colour })));
   });
   // Legend under the plot: every player, two a row; a long name is cut (its title is whole).
   names.forEach((name, s) => {
     const lx = 6 + (s % per) * ((W - 12) / per), ly = H - B + 28 + Math.floor(s / per) * 13;
-    svg.append(el("rect", { x: lx, y: ly - 7, width: 10, height: 4, fill: COLOURS[s % COLOURS.length] }));
+    svg.append(svgEl("rect", { x: lx, y: ly - 7, width: 10, height: 4, fill: COLOURS[s % COLOURS.length] }));
     const short = name.length > 17 ? `${name.slice(0, 16)}…` : name;
-    const label = el("text", { x: lx + 13, y: ly - 2, class: "chart-legend", "data-seat": s },
+    const label = svgEl("text", { x: lx + 13, y: ly - 2, class: "chart-legend", "data-seat": s },
       `${short} ${series[s].at(-1)}`);
-    label.append(el("title", {}, name));
+    label.append(svgEl("title", {}, name));
     svg.append(label);
   });
   return svg;

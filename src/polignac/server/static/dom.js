@@ -54,3 +54,19 @@ export function el(tag, attrs = {}, ...children) {
   for (const child of children) if (child) node.append(child);
   return node;
 }
+
+const SVG_NS = "http://www.w3.org/2000/svg";
+
+/**
+ * A new SVG element `<name attrs...>text</name>` (the cards and the chart draw with it).
+ * @param {string} name
+ * @param {Record<string, string | number>} [attrs]
+ * @param {string} [text]
+ * @returns {SVGElement}
+ */
+export function svgEl(name, attrs = {}, text) {
+  const node = /** @type {SVGElement} */ (document.createElementNS(SVG_NS, name));
+  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, String(v));
+  if (text !== undefined) node.textContent = text;
+  return node;
+}

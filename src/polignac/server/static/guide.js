@@ -12,7 +12,7 @@
 // the page: the elements #hand, #trick, #prompt and #scores, cards that carry
 // data-card (hand buttons, trick SVGs) and prompt buttons that carry data-action.
 import { cardSVG } from "./cards.js";
-import { cardName, onLang, rankIndex, suitName, t } from "./i18n.js";
+import { cardName, onLang, rankIndex, seatName, suitName, t } from "./i18n.js";
 import { make } from "./dom.js";
 import { postJson } from "./api.js";
 
@@ -44,6 +44,8 @@ export function startGuide({ tableId }) {
 
   function name(seat) {
     if (seat === ctx.you) return t("table.you");
+    const info = ctx.table?.seats?.[seat];  // a default name ("Easy bot 2") in the page language
+    if (info?.name) return seatName(info);
     return ctx.view.names?.[seat] ?? t("table.seatN", { n: seat + 1 });
   }
   const card = (code) => cardName(code, ctx.table.suits);

@@ -30,14 +30,6 @@ async function load(code) {
   return TEXT[code];
 }
 
-// The letters in the card corners.
-const INDEX = {
-  french: { en: { A: "A", K: "K", Q: "Q", J: "J" }, fr: { A: "A", K: "R", Q: "D", J: "V" },
-    de: { A: "A", K: "K", Q: "D", J: "B" } },
-  german: { en: { A: "A", K: "K", Q: "O", J: "U" }, fr: { A: "A", K: "R", Q: "O", J: "U" },
-    de: { A: "D", K: "K", Q: "O", J: "U" } },
-};
-
 function initial() {
   const asked = new URLSearchParams(location.search).get("lang");
   if (asked && LANGS[asked]) return asked;
@@ -70,11 +62,14 @@ if (rulesLink && /^\/tables\/[^/]+$/.test(location.pathname)) {
 }
 
 /** The text for `key` in the current language, with {name} replaced from `params`.
- * A key with `.one`/`.other` forms is a plural chosen by `params.n`. */
+ * A key with `.one`/`.other` forms is a plural chosen by `params.n` (a number, or digits). */
 export function t(key, params = {}) {
   let text = TEXT[lang][key] ?? TEXT.en[key];
-  if (text === undefined && typeof params.n === "number") {
-    const form = `${key}.${new Intl.PluralRules(lang).select(params.n) === "one" ? "one" : "other"}`;
+  const count = typeof params.n === "number" ? params.n
+    : typeof params.n === "string" && /^-?\d+(\.\d+)?$/.test(params.n) ? Number(params.n) : null;
+  if (text === undefined && count !== null) {
+    // CLDR's plural rules, as Babel's on the server: French 0 and 0,5 are singular
+    const form = `${key}.${new Intl.PluralRules(lang).select(Math.abs(count)) === "one" ? "one" : "other"}`;
     text = TEXT[lang][form] ?? TEXT.en[form];
   }
   if (text === undefined) return key;
@@ -138,10 +133,11 @@ export function suitName(suit, deck = "french") {
   return t(`suit.${deck === "german" ? "german" : "french"}.${suit}`);
 }
 
-/** The corner index of a rank ("Q" -> "D" in French, "O" on a German pack). */
+/** The corner index of a rank ("Q" -> "D" in French, "O" on a German pack): the catalog's rankIndex.* keys. */
 export function rankIndex(rank, deck = "french") {
   if (rank === "T") return "10";
-  return INDEX[deck === "german" ? "german" : "french"][lang][rank] ?? rank;
+  const key = `rankIndex.${deck === "german" ? "german" : "french"}.${rank}`;
+  return has(key) ? t(key) : rank;
 }
 
 /** A preset's name for people ("Polignac (French rules)"); the id when it has none. */

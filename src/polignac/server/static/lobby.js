@@ -1,7 +1,7 @@
 // @ts-check
 // The lobby: "Play now", the table list, "Create table", the replay viewer link.
 import {
-  languagePicker, levelName, onLang, presetName, presetSummary, seatName, t, translatePage,
+  has, languagePicker, levelName, onLang, presetName, presetSummary, seatName, t, translatePage,
 } from "./i18n.js";
 import { inviteRow } from "./seats.js";
 import { $, make } from "./dom.js";
@@ -136,6 +136,19 @@ function hintsDefault() {
 hintsBox.addEventListener("change", () => { hintsChosen = true; });
 $("seats").addEventListener("change", hintsDefault);
 
+/**
+ * The house rules that apply to the chosen game, in the form's order: the preset's `params`
+ * (each a name of `info.house_rules`, or a spec with its `name`), else every house rule.
+ * @returns {{name: string, type: string, label?: string, min?: number, max?: number,
+ *   choices?: string[]}[]}
+ */
+function houseParams() {
+  const p = preset();
+  const listed = Array.isArray(p?.params) ? p.params : Object.keys(info.house_rules);
+  return listed.map((x) => (typeof x === "string" ? { ...info.house_rules[x], name: x }
+    : { ...(info.house_rules[x?.name] ?? {}), ...x })).filter((x) => x && x.name && x.type);
+}
+
 function fillHouse() {
   const box = $("house");
   const p = preset();
@@ -143,25 +156,41 @@ function fillHouse() {
     box.querySelectorAll("input, select"));
   const old = Object.fromEntries([...fields].map((x) => [x.name, x.value]));
   box.replaceChildren(make("legend", "", t("lobby.house")));
-  for (const [key, spec] of Object.entries(info.house_rules)) {
-    const text = t(`rule.${key}`) === `rule.${key}` ? spec.label : t(`rule.${key}`);
+  const params = houseParams();
+  box.hidden = !params.length;
+  for (const spec of params) {
+    const key = spec.name;
+    const text = has(`rule.${key}`) ? t(`rule.${key}`) : spec.label ?? key;
     const label = make("label", "", text + " ");
     let input;
     if (spec.type === "choice") {
       input = document.createElement("select");
-      const name = (c) => (c === null || c === undefined ? "—" : t(`choice.${c}`));
+      const name = (c) => (c === null || c === undefined ? "—" : has(`choice.${c}`) ? t(`choice.${c}`) : c);
       input.append(option("", t("lobby.preset", { value: name(p[key]) })));
-      spec.choices.forEach((c) => input.append(option(c, name(c))));
+      (spec.choices ?? []).forEach((c) => input.append(option(c, name(c))));
     } else {
       input = document.createElement("input");
-      input.type = "number"; input.min = spec.min; input.max = spec.max;
+      input.type = "number";
+      if (spec.min !== undefined) input.min = String(spec.min);
+      if (spec.max !== undefined) input.max = String(spec.max);
       input.placeholder = p[key] === null || p[key] === undefined ? "—" : String(p[key]);
     }
     input.name = `rule:${key}`;
+    input.dataset.type = spec.type;
     if (old[input.name]) input.value = old[input.name];
     label.append(input);
     box.append(label);
   }
+}
+
+/** The server's reason for refusing the form, in the page's language when it says its words
+ * (`key`, `params`), beside the Create button. */
+function showCreateError(err) {
+  const data = err?.data ?? {};
+  const reason = data.key && has(data.key) ? t(data.key, data.params ?? {}) : data.error ?? "";
+  const head = err?.message ?? "";
+  $("create-error").textContent = reason && reason !== head ? t("lobby.refused", { what: head, why: reason })
+    : head;
 }
 
 function showCreated() {
@@ -184,10 +213,12 @@ createForm.addEventListener("submit", async (e) => {
     seats.push(v.startsWith("bot:") ? { kind: "bot", level: v.slice(4) } : { kind: v });
   }
   const overrides = {};
-  for (const key of Object.keys(info.house_rules)) {
-    const v = form.get(`rule:${key}`);
-    if (v !== null && v !== "") overrides[key] = info.house_rules[key].type === "int" ? Number(v) : v;
+  for (const input of /** @type {NodeListOf<HTMLInputElement | HTMLSelectElement>} */ (
+    $("house").querySelectorAll("[name^='rule:']"))) {
+    if (input.value === "") continue;
+    overrides[input.name.slice(5)] = input.dataset.type === "choice" ? input.value : Number(input.value);
   }
+  $("create-error").textContent = "";
   try {
     const data = await postJson("/api/tables", { preset: form.get("preset"), players: n, seats,
       overrides, name: form.get("name"), private: form.get("private") === "on",
@@ -197,7 +228,7 @@ createForm.addEventListener("submit", async (e) => {
     showCreated();
     loadTables();
   } catch (err) {
-    $("error").textContent = err.message;
+    showCreateError(err);
   }
 });
 

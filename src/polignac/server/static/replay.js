@@ -4,9 +4,10 @@
 import { cardSVG, setDeck, suitIcon } from "./cards.js";
 import { totalsChart } from "./chart.js";
 import {
-  cardName, errorText, has, lang, languagePicker, onLang, presetName, seatName, t,
+  errorText, lang, languagePicker, onLang, presetName, seatName, t,
   translatePage,
 } from "./i18n.js";
+import { actionLabel, tookTrick } from "./labels.js";
 import { reasonList, renderSheet, resultText, seatMark } from "./scoresheet.js";
 import { cryptoAvailable, verifyRecord } from "./verify.js";
 import { $, make } from "./dom.js";
@@ -59,10 +60,8 @@ function played(code, seat, winner) {
   return fig;
 }
 
-function actionText(action) {
-  if (/^[2-9TJQKA][CDHS]$/.test(action)) return cardName(action, data.suits);
-  return has(`call.${action}`) ? t(`call.${action}`) : action;
-}
+/** An action in words (labels.js, the table's words too). */
+function actionText(action) { return actionLabel(action, data.suits); }
 
 function render() {
   if (!data) return;
@@ -112,7 +111,8 @@ function render() {
       t("replay.played", { name: name(step.seat), card: actionText(step.action) }) :
       t("replay.called", { name: name(step.seat), action: actionText(step.action) }));
   if (!step.trick.cards.length && step.last_trick && si > 0) {
-    what += " " + t("table.tookTrick", { name: name(step.last_trick.winner) });
+    const winner = step.last_trick.winner;
+    what += " " + tookTrick(name(winner), data.player_keys?.[winner]?.name_key === "name.you");
   }
   $("what").textContent = what;
 

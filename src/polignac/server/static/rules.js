@@ -1,6 +1,7 @@
 // @ts-check
 // The rules pages (/rules, /rules/{preset}): the server writes the text in the page
-// language; this draws the scoring cards and reloads the page in another language.
+// language; this draws the scoring cards and the example trick (data-card, data-play) with
+// the table's card pictures, and reloads the page in another language.
 import { lang, languagePicker, onLang } from "./i18n.js";
 import { cardSVG } from "./cards.js";
 
@@ -18,9 +19,10 @@ onLang((code) => {
   location.assign(url);
 });
 
-for (const box of /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll(".rule-cards"))) {
+for (const box of /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll(".rule-cards, .example-trick"))) {
   for (const figure of box.querySelectorAll("figure")) {
-    if (figure.dataset.card) figure.prepend(cardSVG(figure.dataset.card, box.dataset.deck));
+    const code = figure.dataset.card ?? figure.dataset.play;
+    if (code) figure.prepend(cardSVG(code, box.dataset.deck));
   }
 }
 document.body.dataset.ready = "1";

@@ -1,3 +1,4 @@
+// @ts-check
 // The score pad page: setup, one form per deal (shaped by the game), totals, match end.
 // The pad (setup + every deal's entry) lives in localStorage; the server scores it
 // (POST /api/scorepad/score) and keeps nothing.
@@ -42,27 +43,27 @@ function limitKind(p) {
 }
 
 function fillSetupAbout() {
-  const id = $("sp-preset").value;
+  const id = $("sp-preset", HTMLSelectElement).value;
   $("sp-about").replaceChildren(`${presetSummary(id)} `, el("span", { class: "pick-id", text: id }),
     " · ", el("a", { href: `/rules/${encodeURIComponent(id)}`, text: t("lobby.rulesLink") }));
 }
 
 function fillSetup() {
-  const p = preset($("sp-preset").value);
+  const p = preset($("sp-preset", HTMLSelectElement).value);
   fillSetupAbout();
-  const players = $("sp-players");
+  const players = $("sp-players", HTMLSelectElement);
   const keep = Number(players.value);
   players.replaceChildren(...p.players.map((n) => el("option", { value: n, text: n })));
   players.value = p.players.includes(keep) ? keep : p.default_players;
   fillNames();
   const kind = limitKind(p);
   $("sp-limit-text").textContent = kind.text;
-  $("sp-limit").value = kind.value ?? (p.deals || 2 * Number(players.value));
-  $("sp-revoke").value = p.revoke_penalty ?? "";
+  $("sp-limit", HTMLInputElement).value = kind.value ?? (p.deals || 2 * Number(players.value));
+  $("sp-revoke", HTMLInputElement).value = p.revoke_penalty ?? "";
 }
 
 function fillNames() {
-  const n = Number($("sp-players").value);
+  const n = Number($("sp-players", HTMLSelectElement).value);
   const box = $("sp-names");
   const old = [...box.querySelectorAll("input")].map((i) => i.value);
   box.replaceChildren(el("legend", { text: t("scorepad.names") }));
@@ -71,27 +72,27 @@ function fillNames() {
     box.append(el("label", {}, `${player} `,
       el("input", { name: `name${i}`, maxlength: 40, value: old[i] || player, required: true })));
   }
-  const dealer = $("sp-first-dealer");
+  const dealer = $("sp-first-dealer", HTMLSelectElement);
   dealer.replaceChildren(...Array.from({ length: n }, (_, i) =>
     el("option", { value: i, text: old[i] || t("name.player", { n: i + 1 }) })));
-  const p = preset($("sp-preset").value);
-  if (p && limitKind(p).key === "deals" && !p.deals) $("sp-limit").value = 2 * n;
+  const p = preset($("sp-preset", HTMLSelectElement).value);
+  if (p && limitKind(p).key === "deals" && !p.deals) $("sp-limit", HTMLInputElement).value = String(2 * n);
 }
 
 async function startPad(event) {
   event.preventDefault();
-  const p = preset($("sp-preset").value);
-  const n = Number($("sp-players").value);
+  const p = preset($("sp-preset", HTMLSelectElement).value);
+  const n = Number($("sp-players", HTMLSelectElement).value);
   const names = Array.from({ length: n }, (_, i) =>
-    $("sp-names").querySelector(`[name=name${i}]`).value.trim());
+    /** @type {HTMLInputElement} */ ($("sp-names").querySelector(`[name=name${i}]`)).value.trim());
   const overrides = {};
   const kind = limitKind(p);
-  const limit = $("sp-limit").value.trim();
+  const limit = $("sp-limit", HTMLInputElement).value.trim();
   const defaultLimit = kind.value ?? (p.deals || 2 * n);
   if (limit !== "" && Number(limit) !== defaultLimit) overrides[kind.key] = Number(limit);
-  const revoke = $("sp-revoke").value.trim();
+  const revoke = $("sp-revoke", HTMLInputElement).value.trim();
   const setup = {
-    preset: p.name, overrides, names, first_dealer: Number($("sp-first-dealer").value),
+    preset: p.name, overrides, names, first_dealer: Number($("sp-first-dealer", HTMLSelectElement).value),
     revoke_penalty: revoke === "" ? null : Number(revoke), entries: [],
   };
   await send(setup, null, false, $("sp-start"));
@@ -144,8 +145,8 @@ function showError(body) {
   $("sp-setup-error").textContent = "";
   box.textContent = explain(body);
   const field = body.field || "";
-  const hits = [...document.querySelectorAll("[data-field]")].filter((n) => {
-    const f = n.dataset.field;
+  const hits = [.../** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll("[data-field]"))].filter((n) => {
+    const f = n.dataset.field ?? "";
     return f === field || f.startsWith(field + "[") || f.startsWith(field + ".")
       || field.startsWith(f + "[") || field.startsWith(f + ".");
   });
@@ -204,7 +205,7 @@ function render() {
   const open = !pad.finished && pad.next;
   $("entry-panel").hidden = !open;
   $("undo-panel").hidden = open || pad.deals.length === 0;
-  $("sp-undo").disabled = pad.deals.length === 0;
+  $("sp-undo", HTMLButtonElement).disabled = pad.deals.length === 0;
   if (open) renderForm(pad.next, p);
 }
 
@@ -252,11 +253,12 @@ function renderTable() {
       if (why.length) cell.append(el("small", { text: why.join(", ") }));
       tr.append(cell);
     });
-    if (deal.tiebreak) tr.firstChild.textContent = t("scorepad.tiebreak", { n: deal.number });
-    if (deal.redeal) tr.firstChild.textContent = t("scorepad.redeal", { n: deal.number });
+    const head = /** @type {HTMLElement} */ (tr.firstChild);
+    if (deal.tiebreak) head.textContent = t("scorepad.tiebreak", { n: deal.number });
+    if (deal.redeal) head.textContent = t("scorepad.redeal", { n: deal.number });
     if (deal.partie_winner !== undefined && deal.partie_winner !== null) {
       tr.classList.add("partie-end");
-      tr.firstChild.textContent = t("scorepad.partie", { n: deal.number });
+      head.textContent = t("scorepad.partie", { n: deal.number });
     }
     rows.push(tr);
   }
@@ -305,6 +307,12 @@ function renderResult() {
 
 // -------------------------------------------------------------- the form
 
+/**
+ * A select of the seats for `field`, with a blank choice and `extra` [value, text] choices.
+ * @param {string} field
+ * @param {number[]} seats
+ * @param {{blank?: string | null, extra?: string[][]}} [options]
+ */
 function seatSelect(field, seats, { blank = t("scorepad.choose"), extra = [] } = {}) {
   const select = el("select", { dataset: { field } });
   if (blank !== null) select.append(el("option", { value: "", text: blank }));
@@ -414,18 +422,18 @@ function renderForm(form, p) {
   }
   extra.append(row(t("scorepad.note"), el("input", { type: "text", maxlength: 200, dataset: { field: "note" } })));
   fields.append(extra);
-  const first = fields.querySelector("select, input");
+  const first = /** @type {HTMLElement | null} */ (fields.querySelector("select, input"));
   if (first && document.activeElement?.closest("#entry") === null) first.focus();
 }
 
 function readNumbers(field, n) {
-  const inputs = [...document.querySelectorAll(`[data-field^="${field}["]`)];
+  const inputs = [.../** @type {NodeListOf<HTMLInputElement>} */ (document.querySelectorAll(`[data-field^="${field}["]`))];
   if (!inputs.length) return undefined;
   const out = Array(n).fill(0);
   for (const input of inputs) {
-    const m = input.dataset.field.match(/\[(\d+)\]$/);
+    const m = (input.dataset.field ?? "").match(/\[(\d+)\]$/);
     const v = input.value.trim();
-    out[Number(m[1])] = v === "" ? 0 : Number(v);
+    if (m) out[Number(m[1])] = v === "" ? 0 : Number(v);
   }
   return out;
 }
@@ -435,7 +443,7 @@ function readEntry() {
   const n = pad.names.length;
   const entry = {};
   const value = (field) => {
-    const node = document.querySelector(`[data-field="${field}"]`);
+    const node = /** @type {HTMLInputElement | null} */ (document.querySelector(`[data-field="${field}"]`));
     return node ? node.value : undefined;
   };
   const seatOrNull = (v) => (v === undefined || v === "" ? null : Number(v));
@@ -452,7 +460,7 @@ function readEntry() {
     const declarer = seatOrNull(value("contract.declarer"));
     if (declarer !== null) {
       entry.contract = { declarer,
-        made: document.querySelector('[data-field="contract.made"]').checked };
+        made: /** @type {HTMLInputElement} */ (document.querySelector('[data-field="contract.made"]')).checked };
     }
     const slam = seatOrNull(value("slam"));
     if (slam !== null) entry.slam = slam;
@@ -465,7 +473,7 @@ function readEntry() {
     if (last !== null) entry.last_trick = last;
     const claim = seatOrNull(value("claim"));
     if (claim !== null) entry.claim = claim;
-    entry.announcements = [...document.querySelectorAll('[data-field="announcements"]')]
+    entry.announcements = [.../** @type {NodeListOf<HTMLInputElement>} */ (document.querySelectorAll('[data-field="announcements"]'))]
       .filter((c) => c.checked)
       .map((c) => ({ player: Number(c.dataset.seat), announcement: c.dataset.ann }));
   }
@@ -473,7 +481,7 @@ function readEntry() {
   if (revokes) {
     entry.revokes = revokes.flatMap((count, seat) => Array(Math.max(0, count)).fill(seat));
   }
-  entry.exposed = [...document.querySelectorAll('[data-field^="exposed."]')]
+  entry.exposed = [.../** @type {NodeListOf<HTMLInputElement>} */ (document.querySelectorAll('[data-field^="exposed."]'))]
     .filter((i) => i.value.trim())
     .map((i) => ({ player: Number(i.dataset.seat), cards: i.value.trim() }));
   const note = value("note");
@@ -485,16 +493,16 @@ function readEntry() {
 
 async function boot() {
   presets = (await getJson("/api/scorepad/presets")).presets;
-  $("sp-preset").replaceChildren(...presets.map((p) => el("option", { value: p.name,
+  $("sp-preset", HTMLSelectElement).replaceChildren(...presets.map((p) => el("option", { value: p.name,
     text: presetName(p.name) })));
   languagePicker($("lang"));
   translatePage();
   document.title = `${t("scorepad.title")} · Polignac`;
   onLang(() => {
     document.title = `${t("scorepad.title")} · Polignac`;
-    const keep = $("sp-preset").value;
-    [...$("sp-preset").options].forEach((o) => { o.textContent = presetName(o.value); });
-    $("sp-preset").value = keep;
+    const keep = $("sp-preset", HTMLSelectElement).value;
+    [...$("sp-preset", HTMLSelectElement).options].forEach((o) => { o.textContent = presetName(o.value); });
+    $("sp-preset", HTMLSelectElement).value = keep;
     const names = [...$("sp-names").querySelectorAll("input")].map((i) => i.value);
     fillNames();
     $("sp-limit-text").textContent = limitKind(preset(keep)).text;
@@ -503,12 +511,12 @@ async function boot() {
     render();
   });
   fillSetup();
-  $("sp-preset").addEventListener("change", fillSetup);
-  $("sp-players").addEventListener("change", fillNames);
+  $("sp-preset", HTMLSelectElement).addEventListener("change", fillSetup);
+  $("sp-players", HTMLSelectElement).addEventListener("change", fillNames);
   $("sp-names").addEventListener("input", () => {
-    const dealer = $("sp-first-dealer");
+    const dealer = $("sp-first-dealer", HTMLSelectElement);
     [...dealer.options].forEach((o, i) => {
-      const input = $("sp-names").querySelector(`[name=name${i}]`);
+      const input = /** @type {HTMLInputElement | null} */ ($("sp-names").querySelector(`[name=name${i}]`));
       o.textContent = input && input.value.trim() ? input.value.trim() : t("name.player", { n: i + 1 });
     });
   });
@@ -521,7 +529,7 @@ async function boot() {
   $("sp-misdeal").addEventListener("click", () => send(setupOf(pad), { misdeal: true }, false,
     $("sp-misdeal")));
   const undo = (event) => send(setupOf(pad), null, true, event.currentTarget);
-  $("sp-undo").addEventListener("click", undo);
+  $("sp-undo", HTMLButtonElement).addEventListener("click", undo);
   $("sp-undo-end").addEventListener("click", undo);
   $("sp-new").addEventListener("click", () => {
     if (pad && pad.deals.length && !pad.finished && !confirm(t("scorepad.confirmNew"))) return;

@@ -1,3 +1,4 @@
+// @ts-check
 // The score sheet and the score reasons, shared by the table, the replay viewer and the score pad.
 // Everything it shows comes from the core (Match.view / summary / the pad's state): the deal
 // scores, and in a partnership game (Pollack) the sides, partie scores, parties won and game

@@ -144,7 +144,7 @@ export function seatExtras(seat, { table, view, presence, you, spectating }) {
     }
     return [box];
   }
-  if (!spectating || view.finished || table.private || pendingSeat !== null) return [];
+  if (!choosing || !mayAsk({ table, view, spectating })) return [];
   const take = make("button", "take small-button", t("table.takeSeat"));
   take.type = "button";
   take.dataset.seat = seat;
@@ -173,9 +173,31 @@ function part(panel, id, className) {
 }
 
 let invitesBuilt = "";  // the open seats the invite rows were built for
+let choosing = false;    // a spectator pressed "Ask to play": the bots' seats offer themselves
+
+/** Whether this spectator may ask for a bot's seat: a public table, on, not a guided one,
+ * nothing asked yet from this browser. */
+function mayAsk({ table, view, spectating }) {
+  return !!(spectating && table && view && !view.finished && !table.private && !table.guide &&
+    pendingSeat === null);
+}
+
+/** The spectator's one way in: "Ask to play", then a seat's "Take this seat". */
+function askToPlay(ctxNow) {
+  if (!mayAsk(ctxNow) || !ctxNow.presence.some((p) => p && p.kind === "bot" && !p.take_pending)) {
+    choosing = false;
+    return [];
+  }
+  const b = make("button", "small-button ask-to-play", t("table.askToPlay"));
+  b.type = "button";
+  b.id = "ask-to-play";
+  b.setAttribute("aria-pressed", String(choosing));
+  b.addEventListener("click", () => { choosing = !choosing; ctx?.rerender(); });
+  return choosing ? [b, make("p", "small-muted", t("table.askToPlayHelp"))] : [b];
+}
 
 /** The panel above the scores: paused and private notes, the creator's invite links. */
-export function renderSeatsPanel({ table, presence, you, spectating }) {
+export function renderSeatsPanel({ table, view, presence, you, spectating }) {
   let panel = document.getElementById("seats-panel");
   if (!panel) {
     panel = make("div", "seats-panel");
@@ -187,6 +209,7 @@ export function renderSeatsPanel({ table, presence, you, spectating }) {
   const lines = [];
   if (paused && table.status !== "finished") lines.push(make("p", "paused-note", t("seats.paused")));
   if (table.private) lines.push(make("p", "small-muted private-note", t("seats.privateNote")));
+  lines.push(...askToPlay({ table, view, presence, spectating }));
   note.replaceChildren(...lines);
 
   const inv = part(panel, "invites-again", "invites-again");

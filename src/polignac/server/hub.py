@@ -1,0 +1,470 @@
+"""The hub: every table of this server process, and the storage behind them.
+
+It keeps the registry of tables in memory (loading one from the database on
+demand, or taking it over from a process that died), creates tables (from the
+lobby's form, Play now, the guided deal, a rematch) and hands out seats
+(invites, rematch seats, the cookies that name a seat).  The HTTP routes
+(``lobby_routes.py``, ``seat_routes.py``) and the socket session
+(``session.py``) call it; ``cluster.py`` calls :meth:`Hub.adopt`,
+:meth:`Hub.drop` and :meth:`Hub.find`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import re
+import secrets
+import socket
+import time
+from typing import Any
+
+from ..bots.registry import make_bot
+from ..core import PRESETS, PolignacError, get_rules
+from ..i18n import bot_name, default_name
+from .botmoves import BotBackend, PoolBackend, backend_for
+from .botqueue import heavy_pool_for
+from .cluster import Cluster
+from .config import ServerConfig
+from .connections import ClientSockets
+from .db import (
+    SeatRow,
+    Store,
+    TableRow,
+    insert_table,
+    make_engine,
+    migrate,
+    set_rematch,
+    update_seat,
+    update_table,
+)
+from .errors import ApiError
+from .guide import Guide
+from .health import LagMonitor
+from .seating import KeyedRateLimit, seal
+from .security import cookie_name, hash_token, new_token, parse_cookie, token_matches
+from .tables import GameTable
+from .workers import WorkerPool
+from .writer import Writer
+
+log = logging.getLogger("polignac.server")
+TABLE_ID = re.compile(r"[A-Za-z0-9_\-]{1,32}")
+"""What a table id looks like (anything else is no table, without asking the database)."""
+
+
+def _cookie_seat(table: GameTable, cookies: dict[str, str]) -> tuple[int, str] | None:
+    """The seat and token of ``table``'s cookie when it names a seat there (unchecked token)."""
+    parsed = parse_cookie(cookies.get(cookie_name(table.id)))
+    if parsed is None or not 0 <= parsed[0] < len(table.seats):
+        return None
+    return parsed
+
+
+class Hub:
+    """Every table of this server process, and the storage behind them."""
+
+    def __init__(self, config: ServerConfig, bots: BotBackend | None = None) -> None:
+        self.config = config
+        # Bot moves: a pool of their own (docs/server.md, "Bot moves"), unless given
+        # (a backend given is not stopped with the hub: tests share one).
+        self.own_bots = bots is None
+        self.bots: BotBackend = bots or backend_for(config)  # --bot-queue or a local pool
+        self.tables: dict[str, GameTable] = {}
+        self.store: Store | None = None
+        self.writer: Writer | None = None
+        self.create_limit = KeyedRateLimit(config.create_per_minute, config.create_burst)
+        self.loading: dict[str, asyncio.Task[GameTable | None]] = {}
+        self.workers = WorkerPool(config.workers, config.job_seconds,
+                                  memory_mb=config.worker_memory_mb,
+                                  preload=("polignac.server.replay_routes",))
+        self.heavy = heavy_pool_for(config, self.workers)  # hints, analyses: --bot-queue
+        self.lag = LagMonitor(warn=config.lag_warn_ms / 1000)
+        self.sockets = ClientSockets(config.max_connections_per_client)
+        # Several processes (docs/server.md, "Several processes"): leases, bus, forwarding.
+        self.cluster: Cluster | None = Cluster(self) if config.clustered else None
+        self.started = False
+        """True once :meth:`start` has finished (``GET /ready``)."""
+
+    async def start(self) -> None:
+        """Open the database, migrate it, rebuild every table by replaying its events.
+
+        Raises:
+            sqlalchemy.exc.SQLAlchemyError: the database cannot be opened or migrated.
+        """
+        self.lag.start()
+        if self.config.warm_workers:
+            await asyncio.to_thread(self.workers.start)
+            if isinstance(self.bots, PoolBackend) and self.own_bots:
+                await asyncio.to_thread(self.bots.start)
+        engine = make_engine(self.config.url())
+        await asyncio.to_thread(migrate, engine)
+        self.store = Store(engine)
+        self.writer = Writer(self.store)
+        self.writer.start()
+        if self.cluster is not None:  # tables come by request, or are taken over
+            await self.cluster.start()
+            self.started = True
+            return
+        for row in await asyncio.to_thread(self.store.load_all):
+            try:
+                table = GameTable(row, self.writer, self.config)
+            except PolignacError:
+                log.exception("table %s does not replay; skipped", row.id)
+                continue
+            self._register(table)
+            table.wake()
+            for s in table.seats:  # nobody is connected yet: the grace period starts now
+                table.start_grace(s.seat)
+        self.started = True
+
+    def _register(self, table: GameTable) -> None:
+        """Keep ``table`` in memory until it is unloaded (:meth:`unload`)."""
+        self.tables[table.id] = table
+        table.on_idle = self.unload
+        table.on_fenced = self._fenced
+        table.backend = self.bots
+        table.settle()
+
+    async def find(self, table_id: str) -> GameTable | None:
+        """The table ``table_id``: in memory, or loaded from the database (a closed or
+        finished table that left memory: it comes back paused, and leaves again), or
+        None when there is no such table.
+
+        Raises:
+            sqlalchemy.exc.SQLAlchemyError: the database cannot be read.
+        """
+        table = self.tables.get(table_id)
+        if table is not None or not TABLE_ID.fullmatch(table_id) or self.store is None:
+            return table
+        task = self.loading.get(table_id)
+        if task is None:
+            task = self.loading[table_id] = asyncio.get_running_loop().create_task(
+                self._load(table_id))
+            task.add_done_callback(lambda _t: self.loading.pop(table_id, None))
+        return await asyncio.shield(task)
+
+    async def _load(self, table_id: str, adopt: bool = False) -> GameTable | None:
+        """Load ``table_id`` (None: no such table, or another process owns it); with
+        several processes, only once its lease is this process's.  ``adopt``: taken
+        over from a process that died, it plays on as after a restart (else it comes
+        back paused until a person connects)."""
+        assert self.store is not None and self.writer is not None
+        store, writer = self.store, self.writer
+        if self.cluster is not None and not await self.cluster.acquire(table_id):
+            return None
+        row = await asyncio.to_thread(store.load_one, table_id)
+        if row is None:
+            if self.cluster is not None:
+                await self.cluster.release(table_id)
+            return None
+        if table_id in self.tables:  # created meanwhile
+            return self.tables[table_id]
+        try:
+            table = await asyncio.to_thread(GameTable, row, writer, self.config)
+        except PolignacError:
+            log.exception("table %s does not replay", table_id)
+            if self.cluster is not None:
+                await self.cluster.release(table_id)
+            return None
+        table.paused = not adopt and not table.match.finished  # nobody is here yet
+        self._register(table)
+        if adopt:
+            table.wake()
+            for s in table.seats:  # as after a restart: grace periods start now
+                table.start_grace(s.seat)
+        return table
+
+    async def adopt(self, table_id: str) -> None:
+        """Take over ``table_id``, whose owner process died (its lease lapsed), from the
+        event log (nothing if it is loaded or loading here, or another took it first).
+
+        Raises:
+            sqlalchemy.exc.SQLAlchemyError: the database cannot be read.
+        """
+        if table_id in self.tables or table_id in self.loading:
+            return
+        task = self.loading[table_id] = asyncio.get_running_loop().create_task(
+            self._load(table_id, adopt=True))
+        task.add_done_callback(lambda _t: self.loading.pop(table_id, None))
+        await asyncio.shield(task)
+
+    async def drop(self, table: GameTable, why: str) -> None:
+        """Take ``table`` out of memory at once, without storing anything, and close its
+        connections with 1012 (clients reconnect, to its next owner): this process
+        no longer owns it."""
+        if self.tables.get(table.id) is not table:
+            return
+        del self.tables[table.id]
+        await table.stop(reconnect=True)
+        log.warning("table %s: dropped by process %s (%s)", table.id,
+                    self.cluster.id if self.cluster else "-", why)
+
+    def _fenced(self, table: GameTable) -> None:
+        """Another process wrote ``table``'s next event (its owner now, or a stale one):
+        drop the table and give up its lease, so that it is loaded again from the log."""
+        async def run() -> None:
+            await self.drop(table, "another process wrote its next event")
+            if self.cluster is not None:
+                await self.cluster.release(table.id)
+        asyncio.get_running_loop().create_task(run())
+
+    @property
+    def process_id(self) -> str:
+        """This process's id (``GET /health``, the logs)."""
+        return self.cluster.id if self.cluster is not None else f"{socket.gethostname()}-" \
+            f"{os.getpid()}"
+
+    async def unload(self, table: GameTable, why: str) -> bool:
+        """Take a paused (``why`` = ``closed``) or finished table out of memory; it stays
+        in the database (:meth:`find` loads it again).  False, and nothing done,
+        while it still has connections.
+
+        Raises:
+            sqlalchemy.exc.SQLAlchemyError, WriterClosedError: not stored.
+        """
+        assert self.writer is not None
+        if table.subscribers or self.tables.get(table.id) is not table:
+            return False
+        now = time.time()
+        values = {"closed_at": now} if why == "closed" else {"finished_at": now}
+        await self.writer.run(lambda conn: update_table(conn, table.id, **values))
+        if why == "closed":
+            table.closed_at = now
+        if table.subscribers:  # somebody came while it was being stored
+            return False
+        del self.tables[table.id]
+        await table.stop()
+        if self.cluster is not None:
+            await self.cluster.release(table.id)
+        log.info("table %s left memory (%s)", table.id, why)
+        return True
+
+    async def stop(self) -> None:
+        """Stop every table's driver, write what is waiting and close the database."""
+        if self.cluster is not None:
+            self.cluster.halt()
+        await self.lag.stop()
+        await self.workers.stop()
+        if self.heavy is not self.workers:
+            await self.heavy.stop()
+        for table in list(self.tables.values()):  # unload may remove tables meanwhile
+            await table.stop()
+        if self.own_bots:
+            await self.bots.stop()
+        if self.writer is not None:
+            await self.writer.stop()
+        if self.cluster is not None and self.store is not None:
+            await self.cluster.close()
+        if self.store is not None:
+            self.store.engine.dispose()
+
+    async def create(self, preset: str, players: int | None, seats: list[dict[str, Any]],
+                     overrides: dict[str, Any], name: str, holder: str,
+                     options: dict[str, Any]) -> tuple[GameTable, str, dict[int, str]]:
+        """Create a table for the browser identity hashed as ``holder``; return it, the
+        creator's seat token and the invite tokens.
+
+        Raises:
+            ApiError: unknown preset, bad player count, bad seats or house rules
+                (400); the server holds ``max_tables`` tables (429).
+        """
+        assert self.store is not None
+        if len(self.tables) >= self.config.max_tables:
+            raise ApiError(f"the server has {len(self.tables)} tables open, its most; try "
+                           "again later", "too-many-tables", 429)
+        try:
+            rules = get_rules(preset, overrides)
+            n = rules.default_players if players is None else players
+            rules.check_player_count(n)
+        except PolignacError as exc:
+            raise ApiError(str(exc), "bad-rules") from None
+        if len(seats) != n:
+            raise ApiError(f"{len(seats)} seats described for {n} players", "bad-seats")
+        if [s.get("kind") for s in seats].count("you") != 1:
+            raise ApiError("exactly one seat must be yours (kind 'you')", "bad-seats")
+        rows: list[SeatRow] = []
+        creator = new_token()
+        table_id = secrets.token_urlsafe(9)
+        invites: dict[int, str] = {}
+        for i, spec in enumerate(seats):
+            kind = spec.get("kind")
+            if kind == "you":
+                rows.append(SeatRow(i, "human", None, name, hash_token(creator), None,
+                                    holder_hash=holder))
+            elif kind == "open":
+                invite = new_token()
+                invites[i] = invite
+                rows.append(SeatRow(i, "human", None, default_name("name.guest", n=i + 1), None,
+                                    hash_token(invite),
+                                    invite_sealed=seal(invite, creator, table_id, i)))
+            elif kind == "bot":
+                level = spec.get("level", "easy")
+                if not isinstance(level, str) or level not in self.config.bot_levels:
+                    raise ApiError(f"bot level {level!r}: choose one of "
+                                   f"{', '.join(self.config.bot_levels)}", "bad-seats")
+                make_bot(level)
+                rows.append(SeatRow(i, "bot", level, bot_name(level, i + 1),
+                                    None, None))
+            else:
+                raise ApiError(f"seat {i}: kind must be you, bot or open", "bad-seats")
+        you = [s.get("kind") for s in seats].index("you")
+        row = TableRow(table_id, preset, rules.overrides_from(PRESETS[preset]),
+                       n, secrets.randbelow(n), rows, [], creator_seat=you, options=options)
+        return await self.open_table(row), creator, invites
+
+    async def create_guided(self, guide: Guide, name: str, holder: str
+                            ) -> tuple[GameTable, str]:
+        """A private table for one newcomer: ``guide``'s prepared deal against its seeded
+        bots; return it and the newcomer's seat token.
+
+        Raises:
+            ApiError: the server holds ``max_tables`` tables (429).
+        """
+        if len(self.tables) >= self.config.max_tables:
+            raise ApiError(f"the server has {len(self.tables)} tables open, its most; try "
+                           "again later", "too-many-tables", 429)
+        token = new_token()
+        rows = [
+            SeatRow(s, "human", None, name, hash_token(token), None, holder_hash=holder)
+            if s == guide.you else
+            SeatRow(s, "bot", guide.bot_level, bot_name(guide.bot_level, s + 1), None, None)
+            for s in range(guide.players)
+        ]
+        row = TableRow(secrets.token_urlsafe(9), guide.preset, dict(guide.overrides),
+                       guide.players, guide.dealer, rows, [], creator_seat=guide.you,
+                       options={"guide": guide.id, "private": True, "hints": True})
+        return await self.open_table(row), token
+
+    async def open_table(self, row: TableRow) -> GameTable:
+        """Store a new table, deal its first hands (unless it waits for people to claim
+        its open seats, or a cut window is configured: then the driver publishes the
+        commitment and deals) and start its driver.
+
+        Raises:
+            sqlalchemy.exc.SQLAlchemyError: the table cannot be stored.
+        """
+        assert self.writer is not None
+        cluster = self.cluster
+
+        def store(conn: Any) -> None:
+            insert_table(conn, row)
+            if cluster is not None:  # the new table's lease is this process's
+                cluster.claim_new(conn, row.id)
+
+        await self.writer.run(store)
+        if cluster is not None:
+            log.info("table %s: owned by process %s (created here)", row.id, cluster.id)
+        table = GameTable(row, self.writer, self.config)
+        self._register(table)
+        if self.config.cut_window <= 0:  # else the driver deals once the cuts are in
+            await table.deal()
+        table.wake()
+        for s in table.seats:  # a seated person who never comes is replaced by a bot
+            table.start_grace(s.seat)
+        return table
+
+    async def rematch(self, old: GameTable, seat: int) -> tuple[GameTable, dict[int, str]]:
+        """The rematch of ``old`` (created on first call): same preset, rules, seats.
+
+        People's seats are reserved for them: the seat's invite is the old seat
+        token (exchanged by :meth:`claim_rematch_seat`).  Seats nobody had
+        claimed get fresh invites, returned (only by the call that creates).
+        ``seat``, the caller's, is the new table's creator (who may start it
+        before everyone has come back).  Call with ``old.lock`` held.
+
+        Raises:
+            ApiError: the match is not over (409).
+        """
+        assert self.writer is not None
+        if old.rematch_id is not None and old.rematch_id in self.tables:
+            return self.tables[old.rematch_id], {}
+        if not old.match.finished:
+            raise ApiError("the match is not over yet", "not-finished", 409)
+        if len(self.tables) >= self.config.max_tables:
+            raise ApiError(f"the server has {len(self.tables)} tables open, its most; try "
+                           "again later", "too-many-tables", 429)
+        rows: list[SeatRow] = []
+        invites: dict[int, str] = {}
+        for s in old.seats:
+            if s.kind == "bot":
+                rows.append(SeatRow(s.seat, "bot", s.bot_level, s.name, None, None))
+            elif s.token_hash is not None:
+                rows.append(SeatRow(s.seat, "human", None, s.name, None, s.token_hash,
+                                    holder_hash=s.holder_hash))
+            else:
+                invites[s.seat] = new_token()
+                rows.append(SeatRow(s.seat, "human", None, s.name, None,
+                                    hash_token(invites[s.seat])))
+        n = len(old.seats)
+        row = TableRow(secrets.token_urlsafe(9), old.preset, dict(old.overrides), n,
+                       secrets.randbelow(n), rows, [], creator_seat=seat,
+                       options={k: v for k, v in old.options.items()
+                                if k != "guide"})  # a guided deal is played once
+        table = await self.open_table(row)
+        await self.writer.run(lambda conn: set_rematch(conn, old.id, table.id))
+        old.rematch_id = table.id
+        old.broadcast({"type": "rematch", "id": table.id, "url": f"/tables/{table.id}"})
+        return table, invites
+
+    async def claim_rematch_seat(self, table: GameTable, seat: int, old_token: str) -> str:
+        """Give the holder of ``seat`` at the old table that seat at ``table``; a fresh token.
+
+        Raises:
+            ApiError: the seat is not reserved for that token (403).
+        """
+        async with table.lock:
+            row = table.seats[seat]
+            if row.kind != "human" or not (token_matches(old_token, row.invite_hash)
+                                           or row.token_hash is not None):
+                raise ApiError("this seat is not yours", "bad-token", 403)
+            fresh = new_token()
+            await self.claim(table, seat, hash_token(fresh), row.holder_hash)
+        table.wake()  # the last person to come back starts the first deal
+        return fresh
+
+    async def claim(self, table: GameTable, seat: int, token_hash: str,
+                    holder: str | None, name: str | None = None) -> None:
+        """Give person's ``seat`` its token and holder (invite used up), and ``name``
+        when given; call with ``table.lock`` held.
+
+        Raises:
+            sqlalchemy.exc.SQLAlchemyError, WriterClosedError: not stored.
+        """
+        assert self.writer is not None
+        row = table.seats[seat]
+        new_name = row.name if name is None else name
+        await self.writer.run(lambda conn: update_seat(conn, table.id, seat,
+                                                       token_hash=token_hash,
+                                                       invite_hash=None, invite_sealed=None,
+                                                       holder_hash=holder, name=new_name))
+        row.token_hash, row.invite_hash, row.invite_sealed = token_hash, None, None
+        row.holder_hash = holder
+        if new_name != row.name:
+            row.name = new_name
+            table.rename(seat, new_name)
+        table.start_grace(seat)
+        table.broadcast(table.presence_frame())
+
+    def seat_of(self, table: GameTable, cookies: dict[str, str]) -> int | None:
+        """The seat whose valid token this browser holds at ``table``, or None."""
+        found = self.seat_and_token(table, cookies)
+        return None if found is None else found[0]
+
+    def pending_take(self, table: GameTable, cookies: dict[str, str]) -> int | None:
+        """The bot's seat this browser asked to take at the next deal, or None."""
+        found = _cookie_seat(table, cookies)
+        if found is None:
+            return None
+        seat, token = found
+        return seat if token_matches(token, table.seats[seat].take_hash) else None
+
+    def seat_and_token(self, table: GameTable, cookies: dict[str, str]
+                       ) -> tuple[int, str] | None:
+        """The seat and token this browser validly holds at ``table``, or None."""
+        found = _cookie_seat(table, cookies)
+        if found is None:
+            return None
+        seat, token = found
+        return found if token_matches(token, table.seats[seat].token_hash) else None
+

@@ -1,0 +1,45 @@
+// @ts-check
+// The words for what a player does, in one place: a card, a call (pass, capot, general,
+// claim, Pollack's announcements such as `announce:three-tens`), and who took a trick.
+// The table, the replay viewer and the analysis all write actions through these.
+import { cardName, has, suitName, t } from "./i18n.js";
+
+/**
+ * A call in words: "announce:three-tens" -> "Announce three Tens", "pass" -> "Pass";
+ * an unknown call stays as it is.
+ * @param {string} action
+ * @param {string} [suits] the table's pack: "french" or "german"
+ * @returns {string}
+ */
+export function callLabel(action, suits = "french") {
+  if (action.startsWith("announce:")) {
+    const what = action.slice("announce:".length);
+    const words = what.startsWith("pollack-")
+      ? `Pollack ${suitName(what.slice("pollack-".length), suits)}`
+      : has(`announce.${what}`) ? t(`announce.${what}`) : what;
+    return t("call.announce", { what: words });
+  }
+  return has(`call.${action}`) ? t(`call.${action}`) : action;
+}
+
+/**
+ * Any action in words: a card's name ("QS" -> "Queen of spades") or a call.
+ * @param {string} action
+ * @param {string} [suits]
+ * @returns {string}
+ */
+export function actionLabel(action, suits = "french") {
+  if (/^[2-9TJQKA][CDHS]$/.test(action)) return cardName(action, suits);
+  return callLabel(action, suits);
+}
+
+/**
+ * "Anna took the trick." — or, for the viewer's own seat, the sentence in the second
+ * person ("Vous prenez le pli.", "Du nimmst den Stich.") instead of "Vous prend le pli".
+ * @param {string} name the seat's name as shown
+ * @param {boolean} self whether the seat is the viewer's
+ * @returns {string}
+ */
+export function tookTrick(name, self) {
+  return self ? t("table.tookTrick.you") : t("table.tookTrick", { name });
+}

@@ -1,0 +1,145 @@
+// @ts-check
+// The table protocol's frames (docs/server.md, "The table protocol"), as JSDoc types for the
+// table page's modules: the one place that says what the server sends. Types only.
+
+/**
+ * A seat of the table's info.
+ * @typedef {{seat: number, name: string, kind: "human" | "bot", level: string | null,
+ *   open: boolean, name_key?: string, name_params?: Record<string, unknown>}} TableSeat
+ */
+
+/**
+ * The table's public facts (`GameTable.info`).
+ * @typedef {object} TableInfo
+ * @property {string} id
+ * @property {string} preset
+ * @property {Record<string, unknown>} overrides the creator's house rules
+ * @property {string} suits "french" or "german"
+ * @property {string} rank_order
+ * @property {boolean} partnerships
+ * @property {string | null} declaration
+ * @property {number | null} contract_points
+ * @property {number[][]} sides each side's seats, or []
+ * @property {"penalty" | "points" | "cardPoints" | "side"} taken_unit
+ * @property {TableSeat[]} seats
+ * @property {"waiting" | "playing" | "between-deals" | "finished"} status
+ * @property {number | null} creator
+ * @property {boolean} private
+ * @property {boolean} hints
+ * @property {boolean} paused
+ * @property {string | null} rematch
+ * @property {boolean} guide
+ * @property {string | null} guide_id
+ * @property {number} trick_pause seconds
+ * @property {Record<string, unknown>} [rules] the resolved rules (preset and house rules)
+ */
+
+/** @typedef {{leader: number, winner: number, cards: string[]}} PastTrick (deal players) */
+
+/**
+ * A trick an act event completed (match seats).
+ * @typedef {{leader: number, winner: number, cards: string[], seats: number[]}} DoneTrick
+ */
+
+/**
+ * The Hearts family's passing, in a deal view.
+ * @typedef {{direction: string, count: number, to: number, from: number, given?: string[],
+ *   received?: string[]}} Passing
+ */
+
+/**
+ * One deal as a seat sees it (`Deal.view`); players are the deal's, not the table's seats.
+ * @typedef {object} DealView
+ * @property {number} players
+ * @property {number} dealer
+ * @property {string} phase "declare", "pass", "play" or "done"
+ * @property {number | null} to_act
+ * @property {string[] | null} hand
+ * @property {number[]} hand_sizes
+ * @property {string | null} turn_up
+ * @property {string | null} trump
+ * @property {string[]} actions
+ * @property {PastTrick[]} tricks
+ * @property {{leader: number, cards: string[]}} trick
+ * @property {number[]} tricks_won
+ * @property {number[]} points_taken
+ * @property {number | null} declarer
+ * @property {string | null} contract
+ * @property {string[]} [legal] this seat's legal actions, on its turn
+ * @property {Passing} [passing]
+ * @property {{player: number, announcement: string}[]} [announcements]
+ * @property {number[]} [side_totals] each side's partie score counted now (Pollack)
+ */
+
+/**
+ * A finished deal on the score sheet.
+ * @typedef {{number?: number, dealer: number, seats: number[], scores: number[], tiebreak: boolean,
+ *   side_scores?: number[], partie?: number, partie_won_by?: number | null,
+ *   partie_score?: number[], parties_tally?: number[], game_points?: number[]}} SheetDeal
+ */
+
+/**
+ * The match as a seat sees it (`Match.view`).
+ * @typedef {object} MatchView
+ * @property {string} preset
+ * @property {string[]} names
+ * @property {number | null} seat
+ * @property {number[]} totals
+ * @property {number} deal_number
+ * @property {SheetDeal[]} deals
+ * @property {boolean} finished
+ * @property {number[]} winners
+ * @property {number[]} losers
+ * @property {number[]} tied
+ * @property {number[][]} [sides]
+ * @property {number[]} [partie] each side's score in the partie in progress
+ * @property {number[]} [parties_tally]
+ * @property {DealView} [deal] the deal in progress
+ * @property {number[]} [deal_seats] the match seat of each deal player
+ * @property {number} [dealer]
+ * @property {DealView} [last_deal] between deals: the deal just over
+ * @property {number[]} [last_deal_seats]
+ */
+
+/**
+ * A seat's presence.
+ * @typedef {{seat: number, name: string, kind: "human" | "bot", open: boolean, connected: boolean,
+ *   grace_until: number | null, bot_playing: boolean, take_pending?: boolean,
+ *   take_name?: string | null, take_approved?: boolean, name_key?: string,
+ *   name_params?: Record<string, unknown>}} PresenceSeat
+ */
+
+/**
+ * An event: a deal, or an action (with the trick it completed, the deal's end...).
+ * @typedef {{kind: "deal", dealer: number, seats: number[], hand: string[] | null,
+ *   turn_up: string | null, shuffle?: unknown}
+ *   | {kind: "act", seat: number, action: string, trick?: DoneTrick, deal_over?: boolean,
+ *   scores?: number[], match_over?: boolean, passing?: boolean, reveal?: unknown}} TableEvent
+ */
+
+/**
+ * `core.summary(match)`: every finished deal's scores with their reasons.
+ * @typedef {{deals: {number: number, scores: number[], tiebreak?: boolean, partie_winner?: unknown,
+ *   reasons: object[]}[]}} Summary
+ */
+
+/**
+ * @typedef {{type: "state", seq: number, you: number | null, table: TableInfo, view: MatchView,
+ *   summary: Summary, presence?: PresenceSeat[], shuffle?: unknown}} StateFrame
+ * @typedef {{type: "event", seq: number, event: TableEvent, view?: MatchView, summary?: Summary,
+ *   presence?: PresenceSeat[]}} EventFrame
+ * @typedef {{type: "presence", paused: boolean, seats: PresenceSeat[]}} PresenceFrame
+ * @typedef {{type: "rematch", id: string, url: string}} RematchFrame
+ * @typedef {{type: "error", rule: string, message: string, seq?: number}} ErrorFrame
+ * @typedef {{type: "pong"} | {type: "commitment", deal: number} | {type: "cut", deal: number}}
+ *   OtherFrame
+ * @typedef {StateFrame | EventFrame | PresenceFrame | RematchFrame | ErrorFrame | OtherFrame} Frame
+ */
+
+/**
+ * What the page sends.
+ * @typedef {{type: "hello", last_seq: number} | {type: "act", action: string, seq?: number}
+ *   | {type: "cut", deal: number, value: string, commitment?: string} | {type: "ping"}} ClientFrame
+ */
+
+export {};
