@@ -8,8 +8,9 @@ run, two phases:
    /api/scorepad/score``), one after the other;
 2. **flood**: the same, while a client at 127.0.0.1 has twelve Knaves tables
    (``--tables``) asking for a hint in a loop, each at its own turn (the first
-   card of a 17-card hand: ``hint-too-deep`` after a long solve, then remembered),
-   and analyses a 30-deal Knaves record (``POST /api/analyze``, one job per deal).
+   card of a 17-card hand: ``hint-too-deep`` after a long solve, then remembered;
+   refusals count against the 20 hints a deal), and a client at 127.0.0.3
+   analyses a 30-deal Knaves record (``POST /api/analyze``, one job per deal).
 
 It prints, per phase, p50, p99 and max of the other client's answers (every one
 must be 200), the flood's answers by rule, and the pool's counts from ``/health``.
@@ -114,9 +115,11 @@ async def hinter(base: str, port: int, stop: asyncio.Event, ready: asyncio.Event
 
 async def analyser(base: str, body: bytes, stop: asyncio.Event,
                    seen: collections.Counter[str]) -> None:
-    """The flooder's analysis of a 30-deal Knaves record, read line by line until done
-    or ``stop``."""
-    async with httpx.AsyncClient(base_url=base, timeout=None, trust_env=False) as http, \
+    """A third client's (127.0.0.3) analysis of a 30-deal Knaves record, read line by
+    line until done or ``stop``."""
+    transport = httpx.AsyncHTTPTransport(local_address="127.0.0.3")
+    async with httpx.AsyncClient(base_url=base, transport=transport, timeout=None,
+                                 trust_env=False) as http, \
             http.stream("POST", "/api/analyze", content=body,
                         headers={"content-type": "application/json"}) as r:
         if r.status_code != 200:
@@ -155,8 +158,8 @@ async def run(args: argparse.Namespace, port: int) -> None:
     for name, lat, status in (("quiet", quiet, quiet_status), ("flood", busy, busy_status)):
         print(f"  {name:5}  p50 {pick(lat, 0.5):7.1f} ms  p99 {pick(lat, 0.99):7.1f} ms  "
               f"max {max(lat) * 1000:7.1f} ms  answers {dict(status)}")
-    print(f"flood (127.0.0.1): {args.tables} Knaves tables asking hints in a loop, a 30-deal "
-          f"Knaves analysis: {dict(seen)}")
+    print(f"flood: {args.tables} Knaves tables asking hints in a loop (127.0.0.1), a 30-deal "
+          f"Knaves analysis (127.0.0.3); answers by rule: {dict(seen)}")
     print(f"pool during the flood: {health}")
 
 

@@ -179,6 +179,13 @@ def _no_table() -> Response:
     return json_error("there is no such table (or it was never created here)", "no-table", 404)
 
 
+def _progress_of(table_id: str) -> Progress:
+    """The progress of a table's analysis (kept for the last :data:`MAX_PLANS` tables)."""
+    progress = _tables.get(table_id) or Progress()
+    _keep(_tables, table_id, progress, MAX_PLANS)
+    return progress
+
+
 # ------------------------------------------------------------------ one deal of a table
 
 
@@ -191,8 +198,11 @@ async def table_deal_analysis(request: Request) -> Response:
     number = ascii_int(raw, 1, len(table.match.results))
     if number is None:
         return json_error(f"deal {raw[:20]} of this table is not finished", "no-deal", 404)
-    progress = _tables.get(table.id) or Progress()
-    count = lambda: setattr(progress, "jobs", progress.jobs + 1)  # noqa: E731
+    progress = _progress_of(table.id)
+
+    def count() -> None:
+        progress.jobs += 1
+
     async for _n, status, answer in _deals(_pool(request.app.state.hub), client_key(request),
                                            _table_record(table), f"table:{table.id}",
                                            range(number, number + 1), SAMPLES, count):
@@ -206,7 +216,7 @@ async def table_deal_analysis(request: Request) -> Response:
 # ------------------------------------------------------------------ every deal of a table
 
 
-def _progress_body(progress: Progress, table_id: str) -> dict[str, Any]:
+def _progress_body(progress: Progress) -> dict[str, Any]:
     out: dict[str, Any] = {"total": progress.total, "done": progress.done,
                            "running": progress.running, "jobs": progress.jobs}
     if progress.error is not None:
@@ -241,22 +251,21 @@ async def table_analysis_start(request: Request) -> Response:
     table = await _table_of(request)
     if table is None:
         return _no_table()
-    progress = _tables.setdefault(table.id, Progress())
-    _keep(_tables, table.id, progress, MAX_PLANS)
+    progress = _progress_of(table.id)
     if progress.running:
-        return JSONResponse(_progress_body(progress, table.id), status_code=202)
+        return JSONResponse(_progress_body(progress), status_code=202)
     total = len(table.match.results)
     key = f"table:{table.id}"
     stored = sum(1 for n in range(1, total + 1) if (key, n, SAMPLES) in _kept)
     progress.total, progress.done, progress.error = total, stored, None
     if stored == total:
-        return JSONResponse(_progress_body(progress, table.id))
+        return JSONResponse(_progress_body(progress))
     client = client_key(request)
     progress.running = True
     progress.done = 0
     progress.task = asyncio.ensure_future(_run_table(progress, _pool(hub), client, table.id,
                                                      _table_record(table)))
-    return JSONResponse(_progress_body(progress, table.id), status_code=202)
+    return JSONResponse(_progress_body(progress), status_code=202)
 
 
 async def table_analysis(request: Request) -> Response:
@@ -265,7 +274,7 @@ async def table_analysis(request: Request) -> Response:
     if table is None:
         return _no_table()
     progress = _tables.get(table.id) or Progress(total=len(table.match.results))
-    out = _progress_body(progress, table.id)
+    out = _progress_body(progress)
     if not progress.running:
         total = len(table.match.results)
         key = f"table:{table.id}"

@@ -26,7 +26,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 from ..bots.analysis import Settings, analyze_record_deal, evaluate_view, unit_of
 from ..bots.base import SeatView
@@ -80,13 +80,13 @@ def _state(deal: Deal, seats: list[int], action: str | None, seat: int | None) -
         "action": action,
         "seat": seat,
         "phase": v["phase"],
-        "to_act": None if v["to_act"] is None else seats[v["to_act"]],
+        "to_act": None if v["to_act"] is None else seats[cast(int, v["to_act"])],
         "hands": [[CODES[c] for c in cards_of(h)] for h in deal.hands],
         "trick": {"cards": trick["cards"],
                   "seats": [seats[(leader + i) % n] for i in range(len(trick["cards"]))]},
         "tricks_won": v["tricks_won"],
         "contract": v["contract"],
-        "declarer": None if v["declarer"] is None else seats[v["declarer"]],
+        "declarer": None if v["declarer"] is None else seats[cast(int, v["declarer"])],
     }
     past = deal.past
     if past:

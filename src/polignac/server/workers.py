@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 import multiprocessing
 import os
@@ -277,7 +278,7 @@ class WorkerPool:
             self._running.add(job)
             job.running = self._pool.schedule(job.fn, args=job.args, timeout=job.limit)
             running = asyncio.wrap_future(job.running)
-            running.add_done_callback(lambda fut, job=job: self._finished(job, fut))
+            running.add_done_callback(functools.partial(self._finished, job))
 
     def _finished(self, job: _Job, fut: asyncio.Future[Any]) -> None:
         """A job's worker answered (or it timed out, or died): hand the outcome to its
