@@ -393,8 +393,8 @@ def test_serve_and_bot_worker_options() -> None:
 
     parser = argparse.ArgumentParser(prog="polignac")
     subs = parser.add_subparsers(dest="command")
-    register(subs)
-    register_worker(subs)
+    register(subs, "run the web app")
+    register_worker(subs, "compute bot moves from a queue")
     config = build_config(parser.parse_args(["serve", "--bot-queue", "redis://h:6379/0"]))
     assert isinstance(config, ServerConfig) and config.bot_queue == "redis://h:6379/0"
     assert not config.secure_cookies
