@@ -19,19 +19,22 @@ import polignac
 
 TIMEOUT = 10.0
 SRC = str(Path(polignac.__file__).resolve().parents[1])
+SECRET = "a-secret-the-test-processes-share"
+"""The bus secret of the processes these helpers start ($POLIGNAC_BUS_SECRET)."""
 
 
 class Proc:
     """One ``polignac serve`` process on ``port`` (bots and dealer without delay)."""
 
     def __init__(self, name: str, port: int, database_url: str, bus: str, data: Path,
-                 lease_seconds: float = 2.0) -> None:
+                 lease_seconds: float = 2.0, machine: str = "") -> None:
         self.name = name
         self.port = port
         self.base = f"http://127.0.0.1:{port}"
         self.log = data / f"{name}.log"
         data.mkdir(parents=True, exist_ok=True)
-        env = dict(os.environ, PYTHONPATH=SRC)
+        env = dict(os.environ, PYTHONPATH=SRC, POLIGNAC_BUS_SECRET=SECRET,
+                   POLIGNAC_MACHINE=machine)  # another machine: nothing handed over
         with open(self.log, "ab") as out:
             self.proc = subprocess.Popen(
                 [sys.executable, "-m", "polignac", "serve", "--host", "127.0.0.1",
@@ -39,7 +42,10 @@ class Proc:
                  "--bus", bus, "--lease-seconds", str(lease_seconds), "--name", name,
                  "--grace", "600", "--bot-delay", "0", "--deal-delay", "0",
                  "--trick-pause", "0", "--rate", "10000", "--job-workers", "1",
-                 "--bot-workers", "1"],
+                 "--bot-workers", "1",
+                 # a connection may be handed over to the table's owner, which serves
+                 # another port: each process answers to every port of 127.0.0.1
+                 "--allowed-host", "127.0.0.1"],
                 stdout=out, stderr=subprocess.STDOUT, env=env)
 
     @property
@@ -49,7 +55,7 @@ class Proc:
     def alive(self) -> bool:
         return self.proc.poll() is None
 
-    def wait_ready(self, seconds: float = 60.0) -> None:
+    def wait_ready(self, seconds: float = 180.0) -> None:
         """Wait until ``GET /ready`` answers 200.
 
         Raises:

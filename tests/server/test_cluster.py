@@ -132,6 +132,12 @@ def test_four_people_on_three_processes_and_a_spectator(pg_server: PgServer,
         health = [httpx.get(p.base + "/health", trust_env=False).json() for p in procs]
         assert sorted(h["owned_tables"] for h in health) == [0, 0, 1]
         assert len({h["process"] for h in health}) == 3
+        # every socket and request reached the owner itself: handed over as it arrived
+        # (handoff.py), nothing forwarded over the bus
+        crossed = {k: sum(h["cluster"][k] for h in health) for k in health[0]["cluster"]}
+        assert crossed["forwarded"] == crossed["served_forwarded"] == 0, crossed
+        assert crossed["handed_over"] == crossed["handed_in"] >= 3, crossed  # 5 sockets
+        assert crossed["bus_refused"] == 0, crossed
         other, _ = new_table(procs[1], [procs[1]] * 3)  # the lobby lists every process's
         for p in procs:
             listed = httpx.get(p.base + "/api/tables", trust_env=False).json()["tables"]

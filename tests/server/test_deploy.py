@@ -1,13 +1,16 @@
 """deploy/: the compose file's commands are what ``polignac`` accepts, with the example
 settings, and the proxy, the web processes and the image agree with each other.
 
-Docker does not run here: docs/deploy.md says what was run by hand instead."""
+Docker does not run here: docs/deploy.md says what was run by hand instead.  The
+proxy's configuration itself runs for real: nginx on loopback in front of two web
+processes (skipped when nginx is not installed)."""
 
 from __future__ import annotations
 
 import argparse
 import re
 import shlex
+import shutil
 from pathlib import Path
 from typing import Any
 
@@ -94,7 +97,123 @@ def test_the_proxy_the_web_services_and_the_image_agree() -> None:
     proxy_ip = services["proxy"]["networks"]["site"]["ipv4_address"]
     for name in upstreams:
         assert services[name]["environment"]["FORWARDED_ALLOW_IPS"] == proxy_ip
+        # the web machines share one bus secret (their messages are refused otherwise)
+        assert services[name]["environment"]["POLIGNAC_BUS_SECRET"] == "${BUS_SECRET:?set " \
+            "BUS_SECRET in deploy/.env}"
     assert "8080:8080" in services["proxy"]["ports"] and "listen 8080;" in nginx
     assert "proxy_set_header Upgrade $http_upgrade;" in nginx  # WebSockets pass
     dockerfile = (DEPLOY / "Dockerfile").read_text()
     assert 'pip install ".[server,scale]"' in dockerfile and "/ready" in dockerfile
+
+
+# ------------------------------------------------------------------ nginx, for real
+
+NGINX = shutil.which("nginx") or next((p for p in ("/usr/sbin/nginx",) if Path(p).exists()),
+                                      None)
+
+
+def nginx_conf(web: list[int], port: int, folder: Path) -> str:
+    """deploy/nginx.conf with its upstreams on ``web`` (ports of 127.0.0.1), listening
+    on 127.0.0.1:``port``, its files in ``folder``: the rest unchanged.
+
+    Raises:
+        AssertionError: the file no longer has what is replaced.
+    """
+    text = (DEPLOY / "nginx.conf").read_text()
+    for name, web_port in zip(("web1", "web2"), web, strict=True):
+        assert f"server {name}:8000 " in text
+        text = text.replace(f"server {name}:8000 ", f"server 127.0.0.1:{web_port} ")
+    replaced = {"listen 8080;": f"listen 127.0.0.1:{port};",
+                "worker_processes auto;": "worker_processes 1;",
+                "pid /tmp/nginx.pid;": f"pid {folder}/nginx.pid;",
+                "access_log /dev/stdout;": "access_log off;",
+                "error_log /dev/stderr warn;": f"error_log {folder}/error.log warn;"}
+    for old, new in replaced.items():
+        assert old in text, old
+        text = text.replace(old, new)
+    temp = "".join(f"    {kind}_temp_path {folder}/{kind};\n"
+                   for kind in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi"))
+    return text.replace("http {\n", "http {\n" + temp, 1)
+
+
+@pytest.mark.slow
+@pytest.mark.redis
+@pytest.mark.skipif(NGINX is None, reason="nginx is not installed (dev.py installs it)")
+def test_nginx_of_deploy_in_front_of_two_machines(redis_server: Any, tmp_path: Path) -> None:
+    """deploy/nginx.conf, run by nginx on loopback in front of two web processes that
+    play two machines (nothing handed between them) on one SQLite database and a
+    Redis bus: four tables created through the proxy, wherever creation landed, end
+    up each owned by the process the proxy sends its requests to (the lease follows
+    the table's hash); then everybody plays through the proxy and every socket is
+    served by its table's owner: nothing forwarded over the bus."""
+    import random
+    import subprocess
+    import time
+
+    import httpx
+
+    from .cluster_support import Proc, Viewer, new_table, owner_pid, stored_events
+    from .conftest import free_port
+    from .test_cluster import _act
+
+    url = f"sqlite:///{tmp_path / 'polignac.db'}"
+    bus = redis_server.url(6)
+    procs: list[Proc] = []
+    nginx = None
+    try:
+        for i in range(2):  # one after the other: the first creates the schema
+            procs.append(Proc(f"web{i + 1}", free_port(), url, bus, tmp_path / "data",
+                              machine=f"machine{i + 1}"))
+            procs[-1].wait_ready()
+        folder = tmp_path / "nginx"
+        folder.mkdir()
+        port = free_port()
+        conf = folder / "nginx.conf"
+        conf.write_text(nginx_conf([p.port for p in procs], port, folder))
+        assert NGINX is not None
+        nginx = subprocess.Popen([NGINX, "-p", str(folder), "-c", str(conf), "-g",
+                                  "daemon off;"], stderr=subprocess.PIPE)
+        proxy = Proc.__new__(Proc)  # the proxy's port, as one Proc
+        proxy.name, proxy.port, proxy.base, proxy.proc = "nginx", port, \
+            f"http://127.0.0.1:{port}", nginx
+        deadline = time.monotonic() + 20
+        while True:
+            assert nginx.poll() is None, nginx.stderr.read().decode() if nginx.stderr else ""
+            try:
+                if httpx.get(proxy.base + "/ready", trust_env=False).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                assert time.monotonic() < deadline, "nginx did not answer"
+                time.sleep(0.1)
+        # two tables created on each process (as the proxy may send a creation to
+        # either): every invite, socket and request then goes through the proxy
+        created = [(procs[i % 2], new_table(procs[i % 2], [proxy] * 3)) for i in range(4)]
+        tables = [t for _, t in created]
+        rng = random.Random(5)
+        acked = []
+        for table, cookies in tables:
+            players = [Viewer(table, c) for c in cookies]
+            for p in players:
+                p.connect([proxy])
+            acked += [(table, a) for a in (_act(players, rng) for _ in range(6)) if a]
+            for p in players:
+                p.close()
+        health = [httpx.get(p.base + "/health", trust_env=False).json() for p in procs]
+        crossed = {k: sum(h["cluster"][k] for h in health) for k in health[0]["cluster"]}
+        assert crossed["forwarded"] == crossed["served_forwarded"] == 0, crossed
+        assert crossed["handed_over"] == 0, crossed  # two machines: nothing handed
+        assert sum(h["owned_tables"] for h in health) == 4, health
+        moved = sum(owner_pid(url, table) != creator.pid for creator, (table, _) in created)
+        assert crossed["gave"] == moved, (crossed, moved)  # each table moved once at most
+        assert len(acked) >= 4 * 4
+        for table, (seq, seat, action) in acked:  # nothing acknowledged was lost
+            stored = {s[0]: s for s in stored_events(url, table)}
+            assert stored[seq][1:] == ("act", action, seat)
+    finally:
+        if nginx is not None:
+            nginx.terminate()
+            nginx.wait(10)
+            if nginx.stderr:
+                nginx.stderr.close()
+        for p in procs:
+            p.kill()

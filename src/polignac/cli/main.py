@@ -190,7 +190,7 @@ def _run(argv: list[str], out: TextIO) -> int:
     if args.command == "verify":
         from .verify import run_verify
 
-        return run_verify(args.file, args.json, args.strict, out)
+        return run_verify(args.file, args.json, args.strict, out, args.lenient)
     if args.command == "play-random":
         from .records import run_play_random
 

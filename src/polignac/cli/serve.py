@@ -70,6 +70,19 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser],
                         "(default 16)")
     p.add_argument("--header-timeout", type=float, default=10.0, metavar="SECONDS",
                    help="seconds a request's headers have to arrive (default 10)")
+    p.add_argument("--max-requests", type=int, default=16, metavar="N",
+                   help="HTTP requests per client address at once (default 16; one more "
+                        "is answered 429)")
+    p.add_argument("--write-timeout", type=float, default=10.0, metavar="SECONDS",
+                   help="seconds an answer may wait for a client that does not read before "
+                        "the connection is cut (default 10)")
+    p.add_argument("--forwarded-allow-ips", default=None, metavar="ADDRESSES",
+                   help="the reverse proxies (comma-separated addresses or networks) whose "
+                        "X-Forwarded-For header names the client; the per-client limits "
+                        "then count that address. Default: $FORWARDED_ALLOW_IPS, else "
+                        "none: X-Forwarded-For is ignored and every client is the "
+                        "socket's peer (behind a proxy, set it, or all clients share the "
+                        "proxy's allowance; never name an address a client can send from)")
     p.add_argument("--ping", type=float, default=20.0, metavar="SECONDS",
                    help="seconds between WebSocket pings, and to wait for the pong before "
                         "closing (default 20)")
@@ -97,6 +110,11 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser],
     p.add_argument("--lease-seconds", type=float, default=5.0, metavar="SECONDS",
                    help="seconds a table's lease lasts unless its process renews it: a dead "
                         "process's tables are taken over within about this long (default 5)")
+    p.add_argument("--bus-secret-file", default=None, metavar="FILE",
+                   help="a file holding the secret all the site's web processes share (at "
+                        "least 16 characters; or $POLIGNAC_BUS_SECRET): each bus message is "
+                        "signed with it and one that is not is refused. --workers N on "
+                        "one machine makes one when none is given")
     p.add_argument("--name", default=None, metavar="NAME",
                    help="this process's name in the logs and the table leases (default: the "
                         "host name; a process id and a random suffix are added)")
@@ -131,8 +149,11 @@ def build_config(args: argparse.Namespace) -> object:
     if args.name is not None and not 0 < len(args.name) <= 64:
         raise CliError(f"--name {args.name!r}: give 1 to 64 characters")
     bus = _bus(args)
+    secret = _secret(args, bus)
     within(args, "job_timeout", 0.1, 3600, " seconds")
     within(args, "max_connections", 1, 100_000)
+    within(args, "max_requests", 1, 100_000)
+    within(args, "write_timeout", 0, 3600, " seconds", above=True)
     for option in ("header_timeout", "ping"):
         within(args, option, 0, 3600, " seconds", above=True)
     from ..server.connections import default_allowed_hosts
@@ -163,13 +184,25 @@ def build_config(args: argparse.Namespace) -> object:
                         workers=args.job_workers, job_seconds=args.job_timeout,
                         warm_workers=True,
                         allowed_hosts=hosts, max_connections_per_client=args.max_connections,
+                        max_requests_per_client=args.max_requests,
+                        write_timeout=args.write_timeout,
+                        forwarded_allow_ips=_forwarded(args.forwarded_allow_ips),
                         header_timeout=args.header_timeout, ws_ping_interval=args.ping,
                         ws_ping_timeout=args.ping,
                         bot_workers=args.bot_workers,
                         bot_move_seconds=args.bot_move_timeout,
                         bot_queue=args.bot_queue, secure_cookies=args.secure_cookies,
                         bus_url=bus, lease_seconds=args.lease_seconds,
-                        process_name=args.name)
+                        process_name=args.name, bus_secret=secret)
+
+
+def _forwarded(value: str | None) -> tuple[str, ...]:
+    """The trusted proxies of ``--forwarded-allow-ips`` (else ``$FORWARDED_ALLOW_IPS``;
+    else none)."""
+    import os
+
+    text = value if value is not None else os.environ.get("FORWARDED_ALLOW_IPS", "")
+    return tuple(x.strip() for x in text.split(",") if x.strip())
 
 
 def _bus(args: argparse.Namespace) -> str:
@@ -195,6 +228,44 @@ def _bus(args: argparse.Namespace) -> str:
                    "PostgreSQL --database-url (its LISTEN/NOTIFY is the bus)")
 
 
+SECRET_ENV = "POLIGNAC_BUS_SECRET"
+
+
+def _secret(args: argparse.Namespace, bus: str) -> str | None:
+    """The bus secret: ``--bus-secret-file``, else ``$POLIGNAC_BUS_SECRET``, else (for
+    ``--workers N`` on one machine) a new one; None for ``memory://``.
+
+    Raises:
+        CliError: the file cannot be read, the secret is too short, or a bus that
+            leaves the process has none.
+    """
+    import os
+    import secrets
+
+    from ..server.bus import MIN_SECRET
+
+    if bus.startswith("memory:"):
+        return None
+    if args.bus_secret_file is not None:
+        try:
+            secret = Path(args.bus_secret_file).read_text(encoding="utf-8").strip()
+        except (OSError, UnicodeDecodeError) as exc:
+            raise CliError(f"--bus-secret-file {args.bus_secret_file}: {exc}") from None
+        where = f"--bus-secret-file {args.bus_secret_file}"
+    elif os.environ.get(SECRET_ENV):
+        secret, where = os.environ[SECRET_ENV].strip(), f"${SECRET_ENV}"
+    elif args.workers > 1:  # this machine's processes only: another machine's
+        return secrets.token_urlsafe(32)  # messages are refused (give them one secret)
+    else:
+        raise CliError(f"--bus {_shown(bus)}: the web processes need a shared secret to "
+                       f"sign the bus's messages: --bus-secret-file FILE or ${SECRET_ENV} "
+                       f"(at least {MIN_SECRET} characters, the same on every machine)")
+    if len(secret) < MIN_SECRET:
+        raise CliError(f"{where}: the bus secret has {len(secret)} characters; give at "
+                       f"least {MIN_SECRET}")
+    return secret
+
+
 def run_serve(args: argparse.Namespace) -> int:
     """Print the URL and serve until interrupted.
 
@@ -215,9 +286,14 @@ def run_serve(args: argparse.Namespace) -> int:
     if args.host in ("0.0.0.0", "::") and not args.allowed_host:
         print("polignac: listening on every address, but only loopback host names are "
               "served: name yours with --allowed-host", flush=True)
-    if args.workers == 1:
+    if args.workers == 1 and not config.clustered:  # type: ignore[attr-defined]
         uvicorn.run(create_app(config), host=args.host, port=args.port,  # type: ignore[arg-type]
                     log_level="info", **uvicorn_options(config))  # type: ignore[arg-type]
+        return 0
+    if args.workers == 1:  # one process of a cluster: connections handed to owners
+        from ..server.multiproc import serve_one
+
+        serve_one(config, create_app(config), args.host, args.port)  # type: ignore[arg-type]
         return 0
     from ..server.db import make_engine, migrate
 

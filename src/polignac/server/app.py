@@ -34,10 +34,10 @@ from . import (
     session,
 )
 from .botmoves import BotBackend
-from .cluster import ClusterRouter
 from .config import ServerConfig
 from .connections import HostCheck
 from .errors import ApiError, api_error_response
+from .httplimits import ClientRequests, RequestCounts
 from .hub import Hub
 from .lobby_routes import listed
 from .pages import error_page
@@ -123,11 +123,12 @@ def create_app(config: ServerConfig | None = None, bots: BotBackend | None = Non
         exception_handlers={HTTPException: http_error, ApiError: api_error_response},
     )
     app.state.hub = hub
-    if hub.cluster is not None:  # a table another process owns: forwarded (cluster.py),
-        hub.cluster.app = app    # once this process has checked the Host header
-        hub.cluster.lister = lambda: listed(hub)
-        app.add_middleware(ClusterRouter, cluster=hub.cluster)
+    # several processes: a table another process owns is its (cluster.py), once this
+    # process has checked the Host header; one process: nothing
+    hub.cluster.serve(app, lambda: listed(hub))
     app.add_middleware(HostCheck, allowed_hosts=config.allowed_hosts)
+    app.state.http_requests = RequestCounts(config.max_requests_per_client)  # httplimits.py
+    app.add_middleware(ClientRequests, counts=app.state.http_requests)
     app.add_middleware(SecurityHeaders)
     return app
 

@@ -10,12 +10,20 @@ put together again on the receiving side.
 Messages are text.  Delivery is at most once, in the order a publisher's awaited
 publishes were made; a process that is not subscribed when a message is sent
 never sees it.
+
+Every message is signed with the site's shared secret (HMAC-SHA256 over the
+channel, the time and the text: ``MAC:MILLISECONDS:TEXT``), and a message whose
+signature does not match, or that is older than :data:`MAX_AGE` seconds (a
+replay), is refused before any handler sees it: whoever reaches Redis (or
+PostgreSQL's NOTIFY) without the secret cannot act for anyone.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
+import hmac
 import itertools
 import logging
 import secrets
@@ -29,6 +37,10 @@ log = logging.getLogger("polignac.server")
 NOTIFY_LIMIT = 7900
 """Bytes of one PostgreSQL NOTIFY payload at most (the server's limit is 8000)."""
 _CHUNK = "~"  # a chunk: ~ID:INDEX:COUNT:TEXT (a message that starts with ~ is always chunked)
+MAX_AGE = 60.0
+"""Seconds a signed message stays acceptable (machines' clocks must agree that well)."""
+MIN_SECRET = 16
+"""Characters of a bus secret at least."""
 
 
 class BusError(ValueError):
@@ -67,6 +79,30 @@ def split_utf8(data: bytes, size: int) -> list[bytes]:
 Handler = Callable[[str], Awaitable[None] | None]
 
 
+def sign(secret: bytes, channel: str, text: str, now: float | None = None) -> str:
+    """``text`` as sent on ``channel``: ``MAC:MILLISECONDS:TEXT``."""
+    stamp = str(int(1000 * (time.time() if now is None else now)))
+    return f"{_mac(secret, channel, stamp, text)}:{stamp}:{text}"
+
+
+def verify(secret: bytes, channel: str, signed: str, now: float | None = None) -> str | None:
+    """The text of a message :func:`sign` made with ``secret`` for ``channel`` within
+    :data:`MAX_AGE` seconds of ``now``; None for anything else."""
+    mac, _, rest = signed.partition(":")
+    stamp, sep, text = rest.partition(":")
+    if not sep or not (stamp.isascii() and stamp.isdigit()) or len(stamp) > 16:
+        return None
+    if not hmac.compare_digest(mac, _mac(secret, channel, stamp, text)):
+        return None
+    age = (time.time() if now is None else now) - int(stamp) / 1000
+    return text if -MAX_AGE <= age <= MAX_AGE else None
+
+
+def _mac(secret: bytes, channel: str, stamp: str, text: str) -> str:
+    data = f"{channel}\n{stamp}\n".encode() + text.encode("utf-8", "surrogatepass")
+    return hmac.new(secret, data, hashlib.sha256).hexdigest()[:32]
+
+
 class Bus:
     """One process's connection to the bus (see the module's docstring).
 
@@ -74,9 +110,15 @@ class Bus:
     :meth:`publish`, and :meth:`close` at the end.
     """
 
-    def __init__(self, url: str, chunk_bytes: int | None = None) -> None:
-        """Raises:
-            BusError: the URL names no bus this server knows.
+    def __init__(self, url: str, chunk_bytes: int | None = None,
+                 secret: str | None = None) -> None:
+        """``secret``: the site's shared secret (at least :data:`MIN_SECRET`
+        characters), which every message is signed with and checked against; None
+        only for ``memory://``.
+
+        Raises:
+            BusError: the URL names no bus this server knows, or a bus that leaves the
+                process has no secret (or one too short).
         """
         self.url = url
         self.backend = backend_url(url)
@@ -90,6 +132,15 @@ class Bus:
         # broadcaster's PostgreSQL backend has one asyncpg connection, which runs one
         # statement at a time: publishes wait for each other.
         self._serial: asyncio.Lock | None = None
+        if secret is None and not self.local:
+            raise BusError(f"bus {_shown(url)}: the processes need a shared secret "
+                           "(--bus-secret-file or $POLIGNAC_BUS_SECRET)")
+        if secret is not None and len(secret) < MIN_SECRET:
+            raise BusError(f"the bus secret has {len(secret)} characters: give at least "
+                           f"{MIN_SECRET}")
+        self._secret = secret.encode() if secret is not None else None
+        self.refused = 0
+        """Messages refused: not signed with the secret, or too old."""
 
     @property
     def local(self) -> bool:
@@ -135,6 +186,8 @@ class Bus:
         broadcast = self._broadcast
         if broadcast is None:
             raise RuntimeError("the bus is not connected")
+        if self._secret is not None:
+            message = sign(self._secret, channel, message)
         if self.chunk_bytes:
             if self._serial is None:
                 self._serial = asyncio.Lock()
@@ -180,6 +233,12 @@ class Bus:
                         text = self._whole(event.message)
                         if text is None:
                             continue
+                        if self._secret is not None:
+                            signed = text
+                            text = verify(self._secret, channel, signed)
+                            if text is None:
+                                self._refuse(channel, signed)
+                                continue
                         try:
                             result = handler(text)
                             if result is not None:
@@ -194,6 +253,13 @@ class Bus:
 
         self._tasks.append(asyncio.get_running_loop().create_task(listen()))
         await ready
+
+    def _refuse(self, channel: str, signed: str) -> None:
+        self.refused += 1
+        if self.refused <= 10 or self.refused % 1000 == 0:
+            log.warning("bus: refused a message on %s that is not signed with the secret, "
+                        "or too old (%d refused so far): %r", channel, self.refused,
+                        signed[:80])
 
     def _whole(self, text: str) -> str | None:
         """``text``, or once its last chunk came the message it is part of, or None."""
@@ -215,6 +281,13 @@ class Bus:
             return None
         del self._partial[ident]
         return "".join(p for p in parts if p is not None)
+
+
+def _shown(url: str) -> str:
+    """``url`` without its password."""
+    import re
+
+    return re.sub(r"//([^:/@]*):[^@/]*@", r"//\1:***@", url)
 
 
 def _redis_backend(url: str) -> Any:

@@ -29,7 +29,6 @@ import hashlib
 import json
 import logging
 import os
-import random
 import re
 import secrets
 import socket
@@ -38,11 +37,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import insert
 from sqlalchemy.exc import SQLAlchemyError
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from . import leases
+from . import handoff, leases
 from .bus import Bus
 
 if TYPE_CHECKING:
@@ -56,10 +54,21 @@ ALIVE = "polignac_alive"
 """The channel every process says it is alive on."""
 EVERYONE = "polignac_all"
 """The channel every process listens to for questions to all (the lobby's list)."""
+STICKY = b"x-polignac-sticky"
+"""Request header of a reverse proxy that sends every request of a table to one
+machine (deploy/nginx.conf: a consistent hash of the table id): the table's lease
+then follows it to that machine (:meth:`Cluster.claim`)."""
+MACHINE_ENV = "POLIGNAC_MACHINE"
+"""Processes whose ``$POLIGNAC_MACHINE`` differ never hand connections to each other,
+as if on two machines (tests play several machines on one)."""
+GIVE_AFTER = 10.0
+"""Seconds a process keeps a table it was given before it gives it away again."""
 _TABLE_PATH = re.compile(r"^/tables/([A-Za-z0-9_\-]{1,32})(?:/|$)")
 _SCOPE_KEYS = ("type", "asgi", "http_version", "method", "scheme", "path", "raw_path",
                "root_path", "query_string", "headers", "client", "server", "subprotocols")
-_MAX_RELAYED = 1000  # ASGI messages waiting for a slow client of a tunnel, at most
+MAX_RELAYED = 256
+"""Messages a tunnel keeps for a client whose send is blocked, at most: one more and
+the tunnel ends (its owner hears ``end``; what waits is dropped)."""
 
 
 def process_id(name: str | None) -> str:
@@ -112,13 +121,82 @@ class OwnerGone(Exception):
 
 @dataclass(eq=False)
 class _Tunnel:
+    """One forwarded request's messages, waiting for their reader, at most
+    :data:`MAX_RELAYED` of them."""
+
     peer: str
     queue: asyncio.Queue[Any] = field(default_factory=asyncio.Queue)
     websocket: bool = False
+    overflowed: bool = False
+    """More came than the reader took: what waited was dropped, the tunnel ends."""
+
+    def put(self, item: Any) -> bool:
+        """Queue ``item``; False (and the queue emptied but for a final ``None``) when
+        the reader has :data:`MAX_RELAYED` waiting already, or overflowed before."""
+        if self.overflowed:
+            return False
+        if self.queue.qsize() >= MAX_RELAYED:
+            self.overflowed = True
+            while not self.queue.empty():
+                self.queue.get_nowait()
+            self.queue.put_nowait(None)
+            return False
+        self.queue.put_nowait(item)
+        return True
+
+
+class Solo:
+    """The one-process stand-in for :class:`Cluster` (``memory://``): the hub calls it
+    as it calls a cluster, and nothing happens: no bus, no lease, nothing forwarded,
+    every table this process's."""
+
+    loads_all = True
+    """The hub loads every table in play at start (nobody else could)."""
+
+    def __init__(self) -> None:
+        self.id = f"{socket.gethostname()}-{os.getpid()}"
+
+    async def start(self) -> None:
+        """Nothing to join."""
+
+    def halt(self) -> None:
+        """Nothing to stop."""
+
+    async def close(self) -> None:
+        """Nothing to give up."""
+
+    def serve(self, app: Any, lister: Callable[[], list[dict[str, Any]]]) -> None:
+        """Nothing to route: every table is here."""
+
+    def claim_new(self, conn: Any, table_id: str) -> None:
+        """No lease to write."""
+
+    async def acquire(self, table_id: str) -> bool:
+        """Every table is this process's."""
+        return True
+
+    async def release(self, table_id: str) -> None:
+        """No lease to give up."""
+
+    async def gather(self, mine: list[dict[str, Any]], wait: float = 0.5
+                     ) -> list[dict[str, Any]]:
+        """The lobby's list: this process's entries are all of them."""
+        return mine
+
+    async def ready(self) -> bool:
+        """No bus to wait for."""
+        return True
+
+    def stats(self) -> None:
+        """Nothing crosses between processes (``GET /health``'s ``cluster``: null)."""
+        return None
 
 
 class Cluster:
     """This process's part in a cluster of server processes (see the module)."""
+
+    loads_all = False
+    """Tables come by request, or are taken over when their lease lapses."""
 
     def __init__(self, hub: Hub) -> None:
         config = hub.config
@@ -126,7 +204,7 @@ class Cluster:
         self.id = process_id(config.process_name)
         self.channel = channel_of(self.id)
         self.seconds = config.lease_seconds
-        self.bus = Bus(config.bus_url)
+        self.bus = Bus(config.bus_url, secret=config.bus_secret)
         self.entry: ASGIApp | None = None
         """The app below the router (set by :class:`ClusterRouter`): forwarded requests."""
         self.app: Any = None
@@ -136,11 +214,23 @@ class Cluster:
         self.outbound: dict[str, _Tunnel] = {}
         self.tasks: list[asyncio.Task[None]] = []
         self.started_at = time.monotonic()
-        self.last_renewed = time.monotonic()
+        self.leases = leases.LeaseKeeper(hub, self.id, self.seconds, lambda: self.engine)
+        """This process's leases (leases.py): the tables it owns."""
         self.forwarded = 0
         """Requests this process sent to another (for /health and tests)."""
+        self.served = 0
+        """Requests another process forwarded to this one."""
         self.lister: Callable[[], list[dict[str, Any]]] = list
         """This process's entries of the lobby's list (set by the app)."""
+        self.handoff = handoff.Handoff(
+            f"{config.url()}\n{config.bus_secret}\n{os.environ.get(MACHINE_ENV, '')}",
+            self.id, self.owner_of, table_of, timeout=config.header_timeout)
+        """Connections for another process's table, handed over (handoff.py)."""
+        self._owners: dict[str, tuple[str | None, float]] = {}
+        self.given: dict[str, float] = {}
+        """When this process last took a table another process gave it (by table)."""
+        self.gave = 0
+        """Tables this process gave to the process a sticky proxy sends them to."""
 
     # ------------------------------------------------------------ life
 
@@ -156,19 +246,25 @@ class Cluster:
         Raises:
             OSError, redis.RedisError, asyncpg.PostgresError: the bus cannot be reached.
         """
-        self.started_at = self.last_renewed = time.monotonic()
+        self.started_at = time.monotonic()
         await self.bus.connect()
         await self.bus.subscribe(self.channel, self._on_message)
         await self.bus.subscribe(ALIVE, self._on_alive)
         await self.bus.subscribe(EVERYONE, self._on_message)
         loop = asyncio.get_running_loop()
-        for job in (self._heartbeat, self._renewal, self._sweep, self._watch):
+        for job in (self._heartbeat, self._watch):
             self.tasks.append(loop.create_task(job()))
+        self.leases.start()
+        handoff.install(self.handoff)  # the server listens for it once it serves
         log.info("process %s: serving tables on the bus %s (leases of %g s)", self.id,
                  _safe_url(self.bus.url), self.seconds)
 
     def halt(self) -> None:
         """Stop taking tables over and renewing (the first step of stopping)."""
+        if handoff.current() is self.handoff:
+            handoff.install(None)
+        self.handoff.close()
+        self.leases.halt()
         for task in self.tasks:
             task.cancel()
         self.tasks.clear()
@@ -181,15 +277,8 @@ class Cluster:
         """Give up every lease (others take the tables over at once) and disconnect.
         Call after the writer has written everything."""
         self.halt()
-        try:
-            await asyncio.to_thread(self._release_all)
-        except SQLAlchemyError:
-            log.exception("process %s: could not give up its leases", self.id)
+        await self.leases.release_all()
         await self.bus.close()
-
-    def _release_all(self) -> None:
-        with self.engine.begin() as conn:
-            leases.release_all(conn, self.id)
 
     def alive(self, process: str) -> bool:
         """Whether ``process`` said it was alive within ``lease_seconds`` (a process
@@ -214,87 +303,40 @@ class Cluster:
         finally:
             self.outbound.pop(rid, None)
 
+    def serve(self, app: Any, lister: Callable[[], list[dict[str, Any]]]) -> None:
+        """Route ``app``'s requests for another process's table (:class:`ClusterRouter`)
+        and answer the lobby's question with ``lister()``."""
+        self.app = app
+        self.lister = lister
+        app.add_middleware(ClusterRouter, cluster=self)
+
+    def stats(self) -> dict[str, int]:
+        """What crossed between processes (``GET /health``'s ``cluster``): requests
+        forwarded to another process and from one, connections handed over to one and
+        from one, connections kept though another process owned their table, bus
+        messages refused (not signed with the secret)."""
+        return {"forwarded": self.forwarded, "served_forwarded": self.served,
+                "handed_over": self.handoff.sent, "handed_in": self.handoff.received,
+                "kept": self.handoff.kept, "gave": self.gave,
+                "bus_refused": self.bus.refused}
+
     # ------------------------------------------------------------ leases
 
     def claim_new(self, conn: Any, table_id: str) -> None:
         """The lease of a table this process creates, in the transaction that stores it."""
-        conn.execute(insert(leases.leases_t).values(
-            table_id=table_id, owner=self.id,
-            expires=leases.now_sql(conn) + self.seconds, term=1))
+        self.leases.claim_new(conn, table_id)
 
     async def acquire(self, table_id: str) -> bool:
-        """Take the lease of ``table_id`` (free, lapsed or ours); log a change of owner.
+        """Take the lease of ``table_id`` (free, lapsed or ours).
 
         Raises:
             sqlalchemy.exc.SQLAlchemyError: the database cannot be reached.
         """
-        got, previous = await asyncio.to_thread(
-            leases.try_acquire, self.engine.begin, table_id, self.id, self.seconds)
-        if got and table_id not in self.hub.tables:
-            if previous:
-                log.info("table %s: owned by process %s (took over from %s)", table_id,
-                         self.id, previous)
-            else:
-                log.info("table %s: owned by process %s", table_id, self.id)
-        return got
+        return await self.leases.acquire(table_id)
 
     async def release(self, table_id: str) -> None:
         """Give up the lease of ``table_id`` (a table that left memory)."""
-        def run() -> None:
-            with self.engine.begin() as conn:
-                leases.release(conn, table_id, self.id)
-        try:
-            await asyncio.to_thread(run)
-        except SQLAlchemyError:  # it lapses by itself
-            log.exception("table %s: could not give up its lease", table_id)
-
-    async def _renewal(self) -> None:
-        """Renew every lease every third of ``lease_seconds``; drop the tables whose
-        lease was lost (or every table, once the database has not answered for a
-        whole lease)."""
-        while True:
-            await asyncio.sleep(self.seconds / 3)
-            snapshot = dict(self.hub.tables)
-            began = time.monotonic()
-            try:
-                held = await asyncio.to_thread(self._renew)
-            except SQLAlchemyError as exc:
-                if time.monotonic() - self.last_renewed > self.seconds:
-                    log.error("process %s: the database has not answered for %g s (%s): "
-                              "dropping its tables", self.id, self.seconds, exc)
-                    for table in list(self.hub.tables.values()):
-                        await self.hub.drop(table, "its lease could not be renewed")
-                continue
-            self.last_renewed = began
-            for table_id, table in snapshot.items():
-                if table_id not in held and self.hub.tables.get(table_id) is table:
-                    await self.hub.drop(table, "its lease was lost")
-
-    def _renew(self) -> set[str]:
-        with self.engine.begin() as conn:
-            return leases.renew(conn, self.id, self.seconds)
-
-    async def _sweep(self) -> None:
-        """About every second (with jitter), take over tables in play whose lease lapsed."""
-        while True:
-            await asyncio.sleep(random.uniform(0.7, 1.3))
-            if len(self.hub.tables) >= self.hub.config.max_tables:
-                continue
-            try:
-                ids = await asyncio.to_thread(self._orphans)
-            except SQLAlchemyError:
-                continue
-            for table_id in ids:
-                if table_id in self.hub.tables or table_id in self.hub.loading:
-                    continue
-                try:
-                    await self.hub.adopt(table_id)
-                except Exception:
-                    log.exception("table %s: could not take it over", table_id)
-
-    def _orphans(self) -> list[str]:
-        with self.engine.connect() as conn:
-            return leases.orphans(conn)
+        await self.leases.release(table_id)
 
     # ------------------------------------------------------------ the bus
 
@@ -328,12 +370,14 @@ class Cluster:
             asyncio.get_running_loop().create_task(self._serve(msg))
         elif kind == "in":
             tunnel = self.inbound.get(rid)
-            if tunnel is not None:
-                tunnel.queue.put_nowait(decode(msg["m"]))
+            if tunnel is not None and not tunnel.put(decode(msg["m"])):
+                tunnel.queue.put_nowait(_disconnect(tunnel.websocket))
         elif kind == "end":
             tunnel = self.inbound.get(rid)
             if tunnel is not None:
                 tunnel.queue.put_nowait(_disconnect(tunnel.websocket))
+        elif kind == "give":
+            asyncio.get_running_loop().create_task(self._give(msg))
         elif kind == "list":
             if msg.get("p") != self.id:
                 asyncio.get_running_loop().create_task(self._answer_list(msg))
@@ -342,8 +386,41 @@ class Cluster:
                 self._publish(msg["o"], {"t": "pong", "r": rid}))
         else:  # go, out, done, moved, pong, listed: for a tunnel (or a question) of ours
             tunnel = self.outbound.get(rid)
-            if tunnel is not None:
-                tunnel.queue.put_nowait(msg)
+            if tunnel is not None and not tunnel.put(msg) and msg.get("t") == "out":
+                self.outbound.pop(rid, None)  # the client does not read: end it at the owner
+                asyncio.get_running_loop().create_task(self._end(tunnel.peer, rid))
+
+    async def _give(self, msg: dict[str, Any]) -> None:
+        """Another process asks for a table of ours, because the proxy sends the
+        table's requests to it: let it go (its sockets close with 1012 and reconnect
+        through the proxy), unless this process was given it a moment ago."""
+        table_id, to = msg.get("table"), msg.get("p")
+        table = self.hub.tables.get(table_id) if isinstance(table_id, str) else None
+        if table is None or not isinstance(to, str) or \
+                time.monotonic() - self.given.get(table.id, -GIVE_AFTER) < GIVE_AFTER:
+            return
+        self.gave += 1
+        await self.hub.drop(table, f"given to process {to}, where the proxy sends it")
+        await self.release(table.id)
+
+    async def claim(self, table_id: str, owner: str) -> None:
+        """Ask ``owner`` (alive, on another machine) to give ``table_id`` to this
+        process, and wait until its lease is free (at most one lease's time).
+
+        Raises:
+            sqlalchemy.exc.SQLAlchemyError: the database cannot be reached.
+        """
+        with contextlib.suppress(Exception):
+            await self._publish(channel_of(owner), {"t": "give", "r": "", "p": self.id,
+                                                    "table": table_id})
+        deadline = time.monotonic() + self.seconds
+        while time.monotonic() < deadline:
+            await asyncio.sleep(0.05)
+            lease = await self.leases.read(table_id)
+            if lease is None or lease.owner != owner or lease.lapsed:
+                self.given[table_id] = time.monotonic()
+                self._owners.pop(table_id, None)
+                return
 
     async def _answer_list(self, msg: dict[str, Any]) -> None:
         with contextlib.suppress(Exception):
@@ -408,21 +485,38 @@ class Cluster:
         while True:
             if table_id in self.hub.tables:
                 return None
-            lease = await asyncio.to_thread(self._read, table_id)
+            lease = await self.leases.read(table_id)
             if lease is not None and lease.owner != self.id and not lease.lapsed:
                 if self.alive(lease.owner):
                     return lease.owner
             elif await self.hub.find(table_id) is not None:
                 return None
-            elif await asyncio.to_thread(self._read, table_id) is None:
+            elif await self.leases.read(table_id) is None:
                 return None  # no such table: the app answers 404
             if time.monotonic() > deadline:
                 raise OwnerGone(table_id)
             await asyncio.sleep(0.2)
 
-    def _read(self, table_id: str) -> leases.Lease | None:
-        with self.engine.connect() as conn:
-            return leases.read(conn, table_id)
+    async def owner_of(self, table_id: str) -> str | None:
+        """The live process that owns ``table_id`` by its lease, when it is not this
+        one (None: this one, nobody, or a lapsed lease); known for a second.
+
+        Raises:
+            sqlalchemy.exc.SQLAlchemyError: the database cannot be reached.
+        """
+        if table_id in self.hub.tables:
+            return None
+        now = time.monotonic()
+        known = self._owners.get(table_id)
+        if known is not None and known[1] > now:
+            return known[0]
+        lease = await self.leases.read(table_id)
+        owner = lease.owner if lease is not None and not lease.lapsed and \
+            lease.owner != self.id and self.alive(lease.owner) else None
+        if len(self._owners) > 10_000:
+            self._owners = {k: v for k, v in self._owners.items() if v[1] > now}
+        self._owners[table_id] = (owner, now + 1.0)
+        return owner
 
     async def forward(self, scope: Scope, receive: Receive, send: Send, owner: str) -> str:
         """Run the request through ``owner``'s app over the bus and relay its answer.
@@ -448,10 +542,15 @@ class Cluster:
             while True:
                 msg = await tunnel.queue.get()
                 if msg is None:
-                    if not started:
+                    if tunnel.overflowed:  # the owner heard "end" already
+                        finished = True
+                        log.warning("process %s: a forwarded client does not read; its "
+                                    "tunnel ends", self.id)
+                    elif not started:
                         raise OwnerGone(owner)
-                    log.warning("process %s: the owner %s of a forwarded request fell "
-                                "silent", self.id, owner)
+                    else:
+                        log.warning("process %s: the owner %s of a forwarded request "
+                                    "fell silent", self.id, owner)
                     if websocket:  # the page reconnects, and reaches the next owner
                         with contextlib.suppress(Exception):
                             await send({"type": "websocket.close", "code": 1012})
@@ -467,9 +566,6 @@ class Cluster:
                     finished = True
                     return "done"
                 elif kind == "out":
-                    if tunnel.queue.qsize() > _MAX_RELAYED:  # a client that does not read
-                        finished = False
-                        return "done"
                     started = True
                     try:
                         await send(decode(msg["m"]))
@@ -483,6 +579,10 @@ class Cluster:
                 with contextlib.suppress(Exception):
                     await self._publish(target, {"t": "end", "r": rid})
 
+    async def _end(self, peer: str, rid: str) -> None:
+        with contextlib.suppress(Exception):
+            await self._publish(channel_of(peer), {"t": "end", "r": rid})
+
     async def _pump(self, rid: str, target: str, receive: Receive) -> None:
         """The client's ASGI messages to the owner, until it disconnects."""
         with contextlib.suppress(Exception):
@@ -495,6 +595,7 @@ class Cluster:
     async def _serve(self, msg: dict[str, Any]) -> None:
         """Run another process's request through this app (see :meth:`forward`)."""
         rid, reply, peer = msg["r"], msg["o"], msg["p"]
+        self.served += 1
         scope = decode(msg["s"])
         scope[FORWARDED] = peer
         scope["app"] = self.app
@@ -553,12 +654,17 @@ class ClusterRouter:
         if table_id is None:
             await self.app(scope, receive, send)
             return
-        for _ in range(3):
+        sticky = any(k == STICKY for k, _ in scope.get("headers") or ())
+        for attempt in range(3):
             try:
                 owner = await self.cluster.route(table_id)
                 if owner is None:
                     await self.app(scope, receive, send)
                     return
+                if sticky and attempt == 0 and not self.cluster.handoff.local(owner):
+                    # the proxy sends this table to this machine: its lease follows
+                    await self.cluster.claim(table_id, owner)
+                    continue
                 if await self.cluster.forward(scope, receive, send, owner) == "done":
                     return
             except (OwnerGone, SQLAlchemyError) as exc:

@@ -13,10 +13,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import os
 import re
 import secrets
-import socket
 import time
 from typing import Any
 
@@ -25,7 +23,7 @@ from ..core import PRESETS, PolignacError, get_rules
 from ..i18n import bot_name, default_name
 from .botmoves import BotBackend, PoolBackend, backend_for
 from .botqueue import heavy_pool_for
-from .cluster import Cluster
+from .cluster import Cluster, Solo
 from .config import ServerConfig
 from .connections import ClientSockets
 from .db import (
@@ -74,6 +72,8 @@ class Hub:
         self.store: Store | None = None
         self.writer: Writer | None = None
         self.create_limit = KeyedRateLimit(config.create_per_minute, config.create_burst)
+        self.take_limit = KeyedRateLimit(config.take_per_minute, config.take_burst)
+        """Requests for a seat per address and per browser, server-wide."""
         self.loading: dict[str, asyncio.Task[GameTable | None]] = {}
         self.workers = WorkerPool(config.workers, config.job_seconds,
                                   memory_mb=config.worker_memory_mb,
@@ -82,7 +82,8 @@ class Hub:
         self.lag = LagMonitor(warn=config.lag_warn_ms / 1000)
         self.sockets = ClientSockets(config.max_connections_per_client)
         # Several processes (docs/server.md, "Several processes"): leases, bus, forwarding.
-        self.cluster: Cluster | None = Cluster(self) if config.clustered else None
+        # One process: a stand-in with the same calls (no bus, no lease, nothing forwarded).
+        self.cluster: Cluster | Solo = Cluster(self) if config.clustered else Solo()
         self.started = False
         """True once :meth:`start` has finished (``GET /ready``)."""
 
@@ -102,8 +103,8 @@ class Hub:
         self.store = Store(engine)
         self.writer = Writer(self.store)
         self.writer.start()
-        if self.cluster is not None:  # tables come by request, or are taken over
-            await self.cluster.start()
+        await self.cluster.start()
+        if not self.cluster.loads_all:  # tables come by request, or are taken over
             self.started = True
             return
         for row in await asyncio.to_thread(self.store.load_all):
@@ -114,17 +115,16 @@ class Hub:
                 continue
             self._register(table)
             table.wake()
-            for s in table.seats:  # nobody is connected yet: the grace period starts now
-                table.start_grace(s.seat)
+            table.presence.grace_all()  # nobody is connected yet: grace periods start now
         self.started = True
 
     def _register(self, table: GameTable) -> None:
         """Keep ``table`` in memory until it is unloaded (:meth:`unload`)."""
         self.tables[table.id] = table
-        table.on_idle = self.unload
+        table.idle.on_idle = self.unload
         table.on_fenced = self._fenced
-        table.backend = self.bots
-        table.settle()
+        table.bot_driver.backend = self.bots
+        table.idle.settle()
 
     async def find(self, table_id: str) -> GameTable | None:
         """The table ``table_id``: in memory, or loaded from the database (a closed or
@@ -151,12 +151,11 @@ class Hub:
         back paused until a person connects)."""
         assert self.store is not None and self.writer is not None
         store, writer = self.store, self.writer
-        if self.cluster is not None and not await self.cluster.acquire(table_id):
+        if not await self.cluster.acquire(table_id):
             return None
         row = await asyncio.to_thread(store.load_one, table_id)
         if row is None:
-            if self.cluster is not None:
-                await self.cluster.release(table_id)
+            await self.cluster.release(table_id)
             return None
         if table_id in self.tables:  # created meanwhile
             return self.tables[table_id]
@@ -164,15 +163,13 @@ class Hub:
             table = await asyncio.to_thread(GameTable, row, writer, self.config)
         except PolignacError:
             log.exception("table %s does not replay", table_id)
-            if self.cluster is not None:
-                await self.cluster.release(table_id)
+            await self.cluster.release(table_id)
             return None
-        table.paused = not adopt and not table.match.finished  # nobody is here yet
+        table.idle.paused = not adopt and not table.match.finished  # nobody is here yet
         self._register(table)
         if adopt:
             table.wake()
-            for s in table.seats:  # as after a restart: grace periods start now
-                table.start_grace(s.seat)
+            table.presence.grace_all()  # as after a restart: grace periods start now
         return table
 
     async def adopt(self, table_id: str) -> None:
@@ -197,23 +194,20 @@ class Hub:
             return
         del self.tables[table.id]
         await table.stop(reconnect=True)
-        log.warning("table %s: dropped by process %s (%s)", table.id,
-                    self.cluster.id if self.cluster else "-", why)
+        log.warning("table %s: dropped by process %s (%s)", table.id, self.cluster.id, why)
 
     def _fenced(self, table: GameTable) -> None:
         """Another process wrote ``table``'s next event (its owner now, or a stale one):
         drop the table and give up its lease, so that it is loaded again from the log."""
         async def run() -> None:
             await self.drop(table, "another process wrote its next event")
-            if self.cluster is not None:
-                await self.cluster.release(table.id)
+            await self.cluster.release(table.id)
         asyncio.get_running_loop().create_task(run())
 
     @property
     def process_id(self) -> str:
         """This process's id (``GET /health``, the logs)."""
-        return self.cluster.id if self.cluster is not None else f"{socket.gethostname()}-" \
-            f"{os.getpid()}"
+        return self.cluster.id
 
     async def unload(self, table: GameTable, why: str) -> bool:
         """Take a paused (``why`` = ``closed``) or finished table out of memory; it stays
@@ -230,20 +224,18 @@ class Hub:
         values = {"closed_at": now} if why == "closed" else {"finished_at": now}
         await self.writer.run(lambda conn: update_table(conn, table.id, **values))
         if why == "closed":
-            table.closed_at = now
+            table.idle.closed_at = now
         if table.subscribers:  # somebody came while it was being stored
             return False
         del self.tables[table.id]
         await table.stop()
-        if self.cluster is not None:
-            await self.cluster.release(table.id)
+        await self.cluster.release(table.id)
         log.info("table %s left memory (%s)", table.id, why)
         return True
 
     async def stop(self) -> None:
         """Stop every table's driver, write what is waiting and close the database."""
-        if self.cluster is not None:
-            self.cluster.halt()
+        self.cluster.halt()
         await self.lag.stop()
         await self.workers.stop()
         if self.heavy is not self.workers:
@@ -254,7 +246,7 @@ class Hub:
             await self.bots.stop()
         if self.writer is not None:
             await self.writer.stop()
-        if self.cluster is not None and self.store is not None:
+        if self.store is not None:
             await self.cluster.close()
         if self.store is not None:
             self.store.engine.dispose()
@@ -349,19 +341,17 @@ class Hub:
 
         def store(conn: Any) -> None:
             insert_table(conn, row)
-            if cluster is not None:  # the new table's lease is this process's
-                cluster.claim_new(conn, row.id)
+            cluster.claim_new(conn, row.id)  # the new table's lease is this process's
 
         await self.writer.run(store)
-        if cluster is not None:
+        if not cluster.loads_all:
             log.info("table %s: owned by process %s (created here)", row.id, cluster.id)
         table = GameTable(row, self.writer, self.config)
         self._register(table)
         if self.config.cut_window <= 0:  # else the driver deals once the cuts are in
             await table.deal()
         table.wake()
-        for s in table.seats:  # a seated person who never comes is replaced by a bot
-            table.start_grace(s.seat)
+        table.presence.grace_all()  # a seated person who never comes is replaced by a bot
         return table
 
     async def rematch(self, old: GameTable, seat: int) -> tuple[GameTable, dict[int, str]]:
@@ -443,7 +433,7 @@ class Hub:
         if new_name != row.name:
             row.name = new_name
             table.rename(seat, new_name)
-        table.start_grace(seat)
+        table.presence.start_grace(seat)
         table.broadcast(table.presence_frame())
 
     def seat_of(self, table: GameTable, cookies: dict[str, str]) -> int | None:

@@ -7,7 +7,8 @@ which finds them in :data:`JOBS` with their JSON codecs).  This module sits
 below both the route modules (which only read the request, pick a job and answer
 its result) and the bot queue (a transport): neither imports the other.
 
-- :func:`replay_job`: a record -> every state of every deal (``POST /api/replay``);
+- :func:`replay_job`: a record -> its summary and every state of a page of deals
+  (``POST /api/replay``);
 - :func:`score_job`: a score pad and its new entry -> the new pad
   (``POST /api/scorepad/score``);
 - :func:`hint_job`: a seat's view -> each legal action's expected value and cost
@@ -46,6 +47,8 @@ HINT_NODES = 20_000_000
 in most games, not a 13-card hand or Bassadewitz (measured in docs/server.md)."""
 ANALYSIS_NODES = 2_000_000
 """Search nodes per solve of an analysed action (over it: ``too-deep``)."""
+REPLAY_PAGE = 8
+"""Deals whose states one replay answer holds when the request names no ``count``."""
 ANALYSIS_MAX_DEALS = 30
 """Deals of one record analysed at most (``POST /api/analyze``)."""
 
@@ -101,16 +104,21 @@ def _state(deal: Deal, seats: list[int], action: str | None, seat: int | None) -
     return out
 
 
-def replay_steps(record: Any) -> dict[str, Any]:
-    """Replay ``record`` and return everything the viewer steps through.
+def replay_steps(record: Any, first: int = 1, count: int | None = None) -> dict[str, Any]:
+    """Replay ``record`` and return what the viewer steps through: the match's
+    summary, and the states of deals ``first`` .. ``first + count - 1`` (every deal
+    when ``count`` is None) in ``deals``; ``deal_count`` is the record's number of
+    deals, ``from`` the number of the first deal in ``deals``.
 
     Raises:
         RecordError: the record is malformed or does not replay (the core's message).
     """
     final = replay(record)
     match = Match.new(final.rules, len(final.names), final.first_dealer, list(final.names))
+    entries = record.get("deals") or []
+    last = len(entries) if count is None else min(len(entries), first + count - 1)
     deals: list[dict[str, Any]] = []
-    for number, entry in enumerate(record.get("deals") or [], start=1):
+    for number, entry in enumerate(entries[:last], start=1):
         dealer, seat_tuple = match.next_deal()
         seats = list(seat_tuple)
         hands = [[parse_card(c) for c in hand] for hand in entry["hands"]]
@@ -118,13 +126,17 @@ def replay_steps(record: Any) -> dict[str, Any]:
         match = match.start_deal(hands, None if up is None else parse_card(up))
         deal = match.current
         assert deal is not None
-        steps = [_state(deal, seats, None, None)]
+        shown = number >= first
+        steps = [_state(deal, seats, None, None)] if shown else []
         for text in entry.get("actions") or []:
             seat = seats[deal.to_act]
             action = parse_action(text)
             match = match.apply(action)
             deal = match.current if match.current is not None else match.results[-1].deal
-            steps.append(_state(deal, seats, action_name(action), seat))
+            if shown:
+                steps.append(_state(deal, seats, action_name(action), seat))
+        if not shown:
+            continue
         v = deal.view(None)
         deals.append({
             "number": number,
@@ -151,17 +163,28 @@ def replay_steps(record: Any) -> dict[str, Any]:
         "losers": list(final.losers),
         "totals": list(final.totals),
         "summary": summary(final),
+        "deal_count": len(entries),
+        "from": first,
         "deals": deals,
     }
 
 
-def replay_job(body: bytes) -> tuple[int, bytes]:
-    """Job: parse ``body`` (a record), replay it -> ``(status, JSON answer)``: 200 and
-    :func:`replay_steps`, or 400 ``{"error", "rule", "deal", "action"}``."""
+def replay_job(body: bytes, first: int = 1, count: int = REPLAY_PAGE) -> tuple[int, bytes]:
+    """Job: parse ``body`` (a record), replay it -> ``(status, JSON answer)``:
+    200 and :func:`replay_steps` for deals ``first`` .. ``first + count - 1``, or 400
+    ``{"error", "rule", "deal", "action"}``."""
     try:
-        return 200, dumps(replay_steps(parse_json(body, "the record")))
-    except (JsonInputError, PolignacError) as exc:  # replay raises RecordError
-        return _bad(exc)
+        record = parse_json(body, "the record")
+    except JsonInputError as exc:
+        return 400, dumps({"error": str(exc), "rule": exc.rule})
+    try:
+        return 200, dumps(replay_steps(record, first, count))
+    except RecordError as exc:
+        return 400, dumps({"error": str(exc), "rule": "bad-record", "deal": exc.deal,
+                           "action": exc.action})
+    except PolignacError as exc:  # pragma: no cover - replay raises RecordError
+        return 400, dumps({"error": str(exc), "rule": "bad-record"})
+
 
 
 # ------------------------------------------------------------------ the score pad

@@ -9,11 +9,21 @@ primary key ``(table_id, seq)`` is what stops a stale owner that still writes
 (its insert fails and it drops the table).
 
 Blocking functions: call them from a thread, with a connection in a transaction.
+:class:`LeaseKeeper` is one process's side of them, on its event loop: acquire,
+release, renew every third of the lease (dropping the tables whose lease was lost)
+and sweep for lapsed leases to take over; it knows nothing of the bus
+(``cluster.py`` is the transport between processes).
 """
 
 from __future__ import annotations
 
+import asyncio
+import logging
+import random
+import time
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any, Protocol
 
 from sqlalchemy import (
     Column,
@@ -28,7 +38,7 @@ from sqlalchemy import (
     select,
     update,
 )
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 from sqlalchemy.sql.elements import ColumnElement
 
 from .db import metadata, tables_t
@@ -169,3 +179,148 @@ def owners(conn: Connection, table_ids: list[str]) -> dict[str, Lease]:
                         .where(leases_t.c.table_id.in_(table_ids)))
     return {r.table_id: Lease(r.table_id, r.owner, float(r.expires), int(r.term),
                               float(r.now)) for r in rows}
+
+
+log = logging.getLogger("polignac.server")
+
+
+class Tables(Protocol):
+    """What the lease keeper needs of the hub: its tables, and dropping or taking one."""
+
+    config: Any
+    tables: dict[str, Any]
+    loading: dict[str, Any]
+
+    async def drop(self, table: Any, why: str) -> None:
+        """Take ``table`` out of memory at once (its lease is lost)."""
+
+    async def adopt(self, table_id: str) -> None:
+        """Take over ``table_id``, whose lease lapsed, from its event log."""
+
+
+class LeaseKeeper:
+    """One process's leases: ``owner`` holds them for ``seconds`` at a time, for the
+    tables of ``hub`` (see the module).  ``engine``: the database engine, asked for
+    when needed (the hub opens it at start)."""
+
+    def __init__(self, hub: Tables, owner: str, seconds: float,
+                 engine: Callable[[], Any]) -> None:
+        self.hub = hub
+        self.owner = owner
+        self.seconds = seconds
+        self.engine = engine
+        self.last_renewed = time.monotonic()
+        self.tasks: list[asyncio.Task[None]] = []
+
+    def start(self) -> None:
+        """Renew every third of the lease, and sweep for lapsed leases, from now on."""
+        self.last_renewed = time.monotonic()
+        loop = asyncio.get_running_loop()
+        self.tasks += [loop.create_task(self._renewal()), loop.create_task(self._sweep())]
+
+    def halt(self) -> None:
+        """Stop renewing and sweeping."""
+        for task in self.tasks:
+            task.cancel()
+        self.tasks.clear()
+
+    async def release_all(self) -> None:
+        """Give up every lease (others take the tables over at once)."""
+        def run() -> None:
+            with self.engine().begin() as conn:
+                release_all(conn, self.owner)
+        try:
+            await asyncio.to_thread(run)
+        except SQLAlchemyError:
+            log.exception("process %s: could not give up its leases", self.owner)
+
+    def claim_new(self, conn: Connection, table_id: str) -> None:
+        """The lease of a table this process creates, in the transaction that stores it."""
+        conn.execute(insert(leases_t).values(
+            table_id=table_id, owner=self.owner,
+            expires=now_sql(conn) + self.seconds, term=1))
+
+    async def acquire(self, table_id: str) -> bool:
+        """Take the lease of ``table_id`` (free, lapsed or ours); log a change of owner.
+
+        Raises:
+            sqlalchemy.exc.SQLAlchemyError: the database cannot be reached.
+        """
+        got, previous = await asyncio.to_thread(
+            try_acquire, self.engine().begin, table_id, self.owner, self.seconds)
+        if got and table_id not in self.hub.tables:
+            if previous:
+                log.info("table %s: owned by process %s (took over from %s)", table_id,
+                         self.owner, previous)
+            else:
+                log.info("table %s: owned by process %s", table_id, self.owner)
+        return got
+
+    async def release(self, table_id: str) -> None:
+        """Give up the lease of ``table_id`` (a table that left memory)."""
+        def run() -> None:
+            with self.engine().begin() as conn:
+                release(conn, table_id, self.owner)
+        try:
+            await asyncio.to_thread(run)
+        except SQLAlchemyError:  # it lapses by itself
+            log.exception("table %s: could not give up its lease", table_id)
+
+    async def read(self, table_id: str) -> Lease | None:
+        """The lease of ``table_id`` now, or None.
+
+        Raises:
+            sqlalchemy.exc.SQLAlchemyError: the database cannot be reached.
+        """
+        def run() -> Lease | None:
+            with self.engine().connect() as conn:
+                return read(conn, table_id)
+        return await asyncio.to_thread(run)
+
+    async def _renewal(self) -> None:
+        """Renew every lease every third of ``seconds``; drop the tables whose lease
+        was lost (or every table, once the database has not answered for a whole
+        lease)."""
+        while True:
+            await asyncio.sleep(self.seconds / 3)
+            snapshot = dict(self.hub.tables)
+            began = time.monotonic()
+            try:
+                held = await asyncio.to_thread(self._renew)
+            except SQLAlchemyError as exc:
+                if time.monotonic() - self.last_renewed > self.seconds:
+                    log.error("process %s: the database has not answered for %g s (%s): "
+                              "dropping its tables", self.owner, self.seconds, exc)
+                    for table in list(self.hub.tables.values()):
+                        await self.hub.drop(table, "its lease could not be renewed")
+                continue
+            self.last_renewed = began
+            for table_id, table in snapshot.items():
+                if table_id not in held and self.hub.tables.get(table_id) is table:
+                    await self.hub.drop(table, "its lease was lost")
+
+    def _renew(self) -> set[str]:
+        with self.engine().begin() as conn:
+            return renew(conn, self.owner, self.seconds)
+
+    async def _sweep(self) -> None:
+        """About every second (with jitter), take over tables in play whose lease lapsed."""
+        while True:
+            await asyncio.sleep(random.uniform(0.7, 1.3))
+            if len(self.hub.tables) >= self.hub.config.max_tables:
+                continue
+            try:
+                ids = await asyncio.to_thread(self._orphans)
+            except SQLAlchemyError:
+                continue
+            for table_id in ids:
+                if table_id in self.hub.tables or table_id in self.hub.loading:
+                    continue
+                try:
+                    await self.hub.adopt(table_id)
+                except Exception:
+                    log.exception("table %s: could not take it over", table_id)
+
+    def _orphans(self) -> list[str]:
+        with self.engine().connect() as conn:
+            return orphans(conn)

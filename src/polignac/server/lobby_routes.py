@@ -143,8 +143,7 @@ async def list_tables(request: Request) -> Response:
     seated.  Private tables (Play now, or created private) are not listed."""
     hub = hub_of(request)
     entries = listed(hub)
-    if hub.cluster is not None:  # every process's tables (cluster.py, gather)
-        entries = await hub.cluster.gather(entries)
+    entries = await hub.cluster.gather(entries)  # every process's tables (cluster.py)
     entries.sort(key=lambda e: e["created_at"], reverse=True)
     return JSONResponse({"tables": entries[:500]})
 
@@ -157,11 +156,11 @@ def listed(hub: Hub) -> list[dict[str, Any]]:
         {"id": t.id, "url": f"/tables/{t.id}", "preset": t.preset, "overrides": t.overrides,
          "players": len(t.seats), "status": t.status(), "deal_number": t.match.deal_number,
          "created_at": t.created_at, "rematch": t.rematch_id, "paused": t.paused,
-         "open_seats": [p["seat"] for p in t.presence() if p["open"]],
+         "open_seats": [p["seat"] for p in t.presence.seats() if p["open"]],
          "seats": [{"seat": s.seat, "name": s.name, **name_fields(s.name, s.seat, s.bot_level),
                     "kind": s.kind, "level": s.bot_level,
                     "open": p["open"], "connected": p["connected"]}
-                   for s, p in zip(t.seats, t.presence(), strict=True)]}
+                   for s, p in zip(t.seats, t.presence.seats(), strict=True)]}
         for t in tables]
 
 

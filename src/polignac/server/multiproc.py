@@ -4,18 +4,24 @@ uvicorn's own multi-process mode (its ``Multiprocess`` supervisor: it binds the
 socket once, starts the processes, restarts one that dies) with the app built in
 each process by :func:`polignac.server.app.app_from_env` from the configuration
 in ``$POLIGNAC_SERVE_CONFIG``.  The processes find each other on the bus
-(``cluster.py``).
+(``cluster.py``), and a connection for a table another process owns is handed to
+it as it arrives (``handoff.py``): each process serves its own tables' sockets.
+One ``polignac serve`` of a cluster (``--bus``) runs the same server
+(:func:`serve_one`).
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import os
+import socket
 from typing import Any
 
 import uvicorn
-from uvicorn.supervisors import Multiprocess
+from uvicorn.supervisors import Multiprocess, multiprocess
 
+from . import handoff
 from .config import ServerConfig
 from .connections import uvicorn_options
 
@@ -34,10 +40,70 @@ class WorkerConfig(uvicorn.Config):
             KeyError: ``$POLIGNAC_SERVE_CONFIG`` is not set.
         """
         super().load()
-        options = uvicorn_options(ServerConfig.from_json(os.environ[ENV]))
-        self.http_protocol_class = options["http"]
+        config = ServerConfig.from_json(os.environ[ENV])
+        options = uvicorn_options(config)
+        http = options["http"]
+        self.http_protocol_class = handoff.routed(http) if config.clustered else http
         if not isinstance(options["ws"], str):
             self.ws_protocol_class = options["ws"]
+
+
+class RoutedServer(uvicorn.Server):
+    """uvicorn's server, which also serves the connections other processes of this
+    machine hand over (``handoff.py``) once it listens, and stops taking them first
+    when it stops."""
+
+    async def startup(self, sockets: list[socket.socket] | None = None) -> None:
+        """uvicorn's start, then take handed-over connections.
+
+        Raises:
+            SystemExit: the app's start failed (uvicorn's own).
+        """
+        await super().startup(sockets)
+        here = handoff.current()
+        if here is None or self.should_exit:
+            return
+        config, state = self.config, self.server_state
+
+        def factory() -> asyncio.Protocol:
+            protocol: asyncio.Protocol = config.http_protocol_class(  # type: ignore[call-arg]
+                config=config, server_state=state, app_state=self.lifespan.state)
+            return protocol
+
+        try:
+            here.listen(factory)
+        except OSError:
+            logging.getLogger("polignac.server").exception(
+                "process %s: cannot take handed-over connections", here.process)
+
+    async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
+        """Take no more handed-over connections, then uvicorn's shutdown."""
+        here = handoff.current()
+        if here is not None:
+            here.close()
+        await super().shutdown(sockets)
+
+
+class RoutedProcess(multiprocess.Process):
+    """uvicorn's worker process, running a :class:`RoutedServer`."""
+
+    @property
+    def server(self) -> uvicorn.Server:
+        """This process's server (made on first use)."""
+        if self._server is None:
+            self._server = RoutedServer(config=self.config)
+        return self._server
+
+
+def serve_one(config: ServerConfig, app: Any, host: str, port: int,
+              log_level: str = "info") -> None:
+    """Serve ``app`` (built from ``config``) on ``host:port`` in this process, with the
+    hand-over of connections when ``config`` is a cluster's, until interrupted."""
+    os.environ[ENV] = config.to_json()
+    options: dict[str, Any] = {k: v for k, v in uvicorn_options(config).items()
+                               if k not in ("http", "ws")}
+    RoutedServer(WorkerConfig(app, host=host, port=port, log_level=log_level,
+                              **options)).run()
 
 
 def run_workers(config: ServerConfig, host: str, port: int, workers: int,
@@ -49,6 +115,7 @@ def run_workers(config: ServerConfig, host: str, port: int, workers: int,
     uv = WorkerConfig("polignac.server.app:app_from_env", factory=True, workers=workers,
                       host=host, port=port, log_level=log_level, **options)
     sock = uv.bind_socket()
+    multiprocess.Process = RoutedProcess  # type: ignore[misc]  # uvicorn makes its own
     try:
         Multiprocess(uv, sockets=[sock]).run()
     except KeyboardInterrupt:
