@@ -1,6 +1,8 @@
 """The analysis of every card in the replay viewer: a record without annotations is
-analysed by the server at the click of a button, its blunder is marked at the card
-and listed in the deal's summary; an annotated record shows its annotations at once."""
+analysed by the server at the click of a button, with a progress bar (deals done / to
+do); its blunder is marked at the card with the cost first and the better card named,
+and listed in the deal's summary; an annotated record shows its annotations at once;
+a table's analysis is stored and shown again after a reload without a new job."""
 
 from __future__ import annotations
 
@@ -59,7 +61,12 @@ def test_analyse_an_uploaded_record_and_see_its_blunder(chromium: Any, server: s
     page.set_input_files("#file", str(path))
     page.wait_for_selector("#analyze-btn", timeout=60_000)
     page.click("#analyze-btn")
+    page.wait_for_selector("#analysis-progress", timeout=30_000)  # deals done / to do
+    page.wait_for_function("""() => /of 1$/.test(
+      document.querySelector('.analysis-progress .analysis-state')?.textContent ?? '')""",
+                           timeout=60_000)
     page.wait_for_selector(".analysis-summary", timeout=180_000)
+    assert page.locator("#analysis-progress").count() == 0
     # the per-player summary is the analysis' (same settings, same seed)
     for row in analysis["players"]:
         cells = page.locator(f".analysis-summary tr[data-seat='{row['seat']}'] td")
@@ -74,7 +81,14 @@ def test_analyse_an_uploaded_record_and_see_its_blunder(chromium: Any, server: s
     assert box.get_attribute("data-mark") == "blunder"
     assert page.locator(".analysis-mark").inner_text() == "Blunder"
     text = box.inner_text()
-    assert f"{NAMES[blunder['seat']]}:" in text and "Best:" in text
+    assert f"{NAMES[blunder['seat']]}:" in text
+    cost = page.locator(".analysis-cost").inner_text()  # the cost is the main number
+    assert cost.startswith("Cost: ") and "penalty points" in cost
+    best = page.locator(".analysis-alternatives tr.best td").first.inner_text()
+    assert page.locator(".analysis-better").inner_text() == f"Better: {best}."
+    assert "against" in page.locator(".analysis-model").inner_text()  # the model, in words
+    line = page.locator(f".analysis-marked button[data-step='{step}']").inner_text()
+    assert f"{best} was better" in line
     rows = page.locator(".analysis-alternatives tr.played")
     assert rows.count() == 1 and "played" in rows.inner_text()
     assert page.locator(".analysis-alternatives tr.best").count() >= 1
@@ -85,6 +99,8 @@ def test_analyse_an_uploaded_record_and_see_its_blunder(chromium: Any, server: s
         page.select_option("#lang", lang)
         word = {"fr": "Gaffe", "de": "Grober Fehler"}[lang]
         assert page.locator(".analysis-mark").inner_text() == word
+        better = {"fr": "Mieux : ", "de": "Besser: "}[lang]
+        assert page.locator(".analysis-better").inner_text().startswith(better)
         page.screenshot(path=shots / f"analysis-02-blunder-{lang}.png", full_page=True)
     assert not errors, errors
 
@@ -135,3 +151,79 @@ def test_a_tables_finished_deal_analysis_for_its_score_sheet(chromium: Any, serv
     }""", table)
     assert "The analysis failed" in page.locator("#sheet .error").inner_text()
     assert not errors, errors
+
+
+def _first_worse(analyses: dict[str, Any]) -> tuple[int, int]:
+    """(deal index, step) of the first action with a better alternative."""
+    for n in sorted(analyses, key=int):
+        for i, e in enumerate(analyses[n]["actions"], start=1):
+            if "best" in e and e["best"] != e["action"]:
+                return int(n) - 1, i
+    raise AssertionError("every action was the best one")
+
+
+def test_a_tables_analysis_shows_progress_and_is_stored(chromium: Any, server: str,
+                                                        shots: Path) -> None:
+    """Analyse every card of a table's finished deals from its replay: a progress bar
+    while the server's per-deal jobs run; after a reload the stored analysis shows at
+    once, without a new job; on a phone in French and German too."""
+    page, errors = open_page(chromium, 1280, 800, locale="en-US")
+    r = page.request.post(server + "/api/play-now", data={})
+    assert r.ok, r.text()
+    url, table = r.json()["url"], r.json()["id"]
+    page.goto(server + url)
+    page.wait_for_selector("#hand .card")
+    deadline = time.monotonic() + 180
+    while len(page.request.get(f"{server}/tables/{table}/record.json").json()["deals"]) < 2:
+        assert time.monotonic() < deadline, "two deals did not end"
+        if not step(page, lambda: False, calls=True):
+            page.wait_for_timeout(40)
+    page.goto(f"{server}/tables/{table}/replay")
+    page.click("#analyze-btn", timeout=60_000)
+    page.wait_for_selector("#analysis-progress", timeout=30_000)
+    total = page.request.get(f"{server}/tables/{table}/analysis").json()["total"]
+    assert total >= 2
+    page.wait_for_function("""(total) => new RegExp(`of ${total}$`).test(
+      document.querySelector('.analysis-progress .analysis-state')?.textContent ?? '')""",
+                           arg=total, timeout=60_000)
+    page.wait_for_selector(".analysis-summary", timeout=600_000)
+    stored = page.request.get(f"{server}/tables/{table}/analysis").json()
+    assert stored["jobs"] == total and stored["done"] == total and not stored["running"]
+    deal, at = _first_worse(stored["deals"])
+
+    def show(p: Any) -> None:
+        """Step page ``p`` to the action with a better alternative."""
+        for _ in range(deal):
+            p.click("#next-deal")
+        for _ in range(at):
+            p.click("#next")
+        p.wait_for_selector(".analysis-better")
+
+    show(page)
+    best = page.locator(".analysis-alternatives tr.best td").first.inner_text()
+    assert page.locator(".analysis-better").inner_text() == f"Better: {best}."
+    assert page.locator(".analysis-cost").inner_text().startswith("Cost: ")
+    page.screenshot(path=shots / "analysis-desktop.png", full_page=True)
+
+    # a reload: the stored analysis at once, no new job, no analysis asked for
+    asked: list[str] = []
+    page.on("request", lambda req: asked.append(f"{req.method} {req.url}"))
+    page.reload()
+    page.wait_for_selector(".analysis-summary", timeout=30_000)
+    assert page.locator("#analyze-btn").count() == 0
+    assert not [a for a in asked if a.startswith("POST") and "analy" in a], asked
+    assert page.request.get(f"{server}/tables/{table}/analysis").json()["jobs"] == total
+    assert not errors, errors
+
+    for lang, better in (("fr", "Mieux : "), ("de", "Besser: ")):
+        phone, phone_errors = open_page(chromium, 390, 844, locale=f"{lang}-{lang.upper()}")
+        phone.goto(f"{server}/tables/{table}/replay?lang={lang}")
+        phone.wait_for_selector(".analysis-summary", timeout=30_000)
+        show(phone)
+        assert phone.locator(".analysis-better").inner_text().startswith(better)
+        width = phone.evaluate("document.documentElement.scrollWidth")
+        assert width <= 390, f"the page is {width} px wide on a 390 px phone"
+        phone.screenshot(path=shots / f"analysis-phone-{lang}.png", full_page=True)
+        assert not phone_errors, phone_errors
+        phone.close()
+    assert page.request.get(f"{server}/tables/{table}/analysis").json()["jobs"] == total

@@ -393,8 +393,8 @@ def test_serve_and_bot_worker_options() -> None:
 
     parser = argparse.ArgumentParser(prog="polignac")
     subs = parser.add_subparsers(dest="command")
-    register(subs)
-    register_worker(subs)
+    register(subs, "run the web app")
+    register_worker(subs, "compute bot moves from a queue")
     config = build_config(parser.parse_args(["serve", "--bot-queue", "redis://h:6379/0"]))
     assert isinstance(config, ServerConfig) and config.bot_queue == "redis://h:6379/0"
     assert not config.secure_cookies
@@ -414,8 +414,7 @@ def test_hints_and_analyses_through_the_heavy_stream(redis_server: RedisServer) 
     """A worker's heavy stream answers a hint and the analysis of a record (and a bad
     record's 400) exactly as the functions do in this process."""
     from polignac.core import to_record
-    from polignac.server.analysis_routes import analysis_job, deal_job
-    from polignac.server.hint_routes import hint_job
+    from polignac.server.jobs import analysis_deal_job, analysis_plan_job, hint_job
 
     url, prefix = redis_server.url(1), _prefix()
     rng = random.Random(4)
@@ -431,8 +430,8 @@ def test_hints_and_analyses_through_the_heavy_stream(redis_server: RedisServer) 
     assert view is not None
     record = to_record(match)
     body = json.dumps(record).encode()
-    expected = (hint_job(view, False, 7), analysis_job(body, 1, 60.0),
-                analysis_job(b'{"deals": 3}', 1, 60.0), deal_job(record, 1, 1, 60.0))
+    expected = (hint_job(view, False, 7), analysis_plan_job(body),
+                analysis_plan_job(b'{"deals": 3}'), analysis_deal_job(body, 1, 1, 60.0))
 
     async def run() -> tuple[Any, ...]:
         worker = BotWorker(url, 1, "heavy1", prefix, claim_seconds=1.0, kind="heavy")
@@ -441,9 +440,9 @@ def test_hints_and_analyses_through_the_heavy_stream(redis_server: RedisServer) 
         pool = QueuePool(url, prefix, kind="heavy")
         try:
             got = (await pool.run(hint_job, view, False, 7, time_limit=120),
-                   await pool.run(analysis_job, body, 1, 60.0, time_limit=120),
-                   await pool.run(analysis_job, b'{"deals": 3}', 1, 60.0, time_limit=120),
-                   await pool.run(deal_job, record, 1, 1, 60.0, time_limit=120))
+                   await pool.run(analysis_plan_job, body, time_limit=120),
+                   await pool.run(analysis_plan_job, b'{"deals": 3}', time_limit=120),
+                   await pool.run(analysis_deal_job, body, 1, 1, 60.0, time_limit=120))
             return got, pool.stats()
         finally:
             await pool.stop()

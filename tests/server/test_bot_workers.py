@@ -234,7 +234,7 @@ def test_serve_sizes_the_bot_pool() -> None:
 
     def parse(argv: list[str]) -> ServerConfig:
         parser = argparse.ArgumentParser(prog="polignac")
-        register(parser.add_subparsers(dest="command"))
+        register(parser.add_subparsers(dest="command"), "run the web app")
         config = build_config(parser.parse_args(["serve", *argv]))
         assert isinstance(config, ServerConfig)
         return config

@@ -147,3 +147,62 @@ def test_hints_per_deal_are_bounded(client: TestClient, monkeypatch: Any) -> Non
         _to_my_choice(ws, 5)
         r = client.post(url + "/hint")
         assert r.status_code == 429 and r.json()["rule"] == "hint-limit"
+
+
+class _Pool:
+    """The heavy pool as a worker answers it: ``outcome`` is the job's result (None: a
+    solve went over its node budget) or the exception the pool raises."""
+
+    def __init__(self, outcome: Any) -> None:
+        self.outcome = outcome
+        self.calls: list[dict[str, Any]] = []
+
+    async def run(self, fn: Any, *args: Any, **options: Any) -> Any:
+        self.calls.append(options)
+        if isinstance(self.outcome, Exception):
+            raise self.outcome
+        return self.outcome
+
+
+def test_refused_hints_count_against_the_limit_and_are_remembered(
+        client: TestClient, monkeypatch: Any) -> None:
+    from polignac.server import hint_routes
+    from polignac.server.workers import JobTimeout, PoolBusy
+
+    hub = client.app.state.hub  # type: ignore[attr-defined]
+    for seed, outcome, status, rule, remembered in (
+            (6, None, 409, "hint-too-deep", True),
+            (7, JobTimeout("late"), 503, "job-timeout", True),
+            (8, PoolBusy("full"), 503, "busy", False)):
+        url = play_now(client, level="easy")
+        table_id = url.rsplit("/", 1)[1]
+        with client.websocket_connect(url + "/ws") as ws:
+            _to_my_choice(ws, seed)
+            counted = (table_id, 0, len(hub.tables[table_id].match.results) + 1)
+            pool = _Pool(outcome)
+            monkeypatch.setattr(hub, "heavy", pool)
+            r = client.post(url + "/hint")
+            assert (r.status_code, r.json()["rule"]) == (status, rule)
+            assert hint_routes._counts[counted] == 1  # refused: counted all the same
+            assert pool.calls[0]["heavy"] is True and pool.calls[0]["client"] == "testclient"
+            if remembered:  # the same answer again, without a job or a count
+                assert client.post(url + "/hint").json() == r.json()
+                assert len(pool.calls) == 1 and hint_routes._counts[counted] == 1
+            else:  # asked again: it counts again, up to the limit
+                monkeypatch.setattr(hint_routes, "PER_DEAL", 1)
+                again = client.post(url + "/hint")
+                assert (again.status_code, again.json()["rule"]) == (429, "hint-limit")
+                assert len(pool.calls) == 1
+
+
+def test_no_hint_while_passing_cards(client: TestClient) -> None:
+    r = client.post("/api/tables", json={"preset": "black-lady", "seats": [{"kind": "you"}] + [
+        {"kind": "bot", "level": "random"}] * 3})
+    assert r.status_code == 200, r.text
+    url = r.json()["url"]
+    with client.websocket_connect(url + "/ws") as ws:
+        play_until(ws, hello(ws), random.Random(1), lambda v: bool(
+            v.get("deal") and v["deal"].get("phase") == "pass" and v["deal"].get("legal")))
+        refused = client.post(url + "/hint")
+        assert refused.status_code == 409 and refused.json()["rule"] == "hint-passing"
+        assert "passing" in refused.json()["error"]

@@ -113,7 +113,7 @@ class PoolBackend:
         ``max_waiting``: moves waiting or running at once (a table has at most one).
         """
         pool = WorkerPool(size or machine_workers(), move_seconds, max_waiting=max_waiting,
-                          memory_mb=memory_mb,
+                          memory_mb=memory_mb, fair=False,
                           preload=("polignac.bots.runner", "polignac.bots.hard"))
         return cls(pool, move_seconds)
 

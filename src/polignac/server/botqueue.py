@@ -18,7 +18,8 @@ The path of one move::
 
 - **JSON, not pickles**: the job is the spec, the seat's view
   (:mod:`polignac.bots.wire`: that seat's hand and the public history, nothing
-  another seat holds) and the seed; a worker runs only the jobs of :data:`JOBS`.
+  another seat holds) and the seed; a worker runs only the jobs of
+  :data:`~.jobs.JOBS` (``jobs.py``: every worker job, with its JSON codecs).
 - **A worker that dies** (``kill -9``) leaves its jobs in the group's pending list;
   live workers renew theirs every ``claim_seconds / 4`` (``XCLAIM ... JUSTID``), and
   any worker takes over an entry idle for ``claim_seconds`` (``XAUTOCLAIM``) and
@@ -41,7 +42,7 @@ The path of one move::
   jobs wait at once per server, a job's arguments at most :data:`MAX_ARGS` bytes.
 
 Hints and analyses take the same path on a stream of their own, ``{prefix}:heavy``
-(:func:`heavy_pool_for`, ``hub.heavy``; jobs ``hint``, ``analysis``,
+(:func:`heavy_pool_for`, ``hub.heavy``; jobs ``hint``, ``analysis-plan``,
 ``deal-analysis``), computed by each worker's ``--heavy-jobs`` processes apart
 from its moves, so that a minute of analysis never delays a move.
 """
@@ -56,16 +57,13 @@ import os
 import socket
 import uuid
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 from ..bots.registry import UnknownBotError
-from ..bots.runner import move_for
-from ..bots.wire import WireError, view_from_wire, view_to_wire
+from ..bots.wire import WireError
 from ..core.errors import IllegalActionError, PolignacError, RulesError
-from .analysis_routes import analysis_job, deal_job
-from .hint_routes import hint_job
+from .jobs import BY_FUNCTION, queue_job
 from .workers import JobTimeout, PoolBusy, WorkerFailed, WorkerPool
 
 log = logging.getLogger("polignac.server")
@@ -77,21 +75,6 @@ REPLY_TTL = 600
 MAX_ARGS = 4 * 1024 * 1024
 """Bytes of one job's JSON arguments at most (a move's view is about 1 KB, a record
 to analyse at most 1 MiB)."""
-
-
-@dataclass(frozen=True)
-class QueueJob:
-    """A function workers may run from the queue, with its JSON codecs: ``encode``
-    turns the server's arguments into a JSON list, ``decode`` that list back (on the
-    worker: it raises :class:`~polignac.bots.wire.WireError` for bad data),
-    ``result_out``/``result_in`` the result the same way."""
-
-    name: str
-    fn: Callable[..., Any]
-    encode: Callable[..., list[Any]]
-    decode: Callable[[Any], tuple[Any, ...]]
-    result_out: Callable[[Any], Any] = lambda r: r
-    result_in: Callable[[Any], Any] = lambda r: r
 
 
 MAX_JOB_SECONDS = 3600.0
@@ -121,107 +104,11 @@ def _job_fields(fields: dict[bytes, bytes]) -> tuple[str, str, float]:
     return reply_to, request, limit
 
 
-def _text(name: str, value: Any, limit: int = 1000) -> str:
-    if not isinstance(value, str) or len(value) > limit:
-        raise WireError(f"{name}: expected a text of at most {limit} characters")
-    return value
-
-
-def _move_args(data: Any) -> tuple[Any, ...]:
-    if not isinstance(data, list) or len(data) != 3:
-        raise WireError("a move's arguments are [spec, view, seed]")
-    return _text("spec", data[0]), view_from_wire(data[1]), _text("seed", data[2])
-
-
-def _action(value: Any) -> int:
-    if type(value) is not int:
-        raise WireError(f"a move's answer is an action number, not {value!r:.40}")
-    return value
-
-
-def _hint_args(data: Any) -> tuple[Any, ...]:
-    if not isinstance(data, list) or len(data) != 3 or type(data[1]) is not bool \
-            or type(data[2]) is not int:
-        raise WireError("a hint's arguments are [view, pool_in, seed]")
-    return view_from_wire(data[0]), data[1], data[2]
-
-
-def _bytes_out(body: bytes) -> str:
-    return body.decode("utf-8", "surrogateescape")  # any bytes; JSON escapes the rest
-
-
-def _bytes_in(text: Any) -> bytes:
-    if not isinstance(text, str):
-        raise WireError("expected a text")
-    return text.encode("utf-8", "surrogateescape")
-
-
-def _number(name: str, value: Any) -> float:
-    if type(value) not in (int, float):
-        raise WireError(f"{name}: expected a number")
-    return float(value)
-
-
-def _analysis_args(data: Any) -> tuple[Any, ...]:
-    if not isinstance(data, list) or len(data) != 3 or type(data[1]) is not int:
-        raise WireError("an analysis's arguments are [record text, samples, time limit]")
-    return _bytes_in(data[0]), data[1], _number("time limit", data[2])
-
-
-def _deal_args(data: Any) -> tuple[Any, ...]:
-    if not isinstance(data, list) or len(data) != 4 or not isinstance(data[0], dict) \
-            or type(data[1]) is not int or type(data[2]) is not int:
-        raise WireError("a deal analysis's arguments are [record, deal, samples, time limit]")
-    return data[0], data[1], data[2], _number("time limit", data[3])
-
-
-def _status_out(result: tuple[int, bytes]) -> list[Any]:
-    return [result[0], result[1].decode("utf-8", "surrogateescape")]
-
-
-def _status_in(value: Any) -> tuple[int, bytes]:
-    if not isinstance(value, list) or len(value) != 2 or type(value[0]) is not int:
-        raise WireError("an analysis's answer is [status, JSON text]")
-    return value[0], _bytes_in(value[1])
-
-
-MOVE = QueueJob("move", move_for, lambda spec, view, seed: [spec, view_to_wire(view), seed],
-                _move_args, result_in=_action)
-HINT = QueueJob("hint", hint_job,
-                lambda view, pool_in, seed: [view_to_wire(view), bool(pool_in), seed],
-                _hint_args)
-ANALYSIS = QueueJob("analysis", analysis_job,
-                    lambda body, samples, limit: [_bytes_out(body), samples, limit],
-                    _analysis_args, _status_out, _status_in)
-DEAL_ANALYSIS = QueueJob("deal-analysis", deal_job,
-                         lambda record, number, samples, limit: [record, number, samples, limit],
-                         _deal_args, _status_out, _status_in)
-JOBS: dict[str, QueueJob] = {job.name: job for job in (MOVE, HINT, ANALYSIS, DEAL_ANALYSIS)}
-"""The jobs a worker runs, by name (a job of another name is answered an error)."""
-_BY_FN: dict[Callable[..., Any], QueueJob] = {job.fn: job for job in JOBS.values()}
-
 _ERRORS: dict[str, type[Exception]] = {
     cls.__name__: cls for cls in (UnknownBotError, RulesError, WireError, PolignacError,
                                   ValueError, MemoryError)}
 """Exceptions a worker's answer may name, raised again on the server (others:
 ``RuntimeError``); :class:`IllegalActionError` is rebuilt with its ``rule``."""
-
-
-def queue_job(name: str, args: str) -> dict[str, Any]:
-    """Worker job (in a worker's pool): decode the JSON arguments of job ``name``,
-    compute it, encode its answer -> ``{"status": "ok", "result"}``, or ``{"status":
-    "error", "type", "message", "rule"}`` for the job's own exception (returned as a
-    value: an exception's attributes do not survive the trip between processes)."""
-    job = JOBS.get(name)
-    if job is None:
-        return {"status": "error", "type": "ValueError",
-                "message": f"this worker runs no job {name!r:.60}"}
-    try:
-        result = job.fn(*job.decode(json.loads(args)))
-        return {"status": "ok", "result": job.result_out(result)}
-    except Exception as exc:  # the job's own error, named for the server
-        return {"status": "error", "type": type(exc).__name__, "message": str(exc)[:2000],
-                "rule": getattr(exc, "rule", None)}
 
 
 def redacted(url: str) -> str:
@@ -279,7 +166,8 @@ class QueuePool:
     """
 
     def __init__(self, url: str, prefix: str = "polignac", max_waiting: int = 1000,
-                 stream_len: int = 10_000, time_limit: float = 5.0, kind: str = "jobs") -> None:
+                 stream_len: int = 10_000, time_limit: float = 5.0, kind: str = "jobs",
+                 client_waiting: int | None = None) -> None:
         self.url = url
         self.prefix = prefix
         self.stream, self.group = _names(prefix, kind)
@@ -289,6 +177,9 @@ class QueuePool:
         self.stream_len = stream_len
         self.time_limit = time_limit
         self.size = max_waiting  # for code that sizes itself on a pool's size
+        self.client_waiting = client_waiting
+        """Jobs of one client waiting at once at most (None: no cap): its fair share."""
+        self._by_client: dict[str, int] = {}
         self._client: Any = None
         self._reader: asyncio.Task[None] | None = None
         self._stopping = False
@@ -325,27 +216,34 @@ class QueuePool:
             self._reader = asyncio.create_task(self._read_replies())
         return self._client
 
-    async def run(self, fn: Callable[..., Any], *args: Any,
-                  time_limit: float | None = None) -> Any:
-        """``fn(*args)`` computed by a worker; ``fn`` one of :data:`JOBS`.
+    async def run(self, fn: Callable[..., Any], *args: Any, time_limit: float | None = None,
+                  client: str = "", heavy: bool = False) -> Any:
+        """``fn(*args)`` computed by a worker; ``fn`` one of :data:`~.jobs.JOBS`; ``client``
+        as :meth:`WorkerPool.run <polignac.server.workers.WorkerPool.run>` (``heavy``:
+        the stream decides).
 
         Raises:
-            PoolBusy: ``max_waiting`` jobs already wait, Redis is out of reach, or no
-                worker took the job within the time limit.
+            PoolBusy: ``max_waiting`` jobs already wait (or ``client_waiting`` of this
+                client's), Redis is out of reach, or no worker took the job within
+                the time limit.
             JobTimeout: a worker took it and gave no answer within the time limit.
             WorkerFailed: the worker's process died while computing it.
-            TypeError: ``fn`` is not a job of :data:`JOBS`.
+            TypeError: ``fn`` is not a job of :data:`~.jobs.JOBS`.
             ValueError: the arguments are over :data:`MAX_ARGS` bytes as JSON.
             Exception: what the job raised (as the worker named it, see ``_ERRORS``).
         """
         import redis
 
-        job = _BY_FN.get(fn)
+        job = BY_FUNCTION.get(fn)
         if job is None:
             raise TypeError(f"{getattr(fn, '__name__', fn)!r} is not a job of the bot queue")
         if self.pending >= self.max_waiting:
             self.refused += 1
             raise PoolBusy(f"{self.pending} jobs are waiting for a bot worker, the most")
+        mine = self._by_client.get(client, 0)
+        if self.client_waiting is not None and mine >= self.client_waiting:
+            self.refused += 1
+            raise PoolBusy(f"{mine} of your jobs are waiting for a worker, the most")
         limit = self.time_limit if time_limit is None else time_limit
         payload = json.dumps(job.encode(*args), separators=(",", ":"))
         if len(payload) > MAX_ARGS:
@@ -353,11 +251,12 @@ class QueuePool:
         request = uuid.uuid4().hex
         future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
         self.pending += 1
+        self._by_client[client] = mine + 1
         self._waiting[request] = future
         try:
             try:
-                client = await self._connect()
-                entry = await client.xadd(
+                redis_client = await self._connect()
+                entry = await redis_client.xadd(
                     self.stream, {"req": request, "job": job.name, "args": payload,
                                   "limit": f"{limit:.3f}", "reply": self.replies},
                     maxlen=self.stream_len, approximate=False)
@@ -374,6 +273,10 @@ class QueuePool:
                 raise PoolBusy(f"no bot worker took the job in {limit:g} s") from None
         finally:
             self.pending -= 1
+            if self._by_client[client] > 1:
+                self._by_client[client] -= 1
+            else:
+                del self._by_client[client]
             self._waiting.pop(request, None)
         status = reply.get("status")
         if status == "ok":
@@ -487,7 +390,7 @@ class BotWorker:
         self.prefix = prefix
         self.stream, self.group = _names(prefix, kind)
         self.claim_seconds = claim_seconds
-        self.pool = WorkerPool(jobs, 600.0, max_waiting=jobs, memory_mb=memory_mb,
+        self.pool = WorkerPool(jobs, 600.0, max_waiting=jobs, memory_mb=memory_mb, fair=False,
                                preload=("polignac.bots.runner", "polignac.bots.hard",
                                         "polignac.server.botqueue"))
         self.inflight: dict[bytes, asyncio.Task[None]] = {}
@@ -653,8 +556,10 @@ def heavy_pool_for(config: Any, local: WorkerPool) -> WorkerPool | QueuePool:
     if not getattr(config, "bot_queue", None):
         return local
     return QueuePool(config.bot_queue, kind="heavy", max_waiting=HEAVY_WAITING,
-                     time_limit=config.job_seconds)
+                     time_limit=config.job_seconds, client_waiting=HEAVY_PER_CLIENT)
 
 
 HEAVY_WAITING = 16
-"""Hints and analyses of one server waiting in the queue at once (analyses: one less)."""
+"""Hints and analyses of one server waiting in the queue at once."""
+HEAVY_PER_CLIENT = 4
+"""Hints and analyses of one client waiting in the queue at once (its fair share)."""

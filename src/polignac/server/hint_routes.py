@@ -15,18 +15,26 @@ actions and numbers::
 
 The samples are drawn from :func:`hint_seed` (the table, the deal and the
 action's index), so asking again in the same position gives the same numbers
-(the answer is kept, see below).  The work runs in the app's shared worker
-pool (``hub.workers``; with ``polignac serve --bot-queue``, the bot workers' ``heavy``
-stream: ``hub.heavy``, botqueue.py), never on the event loop, stopped after
-:data:`TIME_LIMIT` seconds (503 ``job-timeout``).
+(the answer is kept, see below).  The work is ``jobs.hint_job`` in the app's
+shared worker pool (``hub.workers``, a heavy job queued under the client's
+address: its fair share, ``workers.py``; with ``polignac serve --bot-queue``, the
+bot workers' ``heavy`` stream: ``hub.heavy``, botqueue.py), never on the event
+loop, stopped after :data:`TIME_LIMIT` seconds (503 ``job-timeout``).
 
 Refusals (``{"error", "rule"}``): 404 ``no-table``; 403 ``no-seat`` (no seat
 cookie here: spectators get no hints), 403 ``hints-off``; 409 ``not-your-turn``
-(another seat acts, or no deal is being played), 409 ``no-choice`` (one legal
-action only), 409 ``hint-running`` (this seat's hint is being computed), 429
-``hint-limit`` (:data:`PER_DEAL` hints per seat and deal); 503 ``busy``,
-``job-timeout``, ``worker-failed``; 409 ``hint-too-deep`` (over the node budget).  A
-position already answered is answered again from memory and does not count.
+(another seat acts, or no deal is being played), 409 ``hint-passing`` (the
+Hearts family's passing of cards: no hint, the cards are the player's choice),
+409 ``no-choice`` (one legal action only), 409 ``hint-running`` (this seat's
+hint is being computed), 429 ``hint-limit`` (:data:`PER_DEAL` hints per seat and
+deal); 503 ``busy``, ``job-timeout``, ``worker-failed``; 409 ``hint-too-deep``
+(over the node budget).
+
+Every hint that reaches the pool counts against :data:`PER_DEAL`, answered or
+not (``hint-too-deep``, ``job-timeout``, ``worker-failed``, ``busy``): a refused
+job cost the server too, or was asked of a busy one.  A position already answered
+(a hint, ``hint-too-deep`` or ``job-timeout``) is answered again from memory, the
+same answer, and does not count again.
 """
 
 from __future__ import annotations
@@ -40,16 +48,15 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
-from ..bots.analysis import choices, evaluate_view, unit_of
+from ..bots.analysis import choices
 from ..bots.base import SeatView
-from ..core import action_name
+from ..core.deal import PASS_CARDS
+from .jobs import HINT_NODES, HINT_SAMPLES, hint_job
 from .security import origin_allowed
-from .workers import JobTimeout, PoolBusy, WorkerFailed
+from .workers import JobTimeout, PoolBusy, WorkerFailed, client_key
 
-SAMPLES = 8
-NODES = 20_000_000
-"""Search nodes per solve: about 1.5 s; the first card of an 8-card hand fits in most
-games, not a 13-card hand or Bassadewitz (measured in docs/server.md)."""
+SAMPLES = HINT_SAMPLES
+NODES = HINT_NODES
 TIME_LIMIT = 30.0
 PER_DEAL = 20
 """Hints one seat may ask for in one deal (a position asked again does not count)."""
@@ -57,7 +64,8 @@ MAX_KEPT = 1024
 
 _running: set[tuple[str, int]] = set()
 _counts: OrderedDict[tuple[str, int, int], int] = OrderedDict()
-_answers: OrderedDict[tuple[str, int, int], bytes] = OrderedDict()
+_answers: OrderedDict[tuple[str, int, int, int], tuple[int, dict[str, Any]]] = OrderedDict()
+"""(table, seat, deal, action index) -> the answer given for that position."""
 
 
 def _dumps(data: Any) -> bytes:
@@ -68,28 +76,6 @@ def hint_seed(table_id: str, deal: int, index: int) -> int:
     """The seed of the samples of a hint at action ``index`` of deal ``deal`` of a table."""
     digest = hashlib.sha256(f"hint:{table_id}:{deal}:{index}".encode()).digest()
     return int.from_bytes(digest[:8], "big")
-
-
-def hint_answer(view: SeatView, pool_in: bool, seed: int, samples: int = SAMPLES,
-                nodes: int = NODES) -> dict[str, Any] | None:
-    """``view``'s legal actions with their expected values and costs (None: a solve
-    went over ``nodes``).
-
-    Raises:
-        ValueError: the view has no choice to make (see ``evaluate_view``).
-    """
-    ev = evaluate_view(view, samples=samples, seed=seed, nodes=nodes, pool_in=pool_in)
-    if ev is None:
-        return None
-    return {"actions": [{"action": action_name(a), "expected": round(v, 3),
-                         "cost": round(ev.costs[a], 3), "best": a == ev.best}
-                        for a, v in ev.values.items()],
-            "samples": ev.samples, "exact": ev.exact, "unit": unit_of(view.rules.scoring)}
-
-
-def hint_job(view: SeatView, pool_in: bool, seed: int) -> dict[str, Any] | None:
-    """Worker job: :func:`hint_answer` with the server's settings."""
-    return hint_answer(view, pool_in, seed)
 
 
 def _error(message: str, rule: str, status: int) -> Response:
@@ -125,43 +111,57 @@ async def hint(request: Request) -> Response:
         return _error("a hint is for the seat to act: it is not your turn", "not-your-turn",
                       409)
     view = SeatView.of(deal, deal.to_act, match)
+    if view.phase == PASS_CARDS:
+        return _error("no hint while passing cards: the hint compares the cards you may "
+                      "play; which cards to pass is your choice", "hint-passing", 409)
     if len(choices(view)) < 2:
         return _error("you have only one legal action: nothing to compare", "no-choice", 409)
     number, seq = len(match.results) + 1, table.seq
-    key = (table.id, seat, seq)
+    key = (table.id, seat, number, len(deal.history))  # the position, whatever else happened
     if key in _answers:
-        return Response(_answers[key], media_type="application/json")
+        status, kept = _answers[key]
+        return _answer(status, {**kept, "seq": seq} if status == 200 else kept)
     running = (table.id, seat)
     if running in _running:
         return _error("your last hint is still being computed", "hint-running", 409)
     counted = (table.id, seat, number)
     if _counts.get(counted, 0) >= PER_DEAL:
         return _error(f"at most {PER_DEAL} hints a deal", "hint-limit", 429)
+    _keep(_counts, counted, _counts.get(counted, 0) + 1)  # answered or refused: it counts
     _running.add(running)
     try:
         pool = getattr(hub, "heavy", hub.workers)  # the bot queue's, with --bot-queue
         answer = await pool.run(hint_job, view, deal.pool_in,
-                                       hint_seed(table.id, number, len(deal.history)),
-                                       time_limit=TIME_LIMIT)
+                                hint_seed(table.id, number, len(deal.history)),
+                                time_limit=TIME_LIMIT, client=client_key(request), heavy=True)
     except ValueError:
         return _error("you have only one legal action: nothing to compare", "no-choice", 409)
     except PoolBusy:
         return _error("the server is busy with other heavy requests; try again in a moment",
                       "busy", 503)
     except JobTimeout:
-        return _error("the hint took too long", "job-timeout", 503)
+        return _remember(key, 503, {"error": "the hint took too long", "rule": "job-timeout"})
     except (WorkerFailed, MemoryError):
         return _error("the hint could not be computed: the worker ran out of memory or died",
                       "worker-failed", 503)
     finally:
         _running.discard(running)
     if answer is None:
-        return _error("too many cards are left to evaluate this position exactly; ask again "
-                      "a trick or two later", "hint-too-deep", 409)
-    _keep(_counts, counted, _counts.get(counted, 0) + 1)
-    body = _dumps({**answer, "deal": number, "seq": seq})
-    _keep(_answers, key, body)
-    return Response(body, media_type="application/json")
+        return _remember(key, 409, {"error": "too many cards are left to evaluate this "
+                                    "position exactly; ask again a trick or two later",
+                                    "rule": "hint-too-deep"})
+    _keep(_answers, key, (200, {**answer, "deal": number}))
+    return _answer(200, {**answer, "deal": number, "seq": seq})
+
+
+def _remember(key: tuple[str, int, int, int], status: int, data: dict[str, Any]) -> Response:
+    """Answer ``data`` with ``status`` and keep it for the same position."""
+    _keep(_answers, key, (status, data))
+    return _answer(status, data)
+
+
+def _answer(status: int, data: dict[str, Any]) -> Response:
+    return Response(_dumps(data), status_code=status, media_type="application/json")
 
 
 def routes() -> list[BaseRoute]:

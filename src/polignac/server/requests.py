@@ -23,7 +23,7 @@ from starlette.responses import JSONResponse, Response, StreamingResponse
 from .errors import ApiError
 from .inputs import ascii_int
 from .security import origin_allowed
-from .workers import JobTimeout, PoolBusy, WorkerFailed
+from .workers import JobTimeout, PoolBusy, WorkerFailed, client_key
 
 MAX_DEPTH = 32
 """Deepest nesting of arrays and objects accepted in any JSON a client sends."""
@@ -167,7 +167,8 @@ async def read_json(request: Request, limit: int, what: str) -> Any:
 
 async def run_json_job(request: Request, job: Callable[[bytes], tuple[int, bytes]], body: bytes,
                        what: str, doing: str) -> Response:
-    """Run ``job(body)`` in the app's worker pool and answer its ``(status, JSON)``.
+    """Run ``job(body)`` in the app's worker pool (queued under the client's address:
+    its fair share, ``workers.py``) and answer its ``(status, JSON)``.
 
     Raises:
         ApiError: the pool's own refusals: ``503 busy`` (with ``Retry-After``)
@@ -177,7 +178,7 @@ async def run_json_job(request: Request, job: Callable[[bytes], tuple[int, bytes
     """
     pool = request.app.state.hub.workers
     try:
-        status, data = await pool.run(job, body)
+        status, data = await pool.run(job, body, client=client_key(request))
     except PoolBusy:
         raise ApiError("the server is busy with other heavy requests; try again in a "
                        "moment", "busy", 503, {"Retry-After": "1"}) from None

@@ -16,7 +16,7 @@ what the next deal's form needs).  An invalid pad or entry gets a 400
 field (``taken.JS``, ``tricks``, ``entries[3].card_points`` ...).
 
 Replaying a pad grows with its entries: it runs in a worker process
-(``workers.py``), like the replay viewer's records.
+(``jobs.score_job`` in the app's pool, ``workers.py``), like the replay viewer's records.
 """
 
 from __future__ import annotations
@@ -28,9 +28,9 @@ from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
 from ..core import PRESETS
-from ..core.scorepad import REVOKE_DEFAULTS, ScorePad, ScorePadError
-from .replay_routes import dumps
-from .requests import JsonInputError, parse_json, read_body, run_json_job
+from ..core.scorepad import REVOKE_DEFAULTS
+from .jobs import score_job
+from .requests import read_body, run_json_job
 
 STATIC = Path(__file__).parent / "static"
 MAX_BODY = 512 * 1024
@@ -52,28 +52,6 @@ async def scorepad_presets(request: Request) -> Response:
          "sides": [list(x) for x in r.sides]}
         for r in PRESETS.values()
     ]})
-
-
-def score_job(body: bytes) -> tuple[int, bytes]:
-    """In a worker: parse ``body``, replay the pad, add the entry (or undo) ->
-    ``(status, JSON answer)``: 200 ``{"pad"}`` or 400 ``{"error", "rule", "field"}``."""
-    try:
-        data = parse_json(body, "the request")
-    except JsonInputError as exc:
-        return 400, dumps({"error": str(exc), "rule": exc.rule})
-    if not isinstance(data, dict) or not isinstance(data.get("pad"), dict):
-        return 400, dumps({"error": "send {\"pad\": {...}, \"entry\": {...}}",
-                           "rule": "bad-request", "field": "pad"})
-    try:
-        pad = ScorePad.from_dict(data["pad"])
-        if data.get("undo"):
-            pad = pad.undo()
-        entry = data.get("entry")
-        if entry is not None:
-            pad = pad.add(entry)
-    except ScorePadError as exc:
-        return 400, dumps({"error": str(exc), "rule": "bad-entry", "field": exc.field})
-    return 200, dumps({"pad": pad.to_dict()})
 
 
 async def scorepad_score(request: Request) -> Response:

@@ -5,6 +5,10 @@
 // action's, the open-hand value, and mistake/blunder marks; this module shows them for
 // the action on view, with the alternatives, and the deal's per-player summary.
 // replay.js calls showAnalysis(...) at the end of each render.
+// The server analyses one deal per job: a posted record's answer is streamed, one line a
+// deal (POST /api/analyze), a table's deals are analysed in the background and stored
+// (POST/GET /tables/{id}/analysis); the page shows a progress bar (deals done / to do),
+// and a table's stored analyses are shown again after a reload without a new job.
 import { errorText, lang, t } from "./i18n.js";
 import { actionLabel } from "./labels.js";
 import { $, el, make } from "./dom.js";
@@ -55,7 +59,8 @@ import { request } from "./api.js";
  * @property {(seat: number) => string} name a seat's name
  * @property {string} suits "french" or "german"
  * @property {(step: number) => void} go show step `step` of this deal
- * @property {(text: string) => Promise<void>} reload load this record text instead
+ * @property {(text: string) => void} annotate the same record with annotations: show it
+ * @property {string | null} tableId the table whose record is on view (null: an upload)
  */
 
 /** @type {{text: string | null, deals: (DealAnalysis | null)[]}} */
@@ -63,6 +68,12 @@ let cache = { text: null, deals: [] };
 let busy = false;
 let failure = "";
 let failedFor = /** @type {string | null} */ (null);
+/** @type {{done: number, total: number} | null} deals analysed so far while busy */
+let progress = null;
+/** @type {Context | null} the last context shown (progress redraws it) */
+let shownCtx = null;
+/** @type {string | null} the table whose stored analyses were asked for */
+let storedFor = null;
 
 /**
  * The annotations of each deal of `text`, or null for a deal without usable ones.
@@ -124,12 +135,15 @@ function panel() {
  * @param {Context} ctx
  */
 export function showAnalysis(ctx) {
+  shownCtx = ctx;
   const box = panel();
   box.replaceChildren();
   if (!ctx.recordText) { box.hidden = true; return; }
   box.hidden = false;
   box.append(make("h3", "", t("analysis.title")));
+  if (ctx.tableId && storedFor !== ctx.tableId) { storedFor = ctx.tableId; stored(ctx.tableId); }
   if (failure && failedFor === ctx.recordText) box.append(make("p", "error analysis-failed", failure));
+  if (busy) box.append(progressBar());
   const deals = annotationsOf(ctx.recordText);
   const a = deals[ctx.deal];
   if (!a) { offer(box, ctx); return; }
@@ -139,6 +153,97 @@ export function showAnalysis(ctx) {
   if (ctx.step > 0 && a.actions[ctx.step - 1]) box.append(actionBox(a.actions[ctx.step - 1], a, ctx));
   else if (ctx.step === 0) box.append(make("p", "analysis-hint", t("analysis.stepHint")));
   box.append(dealSummary(a, ctx));
+}
+
+/** The progress bar of the analysis running: deals done / to do (from the server's jobs). */
+function progressBar() {
+  const wrap = make("div", "analysis-progress");
+  const bar = el("progress", { id: "analysis-progress" });
+  bar.setAttribute("aria-label", t("analysis.running"));
+  if (progress && progress.total > 0) {
+    bar.max = progress.total;
+    bar.value = progress.done;
+  }
+  wrap.append(bar);
+  wrap.append(make("p", "analysis-state", progress && progress.total > 0
+    ? t("analysis.progress", { done: progress.done, total: progress.total }) : t("analysis.running")));
+  return wrap;
+}
+
+/** Redraw the panel of the record on view (after a line of progress). */
+function redraw() { if (shownCtx) showAnalysis(shownCtx); }
+
+/**
+ * The record text with `deals` (deal number -> its analysis) as their `analysis` fields.
+ * @param {string} text
+ * @param {Record<string, DealAnalysis>} deals
+ * @returns {string}
+ */
+function merged(text, deals) {
+  const record = JSON.parse(text);
+  if (!Array.isArray(record?.deals)) return text;
+  for (const [n, a] of Object.entries(deals)) {
+    const deal = record.deals[Number(n) - 1];
+    if (deal && usable(a)) deal.analysis = a;
+  }
+  return JSON.stringify(record);
+}
+
+/**
+ * Show what the server stored of table `tableId`'s analysis (no new job); follow an
+ * analysis that runs.
+ * @param {string} tableId
+ */
+async function stored(tableId) {
+  let r;
+  try {
+    r = await request(`/tables/${encodeURIComponent(tableId)}/analysis`);
+  } catch { return; }
+  if (!r.ok) return;
+  if (r.data.running) { follow(tableId); return; }
+  const deals = r.data.deals ?? {};
+  const ctx = shownCtx;
+  if (ctx?.recordText && Object.keys(deals).length) ctx.annotate(merged(ctx.recordText, deals));
+}
+
+/**
+ * Follow table `tableId`'s analysis (GET every half second) until it ends, with its
+ * progress; then show the stored analyses.
+ * @param {string} tableId
+ */
+async function follow(tableId) {
+  busy = true; failure = "";
+  redraw();
+  /** @type {any} */
+  let data = null;
+  try {
+    for (;;) {
+      const r = await request(`/tables/${encodeURIComponent(tableId)}/analysis`);
+      if (!r.ok) { failure = t("analysis.failed", { msg: message(r) }); break; }
+      data = r.data;
+      progress = { done: data.done, total: data.total };
+      if (!data.running) break;
+      redraw();
+      await new Promise((resolve) => { setTimeout(resolve, 500); });
+    }
+  } catch (err) {
+    failure = t("analysis.failed", { msg: String(err?.message ?? err) });
+  } finally {
+    busy = false; progress = null;
+  }
+  if (data?.error) failure = t("analysis.failed", { msg: lang === "en" ? data.error.error : errorText(data.error) });
+  const ctx = shownCtx;
+  failedFor = ctx?.recordText ?? null;
+  if (ctx?.recordText && data?.deals && Object.keys(data.deals).length) ctx.annotate(merged(ctx.recordText, data.deals));
+  else redraw();
+}
+
+/**
+ * A refusal in words (the page language when the catalog has its rule).
+ * @param {{status: number, data: any}} r
+ */
+function message(r) {
+  return lang === "en" || !r.data?.rule ? (r.data?.error ?? `error ${r.status}`) : errorText(r.data);
 }
 
 /**
@@ -151,35 +256,73 @@ function offer(box, ctx) {
   const button = el("button", { type: "button", id: "analyze-btn", text: t("analysis.run"), disabled: busy });
   button.addEventListener("click", () => { run(ctx); });
   box.append(button);
-  if (busy) box.append(make("p", "analysis-state", t("analysis.running")));
 }
 
 /**
- * Ask the server to analyse the record on view, then show the annotated record.
+ * Ask the server to analyse the record on view: a table's in the background (then
+ * follow its progress), an uploaded one streamed deal by deal; then show it annotated.
  * @param {Context} ctx
  */
 async function run(ctx) {
   if (busy || !ctx.recordText) return;
-  busy = true; failure = "";
-  showAnalysis(ctx);
-  /** @type {string | null} */
-  let text = null;
+  if (ctx.tableId) {
+    busy = true;
+    let r;
+    try {
+      r = await request(`/tables/${encodeURIComponent(ctx.tableId)}/analysis`, { method: "POST", body: {} });
+    } catch (err) {
+      busy = false;
+      failure = t("analysis.failed", { msg: String(err?.message ?? err) }); failedFor = ctx.recordText;
+      redraw();
+      return;
+    }
+    busy = false;
+    if (!r.ok) { failure = t("analysis.failed", { msg: message(r) }); failedFor = ctx.recordText; redraw(); return; }
+    await follow(ctx.tableId);
+    return;
+  }
+  busy = true; failure = ""; progress = null;
+  redraw();
+  const text = ctx.recordText;
+  /** @type {Record<string, DealAnalysis>} */
+  const deals = {};
+  let complete = false;
   try {
-    const r = await request("/api/analyze", { body: ctx.recordText });
-    if (r.ok) {
-      text = JSON.stringify(r.data.record);
-      if (!r.data.complete) failure = t("analysis.incomplete");
+    const r = await fetch("/api/analyze", { method: "POST", credentials: "same-origin",
+      headers: { "content-type": "application/json" }, body: text });
+    if (!r.ok || !r.body) {
+      let data = {};
+      try { data = await r.json(); } catch { /* no JSON */ }
+      failure = t("analysis.failed", { msg: message({ status: r.status, data }) });
     } else {
-      const msg = lang === "en" || !r.data.rule ? (r.data.error ?? `error ${r.status}`) : errorText(r.data);
-      failure = t("analysis.failed", { msg });
+      const reader = r.body.getReader();
+      const decoder = new TextDecoder();
+      let buffer = "";
+      for (;;) {
+        const { value, done } = await reader.read();
+        buffer += decoder.decode(value ?? new Uint8Array(), { stream: !done });
+        let cut;
+        while ((cut = buffer.indexOf("\n")) >= 0) {
+          const line = JSON.parse(buffer.slice(0, cut));
+          buffer = buffer.slice(cut + 1);
+          if (line.error) { failure = t("analysis.failed", { msg: message({ status: 503, data: line }) }); continue; }
+          if (line.analysis) deals[line.deal] = line.analysis;
+          if (line.complete !== undefined) complete = line.complete;
+          progress = { done: line.done, total: line.total };
+          redraw();
+        }
+        if (done) break;
+      }
+      if (!failure && !complete) failure = t("analysis.incomplete");
     }
   } catch (err) {
     failure = t("analysis.failed", { msg: String(err?.message ?? err) });
   } finally {
-    busy = false;
+    busy = false; progress = null;
   }
-  failedFor = text ?? ctx.recordText;
-  if (text) await ctx.reload(text); else showAnalysis(ctx);
+  const annotated = Object.keys(deals).length ? merged(text, deals) : null;
+  failedFor = annotated ?? text;
+  if (annotated) ctx.annotate(annotated); else redraw();
 }
 
 /**
@@ -200,28 +343,38 @@ function actionBox(e, a, ctx) {
   head.append(make("span", "analysis-mark", e.mark ? t(`analysis.mark.${e.mark}`) :
     e.best === e.action ? t("analysis.mark.best") : t("analysis.mark.fine")));
   box.append(head);
-  box.append(make("p", "", t("analysis.value", { v: shown(e.value, a.unit) })));
+  const unit = t(`analysis.unit.${a.unit}`);
+  const cost = make("p", "analysis-cost");
+  cost.append(e.best === e.action || !e.loss ? t("analysis.noCost")
+    : t("analysis.cost", { cost: shown(e.loss, "points"), unit }));
+  box.append(cost);
   if (e.best !== e.action) {
-    box.append(make("p", "", t("analysis.best", { action: actionText(e.best, ctx.suits),
-      v: shown(e.best_value, a.unit), cost: shown(e.loss ?? 0, "points") })));
+    box.append(make("p", "analysis-better", t("analysis.better", { action: actionText(e.best, ctx.suits) })));
   }
+  const name = ctx.name(e.seat);
+  box.append(make("p", "analysis-expected", t("analysis.expectedModel", { name, v: shown(e.value, a.unit),
+    action: actionText(e.action, ctx.suits), best: shown(e.best_value, a.unit),
+    better: actionText(e.best, ctx.suits) })));
   if (e.open !== undefined && e.open_best !== undefined) {
     box.append(make("p", "", t("analysis.open", { v: shown(e.open, a.unit), best: shown(e.open_best, a.unit) })));
   }
+  box.append(make("p", "analysis-model", t("analysis.model", { name })));
   const values = e.values ?? {};
   const opens = e.open_values ?? {};
   const order = Object.keys(values).sort((x, y) => values[y] - values[x]);
   const table = make("table", "scores analysis-alternatives");
   table.append(el("caption", { text: t("analysis.alternatives") }));
   const head2 = table.insertRow();
-  for (const key of ["analysis.col.action", "analysis.col.expected", "analysis.col.open"]) {
+  for (const key of ["analysis.col.action", "analysis.col.cost", "analysis.col.expected", "analysis.col.open"]) {
     head2.insertCell().textContent = t(key);
   }
+  const top = Math.max(...order.map((x) => values[x]));
   for (const act of order) {
     const row = table.insertRow();
     if (act === e.action) row.className = "played";
     if (act === e.best) row.classList.add("best");
     row.insertCell().textContent = actionText(act, ctx.suits) + (act === e.action ? ` · ${t("analysis.played")}` : "");
+    row.insertCell().textContent = shown(top - values[act], "points");
     row.insertCell().textContent = shown(values[act], a.unit);
     row.insertCell().textContent = opens[act] === undefined ? "" : shown(opens[act], a.unit);
   }
@@ -260,7 +413,8 @@ export function dealSummary(a, ctx) {
   const list = make("ul", "analysis-marked");
   for (const { e, step } of marked) {
     const text = t("analysis.markedLine", { n: step, name: ctx.name(e.seat), action: actionText(e.action, ctx.suits),
-      mark: t(`analysis.mark.${e.mark}`), cost: shown(e.loss ?? 0, "points") });
+      better: actionText(e.best ?? e.action, ctx.suits), mark: t(`analysis.mark.${e.mark}`),
+      cost: shown(e.loss ?? 0, "points") });
     const go = ctx.go;
     if (!go) { list.append(el("li", { dataset: { step: String(step), mark: e.mark }, text })); continue; }
     const link = el("button", { type: "button", class: "linkish", dataset: { step: String(step), mark: e.mark }, text });

@@ -193,7 +193,7 @@ function render() {
   });
   renderScores(deal, step);
   if (di + 1 < dealCount() && !dealAt(di + 1)) fetchPage(di + 1); // the next page, ahead
-  showAnalysis({ recordText, deal: di, step: si, name, suits: data.suits, go: (s) => { si = s; render(); }, reload: async (text) => { const [d, s] = [di, si]; await load(text); await go(d, s); } }); // analysis.js
+  showAnalysis({ recordText, deal: di, step: si, name, suits: data.suits, tableId, go: (s) => { si = s; render(); }, annotate: (text) => { recordText = text; render(); } }); // analysis.js
 }
 
 /** A seat's total before the deal on view (Pollack: its side's partie score, from the summary). */
