@@ -38,7 +38,8 @@ pytest.importorskip("websockets.sync.client")
 pytest.importorskip("broadcaster")
 from websockets.exceptions import ConnectionClosed
 
-pytestmark = [pytest.mark.slow, pytest.mark.postgres]
+# slow: three processes each start (and restart) on a machine that may be shared
+pytestmark = [pytest.mark.slow, pytest.mark.postgres, pytest.mark.timeout(900)]
 
 CARDS = [r + s for r in "789TJQKA" for s in "CDHS"]
 
