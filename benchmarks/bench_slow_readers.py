@@ -1,5 +1,6 @@
 """Clients that never read: the server's memory while ten WebSockets ask for whole
-states and read nothing, next to ten that read (the reference, same run).
+states and read nothing, next to ten that read (the reference, same run); with
+``--replay``, 32 HTTP clients that POST a 1,000-deal record and never read.
 
 Starts ``polignac serve`` with its default limits (the outbox of 400 frames /
 2 MiB, 16 connections per address) but ``--rate 100`` (so that 40 s of
@@ -17,6 +18,16 @@ and each phase's growth.
 
     .venv/bin/python benchmarks/bench_slow_readers.py             # 10 sockets, 40 s a phase
     PYTHONPATH=../other/src .venv/bin/python benchmarks/bench_slow_readers.py  # another version
+    .venv/bin/python benchmarks/bench_slow_readers.py --replay      # 32 replay readers
+
+``--replay``: starts ``polignac serve`` twice (``--max-requests 16``, the
+default, then 64 so that every reader gets in), and each time has ``--readers``
+(32) sockets with a 4 KiB receive buffer POST a record of 1,000 deals of 52
+cards (0.6 MB) to ``/api/replay`` and read nothing for ``--hold`` seconds; then
+they close.  Prints the server's resident memory (its own, and with its worker
+processes) before, at the peak while they hold, and after they closed, and
+what became of each request (answered whole: the kernel's buffers took it;
+429; 503 busy; cut).  Issue 22's aim: growth at most 100 MB, given back.
 
 Not a test: it asserts nothing.
 """
@@ -38,7 +49,9 @@ from pathlib import Path
 import httpx
 
 sys.path.insert(0, str(Path(__file__).parent))
+sys.path.insert(1, str(Path(__file__).resolve().parent.parent))
 from bench_server import free_port
+from tests.server import slow_readers
 
 
 def rss_mib(pid: int) -> float:
@@ -133,6 +146,46 @@ def phase(port: int, pid: int, path: str, sockets: int, seconds: float, read: bo
     return samples, drops, sent // one
 
 
+def replay_readers(body: bytes, readers: int, hold: float, max_requests: int) -> None:
+    """``readers`` sockets POST ``body`` to /api/replay and never read, for ``hold``
+    seconds; print memory and outcomes."""
+    with slow_readers.serve("--max-requests", str(max_requests), "--job-timeout", "60") \
+            as (port, proc):
+        url = f"http://127.0.0.1:{port}"
+        warm = httpx.post(url + "/api/replay", content=body, timeout=120, trust_env=False,
+                          headers={"content-type": "application/json"})
+        before = (slow_readers.rss_mib(proc.pid), slow_readers.tree_rss_mib(proc.pid))
+        start = time.monotonic()
+        socks = [slow_readers.slow_post(port, "/api/replay", body) for _ in range(readers)]
+        peak = before
+        while time.monotonic() - start < hold:
+            now = (slow_readers.rss_mib(proc.pid), slow_readers.tree_rss_mib(proc.pid))
+            peak = (max(peak[0], now[0]), max(peak[1], now[1]))
+            time.sleep(0.5)
+        health = httpx.get(url + "/health", timeout=30, trust_env=False).json()["http"]
+        outcomes: dict[str, int] = {}
+        for s in socks:
+            o = slow_readers.outcome(s)
+            outcomes[o] = outcomes.get(o, 0) + 1
+            s.close()
+        deadline = time.monotonic() + 120
+        while httpx.get(url + "/health", timeout=30, trust_env=False).json()["http"][
+                "requests"] and time.monotonic() < deadline:
+            time.sleep(0.5)
+        time.sleep(5)
+        after = (slow_readers.rss_mib(proc.pid), slow_readers.tree_rss_mib(proc.pid))
+        print(f"--max-requests {max_requests}: {readers} readers of a {len(body)/1e6:.2f} MB "
+              f"record (first answer {len(warm.content)/1e3:.0f} KB, status "
+              f"{warm.status_code}), held {hold:g} s; in the app at the end of the hold "
+              f"{health['requests']}, refused {health['refused']}, write cuts "
+              f"{health['write_cuts']}; outcomes {dict(sorted(outcomes.items()))}", flush=True)
+        print(f"  server RSS MiB: before {before[0]:.0f}, peak {peak[0]:.0f} "
+              f"({peak[0] - before[0]:+.1f}), after closing {after[0]:.0f} "
+              f"({after[0] - before[0]:+.1f}); with its workers: before {before[1]:.0f}, "
+              f"peak {peak[1]:.0f} ({peak[1] - before[1]:+.1f}), after {after[1]:.0f} "
+              f"({after[1] - before[1]:+.1f})", flush=True)
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run both phases and print the figures."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
@@ -140,7 +193,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seconds", type=float, default=40)
     parser.add_argument("--rate", type=int, default=100,
                         help="hellos a second per socket, and the server's --rate")
+    parser.add_argument("--replay", action="store_true",
+                        help="HTTP readers of a replay instead of WebSockets")
+    parser.add_argument("--readers", type=int, default=32)
+    parser.add_argument("--deals", type=int, default=1000)
+    parser.add_argument("--hold", type=float, default=60)
     args = parser.parse_args(argv)
+    if args.replay:
+        body = slow_readers.long_record(args.deals)
+        for limit in (16, 64):
+            replay_readers(body, args.readers, args.hold, limit)
+        return 0
     port = free_port()
     with tempfile.TemporaryDirectory() as data:
         script = Path(sys.executable).parent / "polignac"

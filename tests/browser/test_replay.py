@@ -81,3 +81,37 @@ def test_table_replay_of_a_running_match(chromium: Any, server: str, shots: Path
     assert page.locator("#download").get_attribute("href", timeout=1000).endswith(
         "/record.json")
     assert not errors, errors
+
+
+def test_a_long_record_comes_a_page_at_a_time(chromium: Any, server: str,
+                                              tmp_path: Path) -> None:
+    rng = random.Random(5)
+    m = Match.new(get_rules("polignac", {"match_end": "fixed-deals", "deals": 20}), 4, 0,
+                  ["Ann", "Bob", "Cy", "Dee"])
+    while not m.finished:
+        m = m.deal_random(rng) if m.needs_deal else m.apply(rng.choice(m.legal_actions()))
+    record = to_record(m)
+    path = tmp_path / "long.json"
+    path.write_text(json.dumps(record))
+    page, errors = open_page(chromium, 1200, 900, locale="en-US")
+    pages: list[str] = []
+    page.on("request", lambda r: pages.append(r.url.split("?")[1])
+            if "/api/replay" in r.url else None)
+    page.goto(server + "/replay")
+    page.set_input_files("#file", str(path))
+    page.wait_for_selector("#viewer:not([hidden])")
+    assert page.locator("#pos").inner_text().startswith("Deal 1 of 20 · action 0")
+    page.keyboard.press("End")  # the last page only
+    page.wait_for_selector("#result:not([hidden])")
+    assert page.locator("#pos").inner_text().startswith("Deal 20 of 20")
+    for _ in range(5):
+        page.keyboard.press("ArrowUp")  # the start of deal 20, deals 19..17, then 16 (the
+                                        # page before: its states come after a request)
+    wait_until(lambda: page.locator("#pos").inner_text().startswith("Deal 16 of 20 · action 0"))
+    page.keyboard.press("ArrowLeft")  # the end of deal 15, on the same page
+    last = len(record["deals"][14]["actions"])
+    wait_until(lambda: page.locator("#pos").inner_text() == f"Deal 15 of 20 · action {last} "
+                                                           f"of {last}")
+    assert pages[:2] == ["from=1&count=8", "from=17&count=8"] and "from=9&count=8" in pages
+    assert len(pages) == len(set(pages)) == 3
+    assert not errors, errors

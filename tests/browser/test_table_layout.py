@@ -13,6 +13,7 @@ Screenshots go to ``$POLIGNAC_SCREENSHOTS`` (default: the test's tmp folder).
 from __future__ import annotations
 
 import math
+import os
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -122,6 +123,87 @@ def _every_player_listed(page: Any, names: list[str]) -> None:
     }""")
 
 
+CELLS = r"""() => {
+  const sheet = document.querySelector('#scores');
+  const panel = sheet.closest('.side').getBoundingClientRect();
+  const box = sheet.getBoundingClientRect();
+  const bad = [];
+  if (box.left < panel.left - 0.5 || box.right > panel.right + 0.5) {
+    bad.push(`sheet ${box.left}-${box.right} outside its panel ${panel.left}-${panel.right}`);
+  }
+  for (const cell of sheet.querySelectorAll('th, td')) {
+    // Inside its scroller: the sheet scrolls, the text of each cell is whole (no word cut).
+    if (cell.scrollWidth > cell.clientWidth + 1) bad.push(`cell "${cell.textContent}" clipped`);
+    for (const part of cell.querySelectorAll('span, small')) {
+      const cut = part.scrollWidth > part.clientWidth + 1;
+      if (cut && getComputedStyle(part).textOverflow !== 'ellipsis') {
+        bad.push(`"${part.textContent}" clipped`);
+      }
+    }
+  }
+  const first = sheet.querySelector('tbody td, tfoot td');
+  if (first && getComputedStyle(first).position !== 'sticky') {
+    bad.push('the first column does not stay');
+  }
+  // A word is never broken across lines ("Medi / um"): each word of a head cell on one line.
+  for (const th of sheet.querySelectorAll('thead th')) {
+    const range = document.createRange();
+    for (const node of th.querySelectorAll('*')) {
+      for (const text of node.childNodes) {
+        if (text.nodeType !== 3) continue;
+        let at = 0;
+        for (const word of text.textContent.split(/(\s+)/)) {
+          if (word.trim()) {
+            range.setStart(text, at); range.setEnd(text, at + word.length);
+            const rows = new Set([...range.getClientRects()].map((r) => Math.round(r.top)));
+            if (rows.size > 1) bad.push(`"${word}" broken across lines`);
+          }
+          at += word.length;
+        }
+      }
+    }
+  }
+  return bad;
+}"""
+"""What of the score sheet is clipped, outside its panel, or broken: nothing, for a fit."""
+
+BOXES = """() => {
+  const box = (n) => {
+    const r = n.getBoundingClientRect();
+    return {l: r.left, t: r.top, r: r.right, b: r.bottom};
+  };
+  const seats = [...document.querySelectorAll('#ring .seat')];
+  const cards = [...document.querySelectorAll('#trick .played:not(.turnup) .card-svg')];
+  return {seats: seats.map((n) => ({seat: n.dataset.seat, ...box(n)})),
+          cards: cards.map((n) => ({seat: n.closest('.played').dataset.seat, ...box(n)}))};
+}"""
+
+
+def _overlaps(page: Any) -> list[str]:
+    """Seats that overlap each other or a trick card (1 pixel of slack)."""
+    got = page.evaluate(BOXES)
+
+    def meet(a: dict[str, Any], b: dict[str, Any]) -> bool:
+        return bool(a["l"] < b["r"] - 1 and b["l"] < a["r"] - 1 and a["t"] < b["b"] - 1
+                    and b["t"] < a["b"] - 1)
+
+    seats, cards = got["seats"], got["cards"]
+    out = [f"seat {a['seat']} / seat {b['seat']}" for i, a in enumerate(seats)
+           for b in seats[i + 1:] if meet(a, b)]
+    out += [f"seat {a['seat']} / card of {c['seat']}" for a in seats for c in cards if meet(a, c)]
+    return out
+
+
+def _hold_a_whole_trick(page: Any, n: int) -> None:
+    """Play until a whole trick of ``n`` cards is held on the felt."""
+    page.evaluate("localStorage.setItem('polignac-trick-hold', '30')")
+    deadline = time.monotonic() + 60
+    while page.locator("#trick[data-kind=done] .played:not(.turnup)").count() < n:
+        assert time.monotonic() < deadline, "no whole trick was held"
+        page.evaluate(STEP)
+        time.sleep(0.05)
+
+
 def _check_preset(browser: Any, server: str, preset: str, n: int, shots: Path) -> None:
     context = browser.new_context(viewport=DESKTOP, locale="en-US")
     page = context.new_page()
@@ -136,12 +218,32 @@ def _check_preset(browser: Any, server: str, preset: str, n: int, shots: Path) -
     _every_player_listed(page, names)
     _no_sideways_scroll(page, f"{preset} desktop")
     assert page.evaluate(SEATS) == first  # between deals or in the next one: nobody moved
+    for lang in ("en", "fr", "de"):
+        page.select_option("#lang", lang)
+        assert not page.evaluate(CELLS), (preset, lang, "desktop", page.evaluate(CELLS))
+    page.select_option("#lang", "en")
     page.set_viewport_size(PHONE)
     wait_until(lambda: page.evaluate("innerWidth") == PHONE["width"])
     phone = page.evaluate(SEATS)
     _clockwise_from_you(phone, n)
     _every_player_listed(page, names)
     _no_sideways_scroll(page, f"{preset} phone")
+    for lang in ("en", "fr", "de"):
+        page.select_option("#lang", lang)
+        assert not page.evaluate(CELLS), (preset, lang, "phone", page.evaluate(CELLS))
+    page.select_option("#lang", "en")
+    _hold_a_whole_trick(page, n)
+    if n >= 5:
+        page.screenshot(path=shots / f"layout-{preset}-{n}-phone-trick.png", full_page=True)
+    assert not _overlaps(page), (preset, "phone", _overlaps(page))
+    page.set_viewport_size(DESKTOP)
+    wait_until(lambda: page.evaluate("innerWidth") == DESKTOP["width"])
+    assert not _overlaps(page), (preset, "desktop", _overlaps(page))
+    page.set_viewport_size(PHONE)
+    wait_until(lambda: page.evaluate("innerWidth") == PHONE["width"])
+    page.uncheck("#motion")  # the held trick goes
+    page.evaluate("localStorage.removeItem('polignac-trick-hold')")
+    phone = page.evaluate(SEATS)
     if n >= 8:
         page.screenshot(path=shots / f"layout-{preset}-{n}-phone.png", full_page=True)
     # The phone's seats stay where they are too: a new render draws them again.
@@ -158,6 +260,9 @@ def test_every_preset_at_its_largest_count_fits_a_phone_and_a_desktop(chromium: 
     info = browser.new_page().request.get(fast_server + "/api/presets").json()
     presets = [(x["name"], max(x["players"])) for x in info["presets"]]
     assert ("polignac-party", 10) in presets and ("pollack", 4) in presets
+    only = os.environ.get("POLIGNAC_LAYOUT_ONLY")  # one preset, to look at it
+    if only:
+        presets = [x for x in presets if x[0] == only]
     for preset, n in presets:
         _check_preset(browser, fast_server, preset, n, shots)
 
@@ -237,3 +342,29 @@ def test_reduced_motion_shows_each_event_at_once(chromium: Any, fast_server: str
         time.sleep(0.05)
     wait_until(lambda: _shown(page)[0] == _shown(page)[1])
     context.close()
+
+
+@pytest.mark.parametrize("preset", ["black-lady"])
+def test_the_whole_hand_shows_under_the_call_explanations(chromium: Any, fast_server: str,
+                                                          shots: Path, preset: str) -> None:
+    """13 cards and a prompt with its explanations (the cards to pass)
+    fit a 1280x800 screen: every card of the hand is inside the window."""
+    for lang in ("en", "fr", "de"):
+        context = chromium.new_context(viewport=DESKTOP, locale="en-US")
+        page = context.new_page()
+        _table(page, fast_server, preset, 4)
+        page.select_option("#lang", lang)
+        deadline = time.monotonic() + 60
+        while not (page.locator("#prompt .call-help").count()
+                   and page.locator("#hand .card").count() == 13):
+            assert time.monotonic() < deadline, "no prompt with a whole hand"
+            if page.locator("#hand .card.legal").count() and not \
+                    page.locator("#prompt .call-help").count():
+                page.evaluate(STEP)
+            time.sleep(0.05)
+        bottom = page.evaluate("Math.max(...[...document.querySelectorAll('#hand .card')]"
+                               ".map((c) => c.getBoundingClientRect().bottom))")
+        assert bottom <= DESKTOP["height"], (preset, lang, bottom)
+        assert page.locator("#prompt .call-help").is_visible()
+        page.screenshot(path=shots / f"hand-{preset}-{lang}-1280.png")
+        context.close()

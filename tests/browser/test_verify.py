@@ -138,3 +138,34 @@ def test_no_webcrypto_says_so(chromium: Any, server: str, tmp_path: Path) -> Non
     page.click("#verify-btn")
     text = page.locator("#verify-summary").inner_text()
     assert "only on secure pages" in text and "polignac verify" in text
+
+
+RECORD_JS = """async (record) => {
+  const m = await import("/static/verify.js");
+  return (await m.verifyRecord(record)).map((c) => [c.status, c.problems.join("; ")]);
+}"""
+
+
+def test_a_finished_deal_without_its_proof_fails_in_the_browser(chromium: Any,
+                                                                server: str) -> None:
+    """As ``polignac verify``: in a record that carries proofs, a finished deal whose
+    proof was removed or whose seed was set to null fails; a record without any proof
+    is not verifiable."""
+    from tests.cli.test_verify import verifiable_record
+
+    record: dict[str, Any] = verifiable_record(2)
+    n = len(record["deals"])
+    assert n >= 3
+    forged = json.loads(json.dumps(record))
+    del forged["deals"][0]["shuffle"]
+    forged["deals"][1]["shuffle"]["seed"] = None
+    bare = json.loads(json.dumps(record))
+    for deal in bare["deals"]:
+        del deal["shuffle"]
+    page = chromium.new_page()
+    page.goto(server + "/replay")
+    assert [s for s, _ in page.evaluate(RECORD_JS, record)] == ["ok"] * n
+    got = page.evaluate(RECORD_JS, forged)
+    assert [s for s, _ in got] == ["failed", "failed"] + ["ok"] * (n - 2)
+    assert "proof" in got[0][1] and "proof" in got[1][1]
+    assert {s for s, _ in page.evaluate(RECORD_JS, bare)} == {"not-verifiable"}

@@ -1,5 +1,5 @@
-"""``polignac verify``: a per-deal table, exit 1 naming a tampered deal, deals without
-verification data reported as not verifiable (a failure only with --strict)."""
+"""``polignac verify``: a per-deal table, exit 1 naming a tampered deal, finished deals
+without their proof failing (reported as not verifiable only with --lenient)."""
 
 from __future__ import annotations
 
@@ -53,19 +53,49 @@ def test_verify_a_record_then_a_tampered_turn_up(capsys: pytest.CaptureFixture[s
     assert status == 1 and "Deal 1 failed:" in out and "turn-up is" in out
 
 
-def test_not_verifiable_strict_and_bad_files(capsys: pytest.CaptureFixture[str],
-                                             tmp_path: Path) -> None:
+def test_a_finished_deal_without_its_proof_fails_unless_lenient(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    record = verifiable_record(2)
+    deals = record["deals"]
+    assert isinstance(deals, list) and len(deals) >= 2
+    path = tmp_path / "r.json"
+    for forge in ("removed", "null seed"):
+        forged = json.loads(json.dumps(record))
+        if forge == "removed":
+            del forged["deals"][1]["shuffle"]
+        else:
+            forged["deals"][1]["shuffle"]["seed"] = None
+        path.write_text(json.dumps(forged))
+        status, out, _ = run(capsys, "verify", str(path))
+        assert status == 1 and "Deal 2 failed: the deal is over but its" in out, out
+        status, out, _ = run(capsys, "verify", str(path), "--lenient")
+        assert status == 0 and "1 not verifiable." in out, out
+    status, _, err = run(capsys, "verify", str(path), "--lenient", "--strict")
+    assert status == 2 and "not allowed with" in err
+    in_play = json.loads(json.dumps(record))  # the deal in play: no seed yet, no failure
+    in_play["deals"] = in_play["deals"][:2]
+    in_play["deals"][1]["actions"] = in_play["deals"][1]["actions"][:2]
+    in_play["deals"][1]["shuffle"]["seed"] = None
+    path.write_text(json.dumps(in_play))
+    status, out, _ = run(capsys, "verify", str(path))
+    assert status == 0 and "1 not verifiable." in out, out
+    status, out, _ = run(capsys, "verify", str(path), "--strict")
+    assert status == 1 and "--strict: deals 2" in out, out
+
+
+def test_not_verifiable_lenient_strict_and_bad_files(capsys: pytest.CaptureFixture[str],
+                                                     tmp_path: Path) -> None:
     path = tmp_path / "plain.json"
     assert main(["play-random", "--seed", "3", "--rule", "threshold=5", "--out",
                  str(path)]) == 0
     capsys.readouterr()
     status, out, _ = run(capsys, "verify", str(path))
+    assert status == 1 and "FAILED" in out and "proof (shuffle) is missing" in out
+    status, out, _ = run(capsys, "verify", str(path), "--lenient")
     assert status == 0 and "not verifiable  " in out and "no verification data" in out
-    status, out, _ = run(capsys, "verify", str(path), "--strict")
-    assert status == 1 and "--strict: deals 1" in out
-    status, out, _ = run(capsys, "verify", str(path), "--json", "--strict")
+    status, out, _ = run(capsys, "verify", str(path), "--json", "--lenient")
     result = json.loads(out)
-    assert status == 1 and not result["ok"]
+    assert status == 0 and result["ok"]
     assert {d["status"] for d in result["deals"]} == {"not-verifiable"}
     status, _, err = run(capsys, "verify", str(tmp_path / "missing.json"))
     assert status == 2 and "missing.json" in err

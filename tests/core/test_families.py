@@ -188,6 +188,109 @@ def test_bots_and_research_reach_pollack_only_through_its_family() -> None:
     assert naming == []
 
 
+FAMILY_NAMED_IN: dict[str, str] = {
+    "bots/hearts.py": "the Hearts family's passing bots (its module's cards, play_rules)",
+    "bots/solver.py": "the kernel's Hearts parameters (_hearts_params: still to hook, issue 19)",
+    "research/hearts_agreement.py": "the card-for-card comparison with OpenSpiel's hearts",
+}
+"""The modules of the bots, the research interfaces, the command line and the server
+that still name a family (its classes, its modules, its names), and why."""
+
+PAGE_SCRIPTS_STILL_NAMING: dict[str, str] = {
+    "labels.js": "an announcement's label: 'pollack-' and the suit (engineer table)",
+    "scorepad.js": "the score pad's sheet compares its scoring with 'pollack' (engineer table)",
+}
+"""The page scripts (server/static) that still name a family, game or preset in a
+quoted string, and why; every other page script, new ones too, must name none:
+remove a script from this list when it reads the families' words from the server."""
+
+
+def _family_words() -> tuple[set[str], set[str], set[str]]:
+    """Every family's class names (its deal's too), its modules, and its names (the
+    family's, its games', its presets'; not ``polignac``, the project's name)."""
+    classes = {c.__name__ for f in FAMILIES for c in type(f).__mro__
+               if c not in (fam.Family, object)}
+    classes |= {f.deal_class.__name__ for f in FAMILIES if f.deal_class is not Deal}
+    modules = {m for f in FAMILIES for m in (type(f).__module__, *f.modules)}
+    modules -= {"polignac.core.scoring"}  # shared: the trick games' scoring
+    words = {f.name for f in FAMILIES} | set(GAMES) | set(PRESETS)
+    return classes, modules, words - {"polignac"}
+
+
+def _naming(path: Path, text: str | None = None) -> list[str]:
+    """Where ``path`` (or ``text``, read as that file) names a family in code (not in
+    its docstrings and comments)."""
+    import ast
+
+    classes, modules, words = _family_words()
+    tree = ast.parse(path.read_text("utf-8") if text is None else text)
+    docs = {id(n.body[0].value) for n in ast.walk(tree)
+            if isinstance(n, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef))
+            and n.body and isinstance(n.body[0], ast.Expr)
+            and isinstance(n.body[0].value, ast.Constant)}
+    package = "polignac." + ".".join(path.relative_to(CORE.parent).parent.parts)
+    hits = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name) and node.id in classes:
+            hits.append(f"{node.lineno}: {node.id}")
+        elif isinstance(node, ast.Attribute) and node.attr in classes:
+            hits.append(f"{node.lineno}: .{node.attr}")
+        elif isinstance(node, ast.ImportFrom):
+            base = package.rsplit(".", node.level - 1)[0] if node.level else ""
+            module = ".".join(p for p in (base, node.module or "") if p)
+            named = [module] + [f"{module}.{a.name}" for a in node.names]
+            hits += [f"{node.lineno}: imports {m}" for m in named if m in modules]
+            hits += [f"{node.lineno}: imports {a.name}" for a in node.names if a.name in classes]
+        elif isinstance(node, ast.Constant) and isinstance(node.value, str) \
+                and id(node) not in docs:
+            text = node.value.lower()
+            hits += [f"{node.lineno}: {node.value!r}" for w in words
+                     if text == w or text.startswith((w + "-", w + ":"))]
+    return hits
+
+
+def test_outside_the_core_no_family_is_named() -> None:
+    """The bots, the research interfaces, the command line and the server ask the
+    families' hooks (``Deal.seat_knowledge``, ``visible_actions``, ``received``,
+    ``Family.passing``...) instead of naming a family's classes, modules, games or
+    presets (FAMILY_NAMED_IN lists what is left, and why)."""
+    src = CORE.parent
+    found = {str(p.relative_to(src)): hits for pkg in ("bots", "research", "cli", "server")
+             for p in sorted((src / pkg).rglob("*.py")) if (hits := _naming(p))}
+    extra = {k: v for k, v in found.items() if k not in FAMILY_NAMED_IN}
+    assert extra == {}, f"name a family only through its hooks: {extra}"
+    gone = sorted(set(FAMILY_NAMED_IN) - set(found))
+    assert gone == [], f"these no longer name a family: remove them from FAMILY_NAMED_IN: {gone}"
+
+
+def test_the_family_guard_finds_a_name() -> None:
+    probe = CORE.parent / "bots" / "probe.py"
+    text = ('"""HeartsDeal in a docstring is fine."""\n'
+            "from ..core.hearts_deal import HeartsDeal\n"
+            "def f(d: object) -> bool:\n"
+            "    return isinstance(d, HeartsDeal) or d.preset.startswith('pollack-')\n")
+    hits = _naming(probe, text)
+    assert hits == ["2: imports polignac.core.hearts_deal", "2: imports HeartsDeal",
+                    "4: HeartsDeal", "4: 'pollack-'"], hits
+
+
+def test_page_scripts_name_no_family() -> None:
+    import re
+
+    _classes, _modules, words = _family_words()
+    quoted = re.compile(r"[\"'`](" + "|".join(sorted(map(re.escape, words), key=len,
+                                                        reverse=True)) + r")[-:\"'`]")
+    assert quoted.findall('if (preset.startsWith("pollack-") || x === "bassadewitz")') == [
+        "pollack", "bassadewitz"]
+    static = CORE.parent / "server" / "static"
+    naming = {p.name: found for p in sorted(static.glob("*.js"))
+              if (found := quoted.findall(p.read_text("utf-8")))}
+    extra = {k: v for k, v in naming.items() if k not in PAGE_SCRIPTS_STILL_NAMING}
+    assert extra == {}, f"page scripts naming a family: {extra}"
+    gone = sorted(set(PAGE_SCRIPTS_STILL_NAMING) - set(naming))
+    assert gone == [], f"these name no family now: remove them from the list: {gone}"
+
+
 def test_the_registry_names_the_announcement_actions() -> None:
     """The shared action numbers from ANNOUNCE_BASE are named after the families'
     announcements, in the list's order; the parser's error lists them."""

@@ -187,14 +187,23 @@ def test_verify_record_reports_what_is_wrong() -> None:
     assert len(m.results) >= 2
     record = to_record(m, proofs)
     record["deals"][0].pop("shuffle")
-    checks = verify_record(record)
+    checks = verify_record(record)  # a finished deal without its proof fails...
+    assert checks[0].status == "failed" and checks[1].status == "ok"
+    assert checks[0].problems == ("the deal is over but its proof (shuffle) is missing",)
+    checks = verify_record(record, lenient=True)  # ...unless the check is lenient
     assert checks[0].status == "not-verifiable" and checks[1].status == "ok"
     wrong_seed = copy.deepcopy(record)
     wrong_seed["deals"][1]["shuffle"]["seed"] = "00" * 32
     assert "commitment is not SHA-256" in verify_record(wrong_seed)[1].problems[0]
     hidden = copy.deepcopy(record)
     hidden["deals"][1]["shuffle"]["seed"] = None
-    assert verify_record(hidden)[1].status == "not-verifiable"
+    assert verify_record(hidden)[1].problems == (
+        "the deal is over but its seed is not revealed",)
+    assert verify_record(hidden, lenient=True)[1].status == "not-verifiable"
+    in_play = copy.deepcopy(hidden)  # the deal in play: its seed is not revealed yet
+    in_play["deals"][1]["actions"] = in_play["deals"][1]["actions"][:1]
+    in_play["deals"] = in_play["deals"][:2]
+    assert verify_record(in_play)[1].status == "not-verifiable"
     cut = copy.deepcopy(record)
     shuffle = cut["deals"][1]["shuffle"]
     shuffle["cuts"] = [c or "01" for c in shuffle["cuts"]][:3] + ["ee"]

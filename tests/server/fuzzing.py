@@ -30,7 +30,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
-from urllib.parse import quote
+from urllib.parse import quote, unquote
 
 from hypothesis import strategies as st
 
@@ -158,6 +158,21 @@ OVERRIDES: list[Any] = [
     {"contract_points": 5}, {"contract_points": -1}, {"nope": 1}, {"threshold": None},
     *WEIRD[:8],
 ]
+USERNAMES: list[Any] = ["fuzzer", "FUZZER", "ab", "a" * 21, "admin", "a b", "ü" * 5, "",
+                       *WEIRD[:8]]
+PASSWORDS: list[Any] = ["password1", "short", "x" * 257, "x" * 5000, "", *WEIRD[:8]]
+CODES: list[Any] = ["AAAA-BBBB-CCCC-DDDD", "", "0123456789abcdef", "x" * 200, *WEIRD[:8]]
+CREDENTIALS: list[Any] = [
+    {}, {"id": "AAAA", "rawId": "AAAA", "type": "public-key",
+         "response": {"clientDataJSON": "e30", "authenticatorData": "AAAA", "signature": ""}},
+    {"response": {"clientDataJSON": "x" * 5000}}, {"response": None}, *WEIRD[:8]]
+NUMS: list[Any] = ["1", "2", "8", "32", "0", "-1", "²", "١", "٣٢", "¹", "9" * 30, "1.5", "x",
+                   "", " 1", "\u00a0"]
+"""Numbers as a client writes them in a path or query: good ones, then Unicode digits
+(``str.isdigit()`` takes them, ``int()`` does not, or reads another number) and others."""
+ODD_NUMS: list[Any] = [n for n in NUMS if n not in ("1", "2", "8", "32")] + ["99"]
+"""The same, without numbers a route could take for real work (a deal's analysis)."""
+
 ENDPOINTS: list[Endpoint] = [
     Endpoint("POST", "/api/play-now", {"preset": PRESET_NAMES, "name": NAMES}),
     Endpoint("POST", "/api/learn", {"name": NAMES}),
@@ -175,6 +190,10 @@ ENDPOINTS: list[Endpoint] = [
     Endpoint("POST", "/tables/{table}/rematch"),
     Endpoint("POST", "/tables/{table}/hint"),
     Endpoint("POST", "/api/replay", {"format": [Slot("record")], "deals": [[], None, 1]}),
+    Endpoint("POST", "/api/replay?from={num}&count={num}", {"format": [Slot("record")]}),
+    Endpoint("POST", "/api/analyze?samples={odd}", {"players": [None, ["a"]]}),
+    Endpoint("GET", "/tables/{table}/deals/{odd}/analysis?samples={num}"),
+    Endpoint("GET", "/health?window={num}"), Endpoint("GET", "/rules/{preset}?lang={num}"),
     Endpoint("POST", "/api/scorepad/score", {"pad": [Slot("pad"), {}, None, *WEIRD[:6]],
                                              "entry": [{"taken": {"JS": 0, "JC": 1, "JD": 1,
                                                                   "JH": 2}},
@@ -187,6 +206,21 @@ ENDPOINTS: list[Endpoint] = [
     Endpoint("GET", "/api/tables"), Endpoint("GET", "/api/presets"),
     Endpoint("GET", "/api/scorepad/presets"), Endpoint("GET", "/rules/{preset}"),
     Endpoint("GET", "/i18n/{lang}.json"), Endpoint("GET", "/"),
+    # accounts (issue 20): sign-up may succeed; every refusal leaves the tables alone
+    Endpoint("POST", "/api/account/signup", {"username": USERNAMES, "password": PASSWORDS}),
+    Endpoint("POST", "/api/account/signin", {"username": USERNAMES, "password": PASSWORDS}),
+    Endpoint("POST", "/api/account/recover", {"username": USERNAMES, "code": CODES,
+                                              "password": PASSWORDS}),
+    Endpoint("POST", "/api/account/signout"),
+    Endpoint("POST", "/api/account/sessions/end", {"id": CODES, "all": [True, False, 1, None]}),
+    Endpoint("POST", "/api/account/delete", {"password": PASSWORDS}),
+    Endpoint("POST", "/api/account/passkeys/signin/options"),
+    Endpoint("POST", "/api/account/passkeys/signin", {"credential": CREDENTIALS}),
+    Endpoint("POST", "/api/account/passkeys/register/options"),
+    Endpoint("POST", "/api/account/passkeys/register", {"credential": CREDENTIALS}),
+    Endpoint("GET", "/api/account"), Endpoint("GET", "/api/account/sessions"),
+    Endpoint("GET", "/api/account/export"), Endpoint("GET", "/api/players/{lang}?page={seat}"),
+    Endpoint("GET", "/api/leaderboard?pool={preset}"), Endpoint("GET", "/players/{lang}"),
 ]
 """Every POST route with its body's fields, and the GET routes that read input."""
 
@@ -227,7 +261,8 @@ class RequestTemplate:
     origin: str | None
     host: str
     content_type: str | None
-    cookies: str  # "seat" (the session's cookies), "none", "other" (a stranger's), "bad"
+    cookies: str  # "seat" (the session's cookies), "none", "other" (a stranger's), "bad",
+    # "digits" (seat and identity cookies that start with Unicode digits)
 
 
 def _fields_of(kind: Any) -> list[tuple[str, list[Any]]]:
@@ -261,9 +296,9 @@ def random_request(rng: random.Random, huge: bool = True) -> RequestTemplate:
     """A request template drawn with ``rng`` from the pools (``huge``: with
     :data:`HUGE_BODIES` among them)."""
     endpoint = rng.choice(ENDPOINTS)
-    parts = {"table": rng.choice(TABLE_IDS), "seat": rng.choice(SEATS),
+    parts = {"table": rng.choice(TABLE_IDS), "seat": rng.choice(SEATS + NUMS[4:10]),
              "token": rng.choice(TOKENS), "preset": rng.choice(PRESET_NAMES[:8]),
-             "lang": rng.choice(LANGS)}
+             "lang": rng.choice(LANGS), "num": rng.choice(NUMS), "odd": rng.choice(ODD_NUMS)}
     fields: dict[str, Any] | None = {name: rng.choice(pool) for name, pool
                                      in endpoint.fields.items() if rng.random() < 0.85}
     body = None
@@ -271,7 +306,8 @@ def random_request(rng: random.Random, huge: bool = True) -> RequestTemplate:
         body, fields = rng.choice(BODY_MUTATIONS + (HUGE_BODIES if huge else [])), None
     return RequestTemplate(endpoint, parts, fields, body, rng.choice(ORIGINS), rng.choice(HOSTS),
                            rng.choice(CONTENT_TYPES),
-                           rng.choice(["seat", "seat", "seat", "none", "other", "bad"]))
+                           rng.choice(["seat", "seat", "seat", "none", "other", "bad",
+                                       "digits"]))
 
 
 def _pool(values: list[Any]) -> st.SearchStrategy[Any]:
@@ -305,10 +341,11 @@ def frame_templates(draw: st.DrawFn, huge: bool = False) -> FrameTemplate:
 def request_templates(draw: st.DrawFn, huge: bool = False) -> RequestTemplate:
     """Hypothesis strategy of request templates, from the pools of :func:`random_request`."""
     endpoint = draw(st.sampled_from(ENDPOINTS))
-    parts = {"table": draw(_pool(TABLE_IDS)), "seat": draw(_pool(SEATS)),
+    parts = {"table": draw(_pool(TABLE_IDS)), "seat": draw(_pool(SEATS + NUMS[4:10])),
              "token": draw(st.sampled_from(TOKENS)),
              "preset": draw(st.sampled_from(PRESET_NAMES[:8])),
-             "lang": draw(st.sampled_from(LANGS))}
+             "lang": draw(st.sampled_from(LANGS)), "num": draw(st.sampled_from(NUMS)),
+             "odd": draw(st.sampled_from(ODD_NUMS))}
     fields = {name: draw(_pool(pool)) for name, pool in endpoint.fields.items()
               if draw(st.integers(0, 6))}
     bodies = st.sampled_from(HUGE_BODIES) if huge else (
@@ -317,7 +354,7 @@ def request_templates(draw: st.DrawFn, huge: bool = False) -> RequestTemplate:
     return RequestTemplate(endpoint, parts, None if body is not None else fields, body,
                            draw(st.sampled_from(ORIGINS)), draw(st.sampled_from(HOSTS)),
                            draw(st.sampled_from(CONTENT_TYPES)),
-                           draw(st.sampled_from(["seat", "none", "other", "bad"])))
+                           draw(st.sampled_from(["seat", "none", "other", "bad", "digits"])))
 
 
 # ------------------------------------------------------------------ the harness
@@ -369,8 +406,11 @@ def _headers(host: str, origin: str | None, cookie: str, content_type: str | Non
     out = [(b"host", host.encode())]
     if origin is not None:
         out.append((b"origin", origin.encode()))
-    if cookie:
-        out.append((b"cookie", cookie.encode()))
+    if cookie:  # as a browser sends it: bytes the server reads as Latin-1 ("²" stays "²")
+        try:
+            out.append((b"cookie", cookie.encode("latin-1")))
+        except UnicodeEncodeError:
+            out.append((b"cookie", cookie.encode()))
     if content_type:
         out.append((b"content-type", content_type.encode()))
     return out
@@ -548,6 +588,8 @@ class Harness:
             return self.stranger
         if which == "bad":
             return f"polignac_{self.table_id}=0.{'x' * 43}; polignac_id=!!"
+        if which == "digits":
+            return f"polignac_{self.table_id}=²0.{'x' * 43}; polignac_id=¹{'x' * 42}"
         return "; ".join(f"{k}={v}" for k, v in self.cookies.items())
 
     async def request(self, method: str, path: str, body: bytes = b"",
@@ -560,7 +602,7 @@ class Harness:
         """
         target, _, query = path.partition("?")
         scope = {"type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1",
-                 "method": method, "scheme": "http", "path": target,
+                 "method": method, "scheme": "http", "path": unquote(target),
                  "raw_path": target.encode("utf-8", "surrogatepass"),
                  "query_string": query.encode("utf-8", "surrogatepass"), "root_path": "",
                  "headers": headers if headers is not None else _headers(HOST, None, ""),

@@ -20,14 +20,30 @@ def _record(preset: str = "polignac", threshold: int = 5, seed: int = 3) -> dict
     return to_record(m)
 
 
+def _all_deals(client: TestClient, record: dict[str, Any], count: int = 2
+               ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """The first answer and every deal, asked for ``count`` at a time."""
+    first: dict[str, Any] = {}
+    deals: list[dict[str, Any]] = []
+    while not first or len(deals) < first["deal_count"]:
+        r = client.post(f"/api/replay?from={len(deals) + 1}&count={count}", json=record)
+        assert r.status_code == 200, r.text
+        page = r.json()
+        assert page["from"] == len(deals) + 1 and 0 < len(page["deals"]) <= count
+        assert [d["number"] for d in page["deals"]] == list(
+            range(len(deals) + 1, len(deals) + 1 + len(page["deals"])))
+        first = first or page
+        deals += page["deals"]
+    return first, deals
+
+
 def test_replay_steps_every_action(client: TestClient) -> None:
     record = _record()
-    r = client.post("/api/replay", json=record)
-    assert r.status_code == 200, r.text
-    data = r.json()
+    data, deals = _all_deals(client, record)
     assert data["preset"] == "polignac" and data["finished"] is True
-    assert len(data["deals"]) == len(record["deals"]) == len(data["summary"]["deals"])
-    for deal, entry in zip(data["deals"], record["deals"], strict=True):
+    assert len(deals) == len(record["deals"]) == len(data["summary"]["deals"]) \
+        == data["deal_count"]
+    for deal, entry in zip(deals, record["deals"], strict=True):
         assert deal["hands"] == entry["hands"]
         steps = deal["steps"]
         assert len(steps) == len(entry["actions"]) + 1
@@ -46,10 +62,27 @@ def test_replay_steps_every_action(client: TestClient) -> None:
     assert data["winners"] or data["losers"]
 
 
+def test_replay_answers_a_page_of_deals(client: TestClient) -> None:
+    record = _record(threshold=30, seed=4)
+    n = len(record["deals"])
+    assert n > 9
+    whole = client.post("/api/replay", json=record).json()  # no query: the first 8 deals
+    assert whole["deal_count"] == n and [d["number"] for d in whole["deals"]] == list(
+        range(1, 9))
+    assert len(whole["summary"]["deals"]) == n  # the scores of every deal, always
+    tail = client.post(f"/api/replay?from={n}&count=32", json=record).json()
+    assert [d["number"] for d in tail["deals"]] == [n]
+    assert client.post(f"/api/replay?from={n + 5}", json=record).json()["deals"] == []
+    for query in ("from=0", "count=0", "count=33", "from=%C2%B2", "count=%D9%A1", "from=-1",
+                  "from=1e3", "count=" + "9" * 40, "from="):
+        r = client.post(f"/api/replay?{query}", json=record)
+        assert r.status_code == 400 and r.json()["rule"] == "bad-page", (query, r.text)
+
+
 def test_replay_german_and_running_record(client: TestClient) -> None:
     record = _record("eichelobern", threshold=3, seed=5)
     record["deals"][-1]["actions"] = record["deals"][-1]["actions"][:5]  # a deal in progress
-    data = client.post("/api/replay", json=record).json()
+    data = client.post("/api/replay?count=32", json=record).json()
     assert data["suits"] == "german"
     assert data["deals"][-1]["complete"] is False and data["deals"][-1]["scores"] is None
     assert data["finished"] is False

@@ -38,3 +38,17 @@ def test_the_table_info_tells_the_page_the_trick_pause(config: ServerConfig) -> 
             state = ws.receive_json()
             assert state["type"] == "state"
             assert state["table"]["trick_pause"] == 2.5
+
+
+def test_the_table_info_gives_the_resolved_rules_as_the_presets_list_does(
+        config: ServerConfig) -> None:
+    with TestClient(create_app(config)) as client:
+        presets = {p["name"]: p for p in client.get("/api/presets").json()["presets"]}
+        r = client.post("/api/tables", headers=ORIGIN, json={
+            "preset": "polignac", "overrides": {"threshold": 17},
+            "seats": [{"kind": "you"}] + [{"kind": "bot", "level": "easy"}] * 3})
+        assert r.status_code == 200, r.text
+        with client.websocket_connect(r.json()["url"] + "/ws", headers=ORIGIN) as ws:
+            ws.send_json({"type": "hello", "last_seq": 0})
+            rules = ws.receive_json()["table"]["rules"]
+        assert rules == {**presets["polignac"], "threshold": 17}

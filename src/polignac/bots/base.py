@@ -12,15 +12,13 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import NamedTuple, Protocol, runtime_checkable
+from typing import Protocol, runtime_checkable
 
 from ..core.actions import Action
 from ..core.cards import Card, Mask
-from ..core.deal import PASS_CARDS, Deal, Trick
-from ..core.hearts_deal import HeartsDeal
+from ..core.deal import Deal, Trick
 from ..core.match import Match
 from ..core.rules import Rules
-from .hearts import play_rules
 
 
 @dataclass(frozen=True)
@@ -106,8 +104,7 @@ class SeatView:
         totals = (
             (0,) * n if match is None else tuple(match.totals[s] for s in seats)
         )
-        own = _hearts_part(deal, player) if isinstance(deal, HeartsDeal) else _Own(
-            deal.rules, deal.history, deal.initial_hands[player])
+        own = deal.seat_knowledge(player)  # its family's deal says what the seat knows
         by_sides = deal.rules.kind.sides
         return cls(
             rules=own.rules,
@@ -140,35 +137,6 @@ class SeatView:
             received=own.received,
             pass_to=own.pass_to,
         )
-
-
-class _Own(NamedTuple):
-    """The fields of a :class:`SeatView` that a family's deal fills its own way."""
-
-    rules: Rules
-    history: tuple[Action, ...]
-    initial_hand: Mask
-    passed: Mask = 0
-    received: Mask = 0
-    pass_to: int = -1
-
-
-def _hearts_part(deal: HeartsDeal, player: int) -> _Own:
-    """The Hearts family's own fields: while passing, no history (the viewer's own
-    choices are ``passed``); in play, the rules without passing, the hands after
-    passing and the card play's history (others' passes stay hidden).  The rest
-    (no contract, turn-up, announcement or side) is what the deal says."""
-    passing = deal.phase == PASS_CARDS
-    skip = 0 if passing else sum(g.bit_count() for g in deal.passed)
-    offset = deal.pass_to_offset
-    return _Own(
-        rules=deal.rules if passing else play_rules(deal.rules),
-        history=() if passing else deal.history[skip:],
-        initial_hand=deal.play_hands[player],
-        passed=deal.passed[player],
-        received=deal.received(player),
-        pass_to=(player + offset) % deal.num_players if offset else -1,
-    )
 
 
 @runtime_checkable

@@ -19,30 +19,15 @@ that the sampled deals of ``hard`` and ``expert`` start where play started.
 
 from __future__ import annotations
 
-import dataclasses
 from typing import Final
 
 from ..core.actions import Action
 from ..core.cards import SUIT_MASKS, Card, Mask, cards_of
 from ..core.hearts import QUEEN_OF_SPADES
+from ..core.hearts_deal import play_rules as play_rules
 from ..core.rules import Rules
 
 _SPADES: Final = SUIT_MASKS[3]
-_PLAY_RULES: dict[int, tuple[Rules, Rules]] = {}
-
-
-def play_rules(rules: Rules) -> Rules:
-    """``rules`` without passing: the game from the first card on (cached)."""
-    hit = _PLAY_RULES.get(id(rules))
-    if hit is not None and hit[0] is rules:
-        return hit[1]
-    plain = rules if rules.passing == "none" else dataclasses.replace(rules, passing="none")
-    if len(_PLAY_RULES) >= 64:
-        _PLAY_RULES.clear()
-    _PLAY_RULES[id(rules)] = (rules, plain)
-    return plain
-
-
 def easy_pass(rules: Rules, hand: Mask, legal: tuple[Action, ...]) -> Action:
     """The highest card of the hand (among equals the costliest, then the highest number)."""
     strength = rules.strength()

@@ -40,6 +40,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "verify": ("verify", "check that a record's deals follow from their seeds and cuts"),
     "bot-worker": ("botworker", "compute bot moves (and hints, analyses) for servers, "
                    "from a Redis queue"),
+    "ratings": ("ratings", "recompute the players' ratings from the finished records"),
 }
 
 
@@ -180,7 +181,7 @@ def _run(argv: list[str], out: TextIO) -> int:
     if args.command in ("tournament", "analyze"):
         status: int = args.run(args)
         return status
-    if args.command in ("serve", "bot-worker"):
+    if args.command in ("serve", "bot-worker", "ratings"):
         served: int = args.func(args)
         return served
     if args.command == "rulebook":
@@ -190,7 +191,7 @@ def _run(argv: list[str], out: TextIO) -> int:
     if args.command == "verify":
         from .verify import run_verify
 
-        return run_verify(args.file, args.json, args.strict, out)
+        return run_verify(args.file, args.json, args.strict, out, args.lenient)
     if args.command == "play-random":
         from .records import run_play_random
 

@@ -20,7 +20,6 @@ from ..core import (
     parse_action,
     to_record,
 )
-from ..core.hearts_deal import HeartsDeal
 from . import render
 from .common import CliError, write_json
 from .players import Player, from_bot, random_player
@@ -149,9 +148,9 @@ def _loop(progress: list[Match], seat: int, bots: dict[int, Player], rng: random
 
 
 def _received(match: Match, seat: int, out: TextIO) -> None:
-    """The Hearts family: everyone has passed; say what the human received."""
+    """Everyone has passed (a family with passing); say what the human received."""
     deal = match.current
-    if not isinstance(deal, HeartsDeal) or seat not in match.current_seats:
+    if deal is None or not deal.pass_to_offset or seat not in match.current_seats:
         return
     player = match.current_seats.index(seat)
     n = deal.num_players
@@ -220,7 +219,7 @@ def _show(match: Match, seat: int, out: TextIO) -> None:
         print("Trick so far: " + ", ".join(plays), file=out)
     elif deal.phase_name == "play":
         print("You lead.", file=out)
-    if isinstance(deal, HeartsDeal) and deal.phase_name == "pass":
+    if deal.phase_name == "pass":  # a family with passing (the deal's pass hooks)
         n = deal.num_players
         to = match.names[match.current_seats[(player + deal.pass_to_offset) % n]]
         chosen = deal.passed[player]

@@ -70,6 +70,19 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser],
                         "(default 16)")
     p.add_argument("--header-timeout", type=float, default=10.0, metavar="SECONDS",
                    help="seconds a request's headers have to arrive (default 10)")
+    p.add_argument("--max-requests", type=int, default=16, metavar="N",
+                   help="HTTP requests per client address at once (default 16; one more "
+                        "is answered 429)")
+    p.add_argument("--write-timeout", type=float, default=10.0, metavar="SECONDS",
+                   help="seconds an answer may wait for a client that does not read before "
+                        "the connection is cut (default 10)")
+    p.add_argument("--forwarded-allow-ips", default=None, metavar="ADDRESSES",
+                   help="the reverse proxies (comma-separated addresses or networks) whose "
+                        "X-Forwarded-For header names the client; the per-client limits "
+                        "then count that address. Default: $FORWARDED_ALLOW_IPS, else "
+                        "none: X-Forwarded-For is ignored and every client is the "
+                        "socket's peer (behind a proxy, set it, or all clients share the "
+                        "proxy's allowance; never name an address a client can send from)")
     p.add_argument("--ping", type=float, default=20.0, metavar="SECONDS",
                    help="seconds between WebSocket pings, and to wait for the pong before "
                         "closing (default 20)")
@@ -139,6 +152,8 @@ def build_config(args: argparse.Namespace) -> object:
     secret = _secret(args, bus)
     within(args, "job_timeout", 0.1, 3600, " seconds")
     within(args, "max_connections", 1, 100_000)
+    within(args, "max_requests", 1, 100_000)
+    within(args, "write_timeout", 0, 3600, " seconds", above=True)
     for option in ("header_timeout", "ping"):
         within(args, option, 0, 3600, " seconds", above=True)
     from ..server.connections import default_allowed_hosts
@@ -169,6 +184,9 @@ def build_config(args: argparse.Namespace) -> object:
                         workers=args.job_workers, job_seconds=args.job_timeout,
                         warm_workers=True,
                         allowed_hosts=hosts, max_connections_per_client=args.max_connections,
+                        max_requests_per_client=args.max_requests,
+                        write_timeout=args.write_timeout,
+                        forwarded_allow_ips=_forwarded(args.forwarded_allow_ips),
                         header_timeout=args.header_timeout, ws_ping_interval=args.ping,
                         ws_ping_timeout=args.ping,
                         bot_workers=args.bot_workers,
@@ -176,6 +194,15 @@ def build_config(args: argparse.Namespace) -> object:
                         bot_queue=args.bot_queue, secure_cookies=args.secure_cookies,
                         bus_url=bus, lease_seconds=args.lease_seconds,
                         process_name=args.name, bus_secret=secret)
+
+
+def _forwarded(value: str | None) -> tuple[str, ...]:
+    """The trusted proxies of ``--forwarded-allow-ips`` (else ``$FORWARDED_ALLOW_IPS``;
+    else none)."""
+    import os
+
+    text = value if value is not None else os.environ.get("FORWARDED_ALLOW_IPS", "")
+    return tuple(x.strip() for x in text.split(",") if x.strip())
 
 
 def _bus(args: argparse.Namespace) -> str:

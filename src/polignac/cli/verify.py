@@ -21,18 +21,26 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser],
         "verify", help=help_line,
         description="Check every deal of a game record: the revealed seed matches the "
         "commitment published before the deal, and the hands follow from the seed and "
-        "the players' cuts. Exit status 0 when every deal passes, 1 when one fails.")
+        "the players' cuts. Exit status 0 when every deal passes, 1 when one fails. "
+        "A finished deal whose proof (shuffle, seed) is missing fails, unless --lenient.")
     p.add_argument("file", metavar="RECORD", help="a record (JSON), e.g. a table's record.json")
     p.add_argument("--json", action="store_true", help="print the result as one JSON object")
-    p.add_argument("--strict", action="store_true",
-                   help="a deal without verification data fails too")
+    mode = p.add_mutually_exclusive_group()
+    mode.add_argument("--strict", action="store_true",
+                      help="the deal still in play, whose seed is not revealed yet, fails too")
+    mode.add_argument("--lenient", action="store_true",
+                      help="a finished deal without its proof is reported as not verifiable "
+                           "instead of failing (records made without proofs, e.g. by "
+                           "play-random)")
 
 
-def run_verify(path: str, as_json: bool, strict: bool, out: TextIO) -> int:
+def run_verify(path: str, as_json: bool, strict: bool, out: TextIO,
+               lenient: bool = False) -> int:
     """Check the record at ``path`` and print a table (or JSON) of its deals.
 
-    Returns 0 when every deal passes (deals without verification data pass
-    unless ``strict``), else 1.
+    Returns 0 when every deal passes, else 1.  A finished deal without its proof
+    fails unless ``lenient`` (then it is not verifiable); a deal still in play is
+    not verifiable, which fails only when ``strict``.
 
     Raises:
         CliError: the file is missing or not JSON (status 2), or the record's
@@ -40,7 +48,7 @@ def run_verify(path: str, as_json: bool, strict: bool, out: TextIO) -> int:
     """
     record = read_json(path)
     try:
-        checks = verify_record(record)
+        checks = verify_record(record, lenient=lenient)
     except RecordError as exc:
         raise CliError(f"{path}: {exc}", status=1) from None
     failed = [c for c in checks if c.status == "failed"]

@@ -12,6 +12,7 @@ contract's action); the score is :func:`~polignac.core.scoring.score_tricks`'s.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Final
 
 from .actions import CONTRACT_WORDS, PASS, Action, action_name
@@ -239,6 +240,13 @@ class TrickAvoidanceFamily(TrickScoredFamily):
     taken_unit = "penalty"
     modules = ("polignac.core.avoidance", "polignac.core.scoring")
     presets = PRESETS
+    revoke_penalties: Mapping[str, int] = {
+        "polignac-rounds": 3,  # 001: "the offending player loses 3 points"
+        "polignac-threshold": 5,  # 002: "5 extra penalty points to the offender"
+        "polignac-threshold-general": 5,
+        "quatre-valets": 5,
+        "two-knaves": 5,
+    }
 
     def declare(self, deal: Deal, action: Action) -> Deal:
         """The declaration round (:func:`declare`).

@@ -200,17 +200,17 @@ class BassadewitzFamily(Family):
 
         paid = Join(SEMI, tuple(
             msg("rules.chips.share", place=msg(f"rules.place.{i + 1}") if i < 5
-                else msg("rules.place.n", n=i + 1), n=s)
+                else msg("rules.place.n", n=i + 1), n=msg("rules.nChips", n=s))
             for i, s in enumerate(rules.pool_shares)))
         return [
             msg("rules.chips.intro"),
             msg("rules.chips.cards.trick" if rules.trick_points else "rules.chips.cards",
                 values=_card_values(rules), trick=rules.trick_points,
                 total=_per_deal_total(rules)),
-            msg("rules.chips.pool", pool=rules.pool, paid=paid),
+            msg("rules.chips.pool", pool=msg("rules.nChips", n=rules.pool), paid=paid),
             msg("rules.chips.ties"),
-            msg("rules.chips.sweep", sweep=rules.sweep_chips, overload=rules.overload_points,
-                chips=rules.overload_chips),
+            msg("rules.chips.sweep", sweep=msg("rules.nChips", n=rules.sweep_chips),
+                overload=rules.overload_points, chips=msg("rules.nChips", n=rules.overload_chips)),
             msg("rules.chips.redeal"),
             msg("rules.chips.change"),
         ]

@@ -413,6 +413,25 @@ class _Static:
             self.announcers = ()
 
 
+class SeatKnowledge(NamedTuple):
+    """What one player knows of its deal beyond the public part, as its family's deal
+    says (:meth:`Deal.seat_knowledge`; the bots' seat views are built from it)."""
+
+    rules: Rules
+    """The rules as the seat plays them now (the Hearts family: without passing
+    once the cards are passed)."""
+    history: tuple[Action, ...]
+    """The actions it has seen, in order."""
+    initial_hand: Mask
+    """Its hand as it started playing (after passing)."""
+    passed: Mask = 0
+    """The cards it has chosen to pass."""
+    received: Mask = 0
+    """The cards passed to it (0 until everyone has passed)."""
+    pass_to: int = -1
+    """The player it passes to, or -1."""
+
+
 class _Called(NamedTuple):
     """What the calls beyond card play have set: changes only at a declaration or
     a call (never at a card), so a card play copies it as it is."""
@@ -801,6 +820,47 @@ class Deal:
     def claim(self) -> tuple[int, bool] | None:
         """(claimant, correct) if the deal ended by a claim."""
         return self._calls.claim
+
+    # ------------------------------------------- what a seat knows (family hooks)
+
+    @property
+    def play_hands(self) -> tuple[Mask, ...]:
+        """The hands as trick play starts (a family with passing: after the passes)."""
+        return self._s.hands
+
+    @property
+    def pass_direction(self) -> str:
+        """Where this deal's passed cards go (``none`` in a game without passing)."""
+        return "none"
+
+    @property
+    def pass_to_offset(self) -> int:
+        """How many players on the passed cards go (0: no pass in this deal)."""
+        return 0
+
+    @property
+    def passed(self) -> tuple[Mask, ...]:
+        """The cards each player has chosen to pass so far (none without passing)."""
+        return (0,) * self._s.n
+
+    def received(self, player: int) -> Mask:
+        """The cards passed to ``player`` (0 until everyone has passed, or without passing)."""
+        return 0
+
+    def visible_actions(self, player: int) -> tuple[Action, ...]:
+        """The actions ``player`` has seen: every one, unless its family hides some
+        (the Hearts family: the cards the others passed)."""
+        return self.history
+
+    def public_holdings(self) -> tuple[tuple[int, Mask], ...]:
+        """Cards every player knows a player holds, though unplayed: (player, cards);
+        none unless its family says (the Hearts family: the lowest club's holder leads)."""
+        return ()
+
+    def seat_knowledge(self, player: int) -> SeatKnowledge:
+        """What ``player`` knows beyond the public part of the deal (its family's
+        deal may say more: the passes)."""
+        return SeatKnowledge(self._s.rules, self.history, self._s.hands[player])
 
     def side_of(self, player: int) -> int:
         """The partnership side (0 or 1) of ``player``."""
@@ -1227,6 +1287,7 @@ __all__ = [
     "Deal",
     "DealScore",
     "ScoreLine",
+    "SeatKnowledge",
     "Trick",
     "card_code",
     "deal_packets",

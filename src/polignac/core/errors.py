@@ -23,14 +23,20 @@ class IllegalActionError(PolignacError):
     """An action that the rules do not allow in this state.
 
     ``rule`` is a short, stable identifier of the rule broken (for example
-    ``"must-follow-suit"``); the message says it in words.  The state on which
-    the action was tried is unchanged.
+    ``"must-follow-suit"``); the message says it in words (a deal numbers its
+    players from 0).  The state on which the action was tried is unchanged.
+    ``seat`` (who tried it) and ``to_act`` (who is to act) are the table's seat
+    numbers, set by ``Match.apply``; ``core/visibility.py:seat_error`` writes
+    the message that seat may read.
     """
 
-    def __init__(self, message: str, rule: str, action: str | None = None) -> None:
+    def __init__(self, message: str, rule: str, action: str | None = None, *,
+                 seat: int | None = None, to_act: int | None = None) -> None:
         super().__init__(message)
         self.rule = rule
         self.action = action
+        self.seat = seat
+        self.to_act = to_act
 
 
 class NotYourTurnError(IllegalActionError):

@@ -77,6 +77,9 @@ class Family:
     (:data:`polignac.core.families.ANNOUNCEMENTS`, in the list's order)."""
     modules: tuple[str, ...] = ()
     """The modules that hold its own rules (beyond the shared core)."""
+    revoke_penalties: Mapping[str, int] = {}
+    """The revoke penalty of those of its presets whose source has one, by preset
+    (a score pad's default: docs/rules/common.md#revoke-penalty)."""
     presets: tuple[Rules, ...] = ()
     """Its presets, in the rule book's order (:data:`polignac.core.presets.PRESETS`
     gathers every family's, in the order of :data:`polignac.core.families.FAMILIES`)."""

@@ -159,9 +159,10 @@ def hearts_section(rules: Rules) -> list[Param]:
     if rules.passing == "none":
         lines.append(msg("rules.hearts.noPass"))
     elif rules.passing == "rotate":
-        lines.append(msg("rules.hearts.passRotate", count=count, interp=INTERP))
+        lines.append(msg("rules.hearts.passRotate", count=msg("rules.nCards", n=count),
+                         interp=INTERP))
     else:
-        lines.append(msg(f"rules.hearts.pass.{rules.passing}", count=count))
+        lines.append(msg(f"rules.hearts.pass.{rules.passing}", count=msg("rules.nCards", n=count)))
     if rules.passing != "none":
         lines.append(msg("rules.hearts.passOrder", interp=INTERP))
     if rules.clean_first_trick:

@@ -25,6 +25,7 @@ deal's fixed facts, a card play builds its state itself (no call to
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Final
 
@@ -38,6 +39,7 @@ from .deal import (
     PASS_CARDS,
     PLAY,
     Deal,
+    SeatKnowledge,
     _fill_suit_cards,
     _name,
     _Static,
@@ -276,6 +278,40 @@ class HeartsDeal(Deal):
         if self.phase == PASS_CARDS or not s.offset:
             return 0
         return s.given[(player - s.offset) % s.n]
+
+    def visible_actions(self, player: int) -> tuple[Action, ...]:
+        """The actions ``player`` has seen: all but the cards the others passed."""
+        history = self.history
+        if not self._s.offset:
+            return history
+        count = self._s.rules.pass_count
+        passes = sum(g.bit_count() for g in self.passed)
+        mine = (player - self._s.eldest) % self._s.n
+        return tuple(a for i, a in enumerate(history) if i >= passes or i // count == mine)
+
+    def public_holdings(self) -> tuple[tuple[int, Mask], ...]:
+        """Before the first card, with ``first_lead`` lowest-club, every player knows
+        that the player to lead holds the card that must open the first trick."""
+        first = self._s.first_card
+        if first < 0 or self.phase != PLAY or self._last is not None or self.trick:
+            return ()
+        return ((self.to_act, 1 << first),)
+
+    def seat_knowledge(self, player: int) -> SeatKnowledge:
+        """While passing, no history (the player's own choices are ``passed``); in play,
+        the rules without passing, the hands after passing and the card play's
+        history (the others' passes stay hidden)."""
+        passing = self.phase == PASS_CARDS
+        skip = 0 if passing else sum(g.bit_count() for g in self.passed)
+        offset = self._s.offset
+        return SeatKnowledge(
+            rules=self._s.rules if passing else play_rules(self._s.rules),
+            history=() if passing else self.history[skip:],
+            initial_hand=self.play_hands[player],
+            passed=self.passed[player],
+            received=self.received(player),
+            pass_to=(player + offset) % self._s.n if offset else -1,
+        )
 
     def hearts_broken(self) -> bool:
         """True once a heart (or the Queen of spades, with queen_breaks) has been played."""
@@ -579,6 +615,21 @@ class HeartsDeal(Deal):
     def __repr__(self) -> str:
         return (f"<HeartsDeal {self._s.rules.preset} players={self._s.n} "
                 f"phase={self.phase_name} actions={len(self.history)}>")
+
+
+_PLAY_RULES: dict[int, tuple[Rules, Rules]] = {}
+
+
+def play_rules(rules: Rules) -> Rules:
+    """``rules`` without passing: the game from the first card on (cached)."""
+    hit = _PLAY_RULES.get(id(rules))
+    if hit is not None and hit[0] is rules:
+        return hit[1]
+    plain = rules if rules.passing == "none" else dataclasses.replace(rules, passing="none")
+    if len(_PLAY_RULES) >= 64:
+        _PLAY_RULES.clear()
+    _PLAY_RULES[id(rules)] = (rules, plain)
+    return plain
 
 
 class HeartsFamily(Family):

@@ -19,7 +19,6 @@ True
 from __future__ import annotations
 
 import random as _random
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -30,8 +29,6 @@ from .deal import Deal, DealScore
 from .errors import GameOverError, IllegalActionError, NotYourTurnError, RulesError
 from .rules import Rules
 from .standing import Standing, StandingView
-
-_PLAYER = re.compile(r"\bplayer (\d+)")
 
 
 @dataclass(frozen=True)
@@ -254,13 +251,14 @@ class Match(StandingView):
             to_act = self.to_act()
             raise NotYourTurnError(
                 f"not your turn: seat {seat} tried {exc.action}, but seat {to_act} is to act",
-                rule="not-your-turn", action=exc.action,
+                rule="not-your-turn", action=exc.action, seat=seat, to_act=to_act,
             ) from None
         except IllegalActionError as exc:
-            # The deal numbers its players; the match speaks of seats.
-            seats = self.current_seats
-            text = _PLAYER.sub(lambda m: f"seat {seats[int(m.group(1))]}", str(exc))
-            raise type(exc)(text, rule=exc.rule, action=exc.action) from None
+            # The deal numbers its players; the fields name the seats
+            # (core/visibility.py:seat_error writes the message a seat reads).
+            exc.seat = self.to_act() if seat is None else seat
+            exc.to_act = self.to_act()
+            raise
         if not deal.done:  # the hot path: only the deal changes
             new = _new(Match)
             fields = self.__dict__.copy()  # a compact dict's copy: faster than update

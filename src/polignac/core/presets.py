@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from typing import Any, Final
 
 from .errors import RulesError
-from .families import FAMILIES
+from .families import FAMILIES, families
 from .rules import Rules, show
 
 PRESETS: Final[dict[str, Rules]] = {
@@ -34,6 +34,8 @@ def get_rules(preset: str, overrides: Mapping[str, Any] | None = None) -> Rules:
             or an override is unknown or invalid.
     """
     rules = PRESETS.get(preset)
+    if rules is None:  # a family that joined for a while (families.extended)
+        rules = next((r for f in families() for r in f.presets if r.preset == preset), None)
     if rules is None:
         raise RulesError(
             f"unknown preset {show(preset)}; presets are: {', '.join(PRESETS)}"

@@ -30,7 +30,7 @@ from typing import Any, Final
 
 from .cards import CODES, cards_of, parse_card
 from .errors import PolignacError, RulesError
-from .families import ANNOUNCEMENTS
+from .families import ANNOUNCEMENTS, FAMILIES
 from .presets import PRESETS, get_rules
 from .rules import BOUNDS, Rules, show
 from .scoring import (
@@ -55,13 +55,10 @@ MAX_TEXT: Final = 500
 """Longest text of a note or of exposed cards."""
 
 REVOKE_DEFAULTS: Final[dict[str, int]] = {
-    "polignac-rounds": 3,  # 001: "the offending player loses 3 points"
-    "polignac-threshold": 5,  # 002: "5 extra penalty points to the offender"
-    "polignac-threshold-general": 5,
-    "quatre-valets": 5,
-    "two-knaves": 5,
+    preset: penalty for family in FAMILIES for preset, penalty in family.revoke_penalties.items()
 }
-"""Revoke penalties of the presets whose source has one (docs/rules/common.md#revoke-penalty)."""
+"""Revoke penalties of the presets whose source has one (docs/rules/common.md#revoke-penalty),
+gathered from their families (``Family.revoke_penalties``)."""
 
 
 _ENTRY_KEYS: Final = frozenset({

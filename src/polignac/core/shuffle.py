@@ -228,14 +228,23 @@ class DealCheck:
 
 
 def check_deal(rules: Rules, number: int, entry: Mapping[str, Any], dealer: int,
-               seats: Sequence[int], num_players: int) -> DealCheck:
+               seats: Sequence[int], num_players: int, finished: bool = False,
+               lenient: bool = True) -> DealCheck:
     """Check deal ``number`` of a record against its ``shuffle`` data.
 
     ``dealer`` and ``seats`` are match seats (the dealer is one of ``seats``).
+    A deal without its proof (no ``shuffle``, or no seed) is ``not-verifiable``
+    while it is in play; once ``finished`` it fails unless ``lenient`` (a record
+    made without proofs, by ``polignac play-random`` say): a proof left out or a
+    seed set to null must not pass as a deal that nobody could check.
     Never raises: a malformed field is a failed check.
     """
+    binding = finished and not lenient
     data = entry.get("shuffle")
     if data is None:
+        if binding:
+            return DealCheck(number, "failed", problems=(
+                "the deal is over but its proof (shuffle) is missing",))
         return DealCheck(number, "not-verifiable", problems=("no verification data",))
     try:
         proof = Proof.from_json(data)
@@ -243,6 +252,9 @@ def check_deal(rules: Rules, number: int, entry: Mapping[str, Any], dealer: int,
         return DealCheck(number, "failed", problems=(str(exc),))
     base = DealCheck(number, "ok", proof.commitment, sum(c is not None for c in proof.cuts))
     if proof.seed is None:
+        if binding:
+            return DealCheck(number, "failed", proof.commitment, base.cuts,
+                             ("the deal is over but its seed is not revealed",))
         return DealCheck(number, "not-verifiable", proof.commitment, base.cuts,
                          ("the seed is not revealed yet",))
     problems: list[str] = []
@@ -290,11 +302,13 @@ def _compare(entry: Mapping[str, Any], hands: list[list[Card]], turn_up: Card | 
     return out
 
 
-def verify_record(record: Mapping[str, Any]) -> list[DealCheck]:
+def verify_record(record: Mapping[str, Any], lenient: bool = False) -> list[DealCheck]:
     """Check every deal of a record (``polignac verify``): commitment, cuts, hands.
 
     Dealer and seats come from the replayed match (or, when the record does not
-    replay, from the record's own ``dealer`` and ``seats``).
+    replay, from the record's own ``dealer`` and ``seats``).  A finished deal (every
+    deal but one still in play) without its proof fails unless ``lenient``
+    (:func:`check_deal`).
 
     Raises:
         RecordError: the record is not an object, or its preset, rules or
@@ -312,9 +326,11 @@ def verify_record(record: Mapping[str, Any]) -> list[DealCheck]:
         raise RecordError(f"record rules: {exc}") from exc
     played: list[tuple[int, tuple[int, ...]]] = []
     replay_error: RecordError | None = None
+    finished = len(deals)  # deals known to be over (all, when the record does not replay)
     try:
         match = replay(record)
         played = [(r.dealer, r.seats) for r in match.results]
+        finished = len(played)
         if match.current is not None:
             played.append((match.current_dealer, match.current_seats))
     except RecordError as exc:
@@ -334,7 +350,8 @@ def verify_record(record: Mapping[str, Any]) -> list[DealCheck]:
                 dealer not in seats:
             check = DealCheck(number, "failed", problems=("the dealer is not known",))
         else:
-            check = check_deal(rules, number, entry, dealer, seats, len(players))
+            check = check_deal(rules, number, entry, dealer, seats, len(players),
+                               number <= finished, lenient)
         if replay_error is not None and replay_error.deal == number:
             check = DealCheck(number, "failed", check.commitment, check.cuts,
                               (*check.problems, f"the record does not replay: {replay_error}"))

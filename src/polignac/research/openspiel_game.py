@@ -40,7 +40,6 @@ from ..core.actions import NUM_ACTIONS, action_name
 from ..core.cards import CODES, Mask, cards_of
 from ..core.deal import Deal
 from ..core.errors import PolignacError, RulesError
-from ..core.hearts_deal import HeartsDeal
 from ..core.presets import PRESETS, get_rules
 from ..core.rules import Rules
 from .encoding import (
@@ -54,7 +53,7 @@ from .encoding import (
     utility_bounds,
     views,
 )
-from .sampling import Knowledge, SamplingError, hearts_world, sample_hands
+from .sampling import Knowledge, SamplingError, passing_world, sample_hands
 
 SHORT_NAME: Final = "python_polignac"
 _MIN_PLAYERS: Final = min(min(r.players) for r in PRESETS.values())
@@ -272,20 +271,12 @@ class PolignacState(pyspiel.State):
         """The player actions ``player`` saw: all of them, except (the Hearts family)
         the cards other players passed."""
         d = self.deal
-        if not isinstance(d, HeartsDeal) or not d.pass_to_offset:
-            return self.player_actions()
-        history = d.history
-        count = d.rules.pass_count
-        passes = sum(g.bit_count() for g in d.passed)
-        n = d.num_players
-        mine = (player - d.eldest) % n
-        return [a for i, a in enumerate(history)
-                if i >= passes or i // count == mine]
+        return [] if d is None else list(d.visible_actions(player))  # its family's hook
 
     def received(self, player: int) -> Mask:
         """The Hearts family: the cards passed to ``player`` (0 before or without passing)."""
         d = self.deal
-        return d.received(player) if isinstance(d, HeartsDeal) else 0
+        return 0 if d is None else d.received(player)
 
     def resample_from_infostate(self, player_id: int,
                                 probability_sampler: Callable[[], float]) -> PolignacState:
@@ -310,8 +301,8 @@ class PolignacState(pyspiel.State):
                                  else left.pop())
             return out
         rng = random.Random(int(probability_sampler() * 2**53))
-        if isinstance(self.deal, HeartsDeal):
-            return self._resample_hearts(self.deal, player_id, rng)
+        if self.deal.rules.family.passing:  # hands change before play: the passes
+            return self._resample_passing(self.deal, player_id, rng)
         hands = sample_hands(Knowledge.of_deal(self.deal, player_id), rng)
         order = list(self.dealt)
         queues = {p: cards_of(hands[p]) for p in range(g.n) if p != player_id}
@@ -328,15 +319,16 @@ class PolignacState(pyspiel.State):
             out.apply_action(a)
         return out
 
-    def _resample_hearts(self, deal: HeartsDeal, player_id: int, rng: random.Random
-                         ) -> PolignacState:
-        """The Hearts family's resampling (:func:`polignac.research.sampling.hearts_world`).
+    def _resample_passing(self, deal: Deal, player_id: int, rng: random.Random
+                          ) -> PolignacState:
+        """The resampling of a family with passing
+        (:func:`polignac.research.sampling.passing_world`).
 
         Raises:
             SamplingError: no consistent deal found.
         """
         for _ in range(50):
-            hands, actions = hearts_world(deal, player_id, rng)
+            hands, actions = passing_world(deal, player_id, rng)
             queues = {p: cards_of(hands[p]) for p in range(self._g.n)}
             for q in queues.values():
                 rng.shuffle(q)

@@ -14,12 +14,9 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ..bots.hearts import play_rules
 from ..core.cards import Mask, cards_of
 from ..core.deal import PASS_CARDS, Deal
 from ..core.errors import PolignacError
-from ..core.hearts import lowest_club
-from ..core.hearts_deal import HeartsDeal
 from ..core.rules import Rules
 from ..core.tricks import voids, without_voids
 
@@ -148,11 +145,12 @@ def sample_hands(k: Knowledge, rng: random.Random, attempts: int = 500) -> list[
                         f"in {attempts} draws")
 
 
-def hearts_world(deal: HeartsDeal, viewer: int, rng: random.Random
-                 ) -> tuple[list[Mask], list[int]]:
-    """The Hearts family: hands as dealt and the actions of a deal that ``viewer``
-    cannot tell from ``deal`` (its hand, its passes, the cards it received and
-    every card played stay; the rest is dealt afresh).
+def passing_world(deal: Deal, viewer: int, rng: random.Random
+                  ) -> tuple[list[Mask], list[int]]:
+    """A family with passing (``Family.passing``): hands as dealt and the actions of
+    a deal that ``viewer`` cannot tell from ``deal`` (its hand, its passes, the cards
+    it received and every card played stay; the rest is dealt afresh), from the
+    deal's hooks (``passed``, ``received``, ``play_hands``, ``pass_to_offset``).
 
     Hands after passing are sampled as :func:`sample_hands` does (the viewer's
     passed cards pinned to the player it passed to); each other player's pass
@@ -190,15 +188,13 @@ def hearts_world(deal: HeartsDeal, viewer: int, rng: random.Random
             else:
                 actions += rng.sample(cards_of(dealt[p]), len(chosen))
         return dealt, actions
-    play = play_rules(deal.rules)
+    play = deal.seat_knowledge(viewer).rules  # the rules from the first card on
     tricks = tuple((t.leader, t.cards) for t in deal.past)
     if deal.trick:
         tricks += ((deal.leader, deal.trick),)
     to = (viewer + offset) % n
     known: list[tuple[int, Mask]] = [(to, deal.passed[viewer])] if offset else []
-    first = deal.rules.first_lead == "lowest-club"
-    if first and not tricks:  # the player to lead holds the lowest club: everyone sees it
-        known.append((deal.to_act, 1 << lowest_club(deal.rules, n)))
+    known += deal.public_holdings()  # the lowest club's holder leads: everyone knows
     k = Knowledge(play, n, deal.dealer, viewer, deal.play_hands[viewer], None, tricks,
                   tuple(h.bit_count() for h in deal.hands), (), tuple(history[passes:]),
                   tuple(known))
@@ -233,4 +229,4 @@ def _union(masks: Sequence[Mask]) -> Mask:
     return out
 
 
-__all__ = ["Knowledge", "SamplingError", "hearts_world", "replay", "sample_hands"]
+__all__ = ["Knowledge", "SamplingError", "passing_world", "replay", "sample_hands"]

@@ -44,6 +44,7 @@ from ..bots.analysis import (
     match_summary,
 )
 from ..core import PolignacError, RecordError, to_record
+from .inputs import ascii_int
 from .requests import JsonInputError, json_error, parse_json, read_body
 from .workers import JobTimeout, PoolBusy, WorkerFailed, WorkerPool
 
@@ -139,9 +140,10 @@ async def table_deal_analysis(request: Request) -> Response:
                           "no-table", 404)
     raw = request.path_params["n"]
     match = table.match
-    if not raw.isdigit() or not 1 <= int(raw) <= len(match.results):
-        return json_error(f"deal {raw} of this table is not finished", "no-deal", 404)
-    key = (table.id, int(raw))
+    number = ascii_int(raw, 1, len(match.results))
+    if number is None:
+        return json_error(f"deal {raw[:20]} of this table is not finished", "no-deal", 404)
+    key = (table.id, number)
     if key in _cached:
         _cached.move_to_end(key)
         return _deal_answer(key[1], _cached[key])
@@ -188,12 +190,12 @@ def _check(record: Any) -> str | None:
 
 async def analyze_api(request: Request) -> Response:
     """A record (JSON body) -> the record with its annotations, the totals per seat."""
-    raw = request.query_params.get("samples", str(SAMPLES))
-    if not raw.isdigit() or not 1 <= int(raw) <= MAX_SAMPLES:
+    samples = ascii_int(request.query_params.get("samples", str(SAMPLES)), 1, MAX_SAMPLES)
+    if samples is None:
         return json_error(f"samples must be a whole number from 1 to {MAX_SAMPLES}",
                           "bad-samples")
     body = await read_body(request, MAX_BODY, "the record")
-    status, answer = await _run(_pool(request.app.state.hub), analysis_job, body, int(raw),
+    status, answer = await _run(_pool(request.app.state.hub), analysis_job, body, samples,
                                 TIME_LIMIT)
     return Response(answer, status_code=status, media_type="application/json")
 

@@ -23,10 +23,13 @@ from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from . import (
+    account_routes,
     analysis_routes,
     health,
     hint_routes,
     lobby_routes,
+    passkey_routes,
+    profile_routes,
     replay_routes,
     rules_routes,
     scorepad_routes,
@@ -37,6 +40,7 @@ from .botmoves import BotBackend
 from .config import ServerConfig
 from .connections import HostCheck
 from .errors import ApiError, api_error_response
+from .httplimits import ClientRequests, RequestCounts
 from .hub import Hub
 from .lobby_routes import listed
 from .pages import error_page
@@ -116,6 +120,9 @@ def create_app(config: ServerConfig | None = None, bots: BotBackend | None = Non
             *scorepad_routes.routes(),
             *health.routes(),
             *rules_routes.routes(),
+            *account_routes.routes(),
+            *passkey_routes.routes(),
+            *profile_routes.routes(),
             Mount("/static", StaticFiles(directory=STATIC), name="static"),
         ],
         lifespan=lifespan,
@@ -126,6 +133,8 @@ def create_app(config: ServerConfig | None = None, bots: BotBackend | None = Non
     # process has checked the Host header; one process: nothing
     hub.cluster.serve(app, lambda: listed(hub))
     app.add_middleware(HostCheck, allowed_hosts=config.allowed_hosts)
+    app.state.http_requests = RequestCounts(config.max_requests_per_client)  # httplimits.py
+    app.add_middleware(ClientRequests, counts=app.state.http_requests)
     app.add_middleware(SecurityHeaders)
     return app
 

@@ -94,6 +94,33 @@ class QueueJob:
     result_in: Callable[[Any], Any] = lambda r: r
 
 
+MAX_JOB_SECONDS = 3600.0
+"""The longest time limit a job may carry (``limit``); a job with more is malformed."""
+
+
+def _job_fields(fields: dict[bytes, bytes]) -> tuple[str, str, float]:
+    """A job's ``reply`` stream, ``req`` id and ``limit`` (seconds, finite, from 0 to
+    :data:`MAX_JOB_SECONDS`).
+
+    Raises:
+        ValueError: one of them does not parse (UnicodeDecodeError included); the
+            message names it.
+    """
+    try:
+        reply_to = fields.get(b"reply", b"").decode()
+        request = fields.get(b"req", b"").decode()
+        text = fields.get(b"limit", b"0").decode("ascii")
+    except UnicodeDecodeError:
+        raise ValueError("its reply, req or limit is not text") from None
+    try:
+        limit = float(text[:40])
+    except ValueError:
+        raise ValueError(f"its limit {text[:40]!r} is not a number") from None
+    if not 0 <= limit <= MAX_JOB_SECONDS:  # NaN fails too
+        raise ValueError(f"its limit {text[:40]!r} is not from 0 to {MAX_JOB_SECONDS:g} s")
+    return reply_to, request, limit
+
+
 def _text(name: str, value: Any, limit: int = 1000) -> str:
     if not isinstance(value, str) or len(value) > limit:
         raise WireError(f"{name}: expected a text of at most {limit} characters")
@@ -464,7 +491,7 @@ class BotWorker:
                                preload=("polignac.bots.runner", "polignac.bots.hard",
                                         "polignac.server.botqueue"))
         self.inflight: dict[bytes, asyncio.Task[None]] = {}
-        self.done = self.expired = self.reclaimed = self.errors = 0
+        self.done = self.expired = self.reclaimed = self.errors = self.malformed = 0
         self._free = asyncio.Event()
         self._client: Any = None
 
@@ -558,12 +585,18 @@ class BotWorker:
         client = self._client
         acknowledge = True
         try:
-            reply_to = fields.get(b"reply", b"").decode()
-            request = fields.get(b"req", b"").decode()
+            problem = None  # fields that do not parse: acknowledged and dropped, once
+            try:
+                reply_to, request, limit = _job_fields(fields)
+            except ValueError as exc:
+                problem, reply_to, request, limit = str(exc), "", "", 0.0
             seconds, micros = await client.time()
             age = seconds + micros / 1e6 - int(entry.split(b"-")[0]) / 1000
-            left = float(fields.get(b"limit", b"0")) - age
-            if not reply_to.startswith(f"{self.prefix}:replies:") or len(reply_to) > 200:
+            left = limit - age
+            if problem is not None:
+                self.malformed += 1
+                log.warning("bot worker %s: job %s dropped: %s", self.name, entry, problem)
+            elif not reply_to.startswith(f"{self.prefix}:replies:") or len(reply_to) > 200:
                 log.warning("bot worker %s: job %s without a reply stream, dropped",
                             self.name, entry)
             elif left <= 0.01:
@@ -607,10 +640,11 @@ class BotWorker:
         return reply
 
     def stats(self) -> dict[str, Any]:
-        """Counts: jobs in flight, answered, dropped as expired, taken over, errors."""
+        """Counts: jobs in flight, answered, dropped as expired, taken over, errors,
+        dropped as malformed."""
         return {"name": self.name, "jobs": self.jobs, "inflight": len(self.inflight),
                 "done": self.done, "expired": self.expired, "reclaimed": self.reclaimed,
-                "errors": self.errors}
+                "errors": self.errors, "malformed": self.malformed}
 
 
 def heavy_pool_for(config: Any, local: WorkerPool) -> WorkerPool | QueuePool:

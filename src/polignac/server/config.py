@@ -57,6 +57,15 @@ class ServerConfig:
     """Tables in memory at most (server-wide); creating one more answers 429."""
     max_take_requests: int = 3
     """Requests to take a bot's seat waiting for the creator's answer, per table."""
+    take_per_address: int = 2
+    """Requests to take a bot's seat waiting at one table from one client address."""
+    take_cooldown_seconds: float = 120.0
+    """Seconds a refused browser waits before asking for a seat at that table again."""
+    take_per_minute: float = 6.0
+    """Requests for a seat each address, and each browser, may send a minute (server-wide,
+    after the burst)."""
+    take_burst: int = 6
+    """Requests for a seat each address, and each browser, may send at once."""
     close_seconds: float = 3600.0
     """Seconds a paused table (nobody at it) stays in memory before it is closed."""
     finished_keep_seconds: float = 600.0
@@ -100,6 +109,15 @@ class ServerConfig:
     close_linger: float = 5.0
     """Seconds a closed WebSocket may take to deliver what it still had to send
     before it is cut."""
+    max_requests_per_client: int = 16
+    """HTTP requests of one client address in the app at once; one more is answered
+    429 ``too-many-requests`` (httplimits.py)."""
+    write_timeout: float = 10.0
+    """Seconds an HTTP answer may wait for a client that does not read (the send
+    buffers full) before the connection is cut (httplimits.py; 0: never)."""
+    forwarded_allow_ips: tuple[str, ...] = ()
+    """Proxies (addresses, networks, ``*``) whose ``X-Forwarded-For`` gives the
+    client's address; none by default (each client is the socket's peer)."""
     # --- bot moves in worker processes (docs/server.md, "Bot moves")
     shown_levels: tuple[str, ...] = field(default=("easy", "medium", "hard"))
     """Levels the lobby and Play now offer (``GET /api/presets``); ``random`` and

@@ -15,6 +15,8 @@ from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from .config import ServerConfig
+from .httplimits import WriteDeadline
+from .inputs import ascii_int
 
 # ------------------------------------------------------------------ Host check
 
@@ -60,7 +62,7 @@ def host_allowed(host: str | None, allowed: Iterable[str], default_port: str = "
     name, port = _split_host(host.lower())
     if port is None:
         port = default_port
-    elif not (port.isdigit() and len(port) <= 5):
+    elif ascii_int(port, 0, 65535) is None:
         return False
     for entry in entries:
         e_name, e_port = _split_host(entry.lower())
@@ -240,10 +242,12 @@ class _HeaderDeadline:
         return False
 
 
-def http_protocol(header_timeout: float, max_header_bytes: int, base: str = "auto") -> type:
+def http_protocol(header_timeout: float, max_header_bytes: int, base: str = "auto",
+                  write_timeout: float = 10.0) -> type:
     """uvicorn's HTTP protocol class (``base``: ``auto``, ``httptools`` or ``h11``, as
-    uvicorn's ``http=`` option) with a header timeout and a header size limit;
-    pass it as ``uvicorn.run(..., http=...)``.
+    uvicorn's ``http=`` option) with a header timeout, a header size limit and a
+    write timeout (``httplimits.WriteDeadline``); pass it as
+    ``uvicorn.run(..., http=...)``.
 
     Raises:
         ImportError: ``base`` names a protocol whose library is not installed.
@@ -254,11 +258,12 @@ def http_protocol(header_timeout: float, max_header_bytes: int, base: str = "aut
             base = "httptools"
         except ImportError:
             base = "h11"
-    settings = {"header_timeout": header_timeout, "max_header_bytes": max_header_bytes}
+    settings = {"header_timeout": header_timeout, "max_header_bytes": max_header_bytes,
+                "write_timeout": write_timeout}
     if base == "httptools":
         from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
-        class HttpTools(_HeaderDeadline, HttpToolsProtocol):
+        class HttpTools(_HeaderDeadline, WriteDeadline, HttpToolsProtocol):
             def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
                 super().connection_made(transport)
                 self._start_header_timer()
@@ -285,7 +290,7 @@ def http_protocol(header_timeout: float, max_header_bytes: int, base: str = "aut
         import h11
         from uvicorn.protocols.http.h11_impl import H11Protocol
 
-        class H11(_HeaderDeadline, H11Protocol):
+        class H11(_HeaderDeadline, WriteDeadline, H11Protocol):
             def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
                 super().connection_made(transport)
                 self._start_header_timer()
@@ -346,17 +351,23 @@ def ws_protocol(linger: float) -> type | str:
 
 def uvicorn_options(config: ServerConfig, http: str = "auto") -> dict[str, Any]:
     """The connection settings of ``config`` as ``uvicorn.run``/``uvicorn.Config``
-    keyword arguments: the HTTP protocol with the header timeout, the WebSocket
-    protocol that cuts what it closed, ping/pong and the frame size.
+    keyword arguments: the HTTP protocol with the header and write timeouts, the
+    WebSocket protocol that cuts what it closed, ping/pong, the frame size, and the
+    proxies whose ``X-Forwarded-For`` is trusted (none unless
+    ``config.forwarded_allow_ips`` names them: uvicorn's own default trusts
+    127.0.0.1, so that a local client could forge its address).
 
     Raises:
         ImportError: as :func:`http_protocol`.
     """
     return {
-        "http": http_protocol(config.header_timeout, config.max_header_bytes, http),
+        "http": http_protocol(config.header_timeout, config.max_header_bytes, http,
+                              config.write_timeout),
         "ws": ws_protocol(config.close_linger),
         "ws_max_size": config.max_frame,
         "ws_ping_interval": config.ws_ping_interval,
         "ws_ping_timeout": config.ws_ping_timeout,
         "timeout_keep_alive": config.keep_alive_timeout,
+        "proxy_headers": bool(config.forwarded_allow_ips),
+        "forwarded_allow_ips": ",".join(config.forwarded_allow_ips) or None,
     }

@@ -7,8 +7,10 @@ replaying its events through the rules core.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -47,6 +49,7 @@ tables_t = Table(
     Column("options", Text, nullable=False, default="{}"),  # migration 0004
     Column("closed_at", Float, nullable=True),  # migration 0004
     Column("finished_at", Float, nullable=True),  # migration 0004
+    Column("broken", Text, nullable=True),  # migration 0006: why it does not replay
 )
 
 seats_t = Table(
@@ -133,6 +136,8 @@ class TableRow:
     """Table-level settings (JSON): ``private`` (not listed, no seat for strangers)."""
     closed_at: float | None = None
     """When the table was closed for want of players (it is then not loaded at start)."""
+    broken: str | None = None
+    """Why the stored table does not replay (``hub.py:Hub.mark_broken``; closed for good)."""
 
 
 def make_engine(url: str) -> Engine:
@@ -162,20 +167,54 @@ def make_engine(url: str) -> Engine:
 def migrate(engine: Engine) -> None:
     """Bring the schema up to date with the migrations shipped in this package.
 
+    Any number of processes may call it at once on one fresh database: they
+    migrate one after the other under a lock (PostgreSQL: an advisory lock held
+    by the migrating transaction; SQLite: an exclusive ``flock`` on the file
+    ``<database>.migrate-lock`` beside it), and each one after the first finds the
+    schema up to date.
+
     Raises:
         alembic.util.CommandError, sqlalchemy.exc.SQLAlchemyError: the
             migration failed (the database is left as the failed step found it).
+        OSError: the SQLite lock file cannot be made.
     """
     from alembic import command
     from alembic.config import Config
 
     cfg = Config()
     cfg.set_main_option("script_location", str(Path(__file__).parent / "migrations"))
-    with engine.begin() as conn:
-        if conn.dialect.name == "postgresql":  # several processes start at once: one migrates
+    with _sqlite_lock(engine), engine.begin() as conn:
+        if conn.dialect.name == "postgresql":
             conn.exec_driver_sql("SELECT pg_advisory_xact_lock(7152031)")
         cfg.attributes["connection"] = conn
         command.upgrade(cfg, "head")
+
+
+@contextlib.contextmanager
+def _sqlite_lock(engine: Engine) -> Iterator[None]:
+    """Hold an exclusive lock on ``<database>.migrate-lock`` for a SQLite file
+    database (nothing for other databases, an in-memory SQLite, or where ``fcntl``
+    does not exist); waits for a process that holds it.
+
+    Raises:
+        OSError: the lock file cannot be opened.
+    """
+    database = engine.url.database
+    if engine.dialect.name != "sqlite" or not database or database == ":memory:" \
+            or database.startswith("file:"):
+        yield
+        return
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover - not a POSIX system
+        yield
+        return
+    with open(f"{database}.migrate-lock", "a+b") as handle:
+        fcntl.flock(handle.fileno(), fcntl.LOCK_EX)  # released when the file closes
+        try:
+            yield
+        finally:
+            fcntl.flock(handle.fileno(), fcntl.LOCK_UN)
 
 
 def insert_table(conn: Connection, row: TableRow) -> None:
@@ -290,7 +329,7 @@ class Store:
                 out[r.id] = TableRow(r.id, r.preset, json.loads(r.overrides), r.num_players,
                                      r.first_dealer, [], [], r.rematch_id, r.created_at,
                                      r.creator_seat, json.loads(r.options or "{}"),
-                                     r.closed_at)
+                                     r.closed_at, r.broken)
             if not out:
                 return []
             ids = select(tables_t.c.id).where(where).scalar_subquery()

@@ -33,6 +33,8 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
+from .httplimits import WRITE_CUTS
+
 log = logging.getLogger("polignac.server")
 
 
@@ -106,7 +108,9 @@ class LagMonitor:
 
 
 async def health(request: Request) -> Response:
-    """The server's health: loop lag, tables in memory, connections, workers."""
+    """The server's health: loop lag, tables in memory, connections, workers, HTTP
+    requests in the app (``/health`` and ``/ready`` not counted), refused (429) and
+    cut for not reading (httplimits.py)."""
     hub = request.app.state.hub
     monitor: LagMonitor = hub.lag
     window: float | None = None
@@ -121,6 +125,7 @@ async def health(request: Request) -> Response:
             return JSONResponse({"error": f"window must be from 0 to {monitor.window:g} s",
                                  "rule": "bad-field"}, status_code=400)
     lag = monitor.stats(window)
+    counts = getattr(request.app.state, "http_requests", None)
     return JSONResponse({
         "status": "lagging" if lag["max"] > monitor.warn * 1000 else "ok",
         "loop_lag_ms": lag,
@@ -132,6 +137,9 @@ async def health(request: Request) -> Response:
         "process": hub.process_id,
         "owned_tables": len(hub.tables),
         "cluster": hub.cluster.stats(),
+        "http": {"requests": counts.in_flight if counts is not None else None,
+                 "refused": counts.refused if counts is not None else None,
+                 "write_cuts": WRITE_CUTS[0]},
     }, headers={"Cache-Control": "no-store"})
 
 

@@ -49,6 +49,8 @@ from .writer import Writer
 log = logging.getLogger("polignac.server")
 TABLE_ID = re.compile(r"[A-Za-z0-9_\-]{1,32}")
 """What a table id looks like (anything else is no table, without asking the database)."""
+CANNOT_REPLAY = "cannot-replay"
+"""What :meth:`Hub.adopt` answers for a table whose events do not replay."""
 
 
 def _cookie_seat(table: GameTable, cookies: dict[str, str]) -> tuple[int, str] | None:
@@ -72,7 +74,11 @@ class Hub:
         self.store: Store | None = None
         self.writer: Writer | None = None
         self.create_limit = KeyedRateLimit(config.create_per_minute, config.create_burst)
+        self.take_limit = KeyedRateLimit(config.take_per_minute, config.take_burst)
+        """Requests for a seat per address and per browser, server-wide."""
         self.loading: dict[str, asyncio.Task[GameTable | None]] = {}
+        self.broken: set[str] = set()
+        """Tables found not to replay (``mark_broken``): never tried again here."""
         self.workers = WorkerPool(config.workers, config.job_seconds,
                                   memory_mb=config.worker_memory_mb,
                                   preload=("polignac.server.replay_routes",))
@@ -108,22 +114,21 @@ class Hub:
         for row in await asyncio.to_thread(self.store.load_all):
             try:
                 table = GameTable(row, self.writer, self.config)
-            except PolignacError:
-                log.exception("table %s does not replay; skipped", row.id)
+            except PolignacError as exc:
+                await self.mark_broken(row.id, exc)
                 continue
             self._register(table)
             table.wake()
-            for s in table.seats:  # nobody is connected yet: the grace period starts now
-                table.start_grace(s.seat)
+            table.presence.grace_all()  # nobody is connected yet: grace periods start now
         self.started = True
 
     def _register(self, table: GameTable) -> None:
         """Keep ``table`` in memory until it is unloaded (:meth:`unload`)."""
         self.tables[table.id] = table
-        table.on_idle = self.unload
+        table.idle.on_idle = self.unload
         table.on_fenced = self._fenced
-        table.backend = self.bots
-        table.settle()
+        table.bot_driver.backend = self.bots
+        table.idle.settle()
 
     async def find(self, table_id: str) -> GameTable | None:
         """The table ``table_id``: in memory, or loaded from the database (a closed or
@@ -159,32 +164,63 @@ class Hub:
         if table_id in self.tables:  # created meanwhile
             return self.tables[table_id]
         try:
+            if row.broken is not None:  # marked once: never replayed again
+                self.broken.add(table_id)
+                raise PolignacError(row.broken)
             table = await asyncio.to_thread(GameTable, row, writer, self.config)
-        except PolignacError:
-            log.exception("table %s does not replay", table_id)
+        except PolignacError as exc:
+            if row.broken is None:
+                await self.mark_broken(table_id, exc)
             await self.cluster.release(table_id)
             return None
-        table.paused = not adopt and not table.match.finished  # nobody is here yet
+        table.idle.paused = not adopt and not table.match.finished  # nobody is here yet
         self._register(table)
         if adopt:
             table.wake()
-            for s in table.seats:  # as after a restart: grace periods start now
-                table.start_grace(s.seat)
+            table.presence.grace_all()  # as after a restart: grace periods start now
         return table
 
-    async def adopt(self, table_id: str) -> None:
+    async def adopt(self, table_id: str) -> str:
         """Take over ``table_id``, whose owner process died (its lease lapsed), from the
-        event log (nothing if it is loaded or loading here, or another took it first).
+        event log.  Answers ``adopted`` (it is this process's now), ``elsewhere``
+        (loaded or loading here, or another process took it first, or no such table)
+        or ``cannot-replay`` (its events do not replay: it is marked, closed for good
+        and logged once, by :meth:`mark_broken`; do not try it again).  Never raises
+        for a table that does not replay.
 
         Raises:
             sqlalchemy.exc.SQLAlchemyError: the database cannot be read.
         """
+        if table_id in self.broken:
+            return CANNOT_REPLAY
         if table_id in self.tables or table_id in self.loading:
-            return
+            return "elsewhere"
         task = self.loading[table_id] = asyncio.get_running_loop().create_task(
             self._load(table_id, adopt=True))
         task.add_done_callback(lambda _t: self.loading.pop(table_id, None))
-        await asyncio.shield(task)
+        table = await asyncio.shield(task)
+        if table is not None:
+            return "adopted"
+        return CANNOT_REPLAY if table_id in self.broken else "elsewhere"
+
+    async def mark_broken(self, table_id: str, exc: Exception) -> None:
+        """A stored table whose events do not replay: store why (``tables.broken``) and
+        close it for good, so that no process (at start, on request or in a takeover)
+        tries it again; logged once, without a traceback.  A failure to store it is
+        logged too (it is tried again at the next load)."""
+        self.broken.add(table_id)
+        if len(self.broken) > 10_000:  # a bound; the database keeps the mark anyway
+            self.broken.pop()
+        why = f"{type(exc).__name__}: {exc}"[:500]
+        log.warning("table %s does not replay (%s): marked, never loaded again",
+                    table_id, why)
+        assert self.writer is not None
+        try:
+            await self.writer.run(lambda conn: update_table(
+                conn, table_id, broken=why, closed_at=time.time()))
+        except Exception as failed:
+            log.warning("table %s: could not store that it does not replay (%s)",
+                        table_id, failed)
 
     async def drop(self, table: GameTable, why: str) -> None:
         """Take ``table`` out of memory at once, without storing anything, and close its
@@ -224,7 +260,7 @@ class Hub:
         values = {"closed_at": now} if why == "closed" else {"finished_at": now}
         await self.writer.run(lambda conn: update_table(conn, table.id, **values))
         if why == "closed":
-            table.closed_at = now
+            table.idle.closed_at = now
         if table.subscribers:  # somebody came while it was being stored
             return False
         del self.tables[table.id]
@@ -329,11 +365,13 @@ class Hub:
         return await self.open_table(row), token
 
     async def open_table(self, row: TableRow) -> GameTable:
-        """Store a new table, deal its first hands (unless it waits for people to claim
-        its open seats, or a cut window is configured: then the driver publishes the
-        commitment and deals) and start its driver.
+        """Check a new table completely (its rules and seats, as a replay would), store
+        it, deal its first hands (unless it waits for people to claim its open seats,
+        or a cut window is configured: then the driver publishes the commitment and
+        deals) and start its driver.
 
         Raises:
+            ApiError: the rules do not make a match (400 ``bad-rules``; nothing stored).
             sqlalchemy.exc.SQLAlchemyError: the table cannot be stored.
         """
         assert self.writer is not None
@@ -343,16 +381,19 @@ class Hub:
             insert_table(conn, row)
             cluster.claim_new(conn, row.id)  # the new table's lease is this process's
 
+        try:  # every rule checked, as a replay would (Match.new), before anything is stored
+            table = GameTable(row, self.writer, self.config)
+        except PolignacError as exc:
+            raise ApiError(str(exc), "bad-rules") from None
         await self.writer.run(store)
+        table.created_at = row.created_at
         if not cluster.loads_all:
             log.info("table %s: owned by process %s (created here)", row.id, cluster.id)
-        table = GameTable(row, self.writer, self.config)
         self._register(table)
         if self.config.cut_window <= 0:  # else the driver deals once the cuts are in
             await table.deal()
         table.wake()
-        for s in table.seats:  # a seated person who never comes is replaced by a bot
-            table.start_grace(s.seat)
+        table.presence.grace_all()  # a seated person who never comes is replaced by a bot
         return table
 
     async def rematch(self, old: GameTable, seat: int) -> tuple[GameTable, dict[int, str]]:
@@ -434,7 +475,7 @@ class Hub:
         if new_name != row.name:
             row.name = new_name
             table.rename(seat, new_name)
-        table.start_grace(seat)
+        table.presence.start_grace(seat)
         table.broadcast(table.presence_frame())
 
     def seat_of(self, table: GameTable, cookies: dict[str, str]) -> int | None:

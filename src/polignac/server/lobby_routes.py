@@ -24,6 +24,7 @@ from ..core import PRESETS
 from ..core.rules import BOUNDS, DECLARATIONS
 from ..i18n import default_name, name_fields
 from .errors import ApiError
+from .frames import rules_info
 from .guide import GUIDE_IDS, load_guide
 from .web import (
     STATIC,
@@ -51,6 +52,18 @@ HOUSE_RULES: dict[str, dict[str, Any]] = {
 }
 
 
+def _rated(data: dict[str, Any]) -> bool:
+    """The ``rated`` choice of a new table (default false: casual; ``ratings.py``).
+
+    Raises:
+        ApiError: not true or false (400 ``bad-field``).
+    """
+    rated = data.get("rated", False)
+    if not isinstance(rated, bool):
+        raise ApiError("rated must be true or false", "bad-field")
+    return rated
+
+
 async def play_now(request: Request) -> Response:
     """You and three bots of ``level`` (default ``play_now_level``, medium) at a new
     private table of ``polignac`` (or the preset given)."""
@@ -63,6 +76,7 @@ async def play_now(request: Request) -> Response:
     if not isinstance(level, str) or level not in hub_of(request).config.bot_levels:
         raise ApiError(f"level must be one of {', '.join(hub_of(request).config.bot_levels)}",
                        "bad-level")
+    rated = _rated(data)
     holder, fresh = identity(request)
     check_create_rate(request, holder)
     rules = PRESETS.get(preset)
@@ -71,7 +85,8 @@ async def play_now(request: Request) -> Response:
     hub = hub_of(request)
     table, token, _ = await hub.create(preset, n, seats, {},
                                        clean_name(data.get("name"), default_name("name.you")),
-                                       holder, {"private": True, "hints": True})
+                                       holder, {"private": True, "hints": not rated,
+                                                "rated": rated})
     response = JSONResponse({"url": f"/tables/{table.id}", "id": table.id})
     set_seat_cookie(response, hub.config, table.id, 0, token)
     set_identity(response, hub.config, fresh)
@@ -117,19 +132,22 @@ async def create_table(request: Request) -> Response:
         raise ApiError("overrides must be an object", "bad-field")
     if not isinstance(private, bool):
         raise ApiError("private must be true or false", "bad-field")
-    hints = data.get("hints", all(s.get("kind") in ("you", "bot") for s in seats))
-    if not isinstance(hints, bool):
-        raise ApiError("hints must be true or false", "bad-field")
+    rated = _rated(data)
+    hints = data.get("hints", not rated and all(s.get("kind") in ("you", "bot") for s in seats))
+    if not isinstance(hints, bool) or (rated and hints):
+        raise ApiError("hints must be true or false (false at a rated table)", "bad-field")
     holder, fresh = identity(request)
     check_create_rate(request, holder)
     hub = hub_of(request)
     table, token, invites = await hub.create(preset, players, seats, overrides,
                                              clean_name(data.get("name"),
                                                         default_name("name.you")), holder,
-                                             {"private": private, "hints": hints})
+                                             {"private": private, "hints": hints,
+                                              "rated": rated})
     you = next(i for i, s in enumerate(seats) if s.get("kind") == "you")
     response = JSONResponse({
         "url": f"/tables/{table.id}", "id": table.id, "private": private, "hints": hints,
+        "rated": rated,
         "invites": [{"seat": s, "url": f"/tables/{table.id}/join?seat={s}&token={t}"}
                     for s, t in invites.items()],
     })
@@ -156,11 +174,11 @@ def listed(hub: Hub) -> list[dict[str, Any]]:
         {"id": t.id, "url": f"/tables/{t.id}", "preset": t.preset, "overrides": t.overrides,
          "players": len(t.seats), "status": t.status(), "deal_number": t.match.deal_number,
          "created_at": t.created_at, "rematch": t.rematch_id, "paused": t.paused,
-         "open_seats": [p["seat"] for p in t.presence() if p["open"]],
+         "open_seats": [p["seat"] for p in t.presence.seats() if p["open"]],
          "seats": [{"seat": s.seat, "name": s.name, **name_fields(s.name, s.seat, s.bot_level),
                     "kind": s.kind, "level": s.bot_level,
                     "open": p["open"], "connected": p["connected"]}
-                   for s, p in zip(t.seats, t.presence(), strict=True)]}
+                   for s, p in zip(t.seats, t.presence.seats(), strict=True)]}
         for t in tables]
 
 
@@ -168,13 +186,7 @@ def listed(hub: Hub) -> list[dict[str, Any]]:
 async def presets(request: Request) -> Response:
     """What the lobby offers: presets, bot levels, house rules."""
     return JSONResponse({
-        "presets": [{"name": r.preset, "players": list(r.players),
-                     "default_players": r.default_players, "suits": r.suits,
-                     "threshold": r.threshold, "declaration": r.declaration,
-                     "direction": r.direction, "contract_points": r.contract_points,
-                     "partnerships": r.partnerships, "sides": [list(x) for x in r.sides],
-                     "params": list(r.parameter_names())}
-                    for r in PRESETS.values()],
+        "presets": [rules_info(r) for r in PRESETS.values()],
         "levels": [lv for lv in hub_of(request).config.shown_levels
                    if lv in hub_of(request).config.bot_levels],
         "all_levels": list(hub_of(request).config.bot_levels),

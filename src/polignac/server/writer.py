@@ -70,15 +70,16 @@ class Writer:
         if self._task is None:
             self._task = asyncio.get_running_loop().create_task(self._loop())
 
-    async def append(self, table_id: str, ev: EventRow) -> None:
-        """Write event ``ev`` of ``table_id``; return once it is committed.
+    async def append(self, table_id: str, ev: EventRow, op: Op | None = None) -> None:
+        """Write event ``ev`` of ``table_id`` (and ``op``, in the same transaction: a
+        match's result with its last event); return once it is committed.
 
         Raises:
             WriterClosedError: the writer was stopped before the event was written.
             sqlalchemy.exc.IntegrityError: that sequence number is taken.
             sqlalchemy.exc.SQLAlchemyError: the database refused the write.
         """
-        await self._submit(_Write(table_id, ev, None, self._future()))
+        await self._submit(_Write(table_id, ev, op, self._future()))
 
     async def run(self, op: Op) -> None:
         """Run ``op(connection)`` in the next batch's transaction; return once committed.

@@ -222,7 +222,7 @@ createForm.addEventListener("submit", async (e) => {
   try {
     const data = await postJson("/api/tables", { preset: form.get("preset"), players: n, seats,
       overrides, name: form.get("name"), private: form.get("private") === "on",
-      hints: form.get("hints") === "on" });
+      hints: form.get("hints") === "on" && form.get("rated") !== "on", rated: form.get("rated") === "on" });
     if (!data.invites.length) { location.href = data.url; return; }
     created = data;
     showCreated();
@@ -287,3 +287,14 @@ onLang(() => { if (info) { fillLevels(); fillPresets(); fillSeats(); fillHouse()
   loadTables();
   setInterval(loadTables, 10000);
 })();
+
+// ------------------------------------------------------------------ the account link
+// Signed in: the header names the account and the name field starts with it.
+request("/api/account").then(({ data }) => {
+  if (!data?.signed_in) return;
+  const link = $("account-link");
+  link.removeAttribute("data-i18n");
+  link.textContent = data.username;
+  const name = document.querySelector('input[name="name"]');
+  if (name instanceof HTMLInputElement && !name.value) name.value = data.username;
+}).catch(() => { /* offline: the link stays */ });

@@ -1,6 +1,7 @@
 // @ts-check
-// The replay viewer: the server replays a record (POST /api/replay) and sends every state;
-// this page steps through them (next/previous card, next/previous deal, keyboard).
+// The replay viewer: the server replays a record (POST /api/replay) and sends every state,
+// a page of deals at a time (?from=N&count=K: the viewer asks for the next deals as it shows
+// them); this page steps through them (next/previous card, next/previous deal, keyboard).
 import { cardSVG, setDeck, suitIcon } from "./cards.js";
 import { totalsChart } from "./chart.js";
 import {
@@ -17,11 +18,59 @@ import { showAnalysis } from "./analysis.js"; // the analysis of every card (ana
 const parts = location.pathname.split("/");
 const tableId = parts[1] === "tables" ? parts[2] : null;
 /** @type {any} */
-let data = null;      // the /api/replay answer
+let data = null;      // the first /api/replay answer: the match, its summary, deal_count
+/** @type {Map<number, any>} */
+let loaded = new Map(); // deal index -> the deal's states, as the pages came
+/** @type {Map<number, Promise<boolean>>} */
+let asked = new Map(); // first deal index of a page -> its request, while it runs
 let di = 0;           // deal index
 let si = 0;           // step index in that deal
 let partial = false;
 let recordText = null; // the record on view, as loaded (the deals are verified from it)
+let bodyText = "";     // the record as sent to the server, once per page
+const PAGE = 8;        // deals a page (the server's default; at most 32)
+
+/** The number of deals of the record on view. */
+function dealCount() { return data ? data.deal_count : 0; }
+
+/** Deal `i`'s states, or undefined while its page has not come. */
+function dealAt(i) { return loaded.get(i); }
+
+/**
+ * Ask for the page of deals that holds deal index `i` (once); true when it is here.
+ * @param {number} i
+ * @returns {Promise<boolean>}
+ */
+function fetchPage(i) {
+  const first = Math.floor(i / PAGE) * PAGE;
+  if (loaded.has(i)) return Promise.resolve(true);
+  let pending = asked.get(first);
+  if (!pending) {
+    const mine = loaded;
+    pending = (async () => {
+      try {
+        const r = await request(`/api/replay?from=${first + 1}&count=${PAGE}`, { body: bodyText });
+        if (!r.ok) {
+          $("error").textContent = t("replay.bad", { msg: lang === "en" ? (r.data.error ?? `error ${r.status}`) : errorText(r.data) });
+          return false;
+        }
+        if (mine !== loaded) return false; // another record was loaded meanwhile
+        for (const d of r.data.deals) loaded.set(d.number - 1, d);
+        return loaded.has(i);
+      } finally { asked.delete(first); }
+    })();
+    asked.set(first, pending);
+  }
+  return pending;
+}
+
+/** Show deal `i` at step `step` (a number, or "last"), once its page is here. */
+async function go(i, step) {
+  if (!(await fetchPage(i))) return;
+  di = i;
+  si = step === "last" ? dealAt(i).steps.length - 1 : step;
+  render();
+}
 
 function name(seat) {
   if (data.players[seat] === undefined) return t("table.seatN", { n: seat + 1 });
@@ -35,7 +84,8 @@ async function load(text) {
   // The deals can be verified even when the record does not replay (a tampered hand).
   try { JSON.parse(text); recordText = text; } catch { recordText = null; }
   resetVerify();
-  const r = await request("/api/replay", { body: text });
+  bodyText = text;
+  const r = await request(`/api/replay?from=1&count=${PAGE}`, { body: text });
   const answer = r.ok || r.data.error ? r.data : { error: `error ${r.status}` };
   $("notice").hidden = true;
   if (!r.ok) {
@@ -43,6 +93,8 @@ async function load(text) {
     return;
   }
   data = answer; di = 0; si = 0;
+  loaded = new Map(); asked = new Map();
+  for (const d of answer.deals) loaded.set(d.number - 1, d);
   if (partial) { $("notice").textContent = t("replay.partial"); $("notice").hidden = false; }
   render();
 }
@@ -69,7 +121,7 @@ function render() {
   $("title").textContent = `${presetName(data.preset)} · ${data.players.map((_, s) => name(s)).join(", ")}`;
   $("viewer").hidden = false;
   $("scorebox").hidden = false;
-  const deal = data.deals[di];
+  const deal = dealAt(di);
   if (!deal) {
     $("pos").textContent = t("replay.empty");
     $("hands").replaceChildren(); $("trick").replaceChildren(); $("what").textContent = "";
@@ -77,11 +129,11 @@ function render() {
     return;
   }
   const step = deal.steps[si];
-  $("pos").textContent = t("replay.position", { deal: di + 1, deals: data.deals.length,
+  $("pos").textContent = t("replay.position", { deal: di + 1, deals: dealCount(),
     step: si, steps: deal.steps.length - 1 });
   $("prev", HTMLButtonElement).disabled = di === 0 && si === 0;
   $("prev-deal", HTMLButtonElement).disabled = di === 0 && si === 0;
-  const atEnd = di === data.deals.length - 1 && si === deal.steps.length - 1;
+  const atEnd = di === dealCount() - 1 && si === deal.steps.length - 1;
   $("next", HTMLButtonElement).disabled = atEnd;
   $("next-deal", HTMLButtonElement).disabled = atEnd;
 
@@ -140,7 +192,8 @@ function render() {
     hands.append(box);
   });
   renderScores(deal, step);
-  showAnalysis({ recordText, deal: di, step: si, name, suits: data.suits, go: (s) => { si = s; render(); }, reload: async (text) => { const [d, s] = [di, si]; await load(text); [di, si] = [d, s]; render(); } }); // analysis.js
+  if (di + 1 < dealCount() && !dealAt(di + 1)) fetchPage(di + 1); // the next page, ahead
+  showAnalysis({ recordText, deal: di, step: si, name, suits: data.suits, go: (s) => { si = s; render(); }, reload: async (text) => { const [d, s] = [di, si]; await load(text); await go(d, s); } }); // analysis.js
 }
 
 /** A seat's total before the deal on view (Pollack: its side's partie score, from the summary). */
@@ -178,30 +231,30 @@ function renderScores(deal, step) {
       title: t("table.chart") }));
   }
   const res = $("result");
-  const last = data.deals.length - 1;
-  res.hidden = !(data.finished && di === last && si === data.deals[last].steps.length - 1);
+  const last = dealCount() - 1;
+  res.hidden = !(data.finished && di === last && si === (dealAt(last)?.steps.length ?? 0) - 1);
   if (!res.hidden) {
     res.textContent = resultText({ ...data.summary, sides: data.sides }, name);
   }
 }
 
 function move(delta) {
-  if (!data || !data.deals.length) return;
+  const deal = data && dealAt(di);
+  if (!deal) return;
   if (delta > 0) {
-    if (si < data.deals[di].steps.length - 1) si++;
-    else if (di < data.deals.length - 1) { di++; si = 0; }
-  } else if (si > 0) si--;
-  else if (di > 0) { di--; si = data.deals[di].steps.length - 1; }
-  render();
+    if (si < deal.steps.length - 1) { si++; render(); }
+    else if (di < dealCount() - 1) go(di + 1, 0);
+  } else if (si > 0) { si--; render(); }
+  else if (di > 0) go(di - 1, "last");
 }
 
 function moveDeal(delta) {
-  if (!data || !data.deals.length) return;
+  const deal = data && dealAt(di);
+  if (!deal) return;
   if (delta > 0) {
-    if (di < data.deals.length - 1) { di++; si = 0; } else si = data.deals[di].steps.length - 1;
-  } else if (si > 0) si = 0;
-  else if (di > 0) { di--; si = 0; }
-  render();
+    if (di < dealCount() - 1) go(di + 1, 0); else { si = deal.steps.length - 1; render(); }
+  } else if (si > 0) { si = 0; render(); }
+  else if (di > 0) go(di - 1, 0);
 }
 
 // ------------------------------------------------------------ verify the deals
@@ -267,8 +320,8 @@ document.addEventListener("keydown", (e) => {
   if (e.target instanceof HTMLInputElement || e.target instanceof HTMLSelectElement) return;
   const keys = { ArrowRight: () => move(1), ArrowLeft: () => move(-1), ArrowDown: () => moveDeal(1),
     PageDown: () => moveDeal(1), ArrowUp: () => moveDeal(-1), PageUp: () => moveDeal(-1),
-    Home: () => { di = 0; si = 0; render(); },
-    End: () => { di = Math.max(data.deals.length - 1, 0); si = (data.deals[di]?.steps.length ?? 1) - 1; render(); } };
+    Home: () => { go(0, 0); },
+    End: () => { if (dealCount()) go(dealCount() - 1, "last"); } };
   if (keys[e.key] && data) { keys[e.key](); e.preventDefault(); }
 });
 

@@ -16,9 +16,10 @@ import {
 import { P, centre, motionOn, seatNode, trickKey } from "./pacing.js";
 import { attachDealAnalysis, hintMark, renderHint } from "./table-hints.js";
 import {
-  act, claimPlausible, keepPicks, passPick, pendingText, sendPass, togglePass,
+  act, claimPlausible, claimTarget, keepPicks, passPick, pendingText, sendPass, sideCount, togglePass,
 } from "./table-actions.js";
 import { actionLabel, callHelp } from "./table-words.js";
+import { tookTrick } from "./labels.js";
 
 // The words for a seat's points taken this deal, by the table's taken_unit (core/families.py: Family.taken_unit).
 const TAKEN_KEYS = { penalty: "table.taken.penalty", points: "table.taken.points",
@@ -162,7 +163,8 @@ function spot(seat, inner = 1) {
 /** How far in from its seat a played card lies: nearer the seats with few players. */
 function cardRing() {
   const n = S.view?.names.length ?? 4;
-  return n <= 3 ? 0.62 : n === 4 ? 0.5 : 0.56;  // three players: room for a turned-up trump
+  // three players: room for a turned-up trump; seven and more: clear of the seats' boxes
+  return n <= 3 ? 0.62 : n === 4 ? 0.5 : n <= 6 ? 0.56 : 0.46;
 }
 
 function place(node, at) {
@@ -397,7 +399,11 @@ export function renderPrompt() {
     const quiet = a === "pass" || (a === "claim" && !claimPlausible());
     const b = make("button", "call" + (quiet ? "" : " primary") + (a === "claim" ? " claim" : ""),
       actionLabel(a));
-    if (a === "claim" && quiet) b.classList.add("small-button");
+    if (a === "claim") {  // what the quiet or prominent claim was decided on (the tests read it)
+      if (quiet) b.classList.add("small-button");
+      b.dataset.count = String(sideCount() ?? "");
+      b.dataset.target = String(claimTarget() ?? "");
+    }
     b.dataset.action = a;
     b.dataset.label = actionLabel(a);  // the words, without a hint's badge (feedback.js)
     const help = callHelp(a);
@@ -441,7 +447,7 @@ export function renderStatus() {
       cards: got.map((c) => cardLabel(c)).join(", ") })} ${text}`;
   }
   if (prev && (!d || !d.trick.cards.length) && !S.pending) {
-    text = `${t("table.tookTrick", { name: name(prev.winner) })} ${text}`;
+    text = `${tookTrick(name(prev.winner), prev.winner === S.you && !spectating())} ${text}`;
   }
   if (d?.contract && d.declarer !== null) {
     text += ` ${t("table.declared", { name: name(seatOfPlayer(d.declarer)), contract: d.contract })}`;
@@ -463,7 +469,7 @@ let logLines = [];
 
 function playLine(seat, code) { return () => t("log.play", { name: name(seat), card: cardLabel(code) }); }
 function callLine(seat, action) { return () => t("log.call", { name: name(seat), call: actionLabel(action) }); }
-function trickLine(seat) { return () => t("table.tookTrick", { name: name(seat) }); }
+function trickLine(seat) { return () => tookTrick(name(seat), seat === S.you && !spectating()); }
 function dealLine(n, dealer) { return () => t("log.deal", { n, name: name(dealer) }); }
 
 /** The log from the view alone (a page load or a reconnect): the plays of the deal. */

@@ -182,12 +182,24 @@ export async function verifyDeal(entry, number, players, names = []) {
   return out;
 }
 
-/** Check every deal of a parsed record; a list of verifyDeal's answers. */
+/** Check every deal of a parsed record; a list of verifyDeal's answers. In a record that
+ * carries proofs (made by the web app), a deal before the last one (so a finished deal)
+ * whose proof or seed is missing fails, as with `polignac verify`: a record cannot pass by
+ * leaving a proof out. A record without any proof (made by `polignac play-random`) is not
+ * verifiable, as `polignac verify --lenient` says. */
 export async function verifyRecord(record) {
   const deals = Array.isArray(record?.deals) ? record.deals : [];
   const names = Array.isArray(record?.players) ? record.players.map(String) : [];
+  const proved = deals.some((d) => d?.shuffle);
   const out = [];
-  for (let i = 0; i < deals.length; i++) out.push(await verifyDeal(deals[i], i + 1, names.length, names));
+  for (let i = 0; i < deals.length; i++) {
+    const check = await verifyDeal(deals[i], i + 1, names.length, names);
+    if (proved && i < deals.length - 1 && check.status === "not-verifiable") {
+      check.status = "failed";
+      check.problems = [t("verify.proofMissing")];
+    }
+    out.push(check);
+  }
   return out;
 }
 

@@ -1,0 +1,179 @@
+"""Profiles, leaderboards and sign-in under load (issue 20).
+
+1. Fills a fresh SQLite database with ``--matches`` finished matches (default
+   100,000; four seats each, one an account's among ``--accounts`` accounts, the
+   others bots), rated, with their ratings and history, then starts ``polignac
+   serve`` on it and times ``GET /api/players/{name}`` (first page) and ``GET
+   /api/leaderboard`` one request at a time: p50 / p99 / max (aim: p99 <= 50 ms).
+2. Signs in 20 times a second (right and wrong passwords) for ``--seconds`` and
+   reads ``/health``'s loop lag over that window (aim: p99 <= 50 ms): the Argon2id
+   hashing runs in threads, never on the event loop.
+
+    PYTHONPATH=src .venv/bin/python benchmarks/bench_accounts.py [--matches N]
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import random
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+import httpx
+from sqlalchemy import insert
+
+from polignac.server.accounts import accounts_t, hash_password
+from polignac.server.db import make_engine, migrate
+from polignac.server.ratings import BOT_RATINGS, Rating, history_t, ratings_t
+from polignac.server.results import STATS, match_results_t, match_seats_t
+
+
+def fill(url: str, matches: int, accounts: int, seed: int = 1) -> None:
+    """The database: ``accounts`` accounts and ``matches`` finished rated matches."""
+    rng = random.Random(seed)
+    engine = make_engine(url)
+    migrate(engine)
+    pw = hash_password("benchmark password")
+    now = time.time() - matches
+    with engine.begin() as conn:
+        conn.execute(insert(accounts_t), [
+            {"id": a, "username": f"player{a}", "username_key": f"player{a}",
+             "password_hash": pw, "created_at": now} for a in range(1, accounts + 1)])
+        count = dict.fromkeys(range(1, accounts + 1), 0)
+        batch_r, batch_s, batch_h = [], [], []
+        for m in range(matches):
+            table = f"t{m:011d}"
+            account = rng.randint(1, accounts)
+            count[account] += 1
+            at = now + m
+            places = rng.sample([1, 2, 3, 4], 4)
+            batch_r.append({"table_id": table, "preset": "polignac", "pool": "trick-avoidance",
+                            "rated": True, "players": 4, "finished_at": at,
+                            "rating_seq": m + 1})
+            for seat in range(4):
+                batch_s.append({
+                    "table_id": table, "seat": seat, "kind": "human" if seat == 0 else "bot",
+                    "bot_level": None if seat == 0 else "medium",
+                    "name": f"player{account}" if seat == 0 else f"Medium bot {seat + 1}",
+                    "holder_hash": None, "account_id": account if seat == 0 else None,
+                    "rated_as": account if seat == 0 else None, "preset": "polignac",
+                    "finished_at": at, "place": places[seat], "score": rng.randint(0, 30),
+                    "won": places[seat] < 4,
+                    **{k: rng.randint(0, 12) for k in STATS}})
+            batch_h.append({"account_id": account, "pool": "trick-avoidance", "seq": m + 1,
+                            "table_id": table, "mu": 25 + rng.gauss(0, 3),
+                            "sigma": 3.0, "at": at})
+            if len(batch_r) >= 5000:
+                conn.execute(insert(match_results_t), batch_r)
+                conn.execute(insert(match_seats_t), batch_s)
+                conn.execute(insert(history_t), batch_h)
+                batch_r, batch_s, batch_h = [], [], []
+        if batch_r:
+            conn.execute(insert(match_results_t), batch_r)
+            conn.execute(insert(match_seats_t), batch_s)
+            conn.execute(insert(history_t), batch_h)
+        conn.execute(insert(ratings_t), [
+            {"account_id": a, "pool": "trick-avoidance", "mu": r.mu, "sigma": r.sigma,
+             "matches": r.matches, "ordinal": r.ordinal}
+            for a in range(1, accounts + 1)
+            for r in [Rating(BOT_RATINGS["medium"] + rng.gauss(0, 5), 2.5, count[a])]])
+    engine.dispose()
+
+
+def timed(http: httpx.Client, path: str, n: int) -> list[float]:
+    """Milliseconds of ``n`` GETs of ``path``, one at a time (each must answer 200)."""
+    out = []
+    for _ in range(n):
+        t = time.perf_counter()
+        r = http.get(path)
+        out.append((time.perf_counter() - t) * 1000)
+        assert r.status_code == 200, r.text
+    return out
+
+
+def summary(ms: list[float]) -> str:
+    """p50 / p99 / max of ``ms``."""
+    q = statistics.quantiles(ms, n=100)
+    return f"p50 {q[49]:.1f} ms, p99 {q[98]:.1f} ms, max {max(ms):.1f} ms (n={len(ms)})"
+
+
+def sign_ins(base: str, per_second: float, seconds: float, accounts: int) -> tuple[int, int]:
+    """Sign in ``per_second`` times a second for ``seconds`` from threads (one in four
+    with a wrong password); (answered 200, answered 401/429)."""
+    done = [0, 0]
+    lock = threading.Lock()
+
+    def one(k: int) -> None:
+        # each from an address of its own (uvicorn trusts X-Forwarded-For from
+        # 127.0.0.1), so that the per-address limit does not answer instead of Argon2
+        with httpx.Client(base_url=base, timeout=30, trust_env=False, headers={
+                "origin": base, "x-forwarded-for": f"10.{k // 65536 % 256}.{k // 256 % 256}."
+                                                  f"{k % 256}"}) as c:
+            r = c.post("/api/account/signin", json={
+                "username": f"player{1 + k % accounts}",
+                "password": "benchmark password" if k % 4 else "wrong password"})
+        with lock:
+            done[0 if r.status_code == 200 else 1] += 1
+
+    threads = []
+    start = time.monotonic()
+    k = 0
+    while time.monotonic() - start < seconds:
+        th = threading.Thread(target=one, args=(k,))
+        th.start()
+        threads.append(th)
+        k += 1
+        time.sleep(max(0.0, start + k / per_second - time.monotonic()))
+    for th in threads:
+        th.join()
+    return done[0], done[1]
+
+
+def main() -> None:
+    """Run both measurements and print them."""
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--matches", type=int, default=100_000)
+    ap.add_argument("--accounts", type=int, default=2000)
+    ap.add_argument("--requests", type=int, default=300)
+    ap.add_argument("--seconds", type=float, default=10.0)
+    ap.add_argument("--port", type=int, default=8765)
+    args = ap.parse_args()
+    with tempfile.TemporaryDirectory() as folder:
+        data = Path(folder)
+        t = time.perf_counter()
+        fill(f"sqlite:///{data / 'polignac.db'}", args.matches, args.accounts)
+        print(f"filled {args.matches} matches in {time.perf_counter() - t:.1f} s")
+        base = f"http://127.0.0.1:{args.port}"
+        proc = subprocess.Popen([sys.executable, "-m", "polignac", "serve", "--port",
+                                 str(args.port), "--data", str(data), "--bot-workers", "1",
+                                 "--job-workers", "1"])
+        try:
+            with httpx.Client(base_url=base, timeout=30, trust_env=False) as http:
+                for _ in range(600):
+                    with contextlib.suppress(httpx.HTTPError):
+                        if http.get("/ready").status_code == 200:
+                            break
+                    time.sleep(0.1)
+                busiest = f"player{1}"
+                timed(http, f"/api/players/{busiest}", 10)  # warm up
+                print("profile     ", summary(timed(http, f"/api/players/{busiest}",
+                                                     args.requests)))
+                print("leaderboard ", summary(timed(http, "/api/leaderboard", args.requests)))
+                ok, refused = sign_ins(base, 20, args.seconds, args.accounts)
+                health = http.get(f"/health?window={int(args.seconds)}").json()
+                print(f"sign-ins    {ok} accepted, {refused} refused (wrong password or "
+                      f"limit) in {args.seconds:g} s; loop lag {health['loop_lag_ms']}, "
+                      f"loop CPU per 50 ms {health['loop_cpu_ms']}")
+        finally:
+            proc.terminate()
+            proc.wait(30)
+
+
+if __name__ == "__main__":
+    main()
