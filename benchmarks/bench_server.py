@@ -69,7 +69,8 @@ def start_server(data: Path, port: int, database_url: str | None,
     cmd = [str(script)] if script.exists() else [sys.executable, "-m", "polignac"]
     cmd += ["serve", "--host", "127.0.0.1", "--port", str(port), "--data", str(data),
             "--deal-delay", "0", "--bot-delay", "0", "--rate", "100000", "--grace", "3600",
-            "--create-burst", "100000", "--max-connections", "100000"]
+            "--create-burst", "100000", "--max-connections", "100000",
+            "--header-timeout", "60"]  # thousands of sockets open at once
     if database_url:
         cmd += ["--database-url", database_url]
     cmd += list(extra)

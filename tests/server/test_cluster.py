@@ -38,7 +38,8 @@ pytest.importorskip("websockets.sync.client")
 pytest.importorskip("broadcaster")
 from websockets.exceptions import ConnectionClosed
 
-pytestmark = [pytest.mark.slow, pytest.mark.postgres]
+# slow: three processes each start (and restart) on a machine that may be shared
+pytestmark = [pytest.mark.slow, pytest.mark.postgres, pytest.mark.timeout(900)]
 
 CARDS = [r + s for r in "789TJQKA" for s in "CDHS"]
 
@@ -305,7 +306,7 @@ def test_serve_workers_2_on_postgresql(pg_server: PgServer, tmp_path: Path) -> N
     try:
         base = f"http://127.0.0.1:{port}"
         processes: set[str] = set()
-        deadline = time.monotonic() + 60
+        deadline = time.monotonic() + 180  # a shared machine starts them slowly
         while len(processes) < 2 and time.monotonic() < deadline:
             assert proc.poll() is None, log.read_text()[-3000:]
             with contextlib.suppress(httpx.HTTPError), httpx.Client(

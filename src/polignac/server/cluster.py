@@ -231,6 +231,8 @@ class Cluster:
         """When this process last took a table another process gave it (by table)."""
         self.gave = 0
         """Tables this process gave to the process a sticky proxy sends them to."""
+        self.asked: dict[str, float] = {}
+        """When this process last asked for a table (by table)."""
 
     # ------------------------------------------------------------ life
 
@@ -403,9 +405,21 @@ class Cluster:
         await self.hub.drop(table, f"given to process {to}, where the proxy sends it")
         await self.release(table.id)
 
+    def may_claim(self, table_id: str, owner: str) -> bool:
+        """Whether to ask ``owner`` for ``table_id`` (:meth:`claim`): it is on another
+        machine, and this process did not ask for the table a moment ago."""
+        now = time.monotonic()
+        if now - self.asked.get(table_id, -GIVE_AFTER) < GIVE_AFTER or \
+                self.handoff.local(owner):
+            return False
+        if len(self.asked) > 10_000:
+            self.asked = {k: t for k, t in self.asked.items() if now - t < GIVE_AFTER}
+        self.asked[table_id] = now
+        return True
+
     async def claim(self, table_id: str, owner: str) -> None:
         """Ask ``owner`` (alive, on another machine) to give ``table_id`` to this
-        process, and wait until its lease is free (at most one lease's time).
+        process, and wait until its lease is free (2 s at most: it may keep it).
 
         Raises:
             sqlalchemy.exc.SQLAlchemyError: the database cannot be reached.
@@ -413,7 +427,7 @@ class Cluster:
         with contextlib.suppress(Exception):
             await self._publish(channel_of(owner), {"t": "give", "r": "", "p": self.id,
                                                     "table": table_id})
-        deadline = time.monotonic() + self.seconds
+        deadline = time.monotonic() + min(2.0, self.seconds)
         while time.monotonic() < deadline:
             await asyncio.sleep(0.05)
             lease = await self.leases.read(table_id)
@@ -661,7 +675,7 @@ class ClusterRouter:
                 if owner is None:
                     await self.app(scope, receive, send)
                     return
-                if sticky and attempt == 0 and not self.cluster.handoff.local(owner):
+                if sticky and attempt == 0 and self.cluster.may_claim(table_id, owner):
                     # the proxy sends this table to this machine: its lease follows
                     await self.cluster.claim(table_id, owner)
                     continue

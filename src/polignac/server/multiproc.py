@@ -112,8 +112,11 @@ def run_workers(config: ServerConfig, host: str, port: int, workers: int,
     os.environ[ENV] = config.to_json()
     options: dict[str, Any] = {k: v for k, v in uvicorn_options(config).items()
                                if k not in ("http", "ws")}
+    # each process imports the app before it answers the supervisor's pings: on a busy
+    # machine that takes more than uvicorn's 5 s, after which it would kill them
     uv = WorkerConfig("polignac.server.app:app_from_env", factory=True, workers=workers,
-                      host=host, port=port, log_level=log_level, **options)
+                      host=host, port=port, log_level=log_level,
+                      timeout_worker_healthcheck=60, **options)
     sock = uv.bind_socket()
     multiprocess.Process = RoutedProcess  # type: ignore[misc]  # uvicorn makes its own
     try:
