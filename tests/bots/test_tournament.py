@@ -27,7 +27,7 @@ from polignac.core import PRESETS, Deal, IllegalActionError, Match, RulesError
 
 def _cli(argv: list[str]) -> int:
     parser = argparse.ArgumentParser()
-    register(parser.add_subparsers())
+    register(parser.add_subparsers(), "help line")
     args = parser.parse_args(["tournament", *argv])
     status: int = args.run(args)
     return status

@@ -120,7 +120,7 @@ def test_the_default_config_refuses_the_test_clients_host(config: ServerConfig) 
 
 def _serve_args(*argv: str) -> argparse.Namespace:
     parser = argparse.ArgumentParser()
-    register(parser.add_subparsers())
+    register(parser.add_subparsers(), "help line")
     return parser.parse_args(["serve", *argv])
 
 

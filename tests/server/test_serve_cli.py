@@ -14,7 +14,7 @@ from polignac.server import ServerConfig
 
 def _parse(argv: list[str]) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="polignac")
-    register(parser.add_subparsers(dest="command"))
+    register(parser.add_subparsers(dest="command"), "run the web app")
     return parser.parse_args(argv)
 
 
@@ -69,9 +69,13 @@ def test_grace_and_delays(tmp_path: Path) -> None:
         build_config(_parse(["serve", "--grace", "-1"]))
 
 
-def test_several_processes_options(tmp_path: Path) -> None:
+def test_several_processes_options(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """--workers N web processes, --bus, --lease-seconds, --name; --job-workers is the
-    replay/score-pad pool that --workers used to be."""
+    replay/score-pad pool that --workers used to be. A shared bus needs its secret."""
+    monkeypatch.delenv("POLIGNAC_BUS_SECRET", raising=False)
+    with pytest.raises(CliError, match="shared secret"):
+        build_config(_parse(["serve", "--bus", "redis://127.0.0.1:6379/1"]))
+    monkeypatch.setenv("POLIGNAC_BUS_SECRET", "a" * 32)
     config = build_config(_parse(["serve", "--job-workers", "3"]))
     assert isinstance(config, ServerConfig)
     assert config.workers == 3 and config.bus_url == "memory://" and not config.clustered
