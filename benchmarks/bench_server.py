@@ -70,7 +70,8 @@ def start_server(data: Path, port: int, database_url: str | None,
     cmd += ["serve", "--host", "127.0.0.1", "--port", str(port), "--data", str(data),
             "--deal-delay", "0", "--bot-delay", "0", "--rate", "100000", "--grace", "3600",
             "--create-burst", "100000", "--max-connections", "100000",
-            "--header-timeout", "60"]  # thousands of sockets open at once
+            "--header-timeout", "60",  # thousands of sockets open at once
+            "--max-requests", "100000"]  # every client of the benchmark is one address
     if database_url:
         cmd += ["--database-url", database_url]
     cmd += list(extra)
