@@ -101,7 +101,8 @@ def main(argv: list[str]) -> int:
         return status
     ensure_system_packages({"/usr/bin/chromium": "chromium",  # tests/browser
                             "/usr/lib/postgresql": "postgresql",  # tests/server (postgres)
-                            "/usr/bin/redis-server": "redis-server"})  # tests/server (redis)
+                            "/usr/bin/redis-server": "redis-server",  # tests/server (redis)
+                            "/usr/sbin/nginx": "nginx"})  # tests/server/test_deploy.py
     status = run(PY, "-m", "ruff", "check", "src", "tests", "benchmarks", "dev.py", check=False)
     status |= run(PY, "-m", "mypy", check=False)
     status |= typecheck_js()

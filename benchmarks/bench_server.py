@@ -19,7 +19,10 @@ client is a socket on both sides).
 ``--workers 1,2`` runs the same load against ``polignac serve`` (one process, the
 default), then ``--workers 2`` (a fresh database each time, so SQLite needs ``--bus``; a
 PostgreSQL ``--database-url`` is its own bus but keeps the first run's tables)
-and prints the throughput ratio; the server's CPU then counts the web processes.
+and prints the ratios of throughput, server CPU per action and p99 to the first
+row's; the server's CPU then counts the web processes.  ``--proxy nginx`` puts
+deploy/nginx.conf (run by nginx on a free port of 127.0.0.1, its upstreams the
+server's port) in front, and the clients go through it; ``proxy_cpu`` is nginx's.
 
 Not a test: it asserts nothing.
 """
@@ -60,7 +63,7 @@ def start_server(data: Path, port: int, database_url: str | None,
     last (they win over the benchmark's own).
 
     Raises:
-        RuntimeError: it exited or did not answer within 30 s.
+        RuntimeError: it exited or did not answer within 120 s.
     """
     script = Path(sys.executable).parent / "polignac"
     cmd = [str(script)] if script.exists() else [sys.executable, "-m", "polignac"]
@@ -73,7 +76,7 @@ def start_server(data: Path, port: int, database_url: str | None,
     log = os.environ.get("POLIGNAC_BENCH_LOG")  # the server's output, to see why it failed
     out = open(log, "ab") if log else subprocess.DEVNULL  # noqa: SIM115
     proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT)
-    deadline = time.monotonic() + 30
+    deadline = time.monotonic() + 120  # a busy machine starts slowly
     while time.monotonic() < deadline:
         if proc.poll() is not None:
             raise RuntimeError("polignac serve exited")
@@ -86,7 +89,7 @@ def start_server(data: Path, port: int, database_url: str | None,
         except httpx.HTTPError:
             time.sleep(0.1)
     proc.kill()
-    raise RuntimeError("polignac serve did not start in 30 s")
+    raise RuntimeError("polignac serve did not start in 120 s")
 
 
 async def make_table(port: int, preset: str) -> tuple[str, list[str]]:
@@ -186,7 +189,60 @@ def cpu_seconds(pid: int | None = None, web_children: bool = False) -> float:
     return total
 
 
-async def run(args: argparse.Namespace, port: int, server_pid: int) -> dict[str, Any]:
+DEPLOY = Path(__file__).resolve().parents[1] / "deploy"
+
+
+def start_nginx(server_port: int, folder: Path) -> tuple[subprocess.Popen[bytes], int]:
+    """nginx with deploy/nginx.conf in front of 127.0.0.1:``server_port``, on a free
+    port (one nginx worker; its files in ``folder``); the process and its port.
+
+    Raises:
+        RuntimeError: nginx is not installed, or did not answer within 20 s.
+    """
+    import shutil
+
+    nginx = shutil.which("nginx") or ("/usr/sbin/nginx" if Path("/usr/sbin/nginx").exists()
+                                      else None)
+    if nginx is None:
+        raise RuntimeError("--proxy nginx: nginx is not installed")
+    port = free_port()
+    text = (DEPLOY / "nginx.conf").read_text()
+    for name in ("web1", "web2"):
+        text = text.replace(f"server {name}:8000 ", f"server 127.0.0.1:{server_port} ")
+    for old, new in {"listen 8080;": f"listen 127.0.0.1:{port};",
+                     "worker_processes auto;": "worker_processes 1;",
+                     "pid /tmp/nginx.pid;": f"pid {folder}/nginx.pid;",
+                     "access_log /dev/stdout;": "access_log off;",
+                     "error_log /dev/stderr warn;": f"error_log {folder}/error.log warn;",
+                     "worker_connections 4096;": "worker_connections 16384;"}.items():
+        text = text.replace(old, new)
+    temp = "".join(f"    {kind}_temp_path {folder}/{kind};\n"
+                   for kind in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi"))
+    conf = folder / "nginx.conf"
+    conf.write_text(text.replace("http {\n", "http {\n" + temp, 1))
+    proc = subprocess.Popen([nginx, "-p", str(folder), "-c", str(conf), "-g", "daemon off;"])
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline:
+        with contextlib.suppress(httpx.HTTPError):
+            if httpx.get(f"http://127.0.0.1:{port}/api/presets", timeout=1,
+                         trust_env=False).status_code == 200:
+                return proc, port
+        time.sleep(0.1)
+    proc.kill()
+    raise RuntimeError("nginx did not answer in 20 s")
+
+
+def process_tree_cpu(pid: int) -> float:
+    """CPU seconds of ``pid`` and its children (nginx's master and workers)."""
+    total = cpu_seconds(pid)
+    with contextlib.suppress(OSError):
+        for kid in Path(f"/proc/{pid}/task/{pid}/children").read_text().split():
+            total += cpu_seconds(int(kid))
+    return total
+
+
+async def run(args: argparse.Namespace, port: int, server_pid: int,
+              proxy_pid: int | None = None) -> dict[str, Any]:
     """Create the tables, play for ``args.seconds``; the figures."""
     sem = asyncio.Semaphore(20)
 
@@ -207,12 +263,14 @@ async def run(args: argparse.Namespace, port: int, server_pid: int) -> dict[str,
     started = time.monotonic()
     many = getattr(args, "workers_now", 1) > 1
     server_cpu, client_cpu = cpu_seconds(server_pid, many), cpu_seconds()
+    proxy_cpu = process_tree_cpu(proxy_pid) if proxy_pid else 0.0
     stop_at = deadline[0] = started + args.seconds
     go.set()
     played = await asyncio.gather(*(_until(task, stop_at) for task in tasks))
     elapsed = time.monotonic() - started
     server_cpu, client_cpu = (cpu_seconds(server_pid, many) - server_cpu,
                                cpu_seconds() - client_cpu)
+    proxy_cpu = process_tree_cpu(proxy_pid) - proxy_cpu if proxy_pid else 0.0
     lat = sorted(latencies)
     return {
         "workers": getattr(args, "workers_now", 1), "tables": args.tables, "clients": len(tasks),
@@ -224,7 +282,10 @@ async def run(args: argparse.Namespace, port: int, server_pid: int) -> dict[str,
         if lat else None,
         "mean_ms": round(1000 * statistics.fmean(lat), 2) if lat else None,
         "server_cpu": round(server_cpu / elapsed, 2),  # cores used, on average
+        "server_ms_per_action": round(1000 * server_cpu / sum(played), 3) if sum(played)
+        else None,
         "client_cpu": round(client_cpu / elapsed, 2),
+        **({"proxy_cpu": round(proxy_cpu / elapsed, 2)} if proxy_pid else {}),
     }
 
 
@@ -251,6 +312,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="web processes, or a list to compare in one run: 1,2 (default 1)")
     parser.add_argument("--bus", default=None,
                         help="the bus between web processes (redis://...), for --workers > 1")
+    parser.add_argument("--proxy", choices=("none", "nginx"), default="none",
+                        help="nginx: the clients go through deploy/nginx.conf's nginx")
     args = parser.parse_args(argv)
     counts = [int(n) for n in args.workers.split(",")]
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
@@ -261,29 +324,50 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"{args.tables} tables need about {8 * args.tables + 100} open files; "
                      "raise the hard limit (ulimit -Hn)")
     backend = "postgresql" if args.database_url else "sqlite synchronous=FULL"
-    rates = []
+    rows = []
     for n in counts:
         args.workers_now = n
         extra = ("--workers", str(n)) if n > 1 else ()
         if args.bus and n > 1:  # one process: the default, nothing between processes
             extra += ("--bus", args.bus)
+        if args.proxy != "none":  # the Host is the proxy's, port included
+            extra += ("--allowed-host", "127.0.0.1")
         port = free_port()
         with tempfile.TemporaryDirectory(prefix="polignac-bench-") as data:
             proc = start_server(Path(data), port, args.database_url, extra)
+            nginx = None
             try:
-                figures = asyncio.run(run(args, port, proc.pid))
+                if args.proxy == "nginx":
+                    folder = Path(data) / "nginx"
+                    folder.mkdir()
+                    nginx, client_port = start_nginx(port, folder)
+                else:
+                    client_port = port
+                figures = asyncio.run(run(args, client_port, proc.pid,
+                                          nginx.pid if nginx else None))
             finally:
+                if nginx is not None:
+                    nginx.terminate()
+                    nginx.wait(20)
                 proc.terminate()  # --workers: the supervisor stops its processes
                 try:
                     proc.wait(20)
                 except subprocess.TimeoutExpired:
                     proc.kill()
                     proc.wait()
-        rates.append(figures["actions_per_s"])
+        figures["proxy"] = args.proxy
+        rows.append(figures)
         print(f"bench_server ({backend}): {json.dumps(figures)}", flush=True)
     if len(counts) > 1:
-        print("throughput ratio: " + ", ".join(
-            f"{n} workers {r / rates[0]:.2f}x" for n, r in zip(counts, rates, strict=True)))
+        first = rows[0]
+
+        def ratio(row: dict[str, Any], key: str) -> str:
+            return f"{row[key] / first[key]:.2f}x" if row[key] and first[key] else "-"
+
+        for n, row in zip(counts, rows, strict=True):
+            print(f"{n} workers against 1: throughput {ratio(row, 'actions_per_s')}, "
+                  f"server CPU per action {ratio(row, 'server_ms_per_action')}, "
+                  f"p99 {ratio(row, 'p99_ms')}", flush=True)
     return 0
 
 

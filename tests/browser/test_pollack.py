@@ -126,10 +126,10 @@ def test_a_whole_pollack_game(quick_server: str, chromium: Any, shots: Path) -> 
         assert f"parties {tally[seat % 2]}" in info, info
     if want["winners"]:
         side = want["winners"][0] & 1
-        said = rf"Game over: Side {side + 1} \(.+\) wins by {tally[side]} parties to " \
+        said = rf"Game over: Side {side + 1} \(.+\) wins, parties {tally[side]}–" \
                rf"{tally[1 - side]}\."
     else:
-        said = rf"Game over: a draw, {tally[0]} parties each\."
+        said = rf"Game over: a draw, parties {tally[0]}–{tally[0]}\."
     assert re.fullmatch(said, page.locator("#result-text").inner_text())
     for lang in ("en", "fr", "de"):
         page.select_option("#lang", lang)

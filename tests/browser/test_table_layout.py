@@ -233,7 +233,7 @@ def _check_preset(browser: Any, server: str, preset: str, n: int, shots: Path) -
         assert not page.evaluate(CELLS), (preset, lang, "phone", page.evaluate(CELLS))
     page.select_option("#lang", "en")
     _hold_a_whole_trick(page, n)
-    if n >= 7:
+    if n >= 5:
         page.screenshot(path=shots / f"layout-{preset}-{n}-phone-trick.png", full_page=True)
     assert not _overlaps(page), (preset, "phone", _overlaps(page))
     page.set_viewport_size(DESKTOP)
@@ -243,6 +243,7 @@ def _check_preset(browser: Any, server: str, preset: str, n: int, shots: Path) -
     wait_until(lambda: page.evaluate("innerWidth") == PHONE["width"])
     page.uncheck("#motion")  # the held trick goes
     page.evaluate("localStorage.removeItem('polignac-trick-hold')")
+    phone = page.evaluate(SEATS)
     if n >= 8:
         page.screenshot(path=shots / f"layout-{preset}-{n}-phone.png", full_page=True)
     # The phone's seats stay where they are too: a new render draws them again.

@@ -43,7 +43,7 @@ def test_lenient_input_and_illegal_moves(
     assert "Type a card" in out  # help
     assert "Not understood: 'foo'" in out
     assert "99 is not in the list" in out
-    assert "preset 'polignac'" in out  # rules
+    assert "Polignac: the complete rules" in out  # rules (the heading names the game)
     assert "End of input. The match is abandoned." in out
 
 

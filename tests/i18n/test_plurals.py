@@ -32,13 +32,8 @@ NEVER_ONE = {
     "scorepad.entryTitleTie": "'deals' is the verb (Anna deals)",
     "why.chips-overload.card-points": "an overload is 100 card points or more",
 }
-# Counts named other than n: the plural mechanism chooses by n, so these need their caller
-# to pass the count as n, or a counted noun (rules.nCards, rules.nChips) as the rules do;
-# their callers are in the table's and the analysis's scripts.
-NOT_YET = {
-    "analysis.explain", "sheet.resultSide", "sheet.resultDraw", "callHelp.capot",
-    "callHelp.general", "callHelp.general-bonus", "callHelp.generale", "confirm.contract",
-}
+# (A count named other than n is written where no noun follows it: "parties 2–1",
+# "{samples} at most"; or the caller also passes it as n, as the contract help does.)
 
 
 def plural_keys() -> list[str]:
@@ -84,19 +79,12 @@ def test_no_count_before_a_plural_noun_outside_a_plural_key() -> None:
     """'{n} cards' in a plain key says '1 cards': such a key must be KEY.one/KEY.other."""
     found = {}
     for key, text in i18n.catalog("en").items():
-        if key.endswith((".one", ".other")) or key in NEVER_ONE or key in NOT_YET:
+        if key.endswith((".one", ".other")) or key in NEVER_ONE:
             continue
         hits = [m[0] for m in NOUNS.finditer(text)]
         if hits:
             found[key] = hits
     assert not found
-
-
-def test_the_known_gaps_are_still_gaps() -> None:
-    """Each NOT_YET key is really a count named other than n; fixed ones leave the list."""
-    en = i18n.catalog("en")
-    for key in NOT_YET:
-        assert key in en and NOUNS.search(en[key]), key
 
 
 @pytest.mark.parametrize(("lang", "words"), [

@@ -55,7 +55,7 @@ class Proc:
     def alive(self) -> bool:
         return self.proc.poll() is None
 
-    def wait_ready(self, seconds: float = 60.0) -> None:
+    def wait_ready(self, seconds: float = 180.0) -> None:
         """Wait until ``GET /ready`` answers 200.
 
         Raises:

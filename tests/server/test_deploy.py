@@ -97,6 +97,9 @@ def test_the_proxy_the_web_services_and_the_image_agree() -> None:
     proxy_ip = services["proxy"]["networks"]["site"]["ipv4_address"]
     for name in upstreams:
         assert services[name]["environment"]["FORWARDED_ALLOW_IPS"] == proxy_ip
+        # the web machines share one bus secret (their messages are refused otherwise)
+        assert services[name]["environment"]["POLIGNAC_BUS_SECRET"] == "${BUS_SECRET:?set " \
+            "BUS_SECRET in deploy/.env}"
     assert "8080:8080" in services["proxy"]["ports"] and "listen 8080;" in nginx
     assert "proxy_set_header Upgrade $http_upgrade;" in nginx  # WebSockets pass
     dockerfile = (DEPLOY / "Dockerfile").read_text()

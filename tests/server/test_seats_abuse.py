@@ -221,7 +221,7 @@ def test_an_abandoned_table_pauses_then_resumes_when_its_person_returns(
         _wait(lambda: table.paused)
         seq = table.seq
         time.sleep(0.5)  # bot_delay 0.01: a playing table would make dozens of events
-        assert table.seq == seq and not table.standing_in, "events while paused"
+        assert table.seq == seq and not table.presence.standing_in, "events while paused"
         assert table.driver is None or table.driver.done()
         watcher = sibling(client)  # a spectator does not wake it
         with watcher.websocket_connect(url + "/ws") as spectator:
@@ -279,7 +279,7 @@ def test_a_paused_table_is_closed_then_served_from_the_database(
         with client.websocket_connect(url + "/ws") as ws:  # its player comes back
             state = hello(ws)
             assert state["you"] == 0 and not state["table"]["paused"]
-            _wait(lambda: hub.tables[table_id].closed_at is None)
+            _wait(lambda: hub.tables[table_id].idle.closed_at is None)
         _wait(lambda: table_id not in hub.tables)  # and leaves again
 
 
@@ -293,8 +293,8 @@ def test_a_finished_table_leaves_memory_and_is_served_from_the_database(
         url, table_id = r.json()["url"], r.json()["id"]
         hub = _hub(client)
         table = hub.tables[table_id]
-        table.standing_in.add(0)  # a stand-in plays Ann's seat to the end, quickly
-        table.standins[0] = table.bots[1]
+        table.presence.standing_in.add(0)  # a stand-in plays Ann's seat to the end, quickly
+        table.presence.standins[0] = table.bot_driver.bots[1]
         client.portal.call(table.wake)  # type: ignore[union-attr]
         _wait(lambda: table.match.finished, 30)
         _wait(lambda: table_id not in hub.tables)

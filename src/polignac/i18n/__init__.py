@@ -24,20 +24,13 @@ from __future__ import annotations
 import functools
 import json
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from importlib import resources
-from types import ModuleType
 from typing import Final
 
 from ..core import PRESETS, Rules
 from ..core.cards import SUIT_SYMBOLS, parse_card, suit_of
 from ..core.describe import ExampleTrick, Join, Msg, Param, RulesText, rules_text
-
-_babel: ModuleType | None
-try:  # CLDR's plural rules; the command line without the server's extra has its own copy
-    import babel.core as _babel
-except ImportError:  # pragma: no cover - the server's extra installs Babel
-    _babel = None
 
 LANGS: Final = ("en", "fr", "de")
 DEFAULT: Final = "en"
@@ -84,11 +77,24 @@ def plural(lang: str, n: float) -> str:
     >>> [plural("fr", n) for n in (0, 1, 2, 5, 0.1)], [plural("de", n) for n in (0, 1, 2, 0.1)]
     (['one', 'one', 'other', 'other', 'one'], ['other', 'one', 'other', 'other'])
     """
-    if _babel is not None:
-        return "one" if _babel.Locale.parse(lang).plural_form(abs(n)) == "one" else "other"
+    rule = _cldr_plural(lang)
+    if rule is not None:
+        return "one" if rule(abs(n)) == "one" else "other"
     if lang == "fr":
         return "one" if int(abs(n)) in (0, 1) else "other"
     return "one" if abs(n) == 1 and float(n).is_integer() else "other"
+
+
+@functools.cache
+def _cldr_plural(lang: str) -> Callable[[float], str] | None:
+    """Babel's CLDR plural rule of ``lang``, or None without Babel. Imported on first
+    use: Babel's locale data would cost every command's start-up."""
+    try:
+        from babel.core import Locale
+    except ImportError:  # pragma: no cover - the server's extra installs Babel
+        return None
+    rule: Callable[[float], str] = Locale.parse(lang).plural_form
+    return rule
 
 
 def _count(n: object) -> float | None:

@@ -57,6 +57,15 @@ class ServerConfig:
     """Tables in memory at most (server-wide); creating one more answers 429."""
     max_take_requests: int = 3
     """Requests to take a bot's seat waiting for the creator's answer, per table."""
+    take_per_address: int = 2
+    """Requests to take a bot's seat waiting at one table from one client address."""
+    take_cooldown_seconds: float = 120.0
+    """Seconds a refused browser waits before asking for a seat at that table again."""
+    take_per_minute: float = 6.0
+    """Requests for a seat each address, and each browser, may send a minute (server-wide,
+    after the burst)."""
+    take_burst: int = 6
+    """Requests for a seat each address, and each browser, may send at once."""
     close_seconds: float = 3600.0
     """Seconds a paused table (nobody at it) stays in memory before it is closed."""
     finished_keep_seconds: float = 600.0

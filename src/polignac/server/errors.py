@@ -3,7 +3,9 @@
 
 The answer is ``{"error": message, "rule": rule, ...extra}`` with the error's
 status and headers; a page route (marked by :func:`html_errors`) answers the
-same error as a page in the site's style (``pages.py:error_page``).
+same error as a page in the site's style (``pages.py:error_page``).  A table's
+own refusals are :class:`ProtocolError` (the socket answers them with an
+``error`` frame).
 """
 
 from __future__ import annotations
@@ -34,6 +36,16 @@ class ApiError(Exception):
     def body(self) -> dict[str, Any]:
         """The JSON answer's body."""
         return {"error": str(self), "rule": self.rule, **self.extra}
+
+
+class ProtocolError(ValueError):
+    """A request a table refuses (``tables.py``); ``rule`` is a stable word, the state
+    is unchanged.  The socket answers it with an ``error`` frame; a route turns it
+    into an :class:`ApiError`."""
+
+    def __init__(self, message: str, rule: str) -> None:
+        super().__init__(message)
+        self.rule = rule
 
 
 def html_errors(endpoint: F) -> F:

@@ -72,6 +72,8 @@ class Hub:
         self.store: Store | None = None
         self.writer: Writer | None = None
         self.create_limit = KeyedRateLimit(config.create_per_minute, config.create_burst)
+        self.take_limit = KeyedRateLimit(config.take_per_minute, config.take_burst)
+        """Requests for a seat per address and per browser, server-wide."""
         self.loading: dict[str, asyncio.Task[GameTable | None]] = {}
         self.workers = WorkerPool(config.workers, config.job_seconds,
                                   memory_mb=config.worker_memory_mb,
@@ -113,17 +115,16 @@ class Hub:
                 continue
             self._register(table)
             table.wake()
-            for s in table.seats:  # nobody is connected yet: the grace period starts now
-                table.start_grace(s.seat)
+            table.presence.grace_all()  # nobody is connected yet: grace periods start now
         self.started = True
 
     def _register(self, table: GameTable) -> None:
         """Keep ``table`` in memory until it is unloaded (:meth:`unload`)."""
         self.tables[table.id] = table
-        table.on_idle = self.unload
+        table.idle.on_idle = self.unload
         table.on_fenced = self._fenced
-        table.backend = self.bots
-        table.settle()
+        table.bot_driver.backend = self.bots
+        table.idle.settle()
 
     async def find(self, table_id: str) -> GameTable | None:
         """The table ``table_id``: in memory, or loaded from the database (a closed or
@@ -164,12 +165,11 @@ class Hub:
             log.exception("table %s does not replay", table_id)
             await self.cluster.release(table_id)
             return None
-        table.paused = not adopt and not table.match.finished  # nobody is here yet
+        table.idle.paused = not adopt and not table.match.finished  # nobody is here yet
         self._register(table)
         if adopt:
             table.wake()
-            for s in table.seats:  # as after a restart: grace periods start now
-                table.start_grace(s.seat)
+            table.presence.grace_all()  # as after a restart: grace periods start now
         return table
 
     async def adopt(self, table_id: str) -> None:
@@ -224,7 +224,7 @@ class Hub:
         values = {"closed_at": now} if why == "closed" else {"finished_at": now}
         await self.writer.run(lambda conn: update_table(conn, table.id, **values))
         if why == "closed":
-            table.closed_at = now
+            table.idle.closed_at = now
         if table.subscribers:  # somebody came while it was being stored
             return False
         del self.tables[table.id]
@@ -351,8 +351,7 @@ class Hub:
         if self.config.cut_window <= 0:  # else the driver deals once the cuts are in
             await table.deal()
         table.wake()
-        for s in table.seats:  # a seated person who never comes is replaced by a bot
-            table.start_grace(s.seat)
+        table.presence.grace_all()  # a seated person who never comes is replaced by a bot
         return table
 
     async def rematch(self, old: GameTable, seat: int) -> tuple[GameTable, dict[int, str]]:
@@ -434,7 +433,7 @@ class Hub:
         if new_name != row.name:
             row.name = new_name
             table.rename(seat, new_name)
-        table.start_grace(seat)
+        table.presence.start_grace(seat)
         table.broadcast(table.presence_frame())
 
     def seat_of(self, table: GameTable, cookies: dict[str, str]) -> int | None:

@@ -27,17 +27,19 @@ from starlette.routing import BaseRoute, Route
 
 from ..core import to_record
 from ..i18n import default_name
-from .errors import ApiError, html_errors
+from . import frames
+from .errors import ApiError, ProtocolError, html_errors
 from .inputs import ascii_int
 from .pages import render
 from .requests import read_body
 from .seating import identity_hash, read_identity, unseal
 from .security import cookie_name, hash_token, new_token, token_matches
-from .tables import GameTable, ProtocolError
+from .tables import GameTable
 from .web import (
     STATIC,
     check_origin,
     clean_name,
+    client_address,
     hub_of,
     identity,
     json_body,
@@ -52,6 +54,10 @@ async def take_seat(request: Request) -> Response:
     """A person asks for a bot's seat: ``{"name"}`` -> 202 ``{"url", "seat", "queued":
     true}`` + cookie.  The request waits for the table creator's answer; approved, the
     seat is theirs at once between deals, else when the current deal ends.
+
+    Bounded (``seat_requests.py``): one waiting request per browser, a few per
+    address and per table, ``429 take-cooldown`` for a while after a refusal, ``429
+    take-rate`` past the server-wide rate per address and per browser.
     """
     check_origin(request)
     table = await table_of(request)
@@ -66,18 +72,30 @@ async def take_seat(request: Request) -> Response:
         raise ApiError("this table is private: only the people its creator invited sit "
                        "at it", "private-table", 403)
     holder = identity_hash(known)
-    if hub.seat_of(table, request.cookies) is not None or table.holder_seat(holder) is not None:
+    if hub.seat_of(table, request.cookies) is not None or \
+            table.requests.holder_seat(holder) is not None:
         raise ApiError("you already have a seat at this table", "already-seated", 409)
     if hub.pending_take(table, request.cookies) is not None or \
-            table.asked_by(holder) is not None:
+            table.requests.asked_by(holder) is not None:
         raise ApiError("you already asked for a seat at this table", "already-asked", 409)
+    address = client_address(request)
+    left = table.requests.cooldown_left(holder)
+    if left > 0:
+        raise ApiError(f"your last request here was refused; you may ask again in "
+                       f"{int(left) + 1} s", "take-cooldown", 429,
+                       {"Retry-After": str(int(left) + 1)})
+    if not hub.take_limit.allow(f"address:{address}", f"identity:{holder}"):
+        raise ApiError(f"too many requests for a seat from you: at most "
+                       f"{hub.config.take_burst} at once and {hub.config.take_per_minute:g} "
+                       "a minute; try again later", "take-rate", 429,
+                       {"Retry-After": str(hub.take_limit.retry_after())})
     name = clean_name(data.get("name"), default_name("name.player", n=seat + 1))
     token = new_token()
     async with table.lock:
         try:
-            await table.request_take(seat, name, hash_token(token), holder)
+            await table.requests.request(seat, name, hash_token(token), holder, address)
         except ProtocolError as exc:
-            status = 429 if exc.rule == "too-many-requests" else 409
+            status = 429 if exc.rule in ("too-many-requests", "take-cooldown") else 409
             raise ApiError(str(exc), exc.rule, status) from None
     response = JSONResponse({"url": f"/tables/{table.id}", "id": table.id, "seat": seat,
                              "queued": True, "approved": False}, status_code=202)
@@ -96,7 +114,7 @@ async def _answer(request: Request, approve: bool) -> Response:
                        403)
     async with table.lock:
         try:
-            granted = await table.answer_take(seat, approve)
+            granted = await table.requests.answer(seat, approve)
         except ProtocolError as exc:
             raise ApiError(str(exc), exc.rule, 409) from None
     table.wake()
@@ -143,7 +161,7 @@ async def my_request(request: Request) -> Response:
     seat = hub_of(request).pending_take(table, request.cookies)
     if seat is None:
         known = read_identity(request.cookies)
-        seat = None if known is None else table.asked_by(identity_hash(known))
+        seat = None if known is None else table.requests.asked_by(identity_hash(known))
     return JSONResponse({"seat": seat})
 
 
@@ -188,7 +206,7 @@ async def start_now(request: Request) -> Response:
         raise ApiError("only the table's creator can start it", "not-creator", 403)
     async with table.lock:
         try:
-            await table.start_now(hub.config.fill_level)
+            await table.requests.start_now(hub.config.fill_level)
         except ProtocolError as exc:
             raise ApiError(str(exc), exc.rule, 409) from None
     table.wake()
@@ -229,7 +247,8 @@ async def join(request: Request) -> Response:
     table = await table_of(request)
     hub = hub_of(request)
     holder, fresh = identity(request)
-    if hub.seat_of(table, request.cookies) is not None or table.holder_seat(holder) is not None:
+    if hub.seat_of(table, request.cookies) is not None or \
+            table.requests.holder_seat(holder) is not None:
         return RedirectResponse(f"/tables/{table.id}", status_code=303)
     seat, token = _invited_seat(request, table)
     if not token_matches(token, table.seats[seat].invite_hash):
@@ -250,7 +269,8 @@ async def join_submit(request: Request) -> Response:
     hub = hub_of(request)
     target = RedirectResponse(f"/tables/{table.id}", status_code=303)
     holder, fresh = identity(request)
-    if hub.seat_of(table, request.cookies) is not None or table.holder_seat(holder) is not None:
+    if hub.seat_of(table, request.cookies) is not None or \
+            table.requests.holder_seat(holder) is not None:
         return target  # one seat per person: the invite stays unused
     seat, token = _invited_seat(request, table)
     body = await read_body(request, 4096, "the form")
@@ -273,7 +293,7 @@ async def record_json(request: Request) -> Response:
     match = table.match
     if match.current is not None:
         match = dataclasses.replace(match, current=None, current_seats=(), current_dealer=-1)
-    return JSONResponse(to_record(match, table.shuffles()), headers={
+    return JSONResponse(to_record(match, frames.shuffles(table)), headers={
         "Content-Disposition": f'attachment; filename="polignac-{table.id}.json"'})
 
 

@@ -171,7 +171,7 @@ async def on_cut(s: Session, data: dict[str, Any]) -> bool:
     if seat is None:
         return True
     try:
-        s.table.cut(seat, data.get("deal"), data.get("value"), data.get("commitment"))
+        s.table.cuts.cut(seat, data.get("deal"), data.get("value"), data.get("commitment"))
     except ProtocolError as exc:
         s.refuse(exc.rule, str(exc))
         return True

@@ -53,7 +53,8 @@ function question(action) {
   }
   if (["capot", "general", "generale"].includes(action)) {
     return { title: t("confirm.contractTitle", { action: actionLabel(action) }),
-      text: t("confirm.contract", { points: S.table?.contract_points ?? 5 }), yes, no };
+      text: t("confirm.contract", { points: S.table?.contract_points ?? 5,
+        n: S.table?.contract_points ?? 5 }), yes, no };  // n: the plural (1 penalty point)
   }
   return null;
 }

@@ -16,5 +16,5 @@ export function callHelp(a) {
   if (a === "claim") return t("callHelp.claim");
   if (a.startsWith("announce:")) return t("callHelp.announce");
   const kind = S.table?.declaration === "general-bonus" ? "general-bonus" : a;
-  return has(`callHelp.${kind}`) ? t(`callHelp.${kind}`, { points }) : "";
+  return has(`callHelp.${kind}`) ? t(`callHelp.${kind}`, { points, n: points }) : "";  // n: the plural
 }

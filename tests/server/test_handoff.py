@@ -1,0 +1,130 @@
+"""The hand-over of a connection to its table's owner on the same machine
+(handoff.py), on real sockets and both event loops (asyncio's and uvloop's); and the
+bound on a tunnel's relay queue (cluster.py)."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from polignac.server import handoff
+from polignac.server.cluster import MAX_RELAYED, _Tunnel, table_of
+
+pytestmark = pytest.mark.skipif(not handoff.SUPPORTED, reason="Linux only")
+
+
+def test_request_path() -> None:
+    assert handoff.request_path(b"GET /tables/x/ws?a=1 HTTP/1.1\r\nHost: h\r\n") == \
+        "/tables/x/ws"
+    assert handoff.request_path(b"POST /api/tables HTTP/1.1\r\n") == "/api/tables"
+    for head in (b"GET /tables/x/ws HTTP/1.1", b"", b"junk\r\n", b"GET /\xff HTTP/1.1\r\n",
+                 b"GET /a HTTP/1.1 extra\r\n"):
+        assert handoff.request_path(head) is None, head
+
+
+class Echo(asyncio.Protocol):
+    """Answers each connection with who served it and the first line it read."""
+
+    served: list[tuple[str, bytes]]
+
+    def __init__(self, who: str, served: list[tuple[str, bytes]]) -> None:
+        self.who = who
+        self.served = served
+        self.data = b""
+
+    def connection_made(self, transport: Any) -> None:
+        self.transport = transport
+
+    def data_received(self, data: bytes) -> None:
+        self.data += data
+        if b"\r\n\r\n" in self.data:
+            line = self.data.split(b"\r\n", 1)[0]
+            self.served.append((self.who, line))
+            self.transport.write(self.who.encode() + b" " + line)
+            self.transport.close()
+
+
+async def _request(port: int, path: str, pieces: int = 1) -> bytes:
+    """Send a request for ``path`` in ``pieces`` writes; the answer."""
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    request = f"GET {path} HTTP/1.1\r\nHost: x\r\n\r\n".encode()
+    size = len(request) // pieces + 1
+    for i in range(0, len(request), size):
+        writer.write(request[i:i + size])
+        await writer.drain()
+        await asyncio.sleep(0.01)
+    answer = await asyncio.wait_for(reader.read(), 10)
+    writer.close()
+    with contextlib.suppress(Exception):
+        await writer.wait_closed()
+    return answer
+
+
+async def _scenario() -> None:
+    owners = {"t-b": "b", "t-gone": "gone"}
+    served: list[tuple[str, bytes]] = []
+
+    async def lookup(table: str) -> str | None:
+        return owners.get(table)
+
+    routed = handoff.routed(Echo)
+    a = handoff.Handoff("site", "a", lookup, table_of)
+    b = handoff.Handoff("site", "b", lookup, table_of)
+    loop = asyncio.get_running_loop()
+
+    def factory(who: str) -> Callable[[], asyncio.Protocol]:
+        return lambda: routed(who, served)
+
+    a.listen(factory("a"))
+    b.listen(factory("b"))
+    handoff.install(a)  # this process's: connections arriving here are routed
+    server = await loop.create_server(factory("a"), "127.0.0.1", 0)
+    port = server.sockets[0].getsockname()[1]
+    try:
+        # b's table, its request line in three writes: b serves it, whole
+        assert await _request(port, "/tables/t-b/ws", pieces=3) == \
+            b"b GET /tables/t-b/ws HTTP/1.1"
+        assert (a.sent, b.received) == (1, 1)
+        # not a table, a table nobody owns, a table whose owner is gone: served here
+        assert await _request(port, "/lobby") == b"a GET /lobby HTTP/1.1"
+        assert await _request(port, "/tables/t-free") == b"a GET /tables/t-free HTTP/1.1"
+        assert await _request(port, "/tables/t-gone") == b"a GET /tables/t-gone HTTP/1.1"
+        assert (a.sent, a.kept) == (1, 1)
+        assert a.local("b") and not a.local("gone")
+        b.close()  # b stops: its tables' connections stay where they arrive
+        assert await _request(port, "/tables/t-b") == b"a GET /tables/t-b HTTP/1.1"
+        assert a.kept == 2
+    finally:
+        handoff.install(None)
+        server.close()
+        a.close()
+        b.close()
+
+
+@pytest.mark.parametrize("loop", ["asyncio", "uvloop"])
+def test_a_connection_is_served_by_its_tables_owner(loop: str) -> None:
+    """Over a real TCP connection: a request for another process's table is served by
+    that process, with the bytes read before the hand-over; anything else (and a
+    table whose owner is gone) where it arrived."""
+    if loop == "uvloop":
+        uvloop = pytest.importorskip("uvloop")
+        uvloop.run(_scenario())
+    else:
+        asyncio.run(_scenario())
+
+
+def test_a_tunnel_keeps_a_bounded_queue_for_a_client_that_does_not_read() -> None:
+    """issue 22: while the relay's send is blocked, at most MAX_RELAYED messages wait;
+    the next one ends the tunnel (what waited is dropped, a final None stays)."""
+    tunnel = _Tunnel("p")
+    for i in range(MAX_RELAYED):
+        assert tunnel.put({"t": "out", "i": i})
+    assert not tunnel.put({"t": "out", "i": MAX_RELAYED})
+    assert tunnel.overflowed and tunnel.queue.qsize() == 1
+    assert tunnel.queue.get_nowait() is None
+    assert not tunnel.put({"t": "out"})  # and nothing more is kept
+    assert tunnel.queue.empty()
