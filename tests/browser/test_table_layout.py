@@ -178,9 +178,14 @@ BOXES = """() => {
           cards: cards.map((n) => ({seat: n.closest('.played').dataset.seat, ...box(n)}))};
 }"""
 
+SETTLED = """() => Promise.all([...document.querySelectorAll('#trick .played')]
+  .flatMap((n) => n.getAnimations()).map((a) => a.finished.catch(() => null)))"""
+"""Wait until the trick's cards have flown in from their seats (they lie where they stay)."""
+
 
 def _overlaps(page: Any) -> list[str]:
     """Seats that overlap each other or a trick card (1 pixel of slack)."""
+    page.evaluate(SETTLED)
     got = page.evaluate(BOXES)
 
     def meet(a: dict[str, Any], b: dict[str, Any]) -> bool:

@@ -181,6 +181,9 @@ function explain(body) {
   if (lang !== "en" && body.rule === "bad-entry") return t("error.bad-entry", { field: fieldLabel(body.field || "") });
   if (lang !== "en" || body.rule === "network") return errorText(body);
   let text = body.error || "error";
+  const field = body.field || "";
+  // Say the field as the form says it ("card_points[0]" -> its group and the side's names).
+  if (field && text.startsWith(`${field}: `)) return `${fieldLabel(field)}: ${text.slice(field.length + 2)}`;
   if (pad) {
     text = text.replace(/\[(\d+)\]/g, (m, i) => (pad.names[i] ? ` (${pad.names[i]})` : m));
   }
