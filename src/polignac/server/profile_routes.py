@@ -36,6 +36,8 @@ BOARD = 100
 """Ratings on a leaderboard."""
 POOLS = tuple(sorted({r.family.name for r in PRESETS.values()}))
 """The rating pools: one per game family."""
+DEFAULT_POOL = next(iter(PRESETS.values())).family.name
+"""The leaderboard shown without ``?pool=``: the family of the first preset."""
 MAX_PAGE = 100_000
 
 
@@ -197,8 +199,8 @@ async def profile(request: Request) -> Response:
 
 
 async def leaderboard(request: Request) -> Response:
-    """``?pool=P`` (default ``trick-avoidance``) -> ``{"pool", "pools", "players"}``."""
-    pool = request.query_params.get("pool", "trick-avoidance")
+    """``?pool=P`` (default :data:`DEFAULT_POOL`) -> ``{"pool", "pools", "players"}``."""
+    pool = request.query_params.get("pool", DEFAULT_POOL)
     if pool not in POOLS:
         return JSONResponse({"error": f"pool must be one of {', '.join(POOLS)}",
                              "rule": "bad-field"}, status_code=400)

@@ -4,7 +4,8 @@ import { languagePicker, onLang, t, translatePage } from "./i18n.js";
 import { $, el } from "./dom.js";
 import { getJson } from "./api.js";
 
-let pool = new URLSearchParams(location.search).get("pool") ?? "trick-avoidance";
+/** The pool on view: the address's ?pool=, else the server's default (its answer says). */
+let pool = new URLSearchParams(location.search).get("pool");
 /** @type {any} */
 let data = null;
 
@@ -30,7 +31,9 @@ function render() {
 
 async function load() {
   try {
-    data = await getJson(`/api/leaderboard?pool=${encodeURIComponent(pool)}`);
+    data = await getJson(pool ? `/api/leaderboard?pool=${encodeURIComponent(pool)}`
+      : "/api/leaderboard");
+    pool = data.pool;
     $("error").textContent = "";
     render();
   } catch (err) {
