@@ -104,10 +104,11 @@ def test_readers_that_never_read_hold_no_memory() -> None:
     take whole, so the server holds nothing for them once answered; memory stays
     bounded while they hold their sockets and comes back once they are gone; the
     17th request of the address is refused at once, a forged X-Forwarded-For
-    changes nothing."""
+    changes nothing. Eight job workers: the pool's fair share lets one address run 4
+    jobs and queue 16, so all 16 slow requests are in the app at once."""
     body = long_record(100)
     path = "/api/replay?count=32"
-    with serve("--write-timeout", "1", "--max-requests", "16", "--job-workers", "2",
+    with serve("--write-timeout", "1", "--max-requests", "16", "--job-workers", "8",
                "--job-timeout", "60") as (port, proc):
         warm = httpx.post(f"http://127.0.0.1:{port}{path}", content=body, timeout=60,
                           headers={"content-type": "application/json"}, trust_env=False)
