@@ -28,8 +28,11 @@ export function hintAllowed() {
   return !!(S.table?.hints && !spectating() && myLegal().length >= 2);
 }
 
-/** The hint for the position on the page (null: none, or it was for an earlier one). */
-function shownHint() { return hint && hint.seq === S.shownSeq && S.view?.deal?.legal ? hint : null; }
+/** The hint for the position on the page (null: none, it was for an earlier one, or you
+ * have just acted: the card has left your hand and the position is no longer the hint's). */
+function shownHint() {
+  return hint && !S.pending && hint.seq === S.shownSeq && S.view?.deal?.legal ? hint : null;
+}
 
 function hintNumber(x) {
   return new Intl.NumberFormat(document.documentElement.lang || "en",
