@@ -29,6 +29,7 @@ from .deal import Deal, DealScore
 from .errors import GameOverError, IllegalActionError, NotYourTurnError, RulesError
 from .rules import Rules
 from .standing import Standing, StandingView
+from .standing import replace_fields as _replace
 
 
 @dataclass(frozen=True)
@@ -363,16 +364,6 @@ class Match(StandingView):
             out["last_deal"] = done
             out["last_deal_seats"] = list(last.seats)
         return out
-
-
-def _replace(match: Match, **changes: Any) -> Match:
-    """A copy of ``match`` with some fields changed (a cheap dataclasses.replace:
-    the fields are already valid, so no __init__ or __post_init__ runs)."""
-    new = _new(Match)
-    fields = match.__dict__.copy()
-    fields.update(changes)
-    _set_dict(new, "__dict__", fields)
-    return new
 
 
 _new = object.__new__

@@ -10,8 +10,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
+from typing import TypeVar
 
 from .rules import Rules
+
+_T = TypeVar("_T")
 
 
 @dataclass(frozen=True)
@@ -162,16 +165,17 @@ class Standing:
             notes=(*self.notes, f"{name(winner)} wins the tie-break"),
         )
 
-def _replace(standing: Standing, **changes: object) -> Standing:
+def replace_fields(obj: _T, **changes: object) -> _T:
     """``dataclasses.replace`` without running ``__init__`` again (the fields are
-    already valid): the standing after every deal is built with it."""
-    new = _new(Standing)
-    fields = standing.__dict__.copy()
+    already valid): the standing and the match after every deal are built with it."""
+    new = _new(type(obj))
+    fields = obj.__dict__.copy()
     fields.update(changes)
     _set(new, "__dict__", fields)
     return new
 
 
+_replace = replace_fields
 _new = object.__new__
 _set = object.__setattr__
 
