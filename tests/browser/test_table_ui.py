@@ -127,7 +127,7 @@ def test_four_people_spectator_and_dropped_connection(chromium: Any,
     wait_until(lambda: ann.locator(".badge.away").count() == 0)
     # Play a deal by clicking, whoever is to act.
     dropped = False
-    deadline = time.monotonic() + 40
+    deadline = time.monotonic() + 240  # a bound, not a pace: 40 s ran out beside a CPU hog
     actions = 0
     while not _deal_over(ann):
         assert time.monotonic() < deadline, "the deal did not end"
@@ -141,9 +141,9 @@ def test_four_people_spectator_and_dropped_connection(chromium: Any,
             watcher.screenshot(path=shots / "ui-07-spectator.png")
             sockets[0].close(code=1011, reason="test drop")
             wait_until(lambda: ann.wait_for_timeout(30) or len(sockets) >= 2,
-                        timeout=10)  # wait_for_timeout lets Playwright run the route
+                        timeout=60)  # wait_for_timeout lets Playwright run the route
             wait_until(lambda: ann.locator("#conn").inner_text() == "connected",
-                        timeout=10)
+                        timeout=60)
             ann.wait_for_selector("#hand .card")
             dropped = True
         if not acted:
