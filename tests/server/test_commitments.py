@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 from sqlalchemy.exc import IntegrityError
 from starlette.testclient import TestClient
+from tests.cli.test_verify_log import forged
 
 from polignac.cli.main import main
 from polignac.core.commitlog import GENESIS, Entry, check_chain
@@ -90,6 +91,34 @@ def test_each_deal_is_logged_and_every_seat_receives_its_entry(
     out = capsys.readouterr().out
     assert "3 of 3 deals verified, 0 failed" in out
     assert "the whole hash chain is sound" in out
+
+
+def test_verify_against_a_running_server_finds_a_forged_deal(
+        config: ServerConfig, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from .test_kill9 import Server
+
+    config = _config(config)
+    with TestClient(create_app(config)) as client:
+        url = client.post("/api/tables", json=TABLE).json()["url"]
+        _play_match(client, url)
+        record = client.get(url + "/record.json").json()
+    path = tmp_path / "record.json"
+    path.write_text(json.dumps(record))
+    again = forged(record, 3, seed=5)
+    assert again["deals"][2]["shuffle"]["commitment"] != \
+        record["deals"][2]["shuffle"]["commitment"]
+    forged_path = tmp_path / "forged.json"
+    forged_path.write_text(json.dumps(again))
+    assert main(["verify", str(forged_path)]) == 0  # alone, the forged record passes
+    server = Server(config.data_dir, config.url())  # another process, the same database
+    try:
+        assert main(["verify", str(path), "--log", server.base]) == 0
+        assert "the table's entries are sound" in capsys.readouterr().out
+        assert main(["verify", str(forged_path), "--log", server.base + "/"]) == 1
+        out = capsys.readouterr().out
+        assert "Deal 3 failed: the commitment is not the one in the log (entry 3: " in out
+    finally:
+        server.kill()
 
 
 def test_a_restart_continues_the_chain_and_two_writers_neither_fork_it_nor_repeat_a_deal(

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from ..core import RecordError
-from ..core.commitlog import Entry, LogError, check_chain, check_record_deals
+from ..core.commitlog import GENESIS, Entry, LogError, check_chain, check_record_deals
 from ..core.shuffle import DealCheck, verify_record
 from .common import CliError, read_json
 
@@ -136,14 +136,15 @@ def database_url(source: str) -> str:
 
 def log_from_database(source: str) -> tuple[list[Entry], list[str]]:
     """The whole commitment log of a server's database, and what is wrong with the
-    chain (entries changed, missing or out of order).
+    chain (entries changed, missing or out of order, a last entry that is not the
+    head row's).
 
     Raises:
         CliError: the database cannot be opened or has no commitment log (status 2).
     """
     from sqlalchemy.exc import SQLAlchemyError
 
-    from ..server.commitments import read_chain
+    from ..server.commitments import read_chain_and_head
     from ..server.db import make_engine
 
     url = database_url(source)
@@ -152,13 +153,18 @@ def log_from_database(source: str) -> tuple[list[Entry], list[str]]:
     try:
         engine = make_engine(url)
         try:
-            chain = read_chain(engine)
+            chain, head = read_chain_and_head(engine)
         finally:
             engine.dispose()
     except SQLAlchemyError as exc:
         raise CliError(f"--log: cannot read the commitment log of {source}: "
                        f"{str(exc).splitlines()[0][:200]}") from None
-    return chain, check_chain(chain)
+    problems = check_chain(chain)
+    last = (chain[-1].seq, chain[-1].hash) if chain else (0, GENESIS)
+    if last != (head["seq"], head["hash"]):
+        problems.append(f"the chain's head (entry {head['seq']}, {str(head['hash'])[:16]}…) "
+                        f"is not its last entry (entry {last[0]}, {last[1][:16]}…)")
+    return chain, problems
 
 
 def against_log(record: Mapping[str, Any], checks: list[DealCheck], source: str
@@ -228,9 +234,9 @@ def run_verify(path: str, as_json: bool, strict: bool, out: TextIO,
     print(f"{passed} of {len(checks)} deals verified, {len(failed)} failed, "
           f"{len(unverified)} not verifiable.", file=out)
     if log is not None:
-        whole = "the table's entries" if _is_http(log) else "the whole hash chain"
-        print(f"Commitment log {log}: " + (f"{whole} is NOT sound: " + "; ".join(chain_problems)
-              if chain_problems else f"{whole} is sound") + ".", file=out)
+        whole = "the table's entries are" if _is_http(log) else "the whole hash chain is"
+        print(f"Commitment log {log}: " + (f"{whole} NOT sound: " + "; ".join(chain_problems)
+              if chain_problems else f"{whole} sound") + ".", file=out)
     for c in checks:
         for line in c.refused:
             print(f"Deal {c.deal}: {line}", file=out)

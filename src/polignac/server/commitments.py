@@ -153,16 +153,23 @@ def table_page(engine: Engine, table_id: str, after: int, limit: int) -> dict[st
 
 def read_chain(engine: Engine, page: int = MAX_PAGE) -> list[Entry]:
     """The whole chain, in order (``polignac verify --log DB``)."""
+    return read_chain_and_head(engine, page)[0]
+
+
+def read_chain_and_head(engine: Engine, page: int = MAX_PAGE
+                        ) -> tuple[list[Entry], dict[str, Any]]:
+    """The whole chain, in order, and the head row (:func:`head`) read with it."""
     out: list[Entry] = []
     with engine.connect() as conn:
+        top = head(conn)
         while True:
             after = out[-1].seq if out else 0
             rows = conn.execute(select(commitment_log_t)
                                 .where(commitment_log_t.c.seq > after)
                                 .order_by(commitment_log_t.c.seq).limit(page)).all()
-            out += [_entry(r) for r in rows]
+            out += [_entry(r) for r in rows if r.seq <= top["seq"]]
             if len(rows) < page:
-                return out
+                return out, top
 
 
 def record_refusal(table_id: str, deal: int, seat: int, rule: str, message: str,
@@ -235,5 +242,6 @@ def routes() -> list[Route]:
 
 
 __all__ = ["GENESIS", "append", "append_op", "chain_page", "commitment_head_t",
-           "commitment_log_t", "cut_refusals_t", "read_chain", "record_refusal",
+           "commitment_log_t", "cut_refusals_t", "read_chain", "read_chain_and_head",
+           "record_refusal",
            "refusals_of", "routes", "table_page"]
