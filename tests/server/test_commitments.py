@@ -23,7 +23,7 @@ from polignac.server.commitments import MAX_PAGE, append, read_chain
 from polignac.server.cut_window import MAX_REFUSALS
 from polignac.server.db import make_engine, migrate
 
-from .helpers import hello, next_of, sibling
+from .helpers import hello, next_non_event, next_of, sibling
 from .test_verify import TABLE, Human, _config
 
 
@@ -189,6 +189,13 @@ def test_a_refused_cut_is_announced_to_every_seat_and_in_the_record(
             late = next_of(spectator, "cut-refused")
             assert late["rule"] == "cut-closed" and late["at"] >= told["at"]
         _play_match(client, url)
+        with client.websocket_connect(url + "/ws") as ws:  # cuts of an old deal: answered,
+            hello(ws)                                     # neither stored nor announced
+            for deal in (1, 1, 2, 5):
+                ws.send_json({"type": "cut", "deal": deal, "value": "abcd"})
+                assert next_of(ws, "error")["rule"] == "cut-closed"
+            ws.send_json({"type": "ping"})
+            assert next_non_event(ws)["type"] == "pong"
         record = client.get(url + "/record.json").json()
     refused = record["deals"][0]["shuffle"]["refused"]
     assert [r["rule"] for r in refused] == ["stale-commitment"] + ["cut-closed"] * (

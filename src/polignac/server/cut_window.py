@@ -161,12 +161,13 @@ class CutWindow:
         it as ``shuffle.refused`` of its deal) and send every connection a
         ``cut-refused`` frame with the reason, so that the server cannot quietly pick a
         deal by refusing cuts.  Only cuts for a deal whose commitment is published (the
-        deal in play or the next one) are recorded, at most :data:`MAX_REFUSALS` per
-        seat and deal; nothing happens for the others.  Never raises: a refusal that
-        could not be stored is logged and not announced.
+        deal in play or about to be dealt, and the one before it) are recorded, at most
+        :data:`MAX_REFUSALS` per seat and deal; nothing happens for the others.  Never
+        raises: a refusal that could not be stored is logged and not announced.
         """
         number = self.table.match.deal_number
-        if not isinstance(deal, int) or isinstance(deal, bool) or not 0 < deal <= number:
+        if not isinstance(deal, int) or isinstance(deal, bool) \
+                or not max(1, number - 1) <= deal <= number:
             return
         key = (deal, seat)
         if self.refusals.get(key, 0) >= MAX_REFUSALS:
