@@ -403,6 +403,7 @@ def verify_record(record: Mapping[str, Any], lenient: bool = False) -> list[Deal
 
 __all__ = [
     "MAX_CUT_BYTES",
+    "MAX_REFUSED",
     "SEED_BYTES",
     "TAG_COMMIT",
     "TAG_KEY",

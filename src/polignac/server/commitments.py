@@ -43,6 +43,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from ..core.commitlog import GENESIS, VERSION, Entry
+from ..core.shuffle import MAX_REFUSED
 from .db import metadata
 from .errors import ApiError
 from .inputs import ascii_int
@@ -183,11 +184,14 @@ def record_refusal(table_id: str, deal: int, seat: int, rule: str, message: str,
 
 
 def refusals_of(engine: Engine, table_id: str) -> dict[int, list[dict[str, Any]]]:
-    """``table_id``'s refused cuts by deal number, in the order they came."""
+    """``table_id``'s refused cuts by deal number, in the order they came (the first
+    :data:`~polignac.core.shuffle.MAX_REFUSED` of each deal: what a record may list)."""
     out: dict[int, list[dict[str, Any]]] = {}
     with engine.connect() as conn:
         for r in conn.execute(select(cut_refusals_t).where(cut_refusals_t.c.table_id == table_id)
                               .order_by(cut_refusals_t.c.id)):
+            if len(out.get(r.deal, ())) >= MAX_REFUSED:
+                continue
             out.setdefault(r.deal, []).append(
                 {"seat": r.seat, "rule": r.rule, "message": r.message, "at": r.at})
     return out
