@@ -1,5 +1,6 @@
 """The cut window before each deal: the next deal's secret seed, its published
-commitment, and the cuts the seated people send against it.
+commitment, and the cuts the seated people send against it; a refused cut is
+made public (:meth:`CutWindow.refuse`).
 
 The pack of a deal follows from the seed and the cuts (``core/shuffle.py``);
 the seed is revealed when the deal ends.  One :class:`CutWindow` per table
