@@ -23,6 +23,8 @@ a plain ``ping``.
 
     .venv/bin/python benchmarks/bench_fuzz.py                    # 100000 steps
     .venv/bin/python benchmarks/bench_fuzz.py --steps 1000000    # the long run
+    .venv/bin/python benchmarks/bench_fuzz.py --steps 200000 --max-seconds 1080
+                                          # at most 18 minutes, then the report
 
 ``--no-huge`` leaves out JSON nested deeper than Python's parser goes and
 numbers of more than 4300 digits (refused by the input bounds, branch h-inputs).
@@ -47,10 +49,14 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from tests.server import fuzzing
 
 
-def steps(rng: random.Random, n: int, requests: float, huge: bool
+def steps(rng: random.Random, n: int, requests: float, huge: bool,
+          deadline: float | None = None
           ) -> Iterator[fuzzing.FrameTemplate | fuzzing.RequestTemplate]:
-    """``n`` templates: requests with probability ``requests``, else frames."""
+    """``n`` templates: requests with probability ``requests``, else frames; none after
+    ``deadline`` (``time.perf_counter()``), when given."""
     for _ in range(n):
+        if deadline is not None and time.perf_counter() > deadline:
+            return
         if rng.random() < requests:
             yield fuzzing.random_request(rng, huge)
         else:
@@ -83,6 +89,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-huge", action="store_true",
                         help="leave out too-deep JSON and too-long numbers")
     parser.add_argument("--json", action="store_true", help="print JSON")
+    parser.add_argument("--max-seconds", type=float, default=None,
+                        help="stop drawing steps after this long and report the steps run "
+                             "(a loaded machine)")
     args = parser.parse_args(argv)
     rng = random.Random(args.seed)
     shm = Path("/dev/shm")
@@ -100,9 +109,10 @@ def main(argv: list[str] | None = None) -> int:
 
     with tempfile.TemporaryDirectory(dir=base) as data_dir:
         start = time.perf_counter()
+        deadline = None if args.max_seconds is None else start + args.max_seconds
         stats = asyncio.run(fuzzing.run(fuzzing.fuzz_config(Path(data_dir)),
                                         steps(rng, args.steps, args.requests,
-                                              not args.no_huge), rng, progress))
+                                              not args.no_huge, deadline), rng, progress))
         wall = time.perf_counter() - start
     out: dict[str, Any] = {
         "steps": stats.frames + stats.requests, "frames": stats.frames,

@@ -223,6 +223,8 @@ ENDPOINTS: list[Endpoint] = [
     Endpoint("GET", "/api/account"), Endpoint("GET", "/api/account/sessions"),
     Endpoint("GET", "/api/account/export"), Endpoint("GET", "/api/players/{lang}?page={seat}"),
     Endpoint("GET", "/api/leaderboard?pool={preset}"), Endpoint("GET", "/players/{lang}"),
+    Endpoint("GET", "/api/commitments?after={num}&limit={odd}"),
+    Endpoint("GET", "/tables/{table}/commitments?after={odd}&limit={num}"),
 ]
 """Every POST route with its body's fields, and the GET routes that read input."""
 

@@ -191,7 +191,7 @@ def _run(argv: list[str], out: TextIO) -> int:
     if args.command == "verify":
         from .verify import run_verify
 
-        return run_verify(args.file, args.json, args.strict, out, args.lenient)
+        return run_verify(args.file, args.json, args.strict, out, args.lenient, args.log)
     if args.command == "play-random":
         from .records import run_play_random
 

@@ -1,17 +1,33 @@
 """``polignac verify``: check that every deal of a record follows from its committed
-seed and the players' cuts (``polignac.core.shuffle``)."""
+seed and the players' cuts (``polignac.core.shuffle``), and, with ``--log``, that
+each deal's commitment is the one the server logged when it dealt it
+(``polignac.core.commitlog``)."""
 
 from __future__ import annotations
 
 import argparse
 import json
-from typing import TextIO
+import urllib.error
+import urllib.parse
+import urllib.request
+from collections.abc import Mapping
+from dataclasses import replace
+from pathlib import Path
+from typing import Any, TextIO
 
 from ..core import RecordError
-from ..core.shuffle import verify_record
+from ..core.commitlog import GENESIS, Entry, LogError, check_chain, check_record_deals
+from ..core.shuffle import DealCheck, verify_record
 from .common import CliError, read_json
 
 LABELS = {"ok": "ok", "failed": "FAILED", "not-verifiable": "not verifiable"}
+LOG_PAGE = 1000
+"""Entries asked for in each request to a server's log."""
+MAX_LOG_PAGES = 100
+"""Requests to a server's log at most (a table's deals fit in one or two)."""
+HTTP_TIMEOUT = 30.0
+MAX_ANSWER = 8 << 20
+"""Bytes read of one answer of a server's log at most."""
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser],
@@ -22,9 +38,17 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser],
         description="Check every deal of a game record: the revealed seed matches the "
         "commitment published before the deal, and the hands follow from the seed and "
         "the players' cuts. Exit status 0 when every deal passes, 1 when one fails. "
-        "A finished deal whose proof (shuffle, seed) is missing fails, unless --lenient.")
+        "A finished deal whose proof (shuffle, seed) is missing fails, unless --lenient. "
+        "With --log, each deal's commitment must also be the one in the server's "
+        "commitment log, so a record whose deal was forged again (a new seed with a "
+        "matching commitment) fails. Cuts the server refused are listed.")
     p.add_argument("file", metavar="RECORD", help="a record (JSON), e.g. a table's record.json")
     p.add_argument("--json", action="store_true", help="print the result as one JSON object")
+    p.add_argument("--log", metavar="SOURCE", default=None,
+                   help="the server's commitment log: its address (http://HOST:PORT, read "
+                        "through GET /tables/ID/commitments), or its database (a database "
+                        "URL such as sqlite:///polignac-data/polignac.db, a data folder "
+                        "or a polignac.db file), whose whole hash chain is checked too")
     mode = p.add_mutually_exclusive_group()
     mode.add_argument("--strict", action="store_true",
                       help="the deal still in play, whose seed is not revealed yet, fails too")
@@ -34,37 +58,188 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser],
                            "play-random)")
 
 
+def record_table(record: Mapping[str, Any]) -> str:
+    """The table id that the record's deals were committed for.
+
+    Raises:
+        CliError: no deal carries a ``shuffle`` with a table id (status 1).
+    """
+    deals = record.get("deals")
+    for deal in deals if isinstance(deals, list) else []:
+        shuffle = deal.get("shuffle") if isinstance(deal, Mapping) else None
+        if isinstance(shuffle, Mapping) and isinstance(shuffle.get("table"), str):
+            return str(shuffle["table"])
+    raise CliError("--log: no deal of the record carries a shuffle with its table id: "
+                   "there is nothing to look up in the log", status=1)
+
+
+def _get_json(url: str) -> Any:
+    """GET ``url`` and read its JSON answer.
+
+    Raises:
+        CliError: no answer, an error status, too long or not JSON (status 2).
+    """
+    try:
+        with urllib.request.urlopen(url, timeout=HTTP_TIMEOUT) as answer:
+            body = answer.read(MAX_ANSWER + 1)
+    except urllib.error.HTTPError as exc:
+        raise CliError(f"--log: {url} answered {exc.code}") from None
+    except (urllib.error.URLError, OSError, ValueError) as exc:
+        raise CliError(f"--log: cannot read {url}: {exc}") from None
+    if len(body) > MAX_ANSWER:
+        raise CliError(f"--log: the answer of {url} is longer than {MAX_ANSWER} bytes")
+    try:
+        return json.loads(body)
+    except ValueError:
+        raise CliError(f"--log: the answer of {url} is not JSON") from None
+
+
+def log_from_server(base: str, table: str) -> list[Entry]:
+    """The entries of ``table`` in the commitment log of the server at ``base``.
+
+    Raises:
+        CliError: the server does not answer, or answers what is not a log (status 2).
+    """
+    entries: list[Entry] = []
+    after = 0
+    for _ in range(MAX_LOG_PAGES):
+        url = (f"{base.rstrip('/')}/tables/{urllib.parse.quote(table, safe='')}/commitments"
+               f"?after={after}&limit={LOG_PAGE}")
+        page = _get_json(url)
+        if not isinstance(page, dict) or not isinstance(page.get("entries"), list):
+            raise CliError(f"--log: {url} did not answer a page of the commitment log")
+        try:
+            entries += [Entry.from_json(e) for e in page["entries"]]
+        except LogError as exc:
+            raise CliError(f"--log: {url}: {exc}") from None
+        following = page.get("next")
+        if following is None:
+            return entries
+        if not isinstance(following, int) or following <= after:
+            raise CliError(f"--log: {url}: next must be a deal number after {after}")
+        after = following
+    raise CliError(f"--log: more than {MAX_LOG_PAGES * LOG_PAGE} entries for table {table}")
+
+
+def _is_http(source: str) -> bool:
+    return source.startswith(("http://", "https://"))
+
+
+def database_url(source: str) -> str:
+    """The database URL of ``source``: a URL as is, a data folder's ``polignac.db``,
+    or a database file."""
+    if "://" in source:
+        return source
+    path = Path(source)
+    return f"sqlite:///{(path / 'polignac.db' if path.is_dir() else path).resolve()}"
+
+
+def log_from_database(source: str) -> tuple[list[Entry], list[str]]:
+    """The whole commitment log of a server's database, and what is wrong with the
+    chain (entries changed, missing or out of order, a last entry that is not the
+    head row's).
+
+    Raises:
+        CliError: the database cannot be opened or has no commitment log (status 2).
+    """
+    from sqlalchemy.exc import SQLAlchemyError
+
+    from ..server.commitments import read_chain_and_head
+    from ..server.db import make_engine
+
+    url = database_url(source)
+    if url.startswith("sqlite:///") and not Path(url.removeprefix("sqlite:///")).is_file():
+        raise CliError(f"--log: there is no database at {url.removeprefix('sqlite:///')}")
+    try:
+        engine = make_engine(url)
+        try:
+            chain, head = read_chain_and_head(engine)
+        finally:
+            engine.dispose()
+    except SQLAlchemyError as exc:
+        raise CliError(f"--log: cannot read the commitment log of {source}: "
+                       f"{str(exc).splitlines()[0][:200]}") from None
+    problems = check_chain(chain)
+    last = (chain[-1].seq, chain[-1].hash) if chain else (0, GENESIS)
+    if last != (head["seq"], head["hash"]):
+        problems.append(f"the chain's head (entry {head['seq']}, {str(head['hash'])[:16]}…) "
+                        f"is not its last entry (entry {last[0]}, {last[1][:16]}…)")
+    return chain, problems
+
+
+def against_log(record: Mapping[str, Any], checks: list[DealCheck], source: str
+                ) -> tuple[list[DealCheck], list[str]]:
+    """``checks`` with each deal also checked against the commitment log at ``source``
+    (a deal that differs fails), and the problems of the log's chain itself.
+
+    Raises:
+        CliError: the log cannot be read, or the record names no table.
+    """
+    table = record_table(record)
+    if _is_http(source):
+        entries = log_from_server(source, table)
+        chain_problems = [f"entry {e.seq}: its hash is not the hash of its fields"
+                          for e in entries if not e.sound]
+    else:
+        chain, chain_problems = log_from_database(source)
+        entries = [e for e in chain if e.table == table]
+    found = check_record_deals(record, entries)
+    out = []
+    for check in checks:
+        problems = found.get(check.deal)
+        if problems:
+            check = replace(check, status="failed", problems=(*check.problems, *problems))
+        out.append(check)
+    return out, chain_problems
+
+
 def run_verify(path: str, as_json: bool, strict: bool, out: TextIO,
-               lenient: bool = False) -> int:
+               lenient: bool = False, log: str | None = None) -> int:
     """Check the record at ``path`` and print a table (or JSON) of its deals.
 
     Returns 0 when every deal passes, else 1.  A finished deal without its proof
     fails unless ``lenient`` (then it is not verifiable); a deal still in play is
-    not verifiable, which fails only when ``strict``.
+    not verifiable, which fails only when ``strict``.  With ``log`` (see
+    :func:`against_log`), a deal whose commitment is not the logged one fails, and
+    so does a broken chain.
 
     Raises:
-        CliError: the file is missing or not JSON (status 2), or the record's
-            preset, rules or players are unusable (status 1).
+        CliError: the file is missing or not JSON, the log cannot be read (status
+            2), or the record's preset, rules or players are unusable (status 1).
     """
     record = read_json(path)
     try:
         checks = verify_record(record, lenient=lenient)
     except RecordError as exc:
         raise CliError(f"{path}: {exc}", status=1) from None
+    chain_problems: list[str] = []
+    if log is not None:
+        checks, chain_problems = against_log(record, checks, log)
     failed = [c for c in checks if c.status == "failed"]
     unverified = [c for c in checks if c.status == "not-verifiable"]
-    ok = not failed and not (strict and unverified)
+    ok = not failed and not (strict and unverified) and not chain_problems
     if as_json:
-        out.write(json.dumps({"ok": ok, "deals": [c.to_json() for c in checks]}) + "\n")
+        result: dict[str, Any] = {"ok": ok, "deals": [c.to_json() for c in checks]}
+        if log is not None:
+            result["log"] = {"source": log, "problems": chain_problems}
+        out.write(json.dumps(result) + "\n")
         return 0 if ok else 1
     print(f"{'deal':>4}  {'result':<14}  {'cuts':>4}  {'commitment':<17}  notes", file=out)
     for c in checks:
         commit = "-" if c.commitment is None else f"{c.commitment[:8]}…{c.commitment[-8:]}"
+        notes = [*c.problems, *(f"{len(c.refused)} cut(s) refused",) * bool(c.refused)]
         print(f"{c.deal:>4}  {LABELS[c.status]:<14}  {c.cuts:>4}  {commit:<17}  "
-              f"{'; '.join(c.problems)}".rstrip(), file=out)
+              f"{'; '.join(notes)}".rstrip(), file=out)
     passed = len(checks) - len(failed) - len(unverified)
     print(f"{passed} of {len(checks)} deals verified, {len(failed)} failed, "
           f"{len(unverified)} not verifiable.", file=out)
+    if log is not None:
+        whole = "the table's entries are" if _is_http(log) else "the whole hash chain is"
+        print(f"Commitment log {log}: " + (f"{whole} NOT sound: " + "; ".join(chain_problems)
+              if chain_problems else f"{whole} sound") + ".", file=out)
+    for c in checks:
+        for line in c.refused:
+            print(f"Deal {c.deal}: {line}", file=out)
     for c in failed:
         print(f"Deal {c.deal} failed: {'; '.join(c.problems)}", file=out)
     if strict and unverified:
@@ -73,4 +248,5 @@ def run_verify(path: str, as_json: bool, strict: bool, out: TextIO,
     return 0 if ok else 1
 
 
-__all__ = ["register", "run_verify"]
+__all__ = ["against_log", "database_url", "log_from_database", "log_from_server",
+           "record_table", "register", "run_verify"]

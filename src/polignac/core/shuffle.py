@@ -39,7 +39,8 @@ import hmac
 import re
 import struct
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from datetime import UTC, datetime
 from typing import Any
 
 from .cards import CODES, Card, cards_of, parse_card
@@ -220,11 +221,43 @@ class DealCheck:
     commitment: str | None = None
     cuts: int = 0
     problems: tuple[str, ...] = field(default=())
+    refused: tuple[str, ...] = field(default=())
+    """The cuts the server refused for this deal (``shuffle.refused``), one line each."""
 
     def to_json(self) -> dict[str, Any]:
         """JSON-ready (``polignac verify --json``)."""
         return {"deal": self.deal, "status": self.status, "commitment": self.commitment,
-                "cuts": self.cuts, "problems": list(self.problems)}
+                "cuts": self.cuts, "problems": list(self.problems),
+                "refused": list(self.refused)}
+
+
+MAX_REFUSED = 64
+"""Refused cuts a deal's ``shuffle.refused`` may list."""
+
+
+def refused_cuts(data: Any) -> tuple[str, ...]:
+    """The lines that say which cuts a record's ``shuffle.refused`` lists (a seat, the
+    rule the server refused it by, when, the server's message).
+
+    Raises:
+        ShuffleError: not a list of at most :data:`MAX_REFUSED` refusals
+            ``{"seat", "rule", "message", "at"}``.
+    """
+    if data is None:
+        return ()
+    if not isinstance(data, list) or len(data) > MAX_REFUSED:
+        raise ShuffleError(f"shuffle refused must be a list of at most {MAX_REFUSED} "
+                           "refused cuts")
+    out = []
+    for r in data:
+        if not isinstance(r, Mapping) or not isinstance(r.get("seat"), int) \
+                or not isinstance(r.get("rule"), str) or not isinstance(r.get("at"), int) \
+                or not isinstance(r.get("message", ""), str):
+            raise ShuffleError("each refused cut must be {seat, rule, message, at}")
+        when = datetime.fromtimestamp(min(max(r["at"], 0), 10 ** 14) / 1000, UTC)
+        out.append(f"seat {r['seat']}'s cut refused ({r['rule'][:32]}) at "
+                   f"{when.isoformat(timespec='milliseconds')}: {r.get('message', '')[:200]}")
+    return tuple(out)
 
 
 def check_deal(rules: Rules, number: int, entry: Mapping[str, Any], dealer: int,
@@ -248,8 +281,17 @@ def check_deal(rules: Rules, number: int, entry: Mapping[str, Any], dealer: int,
         return DealCheck(number, "not-verifiable", problems=("no verification data",))
     try:
         proof = Proof.from_json(data)
+        refused = refused_cuts(data.get("refused"))
     except ShuffleError as exc:
         return DealCheck(number, "failed", problems=(str(exc),))
+    return replace(_check_proof(rules, number, entry, proof, dealer, seats, num_players,
+                                binding), refused=refused)
+
+
+def _check_proof(rules: Rules, number: int, entry: Mapping[str, Any], proof: Proof,
+                 dealer: int, seats: Sequence[int], num_players: int,
+                 binding: bool) -> DealCheck:
+    """:func:`check_deal` once the proof is read."""
     base = DealCheck(number, "ok", proof.commitment, sum(c is not None for c in proof.cuts))
     if proof.seed is None:
         if binding:
@@ -353,14 +395,15 @@ def verify_record(record: Mapping[str, Any], lenient: bool = False) -> list[Deal
             check = check_deal(rules, number, entry, dealer, seats, len(players),
                                number <= finished, lenient)
         if replay_error is not None and replay_error.deal == number:
-            check = DealCheck(number, "failed", check.commitment, check.cuts,
-                              (*check.problems, f"the record does not replay: {replay_error}"))
+            check = replace(check, status="failed", problems=(
+                *check.problems, f"the record does not replay: {replay_error}"))
         checks.append(check)
     return checks
 
 
 __all__ = [
     "MAX_CUT_BYTES",
+    "MAX_REFUSED",
     "SEED_BYTES",
     "TAG_COMMIT",
     "TAG_KEY",
@@ -374,6 +417,7 @@ __all__ = [
     "hands_from_order",
     "pack_order",
     "parse_hex",
+    "refused_cuts",
     "shuffle_key",
     "verify_record",
 ]

@@ -25,6 +25,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from . import (
     account_routes,
     analysis_routes,
+    commitments,
     health,
     hint_routes,
     lobby_routes,
@@ -123,6 +124,7 @@ def create_app(config: ServerConfig | None = None, bots: BotBackend | None = Non
             *account_routes.routes(),
             *passkey_routes.routes(),
             *profile_routes.routes(),
+            *commitments.routes(),
             Mount("/static", StaticFiles(directory=STATIC), name="static"),
         ],
         lifespan=lifespan,

@@ -1,5 +1,6 @@
 """The cut window before each deal: the next deal's secret seed, its published
-commitment, and the cuts the seated people send against it.
+commitment, and the cuts the seated people send against it; a refused cut is
+made public (:meth:`CutWindow.refuse`).
 
 The pack of a deal follows from the seed and the cuts (``core/shuffle.py``);
 the seed is revealed when the deal ends.  One :class:`CutWindow` per table
@@ -10,16 +11,23 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import secrets
 import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from ..core import shuffle
+from .commitments import record_refusal
 from .errors import ProtocolError
 
 if TYPE_CHECKING:
     from .tables import GameTable
+
+log = logging.getLogger("polignac.server")
+MAX_REFUSALS = 4
+"""Refused cuts recorded per seat and deal (more are answered but not recorded: a
+client that floods bad cuts does not fill the database)."""
 
 
 @dataclass(eq=False)
@@ -46,6 +54,10 @@ class CutWindow:
     def __init__(self, table: GameTable) -> None:
         self.table = table
         self.pending: PendingDeal | None = None
+        self.refusals: dict[tuple[int, int], int] = {}
+        """Refused cuts recorded by this process, per (deal, seat)."""
+        self.window_of: dict[int, float] = {}
+        """When the last window of each recent deal was due to close (epoch seconds)."""
 
     def draw(self, number: int, closes: float) -> PendingDeal:
         """A fresh secret seed for deal ``number`` and its commitment."""
@@ -60,6 +72,8 @@ class CutWindow:
         if self.pending is not None and self.pending.deal == number and self.pending.open:
             return self.pending
         self.pending = pending = self.draw(number, time.time() + window)
+        self.window_of = {d: c for d, c in self.window_of.items() if d >= number - 1}
+        self.window_of[number] = pending.closes
         self._check_all_cut(pending)
         self.table.broadcast(self.frame(pending))
         return pending
@@ -142,3 +156,34 @@ class CutWindow:
         else:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(pending.all_cut.wait(), window)
+
+    async def refuse(self, seat: int, deal: Any, refused: ProtocolError) -> None:
+        """Make ``seat``'s refused cut of deal ``deal`` public: store it (the record lists
+        it as ``shuffle.refused`` of its deal) and send every connection a
+        ``cut-refused`` frame with the reason, so that the server cannot quietly pick a
+        deal by refusing cuts.  Only cuts for a deal whose commitment is published (the
+        deal in play or about to be dealt, and the one before it) are recorded, at most
+        :data:`MAX_REFUSALS` per seat and deal; nothing happens for the others.  Never
+        raises: a refusal that could not be stored is logged and not announced.
+        """
+        number = self.table.match.deal_number
+        if not isinstance(deal, int) or isinstance(deal, bool) \
+                or not max(1, number - 1) <= deal <= number:
+            return
+        key = (deal, seat)
+        if self.refusals.get(key, 0) >= MAX_REFUSALS:
+            return
+        self.refusals = {k: n for k, n in self.refusals.items() if k[0] >= number - 1}
+        self.refusals[key] = self.refusals.get(key, 0) + 1
+        at = int(time.time() * 1000)
+        message = str(refused)[:200]
+        try:
+            await self.table.writer.run(record_refusal(self.table.id, deal, seat,
+                                                       refused.rule, message, at))
+        except Exception as exc:  # the database or the writer: the cut is refused anyway
+            log.warning("table %s: a refused cut was not stored (%s)", self.table.id, exc)
+            return
+        closes = self.window_of.get(deal)
+        self.table.broadcast({"type": "cut-refused", "deal": deal, "seat": seat,
+                              "rule": refused.rule, "message": message, "at": at,
+                              "closes": None if closes is None else int(closes * 1000)})

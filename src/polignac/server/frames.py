@@ -94,6 +94,11 @@ def catch_up(table: GameTable, seat: int | None, last_seq: int) -> list[dict[str
     return frames
 
 
+PUBLIC_PROOF = ("version", "commitment", "cuts", "log")
+"""The stored shuffle data every seat and spectator sees from the deal's start: all but
+the seed (``log``: the deal's entry in the commitment log, ``commitments.py``)."""
+
+
 def public_event(events: list[EventRow], before: Match, after: Match,
                  ev: EventRow) -> dict[str, Any]:
     """Everything about ``ev`` (the last of ``events``) that is public, plus the hands
@@ -105,7 +110,7 @@ def public_event(events: list[EventRow], before: Match, after: Match,
         proof = ev.data.get("shuffle")
         if proof is not None:  # everything but the seed, secret until the deal ends
             out_deal["shuffle"] = {"deal": after.deal_number,
-                                   **{k: proof[k] for k in ("version", "commitment", "cuts")}}
+                                   **{k: proof[k] for k in PUBLIC_PROOF if k in proof}}
         return out_deal
     out = act_event(before, after, ev.seat, ev.action)
     if after.current is None:
@@ -128,7 +133,7 @@ def shuffle_info(table: GameTable) -> dict[str, Any] | None:
     proof = data.get("shuffle")
     if proof is None:
         return None
-    out = {k: proof[k] for k in ("version", "commitment", "cuts")}
+    out = {k: proof[k] for k in PUBLIC_PROOF if k in proof}
     out["deal"] = sum(1 for ev in events[:index + 1] if ev.kind == "deal")
     if table.match.current is None:
         out["seed"] = proof["seed"]
@@ -145,10 +150,17 @@ def deal_proof_before(events: list[EventRow], index: int) -> dict[str, Any] | No
     return None
 
 
-def shuffles(table: GameTable) -> list[dict[str, Any] | None]:
-    """The records' ``shuffle`` data of the finished deals (with their seeds)."""
+def shuffles(table: GameTable, refused: dict[int, list[dict[str, Any]]] | None = None
+             ) -> list[dict[str, Any] | None]:
+    """The records' ``shuffle`` data of the finished deals (with their seeds), each
+    with its deal's refused cuts (``refused``: by deal number, ``commitments.py:
+    refusals_of``) as ``refused`` when there were any."""
     out: list[dict[str, Any] | None] = []
     for ev in table.events:
         if ev.kind == "deal" and len(out) < len(table.match.results):
-            out.append((ev.data or {}).get("shuffle"))
+            proof = (ev.data or {}).get("shuffle")
+            number = len(out) + 1
+            if proof is not None and refused and refused.get(number):
+                proof = {**proof, "refused": refused[number]}
+            out.append(proof)
     return out

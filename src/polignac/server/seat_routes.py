@@ -18,6 +18,7 @@ Routes::
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import urllib.parse
 
@@ -27,7 +28,7 @@ from starlette.routing import BaseRoute, Route
 
 from ..core import to_record
 from ..i18n import default_name
-from . import frames
+from . import commitments, frames
 from .errors import ApiError, ProtocolError, html_errors
 from .inputs import ascii_int
 from .pages import render
@@ -293,7 +294,10 @@ async def record_json(request: Request) -> Response:
     match = table.match
     if match.current is not None:
         match = dataclasses.replace(match, current=None, current_seats=(), current_dealer=-1)
-    return JSONResponse(to_record(match, frames.shuffles(table)), headers={
+    store = hub_of(request).store
+    refused = {} if store is None else \
+        await asyncio.to_thread(commitments.refusals_of, store.engine, table.id)
+    return JSONResponse(to_record(match, frames.shuffles(table, refused)), headers={
         "Content-Disposition": f'attachment; filename="polignac-{table.id}.json"'})
 
 

@@ -173,6 +173,7 @@ async def on_cut(s: Session, data: dict[str, Any]) -> bool:
     try:
         s.table.cuts.cut(seat, data.get("deal"), data.get("value"), data.get("commitment"))
     except ProtocolError as exc:
+        await s.table.cuts.refuse(seat, data.get("deal"), exc)  # public, and recorded
         s.refuse(exc.rule, str(exc))
         return True
     s.send({"type": "cut", "deal": data["deal"], "accepted": True})

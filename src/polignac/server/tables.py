@@ -35,7 +35,7 @@ from ..core import (
     shuffle,
 )
 from ..core.visibility import seat_error
-from . import frames, results
+from . import commitments, frames, results
 from .bot_driver import BotDriver, bot_wait
 from .config import ServerConfig
 from .cut_window import CutWindow, PendingDeal
@@ -45,7 +45,7 @@ from .guide import Guide, guide_of
 from .idle import Idle
 from .presence import Presence
 from .seat_requests import SeatRequests
-from .writer import Writer
+from .writer import Op, Writer
 
 __all__ = ["Frame", "GameTable", "PendingDeal", "ProtocolError", "Subscriber", "TableFactory",
            "bot_wait", "replay_events"]
@@ -89,6 +89,17 @@ def _apply_event(match: Match, ev: EventRow) -> Match:
         up = ev.data.get("turn_up")
         return match.start_deal(hands, None if up is None else parse_card(up))
     return match.apply(parse_action(ev.action), ev.seat)
+
+
+def _both(first: Op | None, second: Op) -> Op:
+    """One write that runs ``first`` (if any), then ``second``."""
+    if first is None:
+        return second
+
+    def op(conn: Any) -> None:
+        first(conn)
+        second(conn)
+    return op
 
 
 class GameTable:
@@ -242,8 +253,11 @@ class GameTable:
         The pack order follows from the secret seed of the cut window
         (``CutWindow.close``: a fresh one if none is pending) and the cuts received,
         by :mod:`polignac.core.shuffle`.  The event stores the seed (revealed to
-        clients only when the deal ends).  Nothing happens while the table waits
-        for people (:meth:`waiting_for_people`) or is paused.
+        clients only when the deal ends); the same transaction appends the deal's
+        commitment to the commitment log (``commitments.py:append_op``), whose entry
+        the event carries as ``shuffle.log`` to every seat and spectator.  Nothing
+        happens while the table waits for people (:meth:`waiting_for_people`) or is
+        paused.
 
         Raises:
             sqlalchemy.exc.SQLAlchemyError, WriterClosedError: the deal was not
@@ -252,7 +266,7 @@ class GameTable:
         async with self.lock:
             if not self.match.needs_deal or self.waiting_for_people() or self.paused:
                 return
-            proof = None
+            proof: dict[str, Any] | None = None
             if self.guide is not None and not self.match.results:  # the prepared deal
                 self.cuts.pending = None
                 after = self.guide.deal(self.match)
@@ -273,12 +287,15 @@ class GameTable:
                 "hands": [[CODES[c] for c in cards_of(h)] for h in d.initial_hands],
                 "turn_up": None if d.turn_up is None else CODES[d.turn_up],
             }
+            op = None
             if proof is not None:  # a prepared (guided) deal has no shuffle to prove
                 data["shuffle"] = proof
-            await self.commit(EventRow(self.seq + 1, "deal", "deal", None, data), after)
+                op = commitments.append_op(self.id, after.deal_number, proof)
+            await self.commit(EventRow(self.seq + 1, "deal", "deal", None, data), after, op)
 
-    async def commit(self, ev: EventRow, after: Match) -> None:
-        """Commit ``ev`` (group commit: see ``writer.py``), then apply and announce it.
+    async def commit(self, ev: EventRow, after: Match, op: Op | None = None) -> None:
+        """Commit ``ev`` (group commit: see ``writer.py``) with ``op`` (a write of the
+        same transaction, run before the event is stored), then apply and announce it.
 
         Call with the lock held.  Each seat's frame is built and encoded once,
         however many connections that seat (or the spectators) has.
@@ -288,11 +305,11 @@ class GameTable:
             sqlalchemy.exc.SQLAlchemyError, WriterClosedError: not stored
                 (nothing changed).
         """
-        finish = None  # a match's result (and rating) is stored with its last event
         if after.finished and not self.match.finished:
-            finish = results.finish_op(self, after)
+            # a match's result (and rating) is stored with its last event
+            op = _both(op, results.finish_op(self, after))
         try:
-            await self.writer.append(self.id, ev, finish)
+            await self.writer.append(self.id, ev, op)
         except IntegrityError:  # that number is taken: another process owns the table
             if self.on_fenced is not None:
                 self.on_fenced(self)

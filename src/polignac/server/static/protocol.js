@@ -131,8 +131,9 @@
  * @typedef {{type: "presence", paused: boolean, seats: PresenceSeat[]}} PresenceFrame
  * @typedef {{type: "rematch", id: string, url: string}} RematchFrame
  * @typedef {{type: "error", rule: string, message: string, seq?: number}} ErrorFrame
- * @typedef {{type: "pong"} | {type: "commitment", deal: number} | {type: "cut", deal: number}}
- *   OtherFrame
+ * @typedef {{type: "pong"} | {type: "commitment", deal: number} | {type: "cut", deal: number}
+ *   | {type: "cut-refused", deal: number, seat: number, rule: string, message: string, at: number,
+ *   closes: number | null}} OtherFrame
  * @typedef {StateFrame | EventFrame | PresenceFrame | RematchFrame | ErrorFrame | OtherFrame} Frame
  */
 

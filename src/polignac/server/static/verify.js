@@ -211,6 +211,7 @@ const short = (hex) => `${hex.slice(0, 6)}…${hex.slice(-6)}`;
  * it sends this seat's cut through `send` when a commitment arrives. */
 export function dealProof(box, send, tableId) {
   let you = null;
+  let names = [];  // the seats' names, from the last state
   // deal number -> {commitment, cut}: what this browser sent, kept over a reload
   const memory = {};
   const storeKey = (deal) => `polignac-cut:${tableId}:${deal}`;
@@ -301,8 +302,16 @@ export function dealProof(box, send, tableId) {
         return true;
       }
       if (f.type === "cut") return true;
+      if (f.type === "cut-refused") {  // anyone's refused cut is public (docs/server.md)
+        if (f.seat !== you) {
+          show("now", "verify.cutRefusedSeat",
+            { deal: f.deal, name: names[f.seat] ?? String(f.seat + 1), rule: f.rule }, "bad");
+        }
+        return true;  // the sender's own: its error frame follows
+      }
       if (f.type === "state") {
         you = f.you ?? null;
+        names = (f.table?.seats ?? []).map((s) => s.name);
         const s = f.shuffle;
         if (s && s.seed) revealed(s.deal, s.seed, s.commitment);
         else if (s) dealt(s.deal, s);

@@ -1,0 +1,193 @@
+"""The commitment log: every deal's commitment in one append-only hash chain.
+
+The server (``server/commitments.py``) appends one entry per deal it deals, in
+the transaction that stores the deal, and each entry's hash covers the one
+before it, so an entry cannot be changed, dropped or slipped in without
+changing every later hash.  A record whose deal was forged again afterwards
+(a new seed with its matching commitment) no longer matches the log
+(``polignac verify RECORD --log ...``; docs/server.md, "The commitment log").
+
+The scheme ``polignac-commitments/1``: entry number ``seq`` (from 1) of the
+chain is ``(seq, table, deal, commitment, at, prev)``, ``at`` the time in epoch
+milliseconds and ``prev`` the hash of entry ``seq - 1`` (64 zeros for the
+first); its hash is ``SHA-256(lp(TAG) lp(seq) lp(table) lp(deal)
+lp(commitment) lp(at) lp(prev))`` in hex, numbers written in decimal ASCII and
+``lp`` as in :mod:`polignac.core.shuffle`.
+
+Pure: the caller reads the entries (from the database or the server's route).
+
+>>> first = Entry.make(1, "t1", 1, "ab" * 32, 1700000000000, GENESIS)
+>>> first.hash[:16]
+'f76e3f1fb33a8558'
+>>> check_chain([first, Entry.make(2, "t1", 2, "cd" * 32, 1700000001000, first.hash)])
+[]
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import struct
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from .errors import PolignacError
+
+VERSION = "polignac-commitments/1"
+"""The name of this scheme, written in the route's answers."""
+TAG = b"polignac-commitments/1 entry"
+GENESIS = "0" * 64
+"""The ``prev`` of the chain's first entry."""
+MAX_TABLE_ID = 64
+MAX_SEQ = 10 ** 15
+MAX_DEAL = 1_000_000
+MAX_AT = 10 ** 15
+
+_HEX64 = re.compile(r"[0-9a-f]{64}")
+
+
+class LogError(PolignacError):
+    """A log entry that is malformed (not a failed check: see :func:`check_chain`)."""
+
+
+def _lp(data: bytes) -> bytes:
+    return struct.pack(">I", len(data)) + data
+
+
+def entry_hash(seq: int, table: str, deal: int, commitment: str, at: int, prev: str) -> str:
+    """The hash of a log entry (see the module), as 64 hex digits."""
+    msg = b"".join(_lp(x) for x in (TAG, str(seq).encode(), table.encode(),
+                                    str(deal).encode(), commitment.encode(),
+                                    str(at).encode(), prev.encode()))
+    return hashlib.sha256(msg).hexdigest()
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One entry of the commitment log."""
+
+    seq: int
+    table: str
+    deal: int
+    commitment: str
+    at: int
+    """Epoch milliseconds at which the deal was stored."""
+    prev: str
+    hash: str
+
+    @classmethod
+    def make(cls, seq: int, table: str, deal: int, commitment: str, at: int,
+             prev: str) -> Entry:
+        """The entry with its hash computed."""
+        return cls(seq, table, deal, commitment, at, prev,
+                   entry_hash(seq, table, deal, commitment, at, prev))
+
+    @property
+    def sound(self) -> bool:
+        """True when the stored hash is the hash of the entry's fields."""
+        return self.hash == entry_hash(self.seq, self.table, self.deal, self.commitment,
+                                       self.at, self.prev)
+
+    def to_json(self) -> dict[str, Any]:
+        """JSON-ready (the route's ``entries``, a record's ``shuffle.log``)."""
+        return {"seq": self.seq, "table": self.table, "deal": self.deal,
+                "commitment": self.commitment, "at": self.at, "prev": self.prev,
+                "hash": self.hash}
+
+    @classmethod
+    def from_json(cls, data: Any) -> Entry:
+        """Read an entry (as :meth:`to_json` writes it).
+
+        Raises:
+            LogError: not an object, or a field missing or out of its bounds (named).
+        """
+        if not isinstance(data, Mapping):
+            raise LogError("a log entry must be an object")
+        out: dict[str, Any] = {}
+        for name, hi in (("seq", MAX_SEQ), ("deal", MAX_DEAL), ("at", MAX_AT)):
+            value = data.get(name)
+            if not isinstance(value, int) or isinstance(value, bool) or not 0 < value <= hi:
+                raise LogError(f"log entry {name} must be a whole number from 1 to {hi}")
+            out[name] = value
+        table = data.get("table")
+        if not isinstance(table, str) or not 0 < len(table) <= MAX_TABLE_ID:
+            raise LogError(f"log entry table must be a table id of 1 to {MAX_TABLE_ID} "
+                           "characters")
+        for name in ("commitment", "prev", "hash"):
+            value = data.get(name)
+            if not isinstance(value, str) or not _HEX64.fullmatch(value):
+                raise LogError(f"log entry {name} must be 64 lower-case hex digits")
+            out[name] = value
+        return cls(out["seq"], table, out["deal"], out["commitment"], out["at"],
+                   out["prev"], out["hash"])
+
+
+def check_chain(entries: Iterable[Entry], prev: Entry | None = None) -> list[str]:
+    """What is wrong with a stretch of the chain, given in order (empty: nothing).
+
+    Every entry's hash must be the hash of its fields, each entry must follow the
+    one before it (the next number, and ``prev`` its hash), and the first entry
+    (number 1) must start from :data:`GENESIS`.  ``prev``: the entry just before
+    the stretch, when it starts later than number 1.
+    """
+    problems = []
+    last = prev
+    for e in entries:
+        if not e.sound:
+            problems.append(f"entry {e.seq}: its hash is not the hash of its fields")
+        if last is None:
+            if e.seq == 1 and e.prev != GENESIS:
+                problems.append("entry 1 does not start the chain (prev is not zero)")
+        elif e.seq != last.seq + 1:
+            problems.append(f"entry {e.seq} follows entry {last.seq}: entries are missing")
+        elif e.prev != last.hash:
+            problems.append(f"entry {e.seq}: prev is not the hash of entry {last.seq}")
+        last = e
+    return problems
+
+
+def check_record_deals(record: Mapping[str, Any], entries: Sequence[Entry]
+                       ) -> dict[int, list[str]]:
+    """Check each deal of ``record`` that carries a ``shuffle`` against the log
+    ``entries`` of its table: deal number -> what differs (an empty list: it matches).
+
+    A deal matches when the log has an entry for its table and number whose
+    commitment is the record's and, when the record's ``shuffle.log`` is given, is
+    that very entry.  Each entry must also be sound (its hash).  Never raises: a
+    malformed field is a difference.
+    """
+    by_deal: dict[tuple[str, int], Entry] = {(e.table, e.deal): e for e in entries}
+    out: dict[int, list[str]] = {}
+    deals = record.get("deals")
+    for number, entry in enumerate(deals if isinstance(deals, list) else [], start=1):
+        shuffle = entry.get("shuffle") if isinstance(entry, Mapping) else None
+        if not isinstance(shuffle, Mapping):
+            continue
+        problems: list[str] = []
+        table = shuffle.get("table")
+        logged = by_deal.get((table, number)) if isinstance(table, str) else None
+        if logged is None:
+            problems.append("the commitment log has no entry for this deal")
+        else:
+            if not logged.sound:
+                problems.append(f"log entry {logged.seq}: its hash is not the hash of its "
+                                "fields")
+            if shuffle.get("commitment") != logged.commitment:
+                problems.append(f"the commitment is not the one in the log (entry "
+                                f"{logged.seq}: {logged.commitment[:16]}…)")
+            claimed = shuffle.get("log")
+            if claimed is not None:
+                try:
+                    mine = Entry.from_json(claimed)
+                except LogError as exc:
+                    problems.append(f"shuffle.log: {exc}")
+                else:
+                    if mine != logged:
+                        problems.append(f"shuffle.log is not entry {logged.seq} of the log")
+        out[number] = problems
+    return out
+
+
+__all__ = ["GENESIS", "TAG", "VERSION", "Entry", "LogError", "check_chain",
+           "check_record_deals", "entry_hash"]

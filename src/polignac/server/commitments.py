@@ -1,0 +1,251 @@
+"""The commitment log of this server's database, and the refused cuts.
+
+Every deal's commitment is appended to one hash chain per database
+(``core/commitlog.py``) by :func:`append_op`, which runs in the transaction
+that stores the deal's event (``tables.py:GameTable.deal``): a deal is never
+stored without its entry, nor an entry without its deal.  The one
+``commitment_head`` row numbers the entries: its ``UPDATE`` comes first and, on
+PostgreSQL, holds that row's lock until the commit, so the appends of every
+process happen one at a time; ``seq`` is the primary key, and ``prev``, ``hash``
+and ``(table_id, deal)`` are unique, so the chain can neither fork nor hold a
+deal twice, whatever restarts or processes do.
+
+A refused cut (``cut_window.py:CutWindow.refuse``) is stored in
+``cut_refusals`` and put in the record (``shuffle.refused`` of its deal).
+
+    GET /api/commitments?after=SEQ&limit=N            the chain, N entries after SEQ
+    GET /tables/{id}/commitments?after=DEAL&limit=N   a table's entries, by deal number
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Callable
+from typing import Any
+
+from sqlalchemy import (
+    BigInteger,
+    Column,
+    Connection,
+    Engine,
+    Index,
+    Integer,
+    String,
+    Table,
+    UniqueConstraint,
+    insert,
+    select,
+    update,
+)
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route
+
+from ..core.commitlog import GENESIS, VERSION, Entry
+from ..core.shuffle import MAX_REFUSED
+from .db import metadata
+from .errors import ApiError
+from .inputs import ascii_int
+
+commitment_log_t = Table(
+    "commitment_log", metadata,
+    Column("seq", Integer, primary_key=True, autoincrement=False),
+    Column("table_id", String(64), nullable=False),
+    Column("deal", Integer, nullable=False),
+    Column("commitment", String(64), nullable=False),
+    Column("at", BigInteger, nullable=False),
+    Column("prev", String(64), nullable=False, unique=True),
+    Column("hash", String(64), nullable=False, unique=True),
+    UniqueConstraint("table_id", "deal", name="commitment_log_deal"),
+)
+commitment_head_t = Table(
+    "commitment_head", metadata,
+    Column("id", Integer, primary_key=True),
+    Column("seq", Integer, nullable=False),
+    Column("hash", String(64), nullable=False),
+)
+cut_refusals_t = Table(
+    "cut_refusals", metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("table_id", String(64), nullable=False),
+    Column("deal", Integer, nullable=False),
+    Column("seat", Integer, nullable=False),
+    Column("rule", String(32), nullable=False),
+    Column("message", String(200), nullable=False),
+    Column("at", BigInteger, nullable=False),
+    Index("cut_refusals_deal", "table_id", "deal"),
+)
+
+PAGE = 100
+"""Entries a page by default."""
+MAX_PAGE = 1000
+"""Entries a page at most."""
+
+
+def append(conn: Connection, table_id: str, deal: int, commitment: str,
+           at: int | None = None) -> Entry:
+    """Append deal ``deal`` of ``table_id``'s commitment to the chain, in ``conn``'s
+    transaction (see the module); ``at``: epoch milliseconds (default: now).
+
+    Raises:
+        sqlalchemy.exc.IntegrityError: that deal is in the chain already (the
+            transaction then fails as a whole).
+        sqlalchemy.exc.SQLAlchemyError: the database refused the write.
+    """
+    conn.execute(update(commitment_head_t).where(commitment_head_t.c.id == 1)
+                 .values(seq=commitment_head_t.c.seq + 1))
+    head = conn.execute(select(commitment_head_t.c.seq, commitment_head_t.c.hash)
+                        .where(commitment_head_t.c.id == 1)).one()
+    entry = Entry.make(head.seq, table_id, deal, commitment,
+                       int(time.time() * 1000) if at is None else at, head.hash)
+    conn.execute(insert(commitment_log_t).values(
+        seq=entry.seq, table_id=table_id, deal=deal, commitment=commitment, at=entry.at,
+        prev=entry.prev, hash=entry.hash))
+    conn.execute(update(commitment_head_t).where(commitment_head_t.c.id == 1)
+                 .values(hash=entry.hash))
+    return entry
+
+
+def append_op(table_id: str, deal: int, proof: dict[str, Any]
+              ) -> Callable[[Connection], None]:
+    """The write that appends the deal's commitment (``proof["commitment"]``) with
+    the deal's event, and writes the entry into ``proof["log"]`` before the event is
+    stored (``writer.py`` runs a write's op before its event, in one transaction)."""
+    def op(conn: Connection) -> None:
+        proof["log"] = append(conn, table_id, deal, proof["commitment"]).to_json()
+    return op
+
+
+def _entry(r: Any) -> Entry:
+    return Entry(r.seq, r.table_id, r.deal, r.commitment, r.at, r.prev, r.hash)
+
+
+def head(conn: Connection) -> dict[str, Any]:
+    """The chain's last entry number and hash (0 and :data:`GENESIS`: empty)."""
+    row = conn.execute(select(commitment_head_t.c.seq, commitment_head_t.c.hash)
+                       .where(commitment_head_t.c.id == 1)).one()
+    return {"seq": row.seq, "hash": row.hash}
+
+
+def chain_page(engine: Engine, after: int, limit: int) -> dict[str, Any]:
+    """Entries ``after + 1`` on of the whole chain (at most ``limit``), with the head."""
+    with engine.connect() as conn:
+        rows = conn.execute(select(commitment_log_t).where(commitment_log_t.c.seq > after)
+                            .order_by(commitment_log_t.c.seq).limit(limit)).all()
+        top = head(conn)
+    entries = [_entry(r).to_json() for r in rows]
+    more = bool(entries) and entries[-1]["seq"] < top["seq"]
+    return {"version": VERSION, "head": top, "entries": entries,
+            "next": entries[-1]["seq"] if more else None}
+
+
+def table_page(engine: Engine, table_id: str, after: int, limit: int) -> dict[str, Any]:
+    """``table_id``'s entries for deals after number ``after`` (at most ``limit``)."""
+    with engine.connect() as conn:
+        rows = conn.execute(select(commitment_log_t).where(
+            commitment_log_t.c.table_id == table_id, commitment_log_t.c.deal > after)
+            .order_by(commitment_log_t.c.deal).limit(limit + 1)).all()
+        top = head(conn)
+    entries = [_entry(r).to_json() for r in rows[:limit]]
+    return {"version": VERSION, "table": table_id, "head": top, "entries": entries,
+            "next": entries[-1]["deal"] if len(rows) > limit else None}
+
+
+def read_chain(engine: Engine, page: int = MAX_PAGE) -> list[Entry]:
+    """The whole chain, in order (``polignac verify --log DB``)."""
+    return read_chain_and_head(engine, page)[0]
+
+
+def read_chain_and_head(engine: Engine, page: int = MAX_PAGE
+                        ) -> tuple[list[Entry], dict[str, Any]]:
+    """The whole chain, in order, and the head row (:func:`head`) read with it."""
+    out: list[Entry] = []
+    with engine.connect() as conn:
+        top = head(conn)
+        while True:
+            after = out[-1].seq if out else 0
+            rows = conn.execute(select(commitment_log_t)
+                                .where(commitment_log_t.c.seq > after)
+                                .order_by(commitment_log_t.c.seq).limit(page)).all()
+            out += [_entry(r) for r in rows if r.seq <= top["seq"]]
+            if len(rows) < page:
+                return out, top
+
+
+def record_refusal(table_id: str, deal: int, seat: int, rule: str, message: str,
+                   at: int) -> Callable[[Connection], None]:
+    """The write that stores one refused cut."""
+    def op(conn: Connection) -> None:
+        conn.execute(insert(cut_refusals_t).values(
+            table_id=table_id, deal=deal, seat=seat, rule=rule, message=message[:200],
+            at=at))
+    return op
+
+
+def refusals_of(engine: Engine, table_id: str) -> dict[int, list[dict[str, Any]]]:
+    """``table_id``'s refused cuts by deal number, in the order they came (the first
+    :data:`~polignac.core.shuffle.MAX_REFUSED` of each deal: what a record may list)."""
+    out: dict[int, list[dict[str, Any]]] = {}
+    with engine.connect() as conn:
+        for r in conn.execute(select(cut_refusals_t).where(cut_refusals_t.c.table_id == table_id)
+                              .order_by(cut_refusals_t.c.id)):
+            if len(out.get(r.deal, ())) >= MAX_REFUSED:
+                continue
+            out.setdefault(r.deal, []).append(
+                {"seat": r.seat, "rule": r.rule, "message": r.message, "at": r.at})
+    return out
+
+
+def _paging(request: Request, after_name: str) -> tuple[int, int]:
+    after = ascii_int(request.query_params.get("after", "0"), 0, 10 ** 15)
+    if after is None:
+        raise ApiError(f"after must be a whole number from 0 ({after_name})", "bad-field")
+    limit = ascii_int(request.query_params.get("limit", str(PAGE)), 1, MAX_PAGE)
+    if limit is None:
+        raise ApiError(f"limit must be a whole number from 1 to {MAX_PAGE}", "bad-field")
+    return after, limit
+
+
+def _engine(request: Request) -> Engine:
+    """The database's engine.
+
+    Raises:
+        ApiError: the server is not started yet (503).
+    """
+    hub = request.app.state.hub  # web.py:hub_of (web.py imports tables.py, which imports this)
+    if hub.store is None:
+        raise ApiError("the server is starting", "starting", 503)
+    engine: Engine = hub.store.engine
+    return engine
+
+
+async def chain_route(request: Request) -> Response:
+    """``GET /api/commitments``: a page of the whole chain."""
+    after, limit = _paging(request, "an entry number")
+    return JSONResponse(await asyncio.to_thread(chain_page, _engine(request), after, limit))
+
+
+async def table_route(request: Request) -> Response:
+    """``GET /tables/{id}/commitments``: a page of one table's entries."""
+    from .hub import TABLE_ID
+
+    table_id = request.path_params["table_id"]
+    if not TABLE_ID.fullmatch(table_id):
+        raise ApiError("there is no such table (or it was never created here)", "no-table",
+                       404)
+    after, limit = _paging(request, "a deal number")
+    return JSONResponse(await asyncio.to_thread(table_page, _engine(request), table_id,
+                                                after, limit))
+
+
+def routes() -> list[Route]:
+    """The routes of this module."""
+    return [Route("/api/commitments", chain_route),
+            Route("/tables/{table_id}/commitments", table_route)]
+
+
+__all__ = ["GENESIS", "append", "append_op", "chain_page", "commitment_head_t",
+           "commitment_log_t", "cut_refusals_t", "read_chain", "read_chain_and_head",
+           "record_refusal",
+           "refusals_of", "routes", "table_page"]
