@@ -56,7 +56,7 @@ function fillPlayers() {
   const deals = dealsPick.value;
   const short = info.seek.one_deal.includes(p.name);
   dealsPick.replaceChildren(option("match", t("seek.deals.match"), deals !== "1"),
-    ...(short ? [option("1", t("seek.deals.one"), deals === "1")] : []));
+    ...(short ? [option("1", t("seek.deals.single"), deals === "1")] : []));
 }
 
 function level() {
