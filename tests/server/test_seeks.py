@@ -238,3 +238,41 @@ def test_requests_expire_when_their_page_stops_asking(fast: ServerConfig,
         started = time.monotonic()
         wait_for(lambda: a.get("/api/seeks").json()["mine"] is None, 10.0)
         assert time.monotonic() - started >= 2.0
+
+
+def _online(client: TestClient) -> int:
+    """People online as the database counts them now (the routes cache it 2 s)."""
+    from polignac.server.leases import db_now
+    from polignac.server.seeks import online_count
+
+    engine = _database(client)
+    with engine.connect() as conn:
+        count = online_count(conn, db_now(conn), 15.0)
+    engine.dispose()
+    return count
+
+
+def test_online_counts_people_not_tabs(app_client: TestClient) -> None:
+    app_client.get("/api/seeks")
+    tab = sibling(app_client)  # the same browser: its identity cookie
+    tab.cookies.set("polignac_id", app_client.cookies["polignac_id"])
+    tab.get("/api/seeks")
+    assert _online(app_client) == 1
+    # an account signed in on two browsers is one person
+    phone, laptop = sibling(app_client), sibling(app_client)
+    phone.get("/")
+    assert phone.post("/api/account/signup", json={"username": "Dana_online",
+                                                   "password": "long enough"}).status_code == 200
+    laptop.get("/")
+    assert laptop.post("/api/account/signin", json={"username": "Dana_online",
+                                                    "password": "long enough"}).status_code == 200
+    phone.get("/api/seeks")
+    laptop.get("/api/seeks")
+    assert _online(app_client) == 2
+    # someone playing (a table's socket, no lobby) counts once the matchmaker writes it
+    player = sibling(app_client)
+    url = player.post("/api/play-now", json={}).json()["url"]
+    with player.websocket_connect(url + "/ws") as ws:
+        ws.send_json({"type": "hello", "last_seq": 0})
+        wait_for(lambda: _online(app_client) == 3)
+    assert app_client.get("/api/seeks").json()["online"] >= 1

@@ -463,10 +463,13 @@ class Matchmaker:
             sqlalchemy.exc.SQLAlchemyError, RaceLost: a step failed (nothing of it kept).
         """
         config = self.hub.config
-        await self.db(lambda conn, now: expire(conn, now, config.seek_stale,
-                                               config.seek_lifetime, 4 * config.online_window))
-        await self.db(lambda conn, now: form_groups(conn, now, config.seek_countdown))
-        for group_id in await self.db(due_groups):
+
+        def round_(conn: Connection, now: float) -> list[str]:  # one transaction
+            expire(conn, now, config.seek_stale, config.seek_lifetime, 4 * config.online_window)
+            form_groups(conn, now, config.seek_countdown)
+            return due_groups(conn, now)
+
+        for group_id in await self.db(round_):
             rows = await self.db(lambda conn, now, g=group_id:
                                  take_group(conn, g, now, config.seek_stale))
             if rows:
