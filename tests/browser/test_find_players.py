@@ -17,6 +17,7 @@ from tests.server.conftest import pg_server  # noqa: F401 (the fixture)
 from polignac.server import ServerConfig
 
 from .support import live_server, on_a_phone, step, wait_until
+from .test_accessibility import violations
 
 PASSWORD = "a long enough secret"
 
@@ -101,6 +102,8 @@ def find_and_play(chromium: Any, server_a: str, server_b: str, shots: Path | Non
     bob.wait_for_selector("#seek-list tr[data-preset=black-lady] button.join")
     assert "Cleo" in bob.inner_text("#seek-list tr[data-preset=black-lady]")
     # the lobby as a player sees it: the requests, one's own and the people online
+    found = violations(bob, "lobby with requests (axe)")
+    assert not found, "\n".join(found)
     if shots is not None:
         bob.screenshot(path=shots / "find-players-desktop.png", full_page=True)
         on_a_phone(bob, shots / "find-players-phone.png")

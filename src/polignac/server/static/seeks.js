@@ -93,6 +93,15 @@ async function cancel() {
   poll();
 }
 
+/** Put a listed request's game in the form (Join asks for it with one's own bot wait). */
+function showInForm(s) {
+  presetPick.value = s.preset;
+  fillPlayers();
+  playersPick.value = String(s.players);
+  dealsPick.value = s.deals === 1 ? "1" : "match";
+  ratedBox.checked = s.rated;
+}
+
 // ------------------------------------------------------------------ what the poll shows
 
 function renderOnline() {
@@ -154,8 +163,7 @@ function renderList() {
     if (!mine) {
       go.append(Object.assign(make("button", "join", t("seek.join")), {
         type: "button",
-        onclick: () => ask({ preset: s.preset, players: s.players, rated: s.rated, deals: s.deals ?? null,
-          bots_after: botsPick.value === "never" ? null : Number(botsPick.value) }),
+        onclick: () => { showInForm(s); form.requestSubmit(); },
       }));
     }
   }
