@@ -252,12 +252,20 @@ def _online(client: TestClient) -> int:
     return count
 
 
+def _identities(client: TestClient) -> int:
+    engine = _database(client)
+    with engine.connect() as conn:
+        count = int(conn.execute(text("SELECT count(*) FROM online")).scalar_one())
+    engine.dispose()
+    return count
+
+
 def test_online_counts_people_not_tabs(app_client: TestClient) -> None:
     app_client.get("/api/seeks")
     tab = sibling(app_client)  # the same browser: its identity cookie
     tab.cookies.set("polignac_id", app_client.cookies["polignac_id"])
     tab.get("/api/seeks")
-    assert _online(app_client) == 1
+    wait_for(lambda: _online(app_client) == 1)  # the matchmaker's next round writes it
     # an account signed in on two browsers is one person
     phone, laptop = sibling(app_client), sibling(app_client)
     phone.get("/")
@@ -268,7 +276,8 @@ def test_online_counts_people_not_tabs(app_client: TestClient) -> None:
                                                     "password": "long enough"}).status_code == 200
     phone.get("/api/seeks")
     laptop.get("/api/seeks")
-    assert _online(app_client) == 2
+    wait_for(lambda: _identities(app_client) == 3)  # three browsers seen...
+    assert _online(app_client) == 2  # ...two people
     # someone playing (a table's socket, no lobby) counts once the matchmaker writes it
     player = sibling(app_client)
     url = player.post("/api/play-now", json={}).json()["url"]

@@ -59,8 +59,9 @@ class SeekService:
         """Requests (new, replaced) per address and per browser."""
         self.online: tuple[float, int] = (0.0, 0)
         """(when, count) of the last online count (asked at most every 2 s)."""
-        self.touched: dict[str, float] = {}
-        """When this process last wrote each identity's ``online`` row."""
+        self.listing: tuple[float, list[dict[str, Any]]] = (0.0, [])
+        """(when, list) of the last open requests read (again after a second, or at
+        once after this process stored or cancelled one)."""
 
 
 def service(request: Request) -> SeekService:
@@ -188,6 +189,7 @@ async def ask(request: Request) -> Response:
     except IntegrityError:  # the same person asked twice at once (another process)
         raise ApiError("another request of yours is being stored; try again",
                        "seek-busy", 409) from None
+    svc.listing = (0.0, [])
     response = JSONResponse({"seek": own})
     response.set_cookie(SEEK_COOKIE, f"{seek_id}.{token}", max_age=int(config.seek_lifetime),
                         httponly=True, samesite="lax", secure=config.secure_cookies, path="/")
@@ -209,37 +211,35 @@ async def status(request: Request) -> Response:
     person, holder, fresh, _name = await _person(request)
     cookie = _SEEK_COOKIE_OK.fullmatch(request.cookies.get(SEEK_COOKIE, ""))
     wall = time.monotonic()
-    touch = wall - svc.touched.get(holder, -1e9) >= 5.0
     count_online = wall - svc.online[0] >= 2.0
+    list_again = wall - svc.listing[0] >= min(1.0, config.seek_tick)
 
     def read(conn: Any, now: float) -> dict[str, Any]:
         row = seeks.mine(conn, person)
-        out: dict[str, Any] = {"mine": None, "deliver": None}
+        out: dict[str, Any] = {"mine": None, "deliver": None, "seen": None}
         if row is not None:
-            if row.state in seeks.OPEN_STATES \
-                    and now - row.seen_at >= min(1.0, config.seek_stale / 4):
-                seeks.seen(conn, row.id, now)
+            if row.state in seeks.OPEN_STATES:
+                out["seen"] = row.id
             names = seeks.group_names(conn, row.group_id) if row.group_id else []
             out["mine"] = _own(row, now, names)
             if row.state == seeks.SEATED and cookie and cookie.group(1) == row.id \
                         and token_matches(cookie.group(2), row.token_hash):
                 out["deliver"] = (row.table_id, row.seat, cookie.group(2))
                 seeks.delivered(conn, row.id)  # else it expires (another browser)
-        if touch:
-            seeks.touch_online(conn, [holder], now)
         if count_online:
             out["online"] = seeks.online_count(conn, now, config.online_window)
-        out["seeks"] = seeks.listing(conn)
+        if list_again:
+            out["seeks"] = seeks.listing(conn)
         return out
 
     got = await _db(request, read)
-    if touch:
-        if len(svc.touched) > 50_000:
-            svc.touched.clear()
-        svc.touched[holder] = wall
+    # the request is alive, the browser online: the matchmaker's next round writes it
+    request.app.state.matchmaker.mark(got["seen"], holder)
     if count_online:
         svc.online = (wall, got["online"])
-    response = JSONResponse({"online": max(1, svc.online[1]), "seeks": got["seeks"],
+    if list_again:
+        svc.listing = (wall, got["seeks"])
+    response = JSONResponse({"online": max(1, svc.online[1]), "seeks": svc.listing[1],
                              "mine": got["mine"]})
     if got["deliver"] is not None:
         table_id, seat, token = got["deliver"]
@@ -270,6 +270,7 @@ async def cancel(request: Request) -> Response:
         return True
 
     cancelled = await _db(request, drop)
+    service(request).listing = (0.0, [])
     response = JSONResponse({"cancelled": cancelled})
     if cancelled:
         response.delete_cookie(SEEK_COOKIE, path="/")

@@ -298,9 +298,20 @@ def take_group(conn: Connection, group_id: str, now: float, stale: float) -> lis
     done = conn.execute(update(seeks_t).where(seeks_t.c.group_id == group_id,
                                               seeks_t.c.state == COUNTDOWN)
                         .values(state=CREATING, starts_at=now)).rowcount
+    if done == 0:  # another process took it first
+        return []
     if done != len(rows):
         raise RaceLost("the group changed meanwhile")
     return list(rows)
+
+
+def seen_now(conn: Connection, ids: Iterable[str], now: float) -> None:
+    """These open requests' pages asked how they go: they are alive."""
+    ids = sorted(set(ids))
+    for i in range(0, len(ids), 500):
+        conn.execute(update(seeks_t).where(seeks_t.c.id.in_(ids[i:i + 500]),
+                                           seeks_t.c.state.in_(OPEN_STATES))
+                     .values(seen_at=now))
 
 
 def mark_seated(conn: Connection, seats: dict[str, tuple[str, int]]) -> None:
@@ -396,11 +407,6 @@ def add(conn: Connection, values: dict[str, Any]) -> None:
     conn.execute(insert(seeks_t).values(state=WAITING, **values))
 
 
-def seen(conn: Connection, seek_id: str, now: float) -> None:
-    """The request's page asked how it goes: it is alive."""
-    conn.execute(update(seeks_t).where(seeks_t.c.id == seek_id).values(seen_at=now))
-
-
 def delivered(conn: Connection, seek_id: str) -> None:
     """The seat was handed to its browser: the request is done."""
     conn.execute(delete(seeks_t).where(and_(seeks_t.c.id == seek_id,
@@ -421,6 +427,20 @@ class Matchmaker:
         self.rng = random.SystemRandom()
         self.created = 0
         """Tables this process created for groups (``GET /health`` could show it)."""
+        self.seen: set[str] = set()
+        """Requests whose page asked since the last round (written by the next one)."""
+        self.online: set[str] = set()
+        """Browser identities seen in the lobby since the last round (likewise)."""
+
+    def mark(self, seek_id: str | None, identity: str) -> None:
+        """A lobby's poll: its request (if any) is alive and its browser online; the
+        next round writes them all in its one transaction (a poll writes nothing)."""
+        if len(self.online) > 100_000:  # a bound, should the rounds not run
+            self.seen.clear()
+            self.online.clear()
+        if seek_id is not None:
+            self.seen.add(seek_id)
+        self.online.add(identity)
 
     def start(self) -> None:
         """Start the loop (idempotent)."""
@@ -463,27 +483,36 @@ class Matchmaker:
             sqlalchemy.exc.SQLAlchemyError, RaceLost: a step failed (nothing of it kept).
         """
         config = self.hub.config
+        seen, self.seen = self.seen, set()
+        online, self.online = self.online, set()
+        online.update(s.holder_hash for t in list(self.hub.tables.values())
+                      for s in t.seats if s.kind == "human" and s.holder_hash
+                      and t.presence.connections.get(s.seat, 0) > 0)
 
-        def round_(conn: Connection, now: float) -> list[str]:  # one transaction
+        def round_(conn: Connection, now: float) -> list[list[Any]]:  # one transaction
+            seen_now(conn, seen, now)
+            touch_online(conn, online, now)
             expire(conn, now, config.seek_stale, config.seek_lifetime, 4 * config.online_window)
             form_groups(conn, now, config.seek_countdown)
-            return due_groups(conn, now)
+            taken = (take_group(conn, g, now, config.seek_stale) for g in due_groups(conn, now))
+            return [rows for rows in taken if rows]
 
-        for group_id in await self.db(round_):
-            rows = await self.db(lambda conn, now, g=group_id:
-                                 take_group(conn, g, now, config.seek_stale))
-            if rows:
-                await self.seat(rows)
-        people = [s.holder_hash for t in list(self.hub.tables.values())
-                  for s in t.seats if s.kind == "human" and s.holder_hash
-                  and t.presence.connections.get(s.seat, 0) > 0]
-        if people:
-            await self.db(lambda conn, now: touch_online(conn, people, now))
+        try:
+            groups = await self.db(round_)
+        except BaseException:  # nothing written: the next round writes these marks
+            self.seen |= seen
+            self.online |= online
+            raise
+        seated: dict[str, tuple[str, int]] = {}
+        for done in await asyncio.gather(*(self.seat(rows) for rows in groups)):
+            seated.update(done)
+        if seated:
+            await self.db(lambda conn, _now: mark_seated(conn, seated))
 
-    async def seat(self, rows: list[Any]) -> None:
+    async def seat(self, rows: list[Any]) -> dict[str, tuple[str, int]]:
         """Create the table of a group taken by :meth:`tick` (the hub's own path:
         ``Hub.create`` checks the rules and seats, ``Hub.claim`` gives each person
-        the seat of their request's token) and mark each request seated; a table
+        the seat of their request's token); each request's table and seat.  A table
         that cannot be created (the server is full) puts the group back to waiting."""
         first = rows[0]
         n = first.players
@@ -501,7 +530,7 @@ class Matchmaker:
         except ApiError as exc:
             log.warning("matchmaker: no table for %d request(s): %s", len(rows), exc)
             await self.db(lambda conn, _now: back_to_waiting(conn, [r.id for r in rows]))
-            return
+            return {}
         async with table.lock:
             for row, pos in zip(rows, positions, strict=True):
                 await self.hub.claim(table, pos, row.token_hash, row.identity_hash, row.name)
@@ -509,5 +538,4 @@ class Matchmaker:
         self.created += 1
         log.info("matchmaker: table %s for %d people and %d bots", table.id, len(rows),
                  n - len(rows))
-        seated = {r.id: (table.id, pos) for r, pos in zip(rows, positions, strict=True)}
-        await self.db(lambda conn, _now: mark_seated(conn, seated))
+        return {r.id: (table.id, pos) for r, pos in zip(rows, positions, strict=True)}
