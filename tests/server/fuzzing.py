@@ -178,6 +178,16 @@ ODD_NUMS: list[Any] = [n for n in NUMS if n not in ("1", "2", "8", "32")] + ["99
 ENDPOINTS: list[Endpoint] = [
     Endpoint("POST", "/api/play-now", {"preset": PRESET_NAMES, "name": NAMES}),
     Endpoint("POST", "/api/learn", {"name": NAMES}),
+    # Find players (seek_routes.py): a request may be stored, replaced, cancelled
+    Endpoint("POST", "/api/seeks", {"preset": PRESET_NAMES, "players": [3, 4, 5, 0, -1, 99,
+                                                                       "4", 4.5, True, None],
+                                    "rated": [True, False, None, 1, "no"],
+                                    "bots_after": [None, 30, 60, 120, 0, 45, -30, "30", True,
+                                                   10**12],
+                                    "deals": [None, 1, 2, 0, "1", True],
+                                    "level": ["easy", "hard", "expert", "", "nope", 3, None],
+                                    "name": NAMES}),
+    Endpoint("POST", "/api/seeks/cancel"),
     Endpoint("POST", "/api/tables", {"preset": PRESET_NAMES, "players": [None, 3, 4, 5, 6, 0,
                                                                          -1, 99, "4", 4.5],
                                      "seats": SEAT_LISTS, "overrides": OVERRIDES,
@@ -206,6 +216,7 @@ ENDPOINTS: list[Endpoint] = [
     Endpoint("GET", "/tables/{table}/join?seat={seat}&token={token}"),
     Endpoint("GET", "/tables/{table}/replay"), Endpoint("GET", "/tables/{table}/rules"),
     Endpoint("GET", "/api/tables"), Endpoint("GET", "/api/presets"),
+    Endpoint("GET", "/api/seeks"),
     Endpoint("GET", "/api/scorepad/presets"), Endpoint("GET", "/rules/{preset}"),
     Endpoint("GET", "/i18n/{lang}.json"), Endpoint("GET", "/"),
     # accounts (issue 20): sign-up may succeed; every refusal leaves the tables alone

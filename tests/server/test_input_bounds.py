@@ -129,7 +129,7 @@ def test_too_deep_counts_brackets_outside_strings() -> None:
     (b'{"preset": ', "bad-json"),
 ])
 @pytest.mark.parametrize("path", ["/api/tables", "/api/play-now", "/api/replay",
-                                  "/api/scorepad/score"])
+                                  "/api/scorepad/score", "/api/seeks"])
 def test_bad_json_is_a_400_everywhere(client: TestClient, path: str, body: bytes,
                                       rule: str) -> None:
     before = _tables(client)

@@ -35,6 +35,7 @@ from . import (
     rules_routes,
     scorepad_routes,
     seat_routes,
+    seek_routes,
     session,
 )
 from .botmoves import BotBackend
@@ -45,6 +46,7 @@ from .httplimits import ClientRequests, RequestCounts
 from .hub import Hub
 from .lobby_routes import listed
 from .pages import error_page
+from .seeks import Matchmaker
 from .web import STATIC
 
 __all__ = ["Hub", "SecurityHeaders", "app_from_env", "create_app"]
@@ -100,19 +102,23 @@ def create_app(config: ServerConfig | None = None, bots: BotBackend | None = Non
     """
     config = config or ServerConfig()
     hub = Hub(config, bots)
+    matchmaker = Matchmaker(hub)  # Find players (seeks.py): every process runs one
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         await hub.start()
+        matchmaker.start()
         try:
             yield
         finally:
+            await matchmaker.stop()
             await hub.stop()
 
     app = Starlette(
         routes=[
             # Each module's routes: one line each.
             *lobby_routes.routes(),
+            *seek_routes.routes(),
             *seat_routes.routes(),
             *session.routes(),
             *replay_routes.routes(),
@@ -131,6 +137,7 @@ def create_app(config: ServerConfig | None = None, bots: BotBackend | None = Non
         exception_handlers={HTTPException: http_error, ApiError: api_error_response},
     )
     app.state.hub = hub
+    app.state.matchmaker = matchmaker
     # several processes: a table another process owns is its (cluster.py), once this
     # process has checked the Host header; one process: nothing
     hub.cluster.serve(app, lambda: listed(hub))

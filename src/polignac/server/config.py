@@ -133,6 +133,20 @@ class ServerConfig:
     """``redis://...``: bot moves go to ``polignac bot-worker`` processes through this
     Redis (``polignac serve --bot-queue``; docs/deploy.md); None: the local pool."""
 
+    # --- Find players (docs/server.md, "Find players": seeks.py)
+    seek_tick: float = 1.0
+    """Seconds between two rounds of each process's matchmaker."""
+    seek_countdown: float = 5.0
+    """Seconds between a group's forming and its table (a member may still leave)."""
+    seek_stale: float = 20.0
+    """Seconds a request lives without its page asking how it goes (every 2 s)."""
+    seek_lifetime: float = 600.0
+    """Seconds a request lives at most."""
+    online_window: float = 15.0
+    """Seconds a browser counts as online after its last lobby poll or table connection."""
+    max_seeks: int = 1000
+    """Requests stored at most (server-wide); one more answers 429 ``too-many-seeks``."""
+
     # --- several processes (docs/server.md, "Several processes": cluster.py)
     bus_url: str = "memory://"
     """The bus between server processes: ``memory://`` (one process: no leases, no

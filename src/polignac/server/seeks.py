@@ -1,0 +1,541 @@
+"""Find players (issue 20, "People to play with"): requests to play, kept in the
+database so that every server process sees them, and the matchmaker that seats
+them together at a new table.
+
+A **request** (a *seek*, table ``seeks``, migration ``0009``) names a game
+(a preset), a player count, rated or casual, the match length (the preset's, or
+one deal) and whether bots may fill the empty seats after a wait (never, 30 s, 1
+min, 2 min).  One request per person (the account when signed in, else the
+browser identity): a second replaces the first.  A request lives at most
+``ServerConfig.seek_lifetime`` seconds, and ``seek_stale`` seconds without its
+page asking how it goes (the lobby asks every 2 s).
+
+Its states: ``waiting`` -> ``countdown`` (a group is formed: ``group_id``,
+``starts_at``) -> ``creating`` (a process creates the table) -> ``seated``
+(``table_id``, ``seat``: the page's next poll gets the seat cookie, and the row is
+deleted).  Leaving during the countdown (cancel, or the page stops asking) puts
+the others of the group back to ``waiting``.
+
+**Never seated twice.**  Every change of state is a compare-and-set
+(``UPDATE ... WHERE state = <the state read>``, its row count checked, else the
+transaction is rolled back), inside a transaction; on PostgreSQL the matchmaker
+first locks the waiting rows it plans with ``SELECT ... FOR UPDATE SKIP LOCKED``
+(a second process skips them), SQLite has one writer.  Every process runs the
+matchmaker (:class:`Matchmaker`, once a second); whichever wins the
+compare-and-set does the step.  The table is created by the hub's own path
+(``hub.py:Hub.create``, then ``hub.py:Hub.claim`` for each person's seat): the
+rules and seats are checked there, once.
+
+**Online.**  Table ``online`` holds each browser identity seen in the last
+seconds: a lobby's poll, and every ``seek_tick`` each process writes the
+identities of the people connected to its tables.  The count is the distinct
+accounts (an identity linked to an account counts as that account) and guest
+identities seen in the last ``online_window`` seconds: one person's several tabs
+share the browser identity and count once.
+
+The pure parts (:func:`plan`, :func:`seat_positions`, :func:`seek_overrides`)
+are unit-tested without a database.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import random
+import secrets
+from collections import defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from sqlalchemy import (
+    Boolean,
+    Column,
+    Connection,
+    Float,
+    Integer,
+    String,
+    Table,
+    and_,
+    cast,
+    delete,
+    func,
+    insert,
+    literal,
+    or_,
+    select,
+    update,
+)
+from sqlalchemy.exc import SQLAlchemyError
+
+from ..core import PRESETS, PolignacError, get_rules
+from .accounts import identities_t
+from .db import metadata
+from .errors import ApiError
+from .leases import db_now
+
+if TYPE_CHECKING:
+    from .hub import Hub
+
+log = logging.getLogger("polignac.server")
+
+BOT_WAITS: tuple[int | None, ...] = (None, 30, 60, 120)
+"""The choices of "bots may fill the empty seats after": never, 30 s, 1 min, 2 min."""
+DEALS: tuple[int | None, ...] = (None, 1)
+"""The match lengths offered: the preset's own match end, or one deal."""
+WAITING, COUNTDOWN, CREATING, SEATED = "waiting", "countdown", "creating", "seated"
+OPEN_STATES = (WAITING, COUNTDOWN)
+"""States a person may still leave (cancel, or a second request)."""
+CREATING_STUCK = 60.0
+"""Seconds after which a group still ``creating`` (its process died) waits again."""
+
+seeks_t = Table(
+    "seeks", metadata,
+    Column("id", String(24), primary_key=True),
+    Column("person", String(80), nullable=False, unique=True),
+    Column("identity_hash", String(64), nullable=False),
+    Column("token_hash", String(64), nullable=False),
+    Column("name", String(64), nullable=False),
+    Column("preset", String(64), nullable=False),
+    Column("players", Integer, nullable=False),
+    Column("rated", Boolean, nullable=False),
+    Column("deals", Integer, nullable=True),
+    Column("bots_after", Integer, nullable=True),
+    Column("level", String(16), nullable=False),
+    Column("created_at", Float, nullable=False),
+    Column("seen_at", Float, nullable=False),
+    Column("state", String(12), nullable=False),
+    Column("group_id", String(24), nullable=True),
+    Column("starts_at", Float, nullable=True),
+    Column("table_id", String(32), nullable=True),
+    Column("seat", Integer, nullable=True),
+)  # migration 0009
+
+online_t = Table(
+    "online", metadata,
+    Column("identity_hash", String(64), primary_key=True),
+    Column("seen_at", Float, nullable=False),
+)  # migration 0009
+
+Key = tuple[str, int, bool, "int | None"]
+"""What must be equal for requests to be seated together: preset, players, rated, deals."""
+
+
+# ------------------------------------------------------------------ the pure parts
+
+
+@dataclass(frozen=True)
+class Seek:
+    """A waiting request as the matchmaker plans with it."""
+
+    id: str
+    key: Key
+    created_at: float
+    bots_after: int | None
+    level: str
+
+
+@dataclass(frozen=True)
+class Group:
+    """Requests to seat together: their ids (oldest first), how many bots fill the
+    other seats, and the bots' level (the oldest request's)."""
+
+    key: Key
+    ids: tuple[str, ...]
+    bots: int
+    level: str
+
+
+def plan(waiting: Iterable[Seek], now: float) -> list[Group]:
+    """The groups to form among ``waiting`` requests at time ``now``.
+
+    For each key (oldest first): every ``players`` requests make a table of people.
+    Of those left (fewer than ``players``), the ones that allow bots make one table
+    with bots in the other seats as soon as one of them has waited its own
+    ``bots_after``; a request that allows no bots is never seated with a bot.
+    """
+    queues: dict[Key, list[Seek]] = defaultdict(list)
+    for seek in sorted(waiting, key=lambda s: (s.created_at, s.id)):
+        queues[seek.key].append(seek)
+    groups: list[Group] = []
+    for key, queue in queues.items():
+        n = key[1]
+        while len(queue) >= n:
+            taken, queue = queue[:n], queue[n:]
+            groups.append(Group(key, tuple(s.id for s in taken), 0, taken[0].level))
+        willing = [s for s in queue if s.bots_after is not None]
+        if any(s.bots_after is not None and s.created_at + s.bots_after <= now
+               for s in willing):
+            groups.append(Group(key, tuple(s.id for s in willing), n - len(willing),
+                                willing[0].level))
+    return groups
+
+
+def seat_positions(players: int, people: int, rng: random.Random) -> list[int]:
+    """The seats of ``people`` persons at a table of ``players`` (drawn at random, so
+    that the oldest request does not always deal first)."""
+    return rng.sample(range(players), people)
+
+
+def seek_overrides(preset: str, deals: int | None) -> dict[str, Any]:
+    """The house rules of a request's table: none, or a match of ``deals`` deals.
+
+    Raises:
+        ApiError: no such preset (400 ``bad-preset``), or that length does not fit
+            the game (400 ``bad-deals``: Bassadewitz and Pollack count chips and
+            parties, not deals).
+    """
+    if preset not in PRESETS:
+        raise ApiError(f"preset: no game named {preset[:64]!r}; choose one of "
+                       f"{', '.join(PRESETS)}", "bad-preset")
+    if deals is None:
+        return {}
+    overrides = {"match_end": "fixed-deals", "deals": deals}
+    try:
+        get_rules(preset, overrides)
+    except PolignacError:
+        raise ApiError(f"deals: {preset} cannot be played as a match of {deals} deal(s)",
+                       "bad-deals") from None
+    return overrides
+
+
+def short_presets() -> list[str]:
+    """The presets that may be asked for as a one-deal match."""
+    out = []
+    for name in PRESETS:
+        with contextlib.suppress(ApiError):
+            seek_overrides(name, 1)
+            out.append(name)
+    return out
+
+
+# ------------------------------------------------------------------ storage (blocking)
+
+
+def _key(row: Any) -> Key:
+    return (row.preset, row.players, bool(row.rated), row.deals)
+
+
+def dissolve(conn: Connection, group_id: str | None) -> None:
+    """Put the rest of a countdown's group back to waiting (their places kept)."""
+    if group_id is None:
+        return
+    conn.execute(update(seeks_t).where(seeks_t.c.group_id == group_id,
+                                       seeks_t.c.state == COUNTDOWN)
+                 .values(state=WAITING, group_id=None, starts_at=None))
+
+
+def expire(conn: Connection, now: float, stale: float, lifetime: float,
+           online_keep: float) -> int:
+    """Delete requests too old or whose page stopped asking (their groups dissolved),
+    seated rows never fetched, ``online`` rows older than ``online_keep``; a group
+    stuck ``creating`` waits again.  Returns how many requests were dropped."""
+    gone = conn.execute(select(seeks_t.c.id, seeks_t.c.group_id).where(
+        seeks_t.c.state.in_(OPEN_STATES),
+        or_(seeks_t.c.seen_at < now - stale, seeks_t.c.created_at < now - lifetime))).all()
+    for row in gone:
+        conn.execute(delete(seeks_t).where(seeks_t.c.id == row.id,
+                                           seeks_t.c.state.in_(OPEN_STATES)))
+        dissolve(conn, row.group_id)
+    conn.execute(delete(seeks_t).where(seeks_t.c.state == SEATED,
+                                       seeks_t.c.created_at < now - lifetime))
+    conn.execute(update(seeks_t).where(seeks_t.c.state == CREATING,
+                                       seeks_t.c.starts_at < now - CREATING_STUCK)
+                 .values(state=WAITING, group_id=None, starts_at=None))
+    conn.execute(delete(online_t).where(online_t.c.seen_at < now - online_keep))
+    return len(gone)
+
+
+def form_groups(conn: Connection, now: float, countdown: float) -> list[Group]:
+    """Plan the waiting requests and start each group's countdown (compare-and-set);
+    the waiting rows are locked first on PostgreSQL (``FOR UPDATE SKIP LOCKED``).
+
+    Raises:
+        RaceLost: another process changed a planned row (roll back; try again).
+    """
+    query = select(seeks_t).where(seeks_t.c.state == WAITING)
+    if conn.dialect.name == "postgresql":
+        query = query.with_for_update(skip_locked=True)
+    rows = conn.execute(query).all()
+    groups = plan((Seek(r.id, _key(r), r.created_at, r.bots_after, r.level) for r in rows),
+                  now)
+    for group in groups:
+        group_id = secrets.token_urlsafe(12)
+        done = conn.execute(update(seeks_t).where(seeks_t.c.id.in_(group.ids),
+                                                  seeks_t.c.state == WAITING)
+                            .values(state=COUNTDOWN, group_id=group_id,
+                                    starts_at=now + countdown)).rowcount
+        if done != len(group.ids):
+            raise RaceLost(f"{len(group.ids) - done} request(s) changed meanwhile")
+    return groups
+
+
+class RaceLost(Exception):
+    """Another process changed a row this transaction had planned with."""
+
+
+def due_groups(conn: Connection, now: float) -> list[str]:
+    """The groups whose countdown is over."""
+    return list(conn.execute(select(seeks_t.c.group_id).distinct().where(
+        seeks_t.c.state == COUNTDOWN, seeks_t.c.starts_at <= now)).scalars())
+
+
+def take_group(conn: Connection, group_id: str, now: float, stale: float) -> list[Any]:
+    """Claim a due group for this process (``countdown`` -> ``creating``): its rows,
+    oldest first; none when another process took it, or when a member's page
+    stopped asking (that member is dropped and the others wait again)."""
+    rows = conn.execute(select(seeks_t).where(seeks_t.c.group_id == group_id,
+                                              seeks_t.c.state == COUNTDOWN)
+                        .order_by(seeks_t.c.created_at, seeks_t.c.id)).all()
+    if not rows:
+        return []
+    dead = [r.id for r in rows if r.seen_at < now - stale]
+    if dead:
+        conn.execute(delete(seeks_t).where(seeks_t.c.id.in_(dead)))
+        dissolve(conn, group_id)
+        return []
+    done = conn.execute(update(seeks_t).where(seeks_t.c.group_id == group_id,
+                                              seeks_t.c.state == COUNTDOWN)
+                        .values(state=CREATING, starts_at=now)).rowcount
+    if done == 0:  # another process took it first
+        return []
+    if done != len(rows):
+        raise RaceLost("the group changed meanwhile")
+    return list(rows)
+
+
+def seen_now(conn: Connection, ids: Iterable[str], now: float) -> None:
+    """These open requests' pages asked how they go: they are alive."""
+    ids = sorted(set(ids))
+    for i in range(0, len(ids), 500):
+        conn.execute(update(seeks_t).where(seeks_t.c.id.in_(ids[i:i + 500]),
+                                           seeks_t.c.state.in_(OPEN_STATES))
+                     .values(seen_at=now))
+
+
+def mark_seated(conn: Connection, seats: dict[str, tuple[str, int]]) -> None:
+    """Each request's table and seat (``creating`` -> ``seated``)."""
+    for seek_id, (table_id, seat) in seats.items():
+        conn.execute(update(seeks_t).where(seeks_t.c.id == seek_id)
+                     .values(state=SEATED, table_id=table_id, seat=seat))
+
+
+def back_to_waiting(conn: Connection, ids: list[str]) -> None:
+    """A group whose table could not be created waits again."""
+    conn.execute(update(seeks_t).where(seeks_t.c.id.in_(ids), seeks_t.c.state == CREATING)
+                 .values(state=WAITING, group_id=None, starts_at=None))
+
+
+def touch_online(conn: Connection, identities: Iterable[str], now: float) -> None:
+    """Mark these browser identities as seen now (an upsert each)."""
+    values = [{"identity_hash": i, "seen_at": now} for i in sorted(set(identities))]
+    if not values:
+        return
+    if conn.dialect.name == "postgresql":
+        from sqlalchemy.dialects.postgresql import insert as upsert
+    else:
+        from sqlalchemy.dialects.sqlite import insert as upsert  # type: ignore[assignment]
+    stmt = upsert(online_t).values(values)
+    conn.execute(stmt.on_conflict_do_update(index_elements=["identity_hash"],
+                                            set_={"seen_at": stmt.excluded.seen_at}))
+
+
+def online_count(conn: Connection, now: float, window: float) -> int:
+    """People seen in the last ``window`` seconds: distinct accounts, and guest
+    identities linked to none."""
+    person = func.coalesce(cast(identities_t.c.account_id, String),
+                           literal("g:") + online_t.c.identity_hash)
+    return int(conn.execute(
+        select(func.count(person.distinct()))
+        .select_from(online_t.outerjoin(identities_t, identities_t.c.identity_hash
+                                        == online_t.c.identity_hash))
+        .where(online_t.c.seen_at >= now - window)).scalar_one())
+
+
+def listing(conn: Connection, limit_groups: int = 50, limit_names: int = 10
+            ) -> list[dict[str, Any]]:
+    """The open requests, grouped by what they ask (oldest first): game, count, rated,
+    length, how many wait, their names (at most ``limit_names`` each)."""
+    rows = conn.execute(select(seeks_t.c.preset, seeks_t.c.players, seeks_t.c.rated,
+                               seeks_t.c.deals, seeks_t.c.name, seeks_t.c.created_at)
+                        .where(seeks_t.c.state.in_((WAITING, COUNTDOWN, CREATING)))
+                        .order_by(seeks_t.c.created_at, seeks_t.c.id).limit(2000)).all()
+    groups: dict[Key, dict[str, Any]] = {}
+    for r in rows:
+        key = _key(r)
+        if key not in groups:
+            if len(groups) >= limit_groups:
+                continue
+            groups[key] = {"preset": r.preset, "players": r.players, "rated": bool(r.rated),
+                           "deals": r.deals, "waiting": 0, "names": [],
+                           "since": r.created_at}
+        entry = groups[key]
+        entry["waiting"] += 1
+        if len(entry["names"]) < limit_names:
+            entry["names"].append(r.name)
+    return list(groups.values())
+
+
+def mine(conn: Connection, person: str) -> Any:
+    """The person's request row, or None."""
+    return conn.execute(select(seeks_t).where(seeks_t.c.person == person)).first()
+
+
+def group_names(conn: Connection, group_id: str) -> list[str]:
+    """The names of a group's members, oldest first."""
+    return list(conn.execute(select(seeks_t.c.name).where(seeks_t.c.group_id == group_id)
+                             .order_by(seeks_t.c.created_at, seeks_t.c.id)).scalars())
+
+
+def count_open(conn: Connection) -> int:
+    """Requests stored (every state)."""
+    return int(conn.execute(select(func.count()).select_from(seeks_t)).scalar_one())
+
+
+def remove(conn: Connection, row: Any) -> bool:
+    """Delete ``row`` if it is still open, dissolving its group; False when it is not."""
+    gone = conn.execute(delete(seeks_t).where(seeks_t.c.id == row.id,
+                                              seeks_t.c.state.in_(OPEN_STATES))).rowcount
+    if gone:
+        dissolve(conn, row.group_id)
+    return bool(gone)
+
+
+def add(conn: Connection, values: dict[str, Any]) -> None:
+    """Store a new request (``values``: every column but the state's)."""
+    conn.execute(insert(seeks_t).values(state=WAITING, **values))
+
+
+def delivered(conn: Connection, seek_id: str) -> None:
+    """The seat was handed to its browser: the request is done."""
+    conn.execute(delete(seeks_t).where(and_(seeks_t.c.id == seek_id,
+                                            seeks_t.c.state == SEATED)))
+
+
+# ------------------------------------------------------------------ the matchmaker
+
+
+class Matchmaker:
+    """One process's side of matchmaking: every ``seek_tick`` seconds (with jitter) it
+    expires requests, forms groups, creates the tables of the groups whose countdown
+    is over, and writes who is connected to this process's tables (``online``)."""
+
+    def __init__(self, hub: Hub) -> None:
+        self.hub = hub
+        self.task: asyncio.Task[None] | None = None
+        self.rng = random.SystemRandom()
+        self.created = 0
+        """Tables this process created for groups (``GET /health`` could show it)."""
+        self.seen: set[str] = set()
+        """Requests whose page asked since the last round (written by the next one)."""
+        self.online: set[str] = set()
+        """Browser identities seen in the lobby since the last round (likewise)."""
+
+    def mark(self, seek_id: str | None, identity: str) -> None:
+        """A lobby's poll: its request (if any) is alive and its browser online; the
+        next round writes them all in its one transaction (a poll writes nothing)."""
+        if len(self.online) > 100_000:  # a bound, should the rounds not run
+            self.seen.clear()
+            self.online.clear()
+        if seek_id is not None:
+            self.seen.add(seek_id)
+        self.online.add(identity)
+
+    def start(self) -> None:
+        """Start the loop (idempotent)."""
+        if self.task is None:
+            self.task = asyncio.get_running_loop().create_task(self._loop())
+
+    async def stop(self) -> None:
+        """Stop the loop (a tick in progress is cancelled: its transaction rolls back)."""
+        if self.task is not None:
+            self.task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self.task
+            self.task = None
+
+    async def _loop(self) -> None:
+        tick = self.hub.config.seek_tick
+        while True:
+            try:
+                await self.tick()
+            except (SQLAlchemyError, RaceLost) as exc:  # another process, or the database
+                log.info("matchmaker: tick skipped (%s)", exc)
+            except Exception:  # never let the loop die
+                log.exception("matchmaker: tick failed")
+            await asyncio.sleep(tick * self.rng.uniform(0.75, 1.25))
+
+    def _run(self, fn: Any) -> Any:
+        """Run ``fn(conn, now)`` in one transaction (blocking; call from a thread)."""
+        assert self.hub.store is not None
+        with self.hub.store.engine.begin() as conn:
+            return fn(conn, db_now(conn))
+
+    async def db(self, fn: Any) -> Any:
+        """:meth:`_run` in a thread."""
+        return await asyncio.to_thread(self._run, fn)
+
+    async def tick(self) -> None:
+        """One round: expire, form groups, create the due tables, write who is online.
+
+        Raises:
+            sqlalchemy.exc.SQLAlchemyError, RaceLost: a step failed (nothing of it kept).
+        """
+        config = self.hub.config
+        seen, self.seen = self.seen, set()
+        online, self.online = self.online, set()
+        online.update(s.holder_hash for t in list(self.hub.tables.values())
+                      for s in t.seats if s.kind == "human" and s.holder_hash
+                      and t.presence.connections.get(s.seat, 0) > 0)
+
+        def round_(conn: Connection, now: float) -> list[list[Any]]:  # one transaction
+            seen_now(conn, seen, now)
+            touch_online(conn, online, now)
+            expire(conn, now, config.seek_stale, config.seek_lifetime, 4 * config.online_window)
+            form_groups(conn, now, config.seek_countdown)
+            taken = (take_group(conn, g, now, config.seek_stale) for g in due_groups(conn, now))
+            return [rows for rows in taken if rows]
+
+        try:
+            groups = await self.db(round_)
+        except BaseException:  # nothing written: the next round writes these marks
+            self.seen |= seen
+            self.online |= online
+            raise
+        seated: dict[str, tuple[str, int]] = {}
+        for done in await asyncio.gather(*(self.seat(rows) for rows in groups)):
+            seated.update(done)
+        if seated:
+            await self.db(lambda conn, _now: mark_seated(conn, seated))
+
+    async def seat(self, rows: list[Any]) -> dict[str, tuple[str, int]]:
+        """Create the table of a group taken by :meth:`tick` (the hub's own path:
+        ``Hub.create`` checks the rules and seats, ``Hub.claim`` gives each person
+        the seat of their request's token); each request's table and seat.  A table
+        that cannot be created (the server is full) puts the group back to waiting."""
+        first = rows[0]
+        n = first.players
+        positions = seat_positions(n, len(rows), self.rng)
+        level = first.level
+        seats: list[dict[str, Any]] = [{"kind": "bot", "level": level} for _ in range(n)]
+        seats[positions[0]] = {"kind": "you"}
+        for pos in positions[1:]:
+            seats[pos] = {"kind": "open"}
+        try:
+            overrides = seek_overrides(first.preset, first.deals)
+            table, _creator, _invites = await self.hub.create(
+                first.preset, n, seats, overrides, first.name, first.identity_hash,
+                {"private": False, "hints": False, "rated": bool(first.rated)})
+        except ApiError as exc:
+            log.warning("matchmaker: no table for %d request(s): %s", len(rows), exc)
+            await self.db(lambda conn, _now: back_to_waiting(conn, [r.id for r in rows]))
+            return {}
+        async with table.lock:
+            for row, pos in zip(rows, positions, strict=True):
+                await self.hub.claim(table, pos, row.token_hash, row.identity_hash, row.name)
+        table.wake()  # the last seat taken: the first deal
+        self.created += 1
+        log.info("matchmaker: table %s for %d people and %d bots", table.id, len(rows),
+                 n - len(rows))
+        return {r.id: (table.id, pos) for r, pos in zip(rows, positions, strict=True)}

@@ -1,0 +1,287 @@
+"""Find players (seeks.py, seek_routes.py): the matcher's pure rules, then a server:
+people who ask for the same game are seated together at a new table, one request
+per person, requests expire, bots fill the empty seats after the chosen wait, a
+countdown left by one person puts the others back to waiting."""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import replace
+from typing import Any
+
+import pytest
+from sqlalchemy import create_engine, text
+from starlette.testclient import TestClient
+
+from polignac.server import ServerConfig, create_app
+from polignac.server.botmoves import PoolBackend
+from polignac.server.errors import ApiError
+from polignac.server.seeks import Group, Seek, plan, seat_positions, seek_overrides
+
+from .helpers import sibling
+
+KEY = ("polignac", 4, False, None)
+
+
+def _seek(i: int, created: float, bots_after: int | None = None,
+          key: tuple[Any, ...] = KEY, level: str = "easy") -> Seek:
+    return Seek(f"s{i}", key, created, bots_after, level)  # type: ignore[arg-type]
+
+
+# ------------------------------------------------------------------ the pure matcher
+
+
+def test_enough_people_make_a_table_oldest_first() -> None:
+    seeks = [_seek(i, 100.0 - i) for i in range(5)]  # s4 is the oldest
+    assert plan(seeks, 200.0) == [Group(KEY, ("s4", "s3", "s2", "s1"), 0, "easy")]
+
+
+def test_fewer_people_wait_unless_bots_are_allowed_and_due() -> None:
+    assert plan([_seek(0, 0.0), _seek(1, 1.0)], 1000.0) == []  # never bots
+    waiting = [_seek(0, 0.0, 60), _seek(1, 10.0, 120)]
+    assert plan(waiting, 59.0) == []
+    # the first one's minute is over: both are seated, with two bots
+    assert plan(waiting, 60.0) == [Group(KEY, ("s0", "s1"), 2, "easy")]
+
+
+def test_a_person_who_allows_no_bots_is_never_seated_with_one() -> None:
+    groups = plan([_seek(0, 0.0, 30), _seek(1, 1.0), _seek(2, 2.0, 120)], 31.0)
+    assert groups == [Group(KEY, ("s0", "s2"), 2, "easy")]
+
+
+def test_different_games_counts_or_ratings_never_meet() -> None:
+    keys = [KEY, ("polignac", 5, False, None), ("polignac", 4, True, None),
+            ("polignac", 4, False, 1), ("black-lady", 4, False, None)]
+    assert plan([_seek(i, float(i), key=k) for i, k in enumerate(keys)], 10.0) == []
+    three = [_seek(i, float(i), key=("knaves", 3, True, None)) for i in range(3)]
+    assert plan(three + [_seek(9, 0.0)], 5.0) == [
+        Group(("knaves", 3, True, None), ("s0", "s1", "s2"), 0, "easy")]
+
+
+def test_a_full_table_then_the_rest_with_bots() -> None:
+    seeks = [_seek(i, float(i), 30) for i in range(6)]
+    assert plan(seeks, 100.0) == [Group(KEY, ("s0", "s1", "s2", "s3"), 0, "easy"),
+                                  Group(KEY, ("s4", "s5"), 2, "easy")]
+
+
+def test_seats_are_distinct_and_within_the_table() -> None:
+    rng = random.Random(3)
+    for n in range(3, 7):
+        for people in range(1, n + 1):
+            seats = seat_positions(n, people, rng)
+            assert len(set(seats)) == people and all(0 <= s < n for s in seats)
+
+
+def test_lengths_that_do_not_fit_a_game_are_refused() -> None:
+    assert seek_overrides("polignac", None) == {}
+    assert seek_overrides("black-lady", 1) == {"match_end": "fixed-deals", "deals": 1}
+    for preset, deals, rule in (("pollack", 1, "bad-deals"), ("bassadewitz", 1, "bad-deals"),
+                                ("nope", None, "bad-preset")):
+        with pytest.raises(ApiError) as caught:
+            seek_overrides(preset, deals)
+        assert caught.value.rule == rule
+
+
+# ------------------------------------------------------------------ a server
+
+
+@pytest.fixture
+def fast(config: ServerConfig) -> ServerConfig:
+    return replace(config, seek_tick=0.05, seek_countdown=0.3)
+
+
+@pytest.fixture
+def app_client(fast: ServerConfig, bot_backend: PoolBackend) -> Iterator[TestClient]:
+    with TestClient(create_app(fast, bot_backend), base_url="http://testserver") as c:
+        yield c
+
+
+def wait_for(check: Callable[[], Any], seconds: float = 20.0) -> Any:
+    """``check()``'s first true answer (polled every 50 ms).
+
+    Raises:
+        AssertionError: none within ``seconds``.
+    """
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        found = check()
+        if found:
+            return found
+        time.sleep(0.05)
+    raise AssertionError("not within the time")
+
+
+def seated(client: TestClient) -> str | None:
+    """The table url once this browser's request is seated (its poll answers it)."""
+    mine = client.get("/api/seeks").json()["mine"]
+    return mine["url"] if mine and mine["state"] == "seated" else None
+
+
+def ask(client: TestClient, **body: Any) -> dict[str, Any]:
+    r = client.post("/api/seeks", json={"preset": "polignac", "players": 3, **body})
+    assert r.status_code == 200, r.text
+    seek: dict[str, Any] = r.json()["seek"]
+    return seek
+
+
+def test_three_people_are_seated_together(app_client: TestClient) -> None:
+    people = [app_client, sibling(app_client), sibling(app_client)]
+    for i, c in enumerate(people):
+        ask(c, name=f"P{i}", rated=True)
+    listed = people[0].get("/api/seeks").json()
+    assert listed["online"] >= 1
+    urls = [wait_for(lambda c=c: seated(c)) for c in people]
+    assert len(set(urls)) == 1
+    table_id = urls[0].split("/")[-1]
+    state = people[0].get(f"/tables/{table_id}/record.json").json()
+    names = sorted(s["name"] for s in state["seats"]) if "seats" in state else None
+    # each browser holds its own seat (the poll set the seat cookie)
+    seats = set()
+    for c in people:
+        with c.websocket_connect(f"/tables/{table_id}/ws") as ws:
+            ws.send_json({"type": "hello", "last_seq": 0})
+            frame = ws.receive_json()
+            while frame["type"] != "state":
+                frame = ws.receive_json()
+            seats.add(frame["you"])
+            assert frame["table"]["rated"] is True
+            names = sorted(s["name"] for s in frame["table"]["seats"])
+    assert seats == {0, 1, 2} and names == ["P0", "P1", "P2"]
+    # the requests are done
+    assert people[0].get("/api/seeks").json()["seeks"] == []
+
+
+def test_one_request_per_person_replaced_and_cancelled(app_client: TestClient) -> None:
+    ask(app_client, players=4)
+    ask(app_client, preset="black-lady", players=4, bots_after=120)
+    listed = app_client.get("/api/seeks").json()
+    assert [(s["preset"], s["waiting"]) for s in listed["seeks"]] == [("black-lady", 1)]
+    assert listed["mine"]["preset"] == "black-lady" and listed["mine"]["bots_in"] > 100
+    assert app_client.post("/api/seeks/cancel").json() == {"cancelled": True}
+    assert app_client.post("/api/seeks/cancel").json() == {"cancelled": False}
+    assert app_client.get("/api/seeks").json() == {"online": 1, "seeks": [], "mine": None}
+
+
+@pytest.mark.parametrize("body, rule", [
+    ({"preset": 3}, "bad-field"), ({"preset": "nope"}, "bad-preset"),
+    ({"players": 2}, "bad-players"), ({"players": True}, "bad-players"),
+    ({"players": "4"}, "bad-players"), ({"rated": "yes"}, "bad-field"),
+    ({"bots_after": 45}, "bad-field"), ({"bots_after": True}, "bad-field"),
+    ({"deals": 2}, "bad-field"), ({"preset": "pollack", "players": 4, "deals": 1}, "bad-deals"),
+    ({"level": "godlike"}, "bad-level"), ({"level": ["easy"]}, "bad-level"),
+])
+def test_bad_requests_are_refused_and_store_nothing(app_client: TestClient,
+                                                    body: dict[str, Any], rule: str) -> None:
+    r = app_client.post("/api/seeks", json={"preset": "polignac", "players": 4, **body})
+    assert r.status_code == 400 and r.json()["rule"] == rule, r.text
+    assert app_client.get("/api/seeks").json()["seeks"] == []
+
+
+def test_foreign_origin_refused(app_client: TestClient) -> None:
+    evil = {"origin": "https://evil.example"}
+    assert app_client.post("/api/seeks", json={}, headers=evil).status_code == 403
+    assert app_client.post("/api/seeks/cancel", headers=evil).status_code == 403
+
+
+def _database(client: TestClient) -> Any:
+    return create_engine(client.app.state.hub.config.url())  # type: ignore[attr-defined]
+
+
+def test_bots_fill_the_seats_once_the_wait_is_over(app_client: TestClient) -> None:
+    other = sibling(app_client)
+    ask(app_client, players=4, bots_after=30, level="easy", name="Ann")
+    ask(other, players=4, bots_after=60, level="hard", name="Bob")
+    ask(sibling(app_client), players=4, name="Cy")  # never bots: keeps waiting
+    time.sleep(0.3)  # a few matchmaker rounds: nobody is seated before the wait
+    assert seated(app_client) is None
+    with _database(app_client).begin() as conn:  # Ann asked 30 s ago
+        conn.execute(text("UPDATE seeks SET created_at = created_at - 30 WHERE name = 'Ann'"))
+    url = wait_for(lambda: seated(app_client))
+    assert wait_for(lambda: seated(other)) == url
+    with app_client.websocket_connect(url + "/ws") as ws:
+        ws.send_json({"type": "hello", "last_seq": 0})
+        frame = ws.receive_json()
+        while frame["type"] != "state":
+            frame = ws.receive_json()
+    kinds = sorted((s["kind"], s["level"] or "") for s in frame["table"]["seats"])
+    assert kinds == [("bot", "easy"), ("bot", "easy"), ("human", ""), ("human", "")]
+    listed = app_client.get("/api/seeks").json()["seeks"]
+    assert [(s["waiting"], s["names"]) for s in listed] == [(1, ["Cy"])]
+
+
+def test_leaving_the_countdown_puts_the_others_back(fast: ServerConfig,
+                                                    bot_backend: PoolBackend) -> None:
+    config = replace(fast, seek_countdown=30.0)
+    with TestClient(create_app(config, bot_backend), base_url="http://testserver") as a:
+        b, c = sibling(a), sibling(a)
+        for x in (a, b, c):
+            ask(x)
+        mine = wait_for(lambda: (m := c.get("/api/seeks").json()["mine"])["state"]
+                        == "countdown" and m)
+        assert 25 < mine["seconds_left"] <= 30 and len(mine["with"]) == 3
+        assert c.post("/api/seeks/cancel").json() == {"cancelled": True}
+        assert a.get("/api/seeks").json()["mine"]["state"] == "waiting"
+        assert [s["waiting"] for s in a.get("/api/seeks").json()["seeks"]] == [2]
+
+
+def test_requests_expire_when_their_page_stops_asking(fast: ServerConfig,
+                                                      bot_backend: PoolBackend) -> None:
+    config = replace(fast, seek_stale=0.5, seek_lifetime=3.0)
+    with TestClient(create_app(config, bot_backend), base_url="http://testserver") as a:
+        ask(a, players=4)
+        watcher = sibling(a)
+        assert watcher.get("/api/seeks").json()["seeks"][0]["waiting"] == 1
+        wait_for(lambda: watcher.get("/api/seeks").json()["seeks"] == [])  # a stopped asking
+        ask(a, players=4)  # asking keeps it alive, up to its lifetime
+        started = time.monotonic()
+        wait_for(lambda: a.get("/api/seeks").json()["mine"] is None, 10.0)
+        assert time.monotonic() - started >= 2.0
+
+
+def _online(client: TestClient) -> int:
+    """People online as the database counts them now (the routes cache it 2 s)."""
+    from polignac.server.leases import db_now
+    from polignac.server.seeks import online_count
+
+    engine = _database(client)
+    with engine.connect() as conn:
+        count = online_count(conn, db_now(conn), 15.0)
+    engine.dispose()
+    return count
+
+
+def _identities(client: TestClient) -> int:
+    engine = _database(client)
+    with engine.connect() as conn:
+        count = int(conn.execute(text("SELECT count(*) FROM online")).scalar_one())
+    engine.dispose()
+    return count
+
+
+def test_online_counts_people_not_tabs(app_client: TestClient) -> None:
+    app_client.get("/api/seeks")
+    tab = sibling(app_client)  # the same browser: its identity cookie
+    tab.cookies.set("polignac_id", app_client.cookies["polignac_id"])
+    tab.get("/api/seeks")
+    wait_for(lambda: _online(app_client) == 1)  # the matchmaker's next round writes it
+    # an account signed in on two browsers is one person
+    phone, laptop = sibling(app_client), sibling(app_client)
+    phone.get("/")
+    assert phone.post("/api/account/signup", json={"username": "Dana_online",
+                                                   "password": "long enough"}).status_code == 200
+    laptop.get("/")
+    assert laptop.post("/api/account/signin", json={"username": "Dana_online",
+                                                    "password": "long enough"}).status_code == 200
+    phone.get("/api/seeks")
+    laptop.get("/api/seeks")
+    wait_for(lambda: _identities(app_client) == 3)  # three browsers seen...
+    assert _online(app_client) == 2  # ...two people
+    # someone playing (a table's socket, no lobby) counts once the matchmaker writes it
+    player = sibling(app_client)
+    url = player.post("/api/play-now", json={}).json()["url"]
+    with player.websocket_connect(url + "/ws") as ws:
+        ws.send_json({"type": "hello", "last_seq": 0})
+        wait_for(lambda: _online(app_client) == 3)
+    assert app_client.get("/api/seeks").json()["online"] >= 1
