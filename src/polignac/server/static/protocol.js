@@ -133,13 +133,16 @@
  * @typedef {{type: "error", rule: string, message: string, seq?: number}} ErrorFrame
  * @typedef {{type: "pong"} | {type: "commitment", deal: number} | {type: "cut", deal: number}}
  *   OtherFrame
- * @typedef {StateFrame | EventFrame | PresenceFrame | RematchFrame | ErrorFrame | OtherFrame} Frame
+ * @typedef {{type: "chat", seat: number, message: string}} ChatFrame a quick message (not stored)
+ * @typedef {StateFrame | EventFrame | PresenceFrame | RematchFrame | ErrorFrame | ChatFrame
+ *   | OtherFrame} Frame
  */
 
 /**
  * What the page sends.
  * @typedef {{type: "hello", last_seq: number} | {type: "act", action: string, seq?: number}
- *   | {type: "cut", deal: number, value: string, commitment?: string} | {type: "ping"}} ClientFrame
+ *   | {type: "cut", deal: number, value: string, commitment?: string} | {type: "say", message: string}
+ *   | {type: "ping"}} ClientFrame
  */
 
 export {};
