@@ -1,6 +1,7 @@
 // @ts-check
 // The words for what a player does, in one place: a card, a call (pass, capot, general,
-// claim, Pollack's announcements such as `announce:three-tens`), and who took a trick.
+// claim, announcements such as `announce:three-tens`; an announcement of a suit, name-S, is
+// said by the catalog's announce.suited.<name>), and who took a trick.
 // The table, the replay viewer and the analysis all write actions through these.
 import { cardName, has, presetName, suitName, t } from "./i18n.js";
 
@@ -14,8 +15,9 @@ import { cardName, has, presetName, suitName, t } from "./i18n.js";
 export function callLabel(action, suits = "french") {
   if (action.startsWith("announce:")) {
     const what = action.slice("announce:".length);
-    const words = what.startsWith("pollack-")
-      ? `Pollack ${suitName(what.slice("pollack-".length), suits)}`
+    const suited = /^([a-z-]+)-([CDHS])$/.exec(what);  // an announcement of a suit: its name
+    const words = suited && has(`announce.suited.${suited[1]}`)
+      ? t(`announce.suited.${suited[1]}`, { suit: suitName(suited[2], suits) })
       : has(`announce.${what}`) ? t(`announce.${what}`) : what;
     return t("call.announce", { what: words });
   }
