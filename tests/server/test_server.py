@@ -222,5 +222,5 @@ def test_sqlite_connections_use_wal_and_full_sync(tmp_path: Path) -> None:
     with engine.connect() as conn:
         assert conn.exec_driver_sql("PRAGMA journal_mode").scalar() == "wal"
         assert conn.exec_driver_sql("PRAGMA synchronous").scalar() == 2  # FULL
-        assert conn.exec_driver_sql("SELECT version_num FROM alembic_version").scalar() == "0007"
+        assert conn.exec_driver_sql("SELECT version_num FROM alembic_version").scalar() == "0009"
     engine.dispose()

@@ -19,6 +19,7 @@ Routes::
 from __future__ import annotations
 
 import dataclasses
+import json
 import urllib.parse
 
 from starlette.requests import Request
@@ -28,6 +29,7 @@ from starlette.routing import BaseRoute, Route
 from ..core import to_record
 from ..i18n import default_name
 from . import frames
+from .analysis_routes import stored_analyses
 from .errors import ApiError, ProtocolError, html_errors
 from .inputs import ascii_int
 from .pages import render
@@ -288,12 +290,17 @@ async def join_submit(request: Request) -> Response:
 
 
 async def record_json(request: Request) -> Response:
-    """The record of the match; while a deal is in play, only the finished deals."""
+    """The record of the match; while a deal is in play, only the finished deals; a
+    deal analysed at this table carries its stored ``analysis``."""
     table = await table_of(request)
     match = table.match
     if match.current is not None:
         match = dataclasses.replace(match, current=None, current_seats=(), current_dealer=-1)
-    return JSONResponse(to_record(match, frames.shuffles(table)), headers={
+    record = to_record(match, frames.shuffles(table))
+    analyses = await stored_analyses(request.app.state.hub, table.id, len(match.results))
+    for number, data in analyses.items():
+        record["deals"][number - 1]["analysis"] = json.loads(data)
+    return JSONResponse(record, headers={
         "Content-Disposition": f'attachment; filename="polignac-{table.id}.json"'})
 
 
