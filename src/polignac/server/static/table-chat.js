@@ -4,7 +4,7 @@
 // bubble by the sender's seat and in the "Quick messages" box (a live region), each in the page
 // language. A viewer may mute a seat (kept in this browser's local storage, per table).
 import { $, make } from "./dom.js";
-import { t } from "./i18n.js";
+import { lang, t } from "./i18n.js";
 import { S, name, stored, store } from "./table-state.js";
 
 /** The ids the server knows (quick_messages.py:MESSAGES), in the order offered. */
@@ -73,7 +73,7 @@ export function onChat(f) {
   if (heard.length > LOG_LINES) heard.shift();
   placeBubbles();
   const log = $("chat-log");
-  log.append(make("li", "", line(f)));
+  log.append(make("p", "chat-line", line(f)));
   while (log.children.length > LOG_LINES) log.firstElementChild?.remove();
   $("chat-none").hidden = true;
   setTimeout(placeBubbles, BUBBLE_MS + 50);
@@ -90,19 +90,23 @@ export function renderChat() {
   const seated = S.you !== null && S.you !== undefined;
   const buttons = $("chat-buttons");
   buttons.hidden = !seated;
-  buttons.replaceChildren(...MESSAGES.map((m) => {
-    const b = make("button", "small-button chat-send", t(`chat.${m}`));
-    b.type = "button";
-    b.dataset.message = m;
-    b.addEventListener("click", () => send({ type: "say", message: m }));
-    return b;
-  }));
-  const log = $("chat-log");
-  log.replaceChildren(...heard.filter((h) => !muted().includes(h.seat)).map((h) => make("li", "", line(h))));
-  $("chat-none").hidden = log.children.length > 0;
-  const mutes = $("chat-mutes");
+  if (buttons.dataset.lang !== lang) redrawButtons(buttons);  // else the focus stays put
   const off = muted();
-  mutes.replaceChildren(...S.table.seats.filter((s) => s.seat !== S.you).map((s) => {
+  const mutes = $("chat-mutes");
+  // Only people send: a mute for each other person's seat; open when someone may hear you.
+  const seats = S.table.seats.filter((s) => s.seat !== S.you && s.kind === "human");
+  const people = seats.length > 0;
+  if (box.dataset.people !== String(people)) {
+    box.dataset.people = String(people);
+    /** @type {HTMLDetailsElement} */ (box).open = people;
+  }
+  const names = JSON.stringify([lang, off, seats.map((s) => name(s.seat))]);
+  if (mutes.dataset.names === names) return;  // nothing new: the live region says nothing again
+  mutes.dataset.names = names;
+  const log = $("chat-log");
+  log.replaceChildren(...heard.filter((h) => !off.includes(h.seat)).map((h) => make("p", "chat-line", line(h))));
+  $("chat-none").hidden = log.children.length > 0;
+  mutes.replaceChildren(...seats.map((s) => {
     const label = make("label", "chat-mute");
     const input = make("input");
     input.type = "checkbox";
@@ -111,6 +115,18 @@ export function renderChat() {
     input.addEventListener("change", () => setMuted(s.seat, input.checked));
     label.append(input, ` ${t("chat.mute", { name: name(s.seat) })}`);
     return label;
+  }));
+}
+
+/** @param {HTMLElement} buttons */
+function redrawButtons(buttons) {
+  buttons.dataset.lang = lang;
+  buttons.replaceChildren(...MESSAGES.map((m) => {
+    const b = make("button", "small-button chat-send", t(`chat.${m}`));
+    b.type = "button";
+    b.dataset.message = m;
+    b.addEventListener("click", () => send({ type: "say", message: m }));
+    return b;
   }));
 }
 

@@ -512,7 +512,7 @@ export function logEvent(ev) {
     logLines.push(a.length === 2 ? playLine(ev.seat, a) : callLine(ev.seat, a));
     const done = ev.trick;
     if (done) logLines.push(trickLine(done.winner));
-    if (ev.deal_over) logLines.push(() => t("table.dealOver"));
+    if (ev.deal_over) logLines.push(ev.match_over ? () => t("table.over") : () => t("table.dealOver"));
   }
   logLines = logLines.slice(-80);
   renderLog();
