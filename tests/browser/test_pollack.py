@@ -2,7 +2,8 @@
 (partie scores, parties won, game points) and reason lines that name the sides and add up,
 all checked against the core's replay of the table's record.
 
-Screenshots (390x844 and 1280x800, en/fr/de) go to ``$POLIGNAC_SCREENSHOTS``.
+Screenshots (390x844 and 1280x800, en/fr/de) go to ``$POLIGNAC_SCREENSHOTS``; among them
+``pollack-end-desktop.png`` (the game over at 1280x800, docs/screenshots).
 """
 
 from __future__ import annotations
@@ -131,6 +132,11 @@ def test_a_whole_pollack_game(quick_server: str, chromium: Any, shots: Path) -> 
     else:
         said = rf"Game over: a draw, parties {tally[0]}–{tally[0]}\."
     assert re.fullmatch(said, page.locator("#result-text").inner_text())
+    assert page.locator("#log li").last.inner_text() == "The match is over."  # not "next deal"
+    page.set_viewport_size({"width": 1280, "height": 800})  # the docs' picture of the end
+    page.evaluate("window.scrollTo(0, 0)")
+    page.wait_for_timeout(100)
+    page.screenshot(path=shots / "pollack-end-desktop.png")
     for lang in ("en", "fr", "de"):
         page.select_option("#lang", lang)
         page.wait_for_timeout(100)

@@ -196,10 +196,7 @@ FAMILY_NAMED_IN: dict[str, str] = {
 """The modules of the bots, the research interfaces, the command line and the server
 that still name a family (its classes, its modules, its names), and why."""
 
-PAGE_SCRIPTS_STILL_NAMING: dict[str, str] = {
-    "labels.js": "an announcement's label: 'pollack-' and the suit (engineer table)",
-    "scorepad.js": "the score pad's sheet compares its scoring with 'pollack' (engineer table)",
-}
+PAGE_SCRIPTS_STILL_NAMING: dict[str, str] = {}
 """The page scripts (server/static) that still name a family, game or preset in a
 quoted string, and why; every other page script, new ones too, must name none:
 remove a script from this list when it reads the families' words from the server."""

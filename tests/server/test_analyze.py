@@ -9,11 +9,13 @@ import random
 import time
 from typing import Any
 
+import pytest
 from starlette.testclient import TestClient
 
 from polignac.bots.analysis import Settings, analyze_record_deal, annotate
 from polignac.core import Match, get_rules, replay, summary, to_record
-from polignac.server import analysis_routes
+from polignac.server import ServerConfig, analysis_routes, create_app
+from polignac.server.botmoves import PoolBackend
 from polignac.server.jobs import analysis_deal_job
 
 from .helpers import hello, play_now, play_until
@@ -126,3 +128,37 @@ def test_a_tables_deals_are_analysed_once_and_stored(client: TestClient) -> None
     assert client.get("/tables/nope/deals/1/analysis").json()["rule"] == "no-table"
     assert client.get("/tables/nope/analysis").json()["rule"] == "no-table"
     assert client.post("/tables/nope/analysis").json()["rule"] == "no-table"
+
+
+def test_a_tables_analysis_is_served_from_the_database_after_a_restart(
+        config: ServerConfig, bot_backend: PoolBackend, monkeypatch: pytest.MonkeyPatch) -> None:
+    with TestClient(create_app(config, bot_backend), base_url="http://testserver") as client:
+        url = play_now(client)
+        with client.websocket_connect(url + "/ws") as ws:
+            play_until(ws, hello(ws), random.Random(3), lambda v: len(v["deals"]) >= 2)
+        assert client.post(url + "/analysis").status_code == 202
+        before = _until(client, url + "/analysis")
+        total = before["total"]
+        assert before["done"] == total >= 2 and before["jobs"] == total
+    # A new app on the same database, nothing in memory: no job may run.
+    analysis_routes._kept.clear()
+    analysis_routes._tables.clear()
+
+    async def no_job(*args: Any, **kwargs: Any) -> tuple[int, bytes]:
+        raise AssertionError("a worker job ran for a stored analysis")
+
+    monkeypatch.setattr(analysis_routes, "_job", no_job)
+    with TestClient(create_app(config, bot_backend), base_url="http://testserver") as client:
+        after = client.get(url + "/analysis").json()
+        assert after["jobs"] == 0 and after["running"] is False
+        assert after["deals"] == before["deals"] and after["done"] == total
+        again = client.post(url + "/analysis")
+        assert again.status_code == 200 and again.json() == {
+            "total": total, "done": total, "running": False, "jobs": 0}
+        analysis_routes._kept.clear()  # the one-deal route reads the database too
+        assert client.get(url + "/deals/2/analysis").json() == {
+            "deal": 2, "analysis": before["deals"]["2"]}
+        record = client.get(url + "/record.json").json()
+        assert [d["analysis"] for d in record["deals"][:total]] == [
+            before["deals"][str(n)] for n in range(1, total + 1)]
+        assert replay(record) is not None  # a record with its analysis still replays

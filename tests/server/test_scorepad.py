@@ -49,6 +49,19 @@ def test_a_match_to_its_end(client: TestClient) -> None:
     assert r.status_code == 400 and r.json()["field"] == "entry"
 
 
+def test_the_sheet_words_come_from_the_family(client: TestClient) -> None:
+    words = {}
+    for preset in ("polignac", "pollack", "bassadewitz", "black-lady"):
+        r = score(client, {"preset": preset, "names": NAMES, "entries": []})
+        assert r.status_code == 200, r.text
+        words[preset] = r.json()["pad"]["words"]
+    assert words == {
+        "polignac": {"total": "total", "side_reasons": [], "higher_better": False},
+        "pollack": {"total": "partie", "side_reasons": ["card-points"], "higher_better": True},
+        "bassadewitz": {"total": "chips", "side_reasons": [], "higher_better": True},
+        "black-lady": {"total": "total", "side_reasons": [], "higher_better": False}}
+
+
 def test_errors_name_the_field(client: TestClient) -> None:
     pad = {"preset": "polignac", "names": NAMES, "entries": []}
     cases: list[tuple[dict[str, Any], Any, str]] = [

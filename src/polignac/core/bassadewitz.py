@@ -118,6 +118,7 @@ class BassadewitzFamily(Family):
                           match_ends=("chips",)),)
     score_unit = "chips per deal"
     taken_unit = "cardPoints"  # the chips are settled from them at the end
+    total_word = "chips"
     modules = ("polignac.core.bassadewitz",)
     presets = PRESETS
 

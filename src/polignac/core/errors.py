@@ -16,7 +16,19 @@ class CardParseError(PolignacError):
 
 
 class RulesError(PolignacError):
-    """An unknown preset or parameter, or an invalid combination of rule values."""
+    """An unknown preset or parameter, or an invalid combination of rule values.
+
+    ``code`` (a short, stable word such as ``"out-of-range"``, or None) and
+    ``params`` (the message's parts: ``param``, ``value``, ``lo``, ``hi``...) let
+    a page say the reason in its own language (catalog keys ``rulesError.<code>``);
+    the message says it in English.
+    """
+
+    def __init__(self, message: str, code: str | None = None,
+                 params: dict[str, str | int] | None = None) -> None:
+        super().__init__(message)
+        self.code = code
+        self.params: dict[str, str | int] = dict(params or {})
 
 
 class IllegalActionError(PolignacError):

@@ -156,6 +156,13 @@ class Family:
     taken_unit: str = "points"
     """What :meth:`points_taken` counts, for the table page's words: ``points``
     (higher is better), ``penalty``, ``cardPoints`` or ``side``."""
+    total_word: str = "total"
+    """What a match's total row counts, for the score sheets' words (catalog
+    ``scorepad.total.<word>``): ``total``, ``partie`` (the partie in progress) or
+    ``chips``."""
+    side_reasons: tuple[str, ...] = ()
+    """The reasons of the score lines that are a side's own (their ``player`` is the
+    side, not a seat: a score sheet shows them under no player)."""
 
     def return_bounds(self, rules: Rules, n: int, pool_in: bool = True) -> tuple[float, float]:
         """The lowest and highest return (:meth:`returns`) one player can get from

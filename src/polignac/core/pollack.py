@@ -388,6 +388,8 @@ class PollackFamily(Family):
     zero_sum = True
     score_unit = "side points per deal (own side)"
     taken_unit = "side"  # each side's card points
+    total_word = "partie"  # the partie in progress
+    side_reasons = ("card-points",)
     modules = ("polignac.core.pollack",)
     presets = PRESETS
 

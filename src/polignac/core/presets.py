@@ -38,8 +38,8 @@ def get_rules(preset: str, overrides: Mapping[str, Any] | None = None) -> Rules:
         rules = next((r for f in families() for r in f.presets if r.preset == preset), None)
     if rules is None:
         raise RulesError(
-            f"unknown preset {show(preset)}; presets are: {', '.join(PRESETS)}"
-        )
+            f"unknown preset {show(preset)}; presets are: {', '.join(PRESETS)}",
+            "unknown-preset", {"preset": show(preset)})
     if overrides:
         return rules.with_overrides(overrides)
     return rules

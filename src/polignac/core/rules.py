@@ -496,8 +496,8 @@ class Rules:
             if name not in PARAMETERS or name == "preset":
                 raise RulesError(
                     f"unknown rule parameter {show(name)}; parameters are: "
-                    + ", ".join(p for p in PARAMETERS if p != "preset")
-                )
+                    + ", ".join(p for p in PARAMETERS if p != "preset"),
+                    "unknown-parameter", {"param": show(name)})
             changes[name] = _coerce(name, value)
         players = changes.get("players")
         if (players is not None and "default_players" not in changes
@@ -513,7 +513,8 @@ class Rules:
                 raise RulesError(
                     f"{name} does not apply to {rules.preset!r} (game {rules.game!r}, family "
                     f"{family.name!r}); "
-                    f"its parameters: {', '.join(p for p in PARAMETERS if p in group)}")
+                    f"its parameters: {', '.join(p for p in PARAMETERS if p in group)}",
+                    "not-for-game", {"param": name, "preset": rules.preset})
         return rules
 
     def overrides_from(self, base: Rules) -> dict[str, Any]:
@@ -553,7 +554,8 @@ class Rules:
         _choice("passing", self.passing, PASSINGS)
         _choice("first_lead", self.first_lead, FIRST_LEADS)
         if self.pack not in (32, 52):
-            raise RulesError(f"pack must be 32 or 52, not {self.pack!r}")
+            raise RulesError(f"pack must be 32 or 52, not {self.pack!r}", "not-allowed",
+                             {"param": "pack", "value": show(self.pack), "allowed": "32, 52"})
         ranks = "AKQJT987" if self.pack == 32 else "AKQJT98765432"
         if sorted(self.rank_order) != sorted(ranks):
             raise RulesError(
@@ -579,22 +581,27 @@ class Rules:
             if not ok:
                 raise RulesError(
                     f"card_points key {show(key)} is not a card code or rank letter "
-                    f"of the {self.pack}-card pack"
-                )
+                    f"of the {self.pack}-card pack",
+                    "bad-card-key", {"param": "card_points", "value": show(key),
+                                     "pack": self.pack})
             if not isinstance(value, int) or isinstance(value, bool):
                 raise RulesError(f"card_points[{show(key)}] must be a whole number, "
-                                 f"not {show(value)}")
+                                 f"not {show(value)}", "not-whole",
+                                 {"param": "card_points", "value": show(value)})
         for n in self.players:
             self.check_player_count(n, allow_any=True)
         if self.end.threshold and (self.threshold is None or self.threshold <= 0):
             raise RulesError(
                 f"threshold must be a whole number of at least 1 for match_end "
-                f"{self.match_end!r}, not {self.threshold!r}"
-            )
+                f"{self.match_end!r}, not {self.threshold!r}",
+                "at-least", {"param": "threshold", "lo": 1, "value": show(self.threshold)})
         if self.deals is not None and self.deals <= 0:
-            raise RulesError(f"deals must be at least 1 (or unset), not {self.deals}")
+            raise RulesError(f"deals must be at least 1 (or unset), not {self.deals}",
+                             "at-least", {"param": "deals", "lo": 1, "value": self.deals})
         if self.contract_points < 0:
-            raise RulesError(f"contract_points must be 0 or more, not {self.contract_points}")
+            raise RulesError(f"contract_points must be 0 or more, not {self.contract_points}",
+                             "at-least", {"param": "contract_points", "lo": 0,
+                                          "value": self.contract_points})
         kind = self.kind
         if self.has_contract and not kind.penalty:
             raise RulesError(
@@ -621,14 +628,15 @@ class Rules:
             if isinstance(value, str):
                 if len(value) > MAX_TEXT:
                     raise RulesError(f"{name}: text of {len(value)} characters; at most "
-                                     f"{MAX_TEXT}")
+                                     f"{MAX_TEXT}", "too-long",
+                                     {"param": name, "n": len(value), "most": MAX_TEXT})
                 continue
             if name not in BOUNDS or value is None:
                 continue
             lo, hi = BOUNDS[name]
             if isinstance(value, (tuple, list, Mapping)):
                 if len(value) > MAX_ITEMS[name]:
-                    raise RulesError(f"{name}: {len(value)} items; at most {MAX_ITEMS[name]}")
+                    raise _too_many(name, len(value))
                 items = value.values() if isinstance(value, Mapping) else value
                 for item in items:
                     _check_bound(name, item, lo, hi, each=True)
@@ -644,8 +652,8 @@ class Rules:
         if not allow_any and num_players not in self.players:
             raise RulesError(
                 f"players: {num_players} may not play preset {self.preset!r}; "
-                f"allowed player counts: {_counts(self.players)}"
-            )
+                f"allowed player counts: {_counts(self.players)}",
+                "players-not-allowed", {"n": num_players, "allowed": _counts(self.players)})
         if num_players < 2:
             raise RulesError(f"players: at least 2 must play, not {num_players}")
         size = self.pack_mask(num_players).bit_count()
@@ -656,8 +664,8 @@ class Rules:
             raise RulesError(
                 f"pack: {size} cards{extra} (pack {self.pack}, removals "
                 f"{self.removals!r}) do not divide among {num_players} players; "
-                f"choose other removals or another player count"
-            )
+                f"choose other removals or another player count",
+                "pack-does-not-divide", {"cards": size, "n": num_players})
 
 
 PARAMETERS: Final[tuple[str, ...]] = tuple(f.name for f in dataclasses.fields(Rules))
@@ -771,10 +779,19 @@ def show(value: object, limit: int = 60) -> str:
 
 def _check_bound(name: str, value: object, lo: int, hi: int, each: bool = False) -> None:
     if not isinstance(value, int) or isinstance(value, bool):
-        raise RulesError(f"{name}: {show(value)} is not a whole number")
+        raise RulesError(f"{name}: {show(value)} is not a whole number", "not-whole",
+                         {"param": name, "value": show(value)})
     if not lo <= value <= hi:
         what = f"each of {name}" if each else name
-        raise RulesError(f"{what} must be from {lo} to {hi}, not {show(value)}")
+        raise RulesError(f"{what} must be from {lo} to {hi}, not {show(value)}",
+                         "out-of-range-each" if each else "out-of-range",
+                         {"param": name, "lo": lo, "hi": hi, "value": show(value)})
+
+
+def _too_many(name: str, n: int) -> RulesError:
+    """The error for ``n`` items given to list parameter ``name`` (over :data:`MAX_ITEMS`)."""
+    return RulesError(f"{name}: {n} items; at most {MAX_ITEMS[name]}", "too-many-items",
+                      {"param": name, "n": n, "most": MAX_ITEMS[name]})
 
 
 def _mask(codes: str) -> Mask:
@@ -788,7 +805,8 @@ def _counts(players: tuple[int, ...]) -> str:
 def _choice(name: str, value: object, allowed: tuple[str, ...]) -> None:
     if value not in allowed:
         raise RulesError(f"{name} {show(value)} is not allowed; allowed values: "
-                         f"{', '.join(allowed)}")
+                         f"{', '.join(allowed)}", "not-allowed",
+                         {"param": name, "value": show(value), "allowed": ", ".join(allowed)})
 
 
 def _jsonable(value: Any) -> Any:
@@ -808,10 +826,11 @@ def _coerce(name: str, value: Any) -> Any:
     kind = _FIELD_TYPES[name]
     if isinstance(value, str) and len(value) > MAX_TEXT:
         raise RulesError(f"parameter {name}: text of {len(value)} characters; at most "
-                         f"{MAX_TEXT}")
+                         f"{MAX_TEXT}", "too-long", {"param": name, "n": len(value),
+                                                    "most": MAX_TEXT})
     if isinstance(value, (list, tuple, Mapping)) and name in MAX_ITEMS \
             and len(value) > MAX_ITEMS[name]:
-        raise RulesError(f"{name}: {len(value)} items; at most {MAX_ITEMS[name]}")
+        raise _too_many(name, len(value))
     try:
         if kind == "int":
             return _to_int(value)
@@ -845,7 +864,7 @@ def _coerce(name: str, value: Any) -> Any:
                 else:
                     value = [x for x in text.replace("-", ",").split(",") if x.strip()]
                 if isinstance(value, list) and len(value) > MAX_ITEMS[name]:
-                    raise RulesError(f"{name}: {len(value)} items; at most {MAX_ITEMS[name]}")
+                    raise _too_many(name, len(value))
             if isinstance(value, int) and not isinstance(value, bool):
                 return (value,)
             return tuple(_to_int(x) for x in value)
@@ -863,14 +882,14 @@ def _coerce(name: str, value: Any) -> Any:
             if not isinstance(value, Mapping):
                 raise ValueError
             if len(value) > MAX_ITEMS[name]:
-                raise RulesError(f"{name}: {len(value)} items; at most {MAX_ITEMS[name]}")
+                raise _too_many(name, len(value))
             return {_card_key(str(k)): _to_int(v) for k, v in value.items()}
     except RulesError:
         raise
     except (ValueError, TypeError) as exc:
         raise RulesError(
-            f"parameter {name}: cannot read {show(value)} as {_KIND_WORDS.get(kind, kind)}"
-        ) from exc
+            f"parameter {name}: cannot read {show(value)} as {_KIND_WORDS.get(kind, kind)}",
+            "cannot-read", {"param": name, "value": show(value)}) from exc
     raise RulesError(f"parameter {name}: unsupported kind {kind}")  # pragma: no cover
 
 

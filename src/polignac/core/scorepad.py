@@ -644,6 +644,15 @@ class ScorePad(StandingView):
 
     # ---------------------------------------------------------- serializing
 
+    def words(self) -> dict[str, Any]:
+        """What the sheet's words depend on, from the family and the scoring (so a page
+        compares no scoring names): ``total`` (the total row's word,
+        ``Family.total_word``), ``side_reasons`` (the lines under no player,
+        ``Family.side_reasons``), ``higher_better`` (a higher score wins)."""
+        family = self.rules.family
+        return {"total": family.total_word, "side_reasons": list(family.side_reasons),
+                "higher_better": not self.rules.kind.penalty}
+
     def to_dict(self) -> dict[str, Any]:
         """Return the pad as JSON-ready data: the setup and entries (enough to
         rebuild it) plus the derived state (totals, match end, next form)."""
@@ -670,6 +679,7 @@ class ScorePad(StandingView):
             "sides": [list(x) for x in self.rules.sides],
             "notes": list(self.notes),
             "scoring": self.rules.scoring,
+            "words": self.words(),
             "match_end": self.rules.match_end,
             "threshold": self.rules.threshold,
             "num_deals": (self.rules.num_deals(self.num_players)

@@ -20,9 +20,13 @@ workers' ``heavy`` stream (``hub.heavy``).  Since a record's analysis has one
 job waiting at a time, a client's share of waiting jobs bounds its analyses at
 once (past it, ``busy``).
 
-**Stored once computed.**  Every complete deal analysis is kept (the last
-:data:`MAX_KEPT`), by table and deal for a table, by the record's SHA-256 and the
-deal for a posted record, and served again without a job.
+**Stored once computed.**  Every complete deal analysis is kept in memory (the
+last :data:`MAX_KEPT`), by table and deal for a table, by the record's SHA-256 and
+the deal for a posted record, and served again without a job.  A table's are also
+stored in the database with the table (``db.py:analyses_t``, written by the
+process's one writer), so that they are served again after a restart, by any
+process, and ``GET /tables/{id}/record.json`` carries them as its deals'
+``analysis``.
 
 ``POST /api/analyze`` (``?samples=N``, 1 to :data:`MAX_SAMPLES`, default
 :data:`SAMPLES`) answers ``application/x-ndjson``, one JSON object a line:
@@ -48,9 +52,10 @@ import asyncio
 import dataclasses
 import hashlib
 import json
+import logging
 import time
 from collections import OrderedDict
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
 from starlette.requests import Request
@@ -58,6 +63,7 @@ from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import BaseRoute, Route
 
 from ..core import to_record
+from .db import save_analysis
 from .inputs import ascii_int
 from .jobs import (
     ANALYSIS_MAX_DEALS,
@@ -70,6 +76,7 @@ from .requests import json_error, read_body
 from .security import origin_allowed
 from .workers import JobTimeout, PoolBusy, WorkerFailed, client_key
 
+log = logging.getLogger("polignac.server")
 MAX_BODY = 1024 * 1024
 MAX_DEALS = ANALYSIS_MAX_DEALS
 SAMPLES = 8
@@ -140,11 +147,42 @@ def _complete(analysis: bytes) -> bool:
     return b'"note":"time"' not in analysis
 
 
+async def stored_analyses(hub: Any, table_id: str, total: int) -> dict[int, bytes]:
+    """A table's analyses of its finished deals 1..``total`` stored so far: in memory,
+    else read from the database (off the event loop) and kept in memory."""
+    key = f"table:{table_id}"
+    found = {n: _kept[(key, n, SAMPLES)] for n in range(1, total + 1)
+             if (key, n, SAMPLES) in _kept}
+    if len(found) < total and hub.store is not None:
+        for n, data in (await asyncio.to_thread(hub.store.load_analyses, table_id,
+                                                SAMPLES)).items():
+            if 1 <= n <= total and n not in found:
+                found[n] = data
+                _keep(_kept, (key, n, SAMPLES), data, MAX_KEPT)
+    return dict(sorted(found.items()))
+
+
+def _saver(hub: Any, table_id: str) -> Callable[[int, bytes], Awaitable[None]]:
+    """Store a table's complete deal analysis in the database (through the writer)."""
+    async def save(number: int, data: bytes) -> None:
+        if hub.writer is None:
+            return
+        try:
+            await hub.writer.run(lambda conn: save_analysis(conn, table_id, number, SAMPLES,
+                                                            data))
+        except Exception:  # kept in memory all the same; the next process computes it again
+            log.warning("table %s: deal %d's analysis could not be stored", table_id, number,
+                        exc_info=True)
+    return save
+
+
 async def _deals(pool: Any, client: str, body: bytes, key: str, numbers: range,
                  samples: int, on_job: Callable[[], None] | None = None,
+                 save: Callable[[int, bytes], Awaitable[None]] | None = None,
                  ) -> AsyncIterator[tuple[int, int, bytes]]:
     """Each deal's analysis of ``numbers`` -> ``(number, status, JSON)``, stored ones
-    without a job; stops after the first that fails."""
+    without a job (a complete new one goes to ``save`` too); stops after the first
+    that fails."""
     deadline = time.monotonic() + TIME_LIMIT
     for number in numbers:
         kept = _kept.get((key, number, samples))
@@ -158,6 +196,8 @@ async def _deals(pool: Any, client: str, body: bytes, key: str, numbers: range,
                                     left, limit=left + GRACE)
         if status == 200 and _complete(answer):
             _keep(_kept, (key, number, samples), answer, MAX_KEPT)
+            if save is not None:
+                await save(number, answer)
         yield number, status, answer
         if status != 200:
             return
@@ -199,13 +239,16 @@ async def table_deal_analysis(request: Request) -> Response:
     if number is None:
         return json_error(f"deal {raw[:20]} of this table is not finished", "no-deal", 404)
     progress = _progress_of(table.id)
+    hub = request.app.state.hub
+    await stored_analyses(hub, table.id, len(table.match.results))
 
     def count() -> None:
         progress.jobs += 1
 
-    async for _n, status, answer in _deals(_pool(request.app.state.hub), client_key(request),
+    async for _n, status, answer in _deals(_pool(hub), client_key(request),
                                            _table_record(table), f"table:{table.id}",
-                                           range(number, number + 1), SAMPLES, count):
+                                           range(number, number + 1), SAMPLES, count,
+                                           _saver(hub, table.id)):
         if status != 200:
             return Response(answer, status_code=status, media_type="application/json")
         return Response(b'{"deal":%d,"analysis":%s}' % (number, answer),
@@ -224,15 +267,16 @@ def _progress_body(progress: Progress) -> dict[str, Any]:
     return out
 
 
-async def _run_table(progress: Progress, pool: Any, client: str, table_id: str,
+async def _run_table(progress: Progress, hub: Any, client: str, table_id: str,
                      body: bytes) -> None:
     """Analyse every finished deal of a table (the task behind POST .../analysis)."""
     def count() -> None:
         progress.jobs += 1
 
     try:
-        async for _n, status, answer in _deals(pool, client, body, f"table:{table_id}",
-                                               range(1, progress.total + 1), SAMPLES, count):
+        async for _n, status, answer in _deals(_pool(hub), client, body, f"table:{table_id}",
+                                               range(1, progress.total + 1), SAMPLES, count,
+                                               _saver(hub, table_id)):
             if status != 200:
                 progress.error = json.loads(answer)
                 return
@@ -255,15 +299,16 @@ async def table_analysis_start(request: Request) -> Response:
     if progress.running:
         return JSONResponse(_progress_body(progress), status_code=202)
     total = len(table.match.results)
-    key = f"table:{table.id}"
-    stored = sum(1 for n in range(1, total + 1) if (key, n, SAMPLES) in _kept)
+    stored = len(await stored_analyses(hub, table.id, total))
+    if progress.running:  # it started while the database answered
+        return JSONResponse(_progress_body(progress), status_code=202)
     progress.total, progress.done, progress.error = total, stored, None
     if stored == total:
         return JSONResponse(_progress_body(progress))
     client = client_key(request)
     progress.running = True
     progress.done = 0
-    progress.task = asyncio.ensure_future(_run_table(progress, _pool(hub), client, table.id,
+    progress.task = asyncio.ensure_future(_run_table(progress, hub, client, table.id,
                                                      _table_record(table)))
     return JSONResponse(_progress_body(progress), status_code=202)
 
@@ -277,9 +322,7 @@ async def table_analysis(request: Request) -> Response:
     out = _progress_body(progress)
     if not progress.running:
         total = len(table.match.results)
-        key = f"table:{table.id}"
-        stored = {n: _kept[(key, n, SAMPLES)] for n in range(1, total + 1)
-                  if (key, n, SAMPLES) in _kept}
+        stored = await stored_analyses(request.app.state.hub, table.id, total)
         out.update(total=total, done=len(stored))
         head = dumps(out)[:-1]
         deals = b",".join(b'"%d":%s' % (n, a) for n, a in stored.items())

@@ -81,6 +81,16 @@ events_t = Table(
 )
 
 
+analyses_t = Table(  # migration 0010
+    "analyses", metadata,
+    Column("table_id", String(32), ForeignKey("tables.id"), primary_key=True),
+    Column("deal", Integer, primary_key=True),  # the finished deal's number, from 1
+    Column("samples", Integer, primary_key=True),
+    Column("data", Text, nullable=False),  # the deal's analysis (docs/record-format.md), JSON
+    Column("created_at", Float, nullable=False),
+)
+
+
 @dataclass
 class SeatRow:
     """One seat of a stored table."""
@@ -256,6 +266,19 @@ def update_table(conn: Connection, table_id: str, **values: Any) -> None:
     conn.execute(update(tables_t).where(tables_t.c.id == table_id).values(**values))
 
 
+def save_analysis(conn: Connection, table_id: str, deal: int, samples: int,
+                  data: bytes) -> None:
+    """Store finished deal ``deal``'s analysis (JSON ``data``) of a table, once: a
+    deal already stored (by another process, say) keeps its first analysis."""
+    found = conn.execute(select(analyses_t.c.deal).where(
+        (analyses_t.c.table_id == table_id) & (analyses_t.c.deal == deal)
+        & (analyses_t.c.samples == samples))).first()
+    if found is None:
+        conn.execute(insert(analyses_t).values(table_id=table_id, deal=deal, samples=samples,
+                                               data=data.decode("utf-8"),
+                                               created_at=time.time()))
+
+
 class Store:
     """Reads and writes tables, seats and events.  Blocking: call from a thread."""
 
@@ -310,6 +333,13 @@ class Store:
         """Record that ``rematch_id`` is the rematch of ``table_id``."""
         with self.engine.begin() as conn:
             set_rematch(conn, table_id, rematch_id)
+
+    def load_analyses(self, table_id: str, samples: int) -> dict[int, bytes]:
+        """A table's stored deal analyses (``save_analysis``) by deal number."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(select(analyses_t.c.deal, analyses_t.c.data).where(
+                (analyses_t.c.table_id == table_id) & (analyses_t.c.samples == samples)))
+            return {r.deal: r.data.encode("utf-8") for r in rows}
 
     def load_all(self) -> list[TableRow]:
         """Every table still in play (neither closed nor known to be finished), with its

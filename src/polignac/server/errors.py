@@ -16,6 +16,7 @@ from typing import Any, TypeVar
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
+from ..core import PolignacError, RulesError
 from .pages import error_page
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -36,6 +37,17 @@ class ApiError(Exception):
     def body(self) -> dict[str, Any]:
         """The JSON answer's body."""
         return {"error": str(self), "rule": self.rule, **self.extra}
+
+
+def rules_refused(exc: PolignacError) -> ApiError:
+    """The 400 ``bad-rules`` answer for rules that do not make a match: the English
+    message, and for a :class:`RulesError` with a code its catalog ``key``
+    (``rulesError.<code>``) and ``params``, which the pages say in their language
+    (``labels.js:serverReason``)."""
+    extra: dict[str, Any] = {}
+    if isinstance(exc, RulesError) and exc.code is not None:
+        extra = {"code": exc.code, "key": f"rulesError.{exc.code}", "params": exc.params}
+    return ApiError(str(exc), "bad-rules", extra=extra)
 
 
 class ProtocolError(ValueError):

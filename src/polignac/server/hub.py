@@ -37,7 +37,7 @@ from .db import (
     update_seat,
     update_table,
 )
-from .errors import ApiError
+from .errors import ApiError, rules_refused
 from .guide import Guide
 from .health import LagMonitor
 from .seating import KeyedRateLimit, seal
@@ -306,7 +306,7 @@ class Hub:
             n = rules.default_players if players is None else players
             rules.check_player_count(n)
         except PolignacError as exc:
-            raise ApiError(str(exc), "bad-rules") from None
+            raise rules_refused(exc) from None
         if len(seats) != n:
             raise ApiError(f"{len(seats)} seats described for {n} players", "bad-seats")
         if [s.get("kind") for s in seats].count("you") != 1:
@@ -384,7 +384,7 @@ class Hub:
         try:  # every rule checked, as a replay would (Match.new), before anything is stored
             table = GameTable(row, self.writer, self.config)
         except PolignacError as exc:
-            raise ApiError(str(exc), "bad-rules") from None
+            raise rules_refused(exc) from None
         await self.writer.run(store)
         table.created_at = row.created_at
         if not cluster.loads_all:

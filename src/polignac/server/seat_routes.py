@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import json
 import urllib.parse
 
 from starlette.requests import Request
@@ -29,6 +30,7 @@ from starlette.routing import BaseRoute, Route
 from ..core import to_record
 from ..i18n import default_name
 from . import commitments, frames
+from .analysis_routes import stored_analyses
 from .errors import ApiError, ProtocolError, html_errors
 from .inputs import ascii_int
 from .pages import render
@@ -289,7 +291,8 @@ async def join_submit(request: Request) -> Response:
 
 
 async def record_json(request: Request) -> Response:
-    """The record of the match; while a deal is in play, only the finished deals."""
+    """The record of the match; while a deal is in play, only the finished deals; a
+    deal analysed at this table carries its stored ``analysis``."""
     table = await table_of(request)
     match = table.match
     if match.current is not None:
@@ -297,7 +300,11 @@ async def record_json(request: Request) -> Response:
     store = hub_of(request).store
     refused = {} if store is None else \
         await asyncio.to_thread(commitments.refusals_of, store.engine, table.id)
-    return JSONResponse(to_record(match, frames.shuffles(table, refused)), headers={
+    record = to_record(match, frames.shuffles(table, refused))
+    analyses = await stored_analyses(request.app.state.hub, table.id, len(match.results))
+    for number, data in analyses.items():
+        record["deals"][number - 1]["analysis"] = json.loads(data)
+    return JSONResponse(record, headers={
         "Content-Disposition": f'attachment; filename="polignac-{table.id}.json"'})
 
 

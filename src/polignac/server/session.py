@@ -4,7 +4,7 @@
 cookie, connections per address) and runs a :class:`Session`: every frame the
 client sends is read by one parser (:class:`FrameReader`: text, size, rate,
 JSON object) and handed by its ``type`` to the handler :data:`HANDLERS` names
-(``hello``, ``act``, ``cut``, ``ping``).  What the session sends goes through
+(``hello``, ``act``, ``cut``, ``say``, ``ping``).  What the session sends goes through
 a bounded outbox (``connections.py:Outbox``) that one sender task drains.  The
 protocol is in docs/server.md.
 """
@@ -180,6 +180,21 @@ async def on_cut(s: Session, data: dict[str, Any]) -> bool:
     return True
 
 
+async def on_say(s: Session, data: dict[str, Any]) -> bool:
+    """``say {message}``: a seated player's quick message (``quick_messages.py``),
+    broadcast to every connection as ``chat {seat, message}``."""
+    seat = s.seated("send messages")
+    if seat is None:
+        return True
+    try:
+        frame = s.table.quick.say(seat, data.get("message"))
+    except ProtocolError as exc:
+        s.refuse(exc.rule, str(exc), with_seq=False)
+        return True
+    s.table.broadcast(frame)
+    return True
+
+
 async def on_ping(s: Session, data: dict[str, Any]) -> bool:
     """``ping``: ``pong``."""
     s.send({"type": "pong"})
@@ -190,6 +205,7 @@ HANDLERS: dict[str, FrameHandler] = {
     "hello": on_hello,
     "act": on_act,
     "cut": on_cut,
+    "say": on_say,
     "ping": on_ping,
 }
 """The handler of each frame type a client may send (docs/server.md)."""

@@ -44,6 +44,7 @@ from .errors import ProtocolError
 from .guide import Guide, guide_of
 from .idle import Idle
 from .presence import Presence
+from .quick_messages import QuickMessages
 from .seat_requests import SeatRequests
 from .writer import Op, Writer
 
@@ -140,6 +141,7 @@ class GameTable:
         self.cuts = CutWindow(self)
         self.requests = SeatRequests(self)
         self.bot_driver = BotDriver(self)
+        self.quick = QuickMessages()  # the seats' quick messages (never stored)
         # Another process wrote this table's next event (several processes): the hub
         # drops the table (``Hub._fenced``).
         self.on_fenced: Callable[[GameTable], None] | None = None

@@ -134,13 +134,16 @@
  * @typedef {{type: "pong"} | {type: "commitment", deal: number} | {type: "cut", deal: number}
  *   | {type: "cut-refused", deal: number, seat: number, rule: string, message: string, at: number,
  *   closes: number | null}} OtherFrame
- * @typedef {StateFrame | EventFrame | PresenceFrame | RematchFrame | ErrorFrame | OtherFrame} Frame
+ * @typedef {{type: "chat", seat: number, message: string}} ChatFrame a quick message (not stored)
+ * @typedef {StateFrame | EventFrame | PresenceFrame | RematchFrame | ErrorFrame | ChatFrame
+ *   | OtherFrame} Frame
  */
 
 /**
  * What the page sends.
  * @typedef {{type: "hello", last_seq: number} | {type: "act", action: string, seq?: number}
- *   | {type: "cut", deal: number, value: string, commitment?: string} | {type: "ping"}} ClientFrame
+ *   | {type: "cut", deal: number, value: string, commitment?: string} | {type: "say", message: string}
+ *   | {type: "ping"}} ClientFrame
  */
 
 export {};

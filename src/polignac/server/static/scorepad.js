@@ -215,7 +215,7 @@ function render() {
 function rulesLine(state) {
   const params = { t: state.threshold, n: state.num_deals };
   const key = state.match_end === "fixed-deals"
-    ? `scorepad.end.fixed-deals.${state.scoring === "points" ? "highest" : "lowest"}`
+    ? `scorepad.end.fixed-deals.${state.words.higher_better ? "highest" : "lowest"}`
     : `scorepad.end.${state.match_end}`;
   let text = t("scorepad.match", { end: t(key, params) });
   if (state.num_deals) {
@@ -229,7 +229,7 @@ function rulesLine(state) {
 function renderTable() {
   const table = $("sp-table");
   const names = pad.names;
-  const pollack = pad.scoring === "pollack";
+  const sideReasons = pad.words.side_reasons;  // lines under no player (a side's own)
   const head = el("tr", {}, el("th", { scope: "col", text: "#" }),
     el("th", { scope: "col", text: t("scorepad.dealer") }),
     ...names.map((n) => el("th", { scope: "col", class: "num", text: n })));
@@ -246,8 +246,7 @@ function renderTable() {
     names.forEach((_, seat) => {
       const playing = deal.seats.includes(seat);
       const why = deal.lines
-        .filter((l) => (pollack ? (l.reason === "card-points" || l.reason === "last-trick"
-          ? false : l.player === seat) : l.player === seat) && l.points !== 0)
+        .filter((l) => !sideReasons.includes(l.reason) && l.player === seat && l.points !== 0)
         .map((l) => reasonWord(l, (code) => cardName(code, preset(pad.preset).suits === "german")))
         .filter(Boolean);
       const cell = el("td", { class: playing ? "num" : "num sp-muted" },
@@ -265,8 +264,7 @@ function renderTable() {
     }
     rows.push(tr);
   }
-  const totalLabel = t(pollack ? "scorepad.total.partie" : pad.scoring === "chips"
-    ? "scorepad.total.chips" : "scorepad.total.total");
+  const totalLabel = t(`scorepad.total.${pad.words.total}`);
   const foot = el("tr", { class: "sp-total" }, el("th", { scope: "row", colspan: 2, text: totalLabel }),
     ...pad.totals.map((t, seat) => el("td", {
       class: "num" + (pad.winners.includes(seat) ? " winner" : "")
@@ -274,7 +272,7 @@ function renderTable() {
       id: `sp-total-${seat}`, text: t,
     })));
   const parts = [el("thead", {}, head), el("tbody", {}, ...rows), el("tfoot", {}, foot)];
-  if (pollack) {
+  if (pad.sides.length && pad.parties_tally.length) {  // parties played by sides
     const won = names.map((_, s) => pad.parties_tally[sideOf(pad.sides, s)]);
     parts[2].append(el("tr", {}, el("th", { scope: "row", colspan: 2, text: t("scorepad.partiesWon") }),
       ...won.map((w) => el("td", { class: "num", text: w }))));

@@ -20,6 +20,7 @@ import {
 } from "./table-actions.js";
 import { actionLabel, callHelp } from "./table-words.js";
 import { tookTrick } from "./labels.js";
+import { redrawBubbles } from "./table-chat.js";
 
 // The words for a seat's points taken this deal, by the table's taken_unit (core/families.py: Family.taken_unit).
 const TAKEN_KEYS = { penalty: "table.taken.penalty", points: "table.taken.points",
@@ -190,6 +191,7 @@ export function renderSeats() {
   place(mine, spot(base));
   mine.dataset.side = "bottom";
   $("me").replaceChildren(mine);
+  redrawBubbles();
 }
 
 // ------------------------------------------------------------------ the trick
@@ -510,7 +512,7 @@ export function logEvent(ev) {
     logLines.push(a.length === 2 ? playLine(ev.seat, a) : callLine(ev.seat, a));
     const done = ev.trick;
     if (done) logLines.push(trickLine(done.winner));
-    if (ev.deal_over) logLines.push(() => t("table.dealOver"));
+    if (ev.deal_over) logLines.push(ev.match_over ? () => t("table.over") : () => t("table.dealOver"));
   }
   logLines = logLines.slice(-80);
   renderLog();

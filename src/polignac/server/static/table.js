@@ -18,6 +18,7 @@ import {
   toggleLast,
 } from "./table-render.js";
 import { askHint, hintAllowed, initHints } from "./table-hints.js";
+import { initChat, onChat, renderChat } from "./table-chat.js";
 import { act, guardLeaving, initActions, rematch, settle, togglePass } from "./table-actions.js";
 
 /** @typedef {import("./protocol.js").Frame} Frame */
@@ -44,6 +45,7 @@ function onFrame(f) {
     if (f.presence) setPresence(f.presence);
     rebuildLog();
     render();
+    renderChat();
     markSeq();
   } else if (f.type === "event") {
     if (f.seq <= S.lastSeq) return;
@@ -54,7 +56,9 @@ function onFrame(f) {
     return;  // the guide sees the event when it is shown
   } else if (f.type === "presence") {
     setPresence(f);
-    if (S.view) render();
+    if (S.view) { render(); renderChat(); }
+  } else if (f.type === "chat") {
+    onChat(f);
   } else if (f.type === "rematch") {
     S.rematchUrl = f.url;
     if (S.view) render();
@@ -153,6 +157,7 @@ document.addEventListener("keydown", (e) => {
 initPacing({ show: showEvent, redraw: () => { renderTrick(); renderStatus(); } });
 initActions({ send: conn.send, rerender, toast });
 initHints({ rerender, toast });
+initChat({ send: conn.send });
 R.start = async () => {
   try { await postJson(`/tables/${S.tableId}/start`); } catch (e) { toast(e.message); }
 };
@@ -167,7 +172,9 @@ setInterval(() => {
 
 languagePicker($("lang", HTMLSelectElement));
 translatePage();
-onLang(() => { conn.retranslate(); resetSeatsPanel(); rerender(); renderLog(); motionTip(); });
+onLang(() => {
+  conn.retranslate(); resetSeatsPanel(); rerender(); renderLog(); motionTip(); if (S.view) renderChat();
+});
 const motionBox = $("motion", HTMLInputElement);
 function motionTip() {
   const label = motionBox.closest("label");
