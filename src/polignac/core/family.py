@@ -20,7 +20,7 @@ docs/architecture.md#change-family.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from .actions import Action
 from .cards import Mask
@@ -36,6 +36,24 @@ if TYPE_CHECKING:  # pragma: no cover
 
 StartDeal = Callable[[_Tables, tuple[Mask, ...], int], Deal]
 """A family's hook that starts its deal from checked hands: (tables, hands, dealer)."""
+
+
+class PlayLimits(NamedTuple):
+    """A family's limits on trick play beyond following suit, and its moon, as the
+    exact solver (bots/solver.py) reads them (:meth:`Family.play_limits`): masks in
+    the cards' own numbering, for one rule set and player count."""
+
+    opening: int
+    """The card that must open the deal's first trick (-1: any card)."""
+    clean: Mask
+    """The cards kept off the first trick while a player has others (0: none)."""
+    unbroken: Mask
+    """The cards that may not be led until one of ``breakers`` has been played (0: none)."""
+    breakers: Mask
+    """The cards whose play lifts ``unbroken`` (0 without it)."""
+    moon: Mask
+    """The cards a player takes all of to shoot the moon (0: no moon); what that
+    changes is the family's :meth:`Family.adjust_lines`."""
 
 
 class Family:
@@ -134,6 +152,11 @@ class Family:
         """The game family's change to a trick game's score lines per player, before
         contracts (:func:`polignac.core.scoring.score_tricks`): none by default."""
         return per
+
+    def play_limits(self, rules: Rules, n: int) -> PlayLimits | None:
+        """Its limits on trick play beyond following suit and its moon, for ``rules``
+        (a rule set of this game family) with ``n`` players; None: none (by default)."""
+        return None
 
     def after_deal(self, standing: Standing, rules: Rules, scores: Sequence[int],
                    claim: tuple[int, bool] | None,
