@@ -190,7 +190,6 @@ def test_bots_and_research_reach_pollack_only_through_its_family() -> None:
 
 
 FAMILY_NAMED_IN: dict[str, str] = {
-    "bots/hearts.py": "the Hearts family's passing bots (its module's cards, play_rules)",
     "research/hearts_agreement.py": "the card-for-card comparison with OpenSpiel's hearts",
 }
 """The modules of the bots, the research interfaces, the command line and the server
