@@ -363,7 +363,8 @@ ALL_COUNTS = [(get_rules(name), n) for name, r in PRESETS.items() for n in r.pla
 
 def _random_deal(rules: Rules, n: int, rng: random.Random, pool_in: bool) -> Deal:
     """A deal played to its end by random legal actions (declarations, passes, calls)."""
-    deal = Deal.shuffled(rules, n, rng.randrange(n), rng, pool_in=pool_in)
+    deal = Deal.shuffled(rules, n, rng.randrange(n), rng,
+                         family_state=pool_in if rules.kind.chips else None)
     while not deal.done:
         deal = deal.apply(rng.choice(deal.legal_actions()))
     return deal
@@ -552,3 +553,46 @@ def test_play_limits_agree_with_the_deal(preset: str) -> None:
                 assert unbroken == (limits.unbroken if not played & limits.breakers else 0)
             legal = deal.legal_actions()
             deal = deal.apply(legal[rng.randrange(len(legal))])
+
+
+def test_a_family_carries_its_own_state_through_the_match() -> None:
+    """A family's own state goes through the standing, each deal and the score pad
+    unread by them (``Family.start_state``, ``deal_state``, ``next_state``): here a
+    count of the deals played, which each deal is given at its start."""
+    from typing import Any
+
+    from polignac.core.scorepad import ScorePad
+
+    class Counting(TrickAvoidanceFamily):
+        name = "counting"
+        games = ("counting",)
+        scorings = (rules_mod.ScoreKind("counting", penalty=True, taker_gains=False,
+                                        chips=False, sides=False,
+                                        match_ends=("threshold-loser",)),)
+
+        def start_state(self, rules: Rules, n: int) -> Any:
+            return ("deals", 0)
+
+        def deal_state(self, state: Any) -> Any:
+            return state[1] if state is not None else -1
+
+        def next_state(self, state: Any, redeal: bool) -> Any:
+            return ("deals", state[1] + 1)
+
+    rules = Rules(preset="counting", game="counting", scoring="counting", players=(4,),
+                  card_points={"JC": 5}, declaration="none", threshold=15)
+    with fam.extended(Counting()):
+        assert Deal.shuffled(rules, 4, 0, random.Random(1)).family_state == -1
+        m = Match.new(rules, 4)
+        assert m.family_state == ("deals", 0)
+        rng = random.Random(4)
+        while not m.finished:
+            if m.needs_deal:
+                m = m.deal_random(rng)
+                assert m.current is not None and m.current.family_state == len(m.results)
+            else:
+                m = m.apply(rng.choice(m.legal_actions()))
+        assert m.family_state == ("deals", len(m.results))
+        assert all(r.family_result is None and r.sheet() == {} for r in m.results)
+        pad = ScorePad.new(rules, ["A", "B", "C", "D"])
+        assert pad.family_state == ("deals", 0)

@@ -181,7 +181,7 @@ class _HeartsStatic(_Static):
 
 def _static(plan: _Plan, dealer: int, hands: tuple[Mask, ...], dealt: tuple[Mask, ...],
             given: tuple[Mask, ...], direction: str, offset: int) -> _HeartsStatic:
-    s = _HeartsStatic(plan.tables, dealer, hands, -1, (0, 0), True)
+    s = _HeartsStatic(plan.tables, dealer, hands, -1, plan.tables.deal_state)
     s.dealt = dealt
     s.given = given
     s.direction = direction
