@@ -79,6 +79,19 @@ class Match(StandingView):
     current_dealer: int = -1
     standing: Standing = field(default_factory=lambda: Standing(()))
     """Totals and match status (see :class:`~polignac.core.standing.Standing`)."""
+    # Read at every step of a play loop: plain attributes, kept equal to what they
+    # say (set by __post_init__ and by every method that changes current or standing),
+    # instead of properties (a property call costs more than the attribute).
+    finished: bool = field(default=False, init=False, repr=False, compare=False)
+    """True when the match is over (``standing.finished``)."""
+    needs_deal: bool = field(default=True, init=False, repr=False, compare=False)
+    """True when the match waits for the next deal to be dealt (no deal in
+    progress, the match not over)."""
+
+    def __post_init__(self) -> None:
+        finished = self.standing.finished
+        _set(self, "finished", finished)
+        _set(self, "needs_deal", self.current is None and not finished)
 
     # ---------------------------------------------------------- construction
 
@@ -115,12 +128,6 @@ class Match(StandingView):
 
     # ---------------------------------------------------------------- state
 
-
-    @property
-    def needs_deal(self) -> bool:
-        """True when the match waits for the next deal to be dealt."""
-        # current first: during a deal (the hot path) one attribute decides
-        return self.current is None and not self.standing.finished
 
     @property
     def deal_number(self) -> int:
@@ -208,7 +215,8 @@ class Match(StandingView):
         return self.next_deal()
 
     def _with_deal(self, deal: Deal, dealer: int, seats: tuple[int, ...]) -> Match:
-        return _replace(self, current=deal, current_seats=seats, current_dealer=dealer)
+        return _replace(self, current=deal, current_seats=seats, current_dealer=dealer,
+                        needs_deal=False)
 
     # --------------------------------------------------------------- acting
 
@@ -293,8 +301,10 @@ class Match(StandingView):
             "number": len(self.results) + 1, "dealer": self.current_dealer, "seats": seats,
             "deal": deal, "score": score, "scores": scores, "tiebreak": bool(self.standing.tied),
             "family_result": family_result, "after": standing})
+        finished = standing.finished
         return _replace(self, results=self.results + (result,), current=None,
-                        current_seats=(), current_dealer=-1, standing=standing)
+                        current_seats=(), current_dealer=-1, standing=standing,
+                        finished=finished, needs_deal=not finished)
 
     def _name(self, seat: int) -> str:
         return self.names[seat]
@@ -356,7 +366,7 @@ class Match(StandingView):
 
 
 _new = object.__new__
-_set_dict = object.__setattr__
+_set = _set_dict = object.__setattr__
 """Sets a new match's ``__dict__`` (the frozen dataclass' ``__setattr__`` refuses it)."""
 _ALL_SEATS: Final = tuple(tuple(range(n)) for n in range(16))
 """``_ALL_SEATS[n]``: every seat of ``n``, in order (a deal that everyone plays)."""

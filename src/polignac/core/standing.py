@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
+from operator import add as _add
 from typing import Any, TypeVar
 
 from .rules import Rules
@@ -96,7 +97,9 @@ class Standing:
         if own is not None:  # the scoring family's own match end (parties)
             return own
         n = len(self.totals)
-        totals = tuple(t + s for t, s in zip(self.totals, scores, strict=True))
+        if len(scores) != len(self.totals):
+            raise ValueError(f"{len(scores)} scores for {len(self.totals)} seats")
+        totals = tuple(map(_add, self.totals, scores))
         counted = self.counted + (0 if redeal else 1)
         m = _replace(self, totals=totals, counted=counted,
                      family_state=scorer.next_state(self.family_state, redeal))
