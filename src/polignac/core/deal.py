@@ -460,12 +460,16 @@ _CARDS: Final = 2  # its cards in play order
 _WINNER: Final = 3  # who won it
 _MASK: Final = 4  # its cards as a mask
 _WON: Final = 5  # a bit per side (player & 1) that has won a trick so far
-_TOTALS: Final = 6  # the cached (taken, tricks, past) after it, or None
-_Totals = tuple[tuple[Mask, ...], tuple[int, ...], tuple["Trick", ...]]
+_TOTALS: Final = 6  # the cached (taken, tricks, past or None) after it, or None
+_Totals = tuple[tuple[Mask, ...], tuple[int, ...], tuple["Trick", ...] | None]
 
 
 def _totals(link: _Link | None, n: int) -> _Totals:
-    """(taken, tricks, past) after the trick of ``link`` (None: no trick yet) for ``n`` players."""
+    """(taken, tricks, past) after the trick of ``link`` (None: no trick yet) for ``n``
+    players; past is None until :func:`_past` has built it (the tricks as objects
+    cost more than the rest, and scoring a deal needs only the rest).
+
+    Every link before one with totals has them (they are worked out in order)."""
     if link is None:
         return (0,) * n, (0,) * n, ()
     totals: _Totals | None = link[_TOTALS]
@@ -477,20 +481,39 @@ def _totals(link: _Link | None, n: int) -> _Totals:
         link = link[_PREV]
     taken_: tuple[Mask, ...] = (0,) * n
     tricks_: tuple[int, ...] = (0,) * n
-    past: tuple[Trick, ...] = ()
     if link is not None:
-        taken_, tricks_, past = link[_TOTALS]
+        taken_, tricks_ = link[_TOTALS][:2]
     for link in reversed(todo):
-        _prev, leader, cards, winner, mask, _won, _none = link
+        _prev, _leader, _cards, winner, mask, _won, _none = link
         taken = list(taken_)
         taken[winner] |= mask
         tricks = list(tricks_)
         tricks[winner] += 1
         taken_, tricks_ = tuple(taken), tuple(tricks)
-        past = past + (_make_trick(leader, cards, winner),)
-        link[_TOTALS] = totals = (taken_, tricks_, past)
+        link[_TOTALS] = totals = (taken_, tricks_, None)
     assert totals is not None
     return totals
+
+
+def _past(link: _Link | None, n: int) -> tuple[Trick, ...]:
+    """The finished tricks up to ``link``'s, built on first read and kept in the
+    links' totals (every state after a trick sees the same tuple)."""
+    if link is None:
+        return ()
+    past = _totals(link, n)[2]
+    if past is not None:
+        return past
+    todo = []  # the links whose totals have no past yet, latest first
+    at: _Link | None = link
+    while at is not None and at[_TOTALS][2] is None:
+        todo.append(at)
+        at = at[_PREV]
+    built: tuple[Trick, ...] = () if at is None else at[_TOTALS][2]
+    for at in reversed(todo):
+        built = built + (_make_trick(at[_LEADER], at[_CARDS], at[_WINNER]),)
+        taken, tricks, _none = at[_TOTALS]
+        at[_TOTALS] = (taken, tricks, built)
+    return built
 
 
 class Deal:
@@ -741,7 +764,19 @@ class Deal:
     @property
     def past(self) -> tuple[Trick, ...]:
         """The finished tricks, in order."""
-        return _totals(self._last, self._s.n)[2]
+        return _past(self._last, self._s.n)
+
+    @property
+    def trick_winners(self) -> tuple[int, ...]:
+        """Who won each finished trick, in order (as ``past``, without building the
+        tricks: scoring a deal reads the first and the last)."""
+        out = []
+        link = self._last
+        while link is not None:
+            out.append(link[_WINNER])
+            link = link[_PREV]
+        out.reverse()
+        return tuple(out)
 
     @property
     def declarer(self) -> int:
