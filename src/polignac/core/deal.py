@@ -467,18 +467,28 @@ _Totals = tuple[tuple[Mask, ...], tuple[int, ...], tuple["Trick", ...] | None]
 def _totals(link: _Link | None, n: int) -> _Totals:
     """(taken, tricks, past) after the trick of ``link`` (None: no trick yet) for ``n``
     players; past is None until :func:`_past` has built it (the tricks as objects
-    cost more than the rest, and scoring a deal needs only the rest).
-
-    Every link before one with totals has them (they are worked out in order)."""
+    cost more than the rest, and scoring a deal needs only the rest)."""
     if link is None:
         return (0,) * n, (0,) * n, ()
     totals: _Totals | None = link[_TOTALS]
     if totals is not None:
         return totals
     todo = []  # the links without totals, latest first
+    last = link
     while link is not None and link[_TOTALS] is None:
         todo.append(link)
         link = link[_PREV]
+    if link is None and len(todo) > 2:
+        # Nothing read before (a deal scored at its end): one pass, kept in the last
+        # link only; an earlier state that is read later walks back on its own.
+        taken = [0] * n
+        tricks = [0] * n
+        for at in todo:
+            winner = at[_WINNER]
+            taken[winner] |= at[_MASK]
+            tricks[winner] += 1
+        last[_TOTALS] = totals = (tuple(taken), tuple(tricks), None)
+        return totals
     taken_: tuple[Mask, ...] = (0,) * n
     tricks_: tuple[int, ...] = (0,) * n
     if link is not None:
@@ -505,14 +515,15 @@ def _past(link: _Link | None, n: int) -> tuple[Trick, ...]:
         return past
     todo = []  # the links whose totals have no past yet, latest first
     at: _Link | None = link
-    while at is not None and at[_TOTALS][2] is None:
+    while at is not None and (at[_TOTALS] is None or at[_TOTALS][2] is None):
         todo.append(at)
         at = at[_PREV]
     built: tuple[Trick, ...] = () if at is None else at[_TOTALS][2]
     for at in reversed(todo):
         built = built + (_make_trick(at[_LEADER], at[_CARDS], at[_WINNER]),)
-        taken, tricks, _none = at[_TOTALS]
-        at[_TOTALS] = (taken, tricks, built)
+        if at[_TOTALS] is not None:  # kept where the totals are (else read on its own)
+            taken, tricks, _none = at[_TOTALS]
+            at[_TOTALS] = (taken, tricks, built)
     return built
 
 
