@@ -7,11 +7,11 @@ import random
 import pytest
 
 from polignac.bots.base import SeatView
-from polignac.bots.hearts import easy_pass, medium_pass, pass_danger, play_rules
+from polignac.bots.hearts import easy_pass, medium_pass, pass_danger
 from polignac.bots.registry import make_bot
 from polignac.core import Deal, get_rules
 from polignac.core.cards import parse_card
-from polignac.core.hearts_deal import HeartsDeal
+from polignac.core.hearts_deal import HeartsDeal, play_rules
 
 
 def _mask(codes: str) -> int:

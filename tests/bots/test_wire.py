@@ -51,9 +51,31 @@ def test_bad_data_names_the_field() -> None:
         ({**good, "contract": 3}, "contract"),
         ({**good, "announcements": [[0, 1]]}, "announcements"),
         ({**good, "turn_up": True}, "turn_up"),
+        ({**good, "family_state": "x"}, "family_state"),
+        ({**good, "family_state": [1, "x"]}, "family_state"),
     ]
     for data, field in cases:
         with pytest.raises(WireError, match=field):
             view_from_wire(data)
     with pytest.raises(WireError, match="object"):
         view_from_wire([good])
+
+
+def test_the_deal_s_family_state_travels() -> None:
+    """A deal's family state (Deal.family_state: Pollack's partie before it, whether the
+    Bassadewitz dealer put up the pool) comes back as it was; a view from an older
+    peer, without it, reads as none (the family's default)."""
+    from polignac.core import Deal
+
+    for preset, state in (("pollack", (17, 4)), ("bassadewitz", False), ("polignac", None)):
+        rules = get_rules(preset)
+        deal = Deal.shuffled(rules, 4, 0, random.Random(3), family_state=state)
+        view = SeatView.of(deal, 1)
+        assert view.family_state == deal.family_state == state
+        back = view_from_wire(json.loads(json.dumps(view_to_wire(view))))
+        assert back == view and back.family_state == state
+        old = {k: v for k, v in view_to_wire(view).items() if k != "family_state"}
+        assert view_from_wire(old).family_state is None
+    partie = SeatView.of(Deal.shuffled(get_rules("pollack"), 4, 0, random.Random(3),
+                                       family_state=(17, 4)), 0)
+    assert partie.partie == (17, 4)

@@ -11,6 +11,7 @@ import pytest
 
 from polignac.cli.main import main
 from polignac.core import PRESETS
+from polignac.i18n import preset_summary
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
@@ -24,7 +25,11 @@ def test_presets_table(capsys: pytest.CaptureFixture[str]) -> None:
     assert status == 0 and not err
     for name in PRESETS:
         assert f"\n{name} " in out
-    assert "JS 2, J 1; KQJAT987; capot; highest loses at 20" in out
+    # the rules pages' summary (the i18n catalogs), one text for both
+    assert preset_summary("polignac", "en") in out and preset_summary("polignac", "en")
+    status, out, _ = run(capsys, "presets", "--lang", "fr")
+    assert status == 0 and preset_summary("polignac", "fr") in out
+    assert preset_summary("polignac", "fr") != preset_summary("polignac", "en")
 
 
 def test_no_command_prints_help(capsys: pytest.CaptureFixture[str]) -> None:

@@ -322,7 +322,7 @@ BASSA_HANDS = ["7D 9D QH 7H 9S QS KD QD", "7C AD AH JH 7S JS QC KC",
 
 
 def bassa_deal(preset: str = "bassadewitz", pool_in: bool = True) -> Deal:
-    deal = Deal.from_hands(get_rules(preset), hands(BASSA_HANDS), dealer=0, pool_in=pool_in)
+    deal = Deal.from_hands(get_rules(preset), hands(BASSA_HANDS), dealer=0, family_state=pool_in)
     for code in BASSA_TRICKS.split():
         deal = deal.apply_text(code)
     assert deal.done
@@ -355,7 +355,7 @@ def test_bassadewitz_sweep_pays_and_redeals() -> None:
     assert score.scores == (-12 - 4, 12, -4, -4)
     assert sum(score.scores) == -12, "the stake stays in the pool"
     again = play_out(Deal.from_hands(get_rules("bassadewitz"), hands(SLAM), dealer=0,
-                                     pool_in=False))
+                                     family_state=False))
     assert again.score().scores == (-4, 12, -4, -4)
 
 
@@ -367,7 +367,7 @@ POLLACK = ["TC TD TH 9C AC 7C 8C 7D", "9D 9H AD AH KC KD 8D 8H",
 
 
 def pollack_deal(partie: tuple[int, int] = (0, 0)) -> Deal:
-    return Deal.from_hands(get_rules("pollack"), hands(POLLACK), dealer=3, partie=partie)
+    return Deal.from_hands(get_rules("pollack"), hands(POLLACK), dealer=3, family_state=partie)
 
 
 def test_pollack_forehand_announces_before_the_first_lead() -> None:

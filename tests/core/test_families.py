@@ -4,6 +4,7 @@ while (``extended``), and no core module but a family's own names its special ca
 
 from __future__ import annotations
 
+import importlib
 import random
 import re
 from dataclasses import replace
@@ -189,8 +190,6 @@ def test_bots_and_research_reach_pollack_only_through_its_family() -> None:
 
 
 FAMILY_NAMED_IN: dict[str, str] = {
-    "bots/hearts.py": "the Hearts family's passing bots (its module's cards, play_rules)",
-    "bots/solver.py": "the kernel's Hearts parameters (_hearts_params: still to hook, issue 19)",
     "research/hearts_agreement.py": "the card-for-card comparison with OpenSpiel's hearts",
 }
 """The modules of the bots, the research interfaces, the command line and the server
@@ -210,6 +209,9 @@ def _family_words() -> tuple[set[str], set[str], set[str]]:
     classes |= {f.deal_class.__name__ for f in FAMILIES if f.deal_class is not Deal}
     modules = {m for f in FAMILIES for m in (type(f).__module__, *f.modules)}
     modules -= {"polignac.core.scoring"}  # shared: the trick games' scoring
+    # every class a family's module defines (its deal's statics, its states...)
+    classes |= {name for m in modules for name, obj in vars(importlib.import_module(m)).items()
+                if isinstance(obj, type) and obj.__module__ == m}
     words = {f.name for f in FAMILIES} | set(GAMES) | set(PRESETS)
     return classes, modules, words - {"polignac"}
 
@@ -358,7 +360,8 @@ ALL_COUNTS = [(get_rules(name), n) for name, r in PRESETS.items() for n in r.pla
 
 def _random_deal(rules: Rules, n: int, rng: random.Random, pool_in: bool) -> Deal:
     """A deal played to its end by random legal actions (declarations, passes, calls)."""
-    deal = Deal.shuffled(rules, n, rng.randrange(n), rng, pool_in=pool_in)
+    deal = Deal.shuffled(rules, n, rng.randrange(n), rng,
+                         family_state=pool_in if rules.kind.chips else None)
     while not deal.done:
         deal = deal.apply(rng.choice(deal.legal_actions()))
     return deal
@@ -520,3 +523,73 @@ def test_solver_result_agrees_with_the_deal_score(preset: str) -> None:
             assert [float(x) for x in results] == scorer.returns(score, rules, n)
         checked += 1
     assert checked >= 6
+
+
+@pytest.mark.parametrize("preset", sorted(PRESETS))
+def test_play_limits_agree_with_the_deal(preset: str) -> None:
+    """``Family.play_limits`` (what the solver reads) says what the family's deal
+    does: none but in the Hearts family, and there the deal's own restrictions at
+    every state of a random deal (the breakers lift ``unbroken`` once played)."""
+    rules = get_rules(preset)
+    rng = random.Random(preset)
+    for n in rules.players:
+        limits = rules.family.play_limits(rules, n)
+        deal = Deal.shuffled(rules, n, 0, rng)
+        if not isinstance(deal, HeartsDeal):
+            assert limits is None
+            continue
+        assert limits is not None
+        assert bool(limits.moon) == rules.moon
+        while not deal.done:
+            if deal.phase_name == "play":
+                opening, clean, unbroken = deal.play_restrictions()
+                first = not deal.past
+                assert opening == (limits.opening if first and not deal.trick else -1)
+                assert clean == (limits.clean if first else 0)
+                played = sum(deal.taken) | sum(1 << c for c in deal.trick)
+                assert unbroken == (limits.unbroken if not played & limits.breakers else 0)
+            legal = deal.legal_actions()
+            deal = deal.apply(legal[rng.randrange(len(legal))])
+
+
+def test_a_family_carries_its_own_state_through_the_match() -> None:
+    """A family's own state goes through the standing, each deal and the score pad
+    unread by them (``Family.start_state``, ``deal_state``, ``next_state``): here a
+    count of the deals played, which each deal is given at its start."""
+    from typing import Any
+
+    from polignac.core.scorepad import ScorePad
+
+    class Counting(TrickAvoidanceFamily):
+        name = "counting"
+        games = ("counting",)
+        scorings = (rules_mod.ScoreKind("counting", penalty=True, taker_gains=False,
+                                        chips=False, sides=False,
+                                        match_ends=("threshold-loser",)),)
+
+        def start_state(self, rules: Rules, n: int) -> Any:
+            return ("deals", 0)
+
+        def deal_state(self, state: Any) -> Any:
+            return state[1] if state is not None else -1
+
+        def next_state(self, state: Any, redeal: bool) -> Any:
+            return ("deals", state[1] + 1)
+
+    rules = Rules(preset="counting", game="counting", scoring="counting", players=(4,),
+                  card_points={"JC": 5}, declaration="none", threshold=15)
+    with fam.extended(Counting()):
+        assert Deal.shuffled(rules, 4, 0, random.Random(1)).family_state == -1
+        m = Match.new(rules, 4)
+        assert m.family_state == ("deals", 0)
+        rng = random.Random(4)
+        while not m.finished:
+            if m.needs_deal:
+                m = m.deal_random(rng)
+                assert m.current is not None and m.current.family_state == len(m.results)
+            else:
+                m = m.apply(rng.choice(m.legal_actions()))
+        assert m.family_state == ("deals", len(m.results))
+        assert all(r.family_result is None and r.sheet() == {} for r in m.results)
+        pad = ScorePad.new(rules, ["A", "B", "C", "D"])
+        assert pad.family_state == ("deals", 0)

@@ -17,7 +17,9 @@ from polignac.core import (
     RulesError,
     get_rules,
 )
+from polignac.core.bassadewitz import POOL_PUT_UP, POOL_WAITING
 from polignac.core.cards import cards_of
+from polignac.core.pollack import parties_of
 
 from .reference import cards, play_to_end
 from .test_deal import BASSA_HANDS, SLAM, SPLIT
@@ -127,18 +129,18 @@ def test_fixed_deals_lowest_total_wins() -> None:
 def test_bassadewitz_redeal_keeps_the_dealer_and_the_pool() -> None:
     m = Match.new(get_rules("bassadewitz", {"deals": 4}), 4, first_dealer=0)
     m = finish_deal(m.start_deal(hands(SLAM)))  # player 1 sweeps: redeal
-    assert m.pool_waiting and m.totals == (-16, 12, -4, -4)
+    assert m.family_state == POOL_WAITING and m.totals == (-16, 12, -4, -4)
     assert m.next_deal()[0] == 0, "the same dealer deals again"
     m = m.start_deal(hands(BASSA_HANDS))
     assert m.current is not None and not m.current.pool_in
     m = finish_deal(m)
-    assert not m.pool_waiting and m.counted_deals == 1 and len(m.results) == 2
+    assert m.family_state == POOL_PUT_UP and m.counted_deals == 1 and len(m.results) == 2
     assert sum(m.totals) == 0
     assert m.next_deal()[0] == 1
     rng = random.Random(2)
     m = play_to_end(m, rng)
     assert m.finished and m.counted_deals == 4
-    assert sum(m.totals) + (12 if m.pool_waiting else 0) == 0
+    assert sum(m.totals) + (12 if m.family_state.waiting else 0) == 0
     top = max(m.totals)
     assert m.winners == tuple(s for s in range(4) if m.totals[s] == top)
 
@@ -156,15 +158,15 @@ def test_pollack_six_parties_and_draws() -> None:
     for seed in range(12):
         m = Match.new(get_rules("pollack", {"partie_target": 5}), 4, first_dealer=seed % 4)
         m = play_to_end(m, random.Random(seed))
-        assert m.finished and len(m.parties_won) == 6
-        won = [m.parties_won.count(0), m.parties_won.count(1)]
+        assert m.finished and len(parties_of(m.standing).parties_won) == 6
+        won = list(parties_of(m.standing).parties_tally)
         if won[0] == won[1]:
             draws += 1
             assert m.winners == () and m.losers == (), "3-3 is a draw"
         else:
             side = 0 if won[0] > won[1] else 1
             assert m.winners == (side, side + 2) and m.losers == (1 - side, 3 - side)
-        assert sum(1 for r in m.results if r.partie_winner is not None) == 6
+        assert sum(1 for r in m.results if r.family_result.partie_winner is not None) == 6
     assert draws, "some seed gives a 3-3 draw"
 
 
@@ -187,10 +189,10 @@ def test_pollack_score_sheet_in_the_view_and_summary() -> None:
                 assert entry["partie"] == partie
                 assert entry["side_scores"] == sides
                 assert entry["partie_score"] == running
-                assert entry["partie_won_by"] == r.partie_winner
+                assert entry["partie_won_by"] == r.family_result.partie_winner
                 assert entry["game_points"] == game
-            tally_now = [sum(1 for x in m.results[:r.number] if x.partie_winner == side)
-                         for side in (0, 1)]
+            tally_now = [sum(1 for x in m.results[:r.number]
+                             if x.family_result.partie_winner == side) for side in (0, 1)]
             assert d["parties_tally"] == v["parties_tally"] == tally_now
             # Each side's reason lines add up to what it scored in the deal; every
             # line names its side, and a player's call also its seat.
@@ -202,10 +204,10 @@ def test_pollack_score_sheet_in_the_view_and_summary() -> None:
                     assert "seat" not in x
                 else:
                     assert x["reason"] == "announce" and x["seat"] & 1 == x["side"]
-            if r.partie_winner is not None:
+            if r.family_result.partie_winner is not None:
                 finals.append(running)
                 running, partie = [0, 0], partie + 1
-        tally = [m.parties_won.count(0), m.parties_won.count(1)]
+        tally = list(parties_of(m.standing).parties_tally)
         for out in (view, summ):
             assert out["partie_scores"] == finals and len(finals) == 3
             assert out["parties_tally"] == tally and sum(tally) == 3
@@ -224,7 +226,7 @@ def test_pollack_sheet_while_a_partie_is_in_progress() -> None:
         m = m.apply(rng.choice(m.legal_actions()))
     view = m.view(2)
     assert view["deals"][0]["partie"] == 1
-    if m.results[0].partie_winner is None:
+    if m.results[0].family_result.partie_winner is None:
         assert view["partie"] == view["deals"][0]["partie_score"] == view["game_points"]
         assert view["totals"] == [view["partie"][s & 1] for s in range(4)]
 
@@ -234,7 +236,7 @@ def test_other_games_have_no_sides_or_sheet() -> None:
     view = m.view(None)
     assert get_rules("polignac").sides == ()
     assert "sides" not in view and "partie_scores" not in view
-    assert "partie" not in view["deals"][0] and m.results[0].side_scores() is None
+    assert "partie" not in view["deals"][0] and m.results[0].sheet() == {}
 
 
 def test_view_of_a_seat_out_of_a_tie_break() -> None:

@@ -27,6 +27,7 @@ from polignac.core import (
     summary,
     to_record,
 )
+from polignac.core.pollack import parties_of
 
 from .reference import (
     ALL_GAMES,
@@ -51,7 +52,8 @@ def _new_deal(preset: str, n: int, rng: random.Random) -> Deal:
     rules = PRESETS[preset]
     partie = (rng.randrange(22), rng.randrange(22)) if preset == "pollack" else (0, 0)
     pool_in = rng.random() < 0.7
-    return Deal.shuffled(rules, n, rng.randrange(n), rng, partie=partie, pool_in=pool_in)
+    state = partie if preset == "pollack" else pool_in if rules.kind.chips else None
+    return Deal.shuffled(rules, n, rng.randrange(n), rng, family_state=state)
 
 
 def _snapshot(deal: Deal) -> tuple[Any, ...]:
@@ -300,7 +302,7 @@ def _expected_end(m: Match) -> None:
                     winner = ref.tricks[-1][2] % 2
                 else:
                     winner = 0 if partie[0] > partie[1] else 1
-            assert r.partie_winner == winner
+            assert r.family_result.partie_winner == winner
             if winner is not None:
                 parties.append(winner)
                 partie = [0, 0]
@@ -353,9 +355,9 @@ def _expected_end(m: Match) -> None:
     assert not set(m.winners) & set(m.losers)
     if rules.match_end == "chips":
         assert sum(m.totals) + pool == 0, "chips are conserved with the pool"
-        assert m.pool_waiting == (pool == 12)
+        assert m.family_state.waiting == (pool == 12)
     if rules.match_end == "parties":
-        assert list(m.parties_won) == parties
+        assert list(parties_of(m.standing).parties_won) == parties
 
 
 @pytest.mark.parametrize(("preset", "n", "overrides"), MATCH_CASES, ids=MATCH_IDS)

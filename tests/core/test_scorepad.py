@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from polignac.core import CLAIM, DealResult, Match, get_rules
 from polignac.core.cards import CODES
+from polignac.core.pollack import parties_of
 from polignac.core.scorepad import (
     ScorePad,
     ScorePadError,
@@ -187,11 +188,11 @@ def test_bassadewitz_pool_sweep_overload() -> None:
     assert q.totals == (-12, 3, 5, 4)  # Ann and Bob tie: Bob, the eldest, is placed first
     # sweep: redeal by the same dealer, no new stake
     s = pad("bassadewitz").add({"card_points": [0, 120, 0, 0], "tricks": [0, 8, 0, 0]})
-    assert s.totals == (-16, 12, -4, -4) and s.pool_waiting and s.next_dealer == 0
+    assert s.totals == (-16, 12, -4, -4) and s.family_state.waiting and s.next_dealer == 0
     s = s.add({"card_points": [10, 100, 10, 0], "tricks": [1, 5, 1, 1]})
     assert s.totals == (-12, 0, 0, 0) and s.next_dealer == 0
     s = s.add({"card_points": [30, 30, 30, 30], "tricks": [2, 2, 2, 2]})
-    assert s.pool_waiting and s.counted_deals == 0
+    assert s.family_state.waiting and s.counted_deals == 0
     assert error(s, {"card_points": [30, 30, 30, 20], "tricks": [2, 2, 2, 2]}
                  ).field == "card_points"
     assert error(s, {"card_points": [30, 30, 30, 30], "tricks": [2, 2, 4, 0]}
@@ -214,7 +215,7 @@ def test_pollack_deal_claim_and_parties() -> None:
     p = p.add({"card_points": [20, 12], "last_trick": 0,
                "announcements": [{"player": 1, "announcement": "three-aces"}]})
     assert p.totals == (7, 7, 7, 7)  # 23 // 3 = 7; 12 // 3 + 3 = 7
-    assert p.partie == (7, 7)
+    assert parties_of(p.standing).partie == (7, 7)
     assert error(p, {"card_points": [20, 12]}).field == "last_trick"
     assert error(p, {"card_points": [20, 10], "last_trick": 1}).field == "card_points"
     two = [{"player": 0, "announcement": "three-tens"},
@@ -232,7 +233,7 @@ def test_pollack_deal_claim_and_parties() -> None:
     # a correct claim: 7 + 4 + 30 // 3 = 21
     c = p.add({"card_points": [30, 0], "claim": 2,
                "announcements": [{"player": 0, "announcement": "four-nines"}]})
-    assert c.finished and c.winners == (0, 2) and c.parties_won == (0,)
+    assert c.finished and c.winners == (0, 2) and parties_of(c.standing).parties_won == (0,)
 
 
 # ------------------------------------------------------------ serializing
@@ -348,12 +349,10 @@ def test_pad_agrees_with_engine(preset: str, n: int, overrides: dict[str, Any],
                 assert [(x.player, x.points, x.reason, x.detail) for x in got.lines] == [
                     (r.seats[x.player], x.points, x.reason, x.detail) for x in r.score.lines]
             assert p.totals == match.totals
-            assert p.tied == match.tied and p.partie == match.partie
+            assert p.tied == match.tied and p.family_state == match.family_state
     assert p.finished
-    assert (p.winners, p.losers, p.parties_won) == (match.winners, match.losers,
-                                                    match.parties_won)
-    assert (p.partie_scores, p.parties_tally, p.game_points) == (
-        match.partie_scores, match.parties_tally, match.game_points)
+    assert (p.winners, p.losers, p.family_state) == (match.winners, match.losers,
+                                                     match.family_state)
     if rules.scoring == "pollack":
         for d in p.deals:  # a side's lines add up to its score (no revokes entered here)
             for side in (0, 1):

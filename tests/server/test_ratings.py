@@ -61,7 +61,7 @@ def test_pollack_sides_share_places_and_updates() -> None:
     assert where[0] == where[2] and where[1] == where[3] and where[0] != where[1]
     stats = seat_stats(m)
     assert stats[0]["parties_won"] == stats[2]["parties_won"]
-    assert stats[0]["parties_won"] + stats[1]["parties_won"] == len(m.standing.parties_won)
+    assert stats[0]["parties_won"] + stats[1]["parties_won"] == len(m.family_sheet()["parties_won"])
     new = rate([(START, where[s]) for s in range(4)], rules.sides)
     assert new[0] == new[2] and new[1] == new[3]
     winner = 0 if where[0] == 1 else 1

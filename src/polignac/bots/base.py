@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import Protocol, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
 
 from ..core.actions import Action
 from ..core.cards import Card, Mask
@@ -78,6 +78,9 @@ class SeatView:
     """Hearts family: the cards the viewer received (once everyone has passed)."""
     pass_to: int = -1
     """Hearts family: the player the viewer passes to (-1: no pass)."""
+    family_state: Any = None
+    """The scoring family's state of the deal (``Deal.family_state``: public, as the
+    partie before it or whether a pool was put up), for the deals rebuilt from the view."""
 
     @property
     def played(self) -> Mask:
@@ -136,6 +139,7 @@ class SeatView:
             passed=own.passed,
             received=own.received,
             pass_to=own.pass_to,
+            family_state=deal.family_state,
         )
 
 

@@ -22,12 +22,11 @@ from __future__ import annotations
 from typing import Final
 
 from ..core.actions import Action
-from ..core.cards import SUIT_MASKS, Card, Mask, cards_of
-from ..core.hearts import QUEEN_OF_SPADES
-from ..core.hearts_deal import play_rules as play_rules
+from ..core.cards import SUIT_MASKS, Card, Mask, cards_of, parse_card
 from ..core.rules import Rules
 
 _SPADES: Final = SUIT_MASKS[3]
+_QUEEN_OF_SPADES: Final = parse_card("QS")
 def easy_pass(rules: Rules, hand: Mask, legal: tuple[Action, ...]) -> Action:
     """The highest card of the hand (among equals the costliest, then the highest number)."""
     strength = rules.strength()
@@ -45,7 +44,7 @@ def pass_danger(rules: Rules, hand: Mask, card: Card) -> float:
     if cost < 0:
         return -100.0  # a bonus card: keep it
     if suit == 3:
-        queen = strength[QUEEN_OF_SPADES % 13]
+        queen = strength[_QUEEN_OF_SPADES % 13]
         if st >= queen:  # the Queen, or a spade that may catch it
             guards = sum(1 for c in cards_of(hand & _SPADES) if strength[c % 13] < queen)
             if guards >= 3:

@@ -188,7 +188,7 @@ def replay_from_start(view: SeatView, hands: tuple[Mask, ...]) -> Deal | None:
         initial[(view.leader + i) % n] |= 1 << c
     try:
         return Deal.from_hands(view.rules, initial, dealer=view.dealer, turn_up=view.turn_up,
-                               partie=view.partie)
+                               family_state=view.family_state)
     except ValueError:
         return None
 

@@ -23,17 +23,18 @@ The model (documented choices):
   success), générale (the declarer's own Jacks never count), the automatic
   chelem of ``polignac-fr``; Slobberhannes' all-three rule.  The all-three
   rule assumes no per-trick points (true of every preset that has it).
-* The **Hearts family** (Black Lady, Black Maria; :func:`hearts_rules`): the
+* Limits on play and a moon (the Hearts family's, read through the game family's
+  hook ``Family.play_limits``: :func:`play_limits`): the
   legal cards at every node are :func:`polignac.core.tricks.restricted_mask`'s
   (:meth:`Position.restrictions`): the first lead and the clean first trick
   when the solve starts in the first trick, and hearts not led before they
-  are broken (a card of :func:`polignac.core.hearts.breakers` played; derived from the cards out
+  are broken (a card of ``PlayLimits.breakers`` played; derived from the cards out
   of the hands, and part of the table key).  Each card scores its
   ``card_points`` (the Jack of diamonds house rule included).  The moon is
   not additive: the kernel carries who has taken the moon's penalty cards
   (nobody, one player, two or more; in the table key) and, when one player
   took them all, adds at the leaf the mover's score change that
-  :func:`polignac.core.hearts.shoot_the_moon` gives for that shooter
+  the family's ``Family.adjust_lines`` gives for that shooter
   (:func:`moon_changes`).  The static bounds widen by that change while the
   moon is open; the bounds from the cards in hand are off in this family
   (the restricted leads and the moon make them unsound).  The best-reply
@@ -62,7 +63,7 @@ import numpy as np
 
 from ..core.cards import CODES, Card, Mask, cards_of
 from ..core.deal import Deal
-from ..core.hearts import HEARTS_MASK, breakers, lowest_club, penalty_cards, shoot_the_moon
+from ..core.family import PlayLimits
 from ..core.rules import Contract, Rules
 from ..core.scoring import ScoreLine
 from ..core.tricks import led_suit, legal_mask, restricted_mask
@@ -137,7 +138,7 @@ class Position:
         restrictions, :meth:`restrictions`)."""
         hand = self.hands[self.to_act]
         led = led_suit(self.trick)
-        if not hearts_rules(self.rules):
+        if play_limits(self.rules, self.num_players) is None:
             return legal_mask(hand, led)
         return restricted_mask(hand, led, not self.winners, *self.restrictions())
 
@@ -152,21 +153,21 @@ class Position:
         the first trick (-1: none now), the cards kept off the first trick (0
         after it), the cards that may not be led (0 once hearts are broken:
         a card of :func:`polignac.core.hearts.breakers` has been played)."""
-        r = self.rules
-        n = self.num_players
+        limits = play_limits(self.rules, self.num_players)
+        if limits is None:
+            return -1, 0, 0
         first = not self.winners
-        opening = (lowest_club(r, n) if first and not self.trick and r.first_lead == "lowest-club"
-                   else -1)
-        clean = penalty_cards(r, n) if first and r.clean_first_trick else 0
+        opening = limits.opening if first and not self.trick else -1
+        clean = limits.clean if first else 0
         unbroken = 0
-        if r.break_hearts:
+        if limits.unbroken:
             played = 0
             for t in self.taken:
                 played |= t
             for c in self.trick:
                 played |= 1 << c
-            if not played & breakers(r):
-                unbroken = HEARTS_MASK
+            if not played & limits.breakers:
+                unbroken = limits.unbroken
         return opening, clean, unbroken
 
 
@@ -474,16 +475,16 @@ def build(pos: Position, nonce: int = 0, player: int | None = None) -> tuple[Any
         g[fast.G_SHARE0 + i] = share
     g[fast.G_TRICK_PTS] = r.trick_points if mode == 1 else 0
     g[fast.G_NONCE] = nonce
-    hearts = hearts_rules(r)
-    if hearts:
-        _hearts_params(pos, g, in_play, me, sign)
+    limits = play_limits(r, n)
+    if limits is not None:
+        _limit_params(pos, limits, g, in_play, me, sign)
     g[fast.G_RANGE] = (int(np.abs(upts).sum()) + abs(tp) * total_tricks + abs(first) + abs(last)
                        + 2 * r.contract_points + abs(int(g[fast.G_TOTAL_U]))
                        + abs(int(g[fast.G_ALL3_ADJ])) + r.pool
                        + n * (r.sweep_chips + n * r.overload_chips)
                        + int(g[fast.G_MOONHI]) - int(g[fast.G_MOONLO]) + 1)
     if (mode == 0 and not dtype and not side and g[fast.G_TRUMP] < 0 and not g[fast.G_ALL3]
-            and not hearts):
+            and limits is None):
         g[fast.G_PLAYB] = 1
     hands = np.zeros(16, np.int64)
     for p, h in enumerate(pos.hands):
@@ -533,11 +534,19 @@ def build(pos: Position, nonce: int = 0, player: int | None = None) -> tuple[Any
     return g, strength, upts, pts, order, hands, trick, st, banked
 
 
-def hearts_rules(rules: Rules) -> bool:
-    """Whether ``rules`` have the Hearts family's restrictions on play (the first
-    trick's, hearts breaking) or the moon (:mod:`polignac.core.hearts`)."""
-    return (rules.break_hearts or rules.clean_first_trick or rules.first_lead == "lowest-club"
-            or rules.moon)
+def play_limits(rules: Rules, n: int) -> PlayLimits | None:
+    """The game family's limits on trick play and its moon for ``rules`` with ``n``
+    players (``Family.play_limits``: the Hearts family's first trick, hearts
+    breaking, the moon); None: none.  Cached per rule set and player count."""
+    hit = _LIMITS.get((id(rules), n))
+    if hit is None or hit[0] is not rules:
+        if len(_LIMITS) >= 256:
+            _LIMITS.clear()
+        hit = _LIMITS[id(rules), n] = (rules, rules.family.play_limits(rules, n))
+    return hit[1]
+
+
+_LIMITS: dict[tuple[int, int], tuple[Rules, PlayLimits | None]] = {}
 
 
 _MOON: dict[tuple[int, int], tuple[Rules, tuple[tuple[int, ...], ...]]] = {}
@@ -545,8 +554,8 @@ _MOON: dict[tuple[int, int], tuple[Rules, tuple[tuple[int, ...], ...]]] = {}
 
 def moon_changes(rules: Rules, n: int) -> tuple[tuple[int, ...], ...]:
     """``out[s][p]``: how much player ``p``'s deal score changes when player ``s``
-    shoots the moon (takes every penalty card), by the rule's own scoring
-    (:func:`polignac.core.hearts.shoot_the_moon`, asked once per shooter with
+    shoots the moon (takes every card of ``PlayLimits.moon``), by the rule's own
+    scoring (the game family's ``Family.adjust_lines``, asked once per shooter with
     the penalty cards' lines; cached).  The solver assumes, as that rule does,
     that the change depends on the shooter alone, not on the other cards taken.
     """
@@ -554,12 +563,13 @@ def moon_changes(rules: Rules, n: int) -> tuple[tuple[int, ...], ...]:
     if hit is not None and hit[0] is rules:
         return hit[1]
     pts = rules.point_table()
-    codes = [CODES[c] for c in cards_of(penalty_cards(rules, n))]
+    limits = play_limits(rules, n)
+    codes = [CODES[c] for c in cards_of(limits.moon if limits is not None else 0)]
     out = []
     for s in range(n):
         per = [[ScoreLine(p, pts[CODES.index(c)], "card", c) for c in codes] if p == s else []
                for p in range(n)]
-        after = shoot_the_moon(rules, n, dict.fromkeys(codes, s), per)
+        after = rules.family.adjust_lines(rules, n, dict.fromkeys(codes, s), per)
         out.append(tuple(sum(x.points for x in after[p]) - sum(x.points for x in per[p])
                          for p in range(n)))
     if len(_MOON) >= 64:
@@ -568,18 +578,19 @@ def moon_changes(rules: Rules, n: int) -> tuple[tuple[int, ...], ...]:
     return tuple(out)
 
 
-def _hearts_params(pos: Position, g: Any, in_play: Mask, me: int, sign: int) -> None:
-    """Set the Hearts family's kernel parameters of ``pos`` in ``g`` (the cards'
-    own numbering): the restrictions and the moon."""
+def _limit_params(pos: Position, limits: PlayLimits, g: Any, in_play: Mask, me: int,
+                  sign: int) -> None:
+    """Set the kernel parameters of the game family's ``limits`` on play and its
+    moon (``Family.play_limits``) for ``pos`` in ``g`` (the cards' own numbering)."""
     r = pos.rules
     n = pos.num_players
     g[fast.G_HEARTS] = 1
-    g[fast.G_OPEN] = lowest_club(r, n) if r.first_lead == "lowest-club" else -1
-    g[fast.G_CLEAN] = penalty_cards(r, n) & in_play if r.clean_first_trick else 0
-    g[fast.G_UNBROKEN] = HEARTS_MASK if r.break_hearts else 0
-    g[fast.G_BREAKERS] = breakers(r) & in_play if r.break_hearts else 0
-    pen = penalty_cards(r, n)
-    if r.moon and pen and not pen & ~in_play:
+    g[fast.G_OPEN] = limits.opening
+    g[fast.G_CLEAN] = limits.clean & in_play
+    g[fast.G_UNBROKEN] = limits.unbroken
+    g[fast.G_BREAKERS] = limits.breakers & in_play
+    pen = limits.moon
+    if pen and not pen & ~in_play:
         g[fast.G_MOON] = 1
         g[fast.G_MOONPEN] = pen
         changes = moon_changes(r, n)

@@ -65,7 +65,23 @@ def view_to_wire(view: SeatView) -> dict[str, Any]:
     out["tricks"] = [[t.leader, list(t.cards), t.winner] for t in view.tricks]
     out["contract"] = view.contract
     out["announcements"] = [[p, a] for p, a in view.announcements]
+    state = view.family_state  # a deal's family state: None, a bool, an int or a tuple of ints
+    out["family_state"] = list(state) if isinstance(state, tuple) else state
     return out
+
+
+def _family_state(value: Any) -> Any:
+    """A deal's family state from the wire (``Family.deal_state``'s values: None, a
+    bool, a whole number, or a list of whole numbers, read back as a tuple).
+
+    Raises:
+        WireError: another value.
+    """
+    if value is None or type(value) in (bool, int):
+        return value
+    if isinstance(value, list):
+        return _ints("family_state", value)
+    raise WireError("family_state: expected null, a boolean, a whole number or a list of them")
 
 
 def _int(name: str, value: Any) -> int:
@@ -116,4 +132,5 @@ def view_from_wire(data: Any) -> SeatView:
         raise WireError("announcements: expected a list of [player, name]")
     fields["announcements"] = tuple((_int("announcements", a[0]), a[1])
                                     for a in announcements)
+    fields["family_state"] = _family_state(data.get("family_state"))  # absent: an older peer's
     return SeatView(**fields)

@@ -15,7 +15,8 @@ from typing import Any, NoReturn, TextIO
 
 from ..core import PRESETS, PolignacError, Rules
 from ..core.rules import parameters_for
-from ..i18n import LANGS, describe_rules
+from ..i18n import DEFAULT, LANGS, describe_rules
+from ..i18n import preset_summary as i18n_preset_summary
 from .common import CliError, load_rules
 
 PROG = "polignac"
@@ -67,7 +68,9 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
                      "and game records.")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
 
-    sub.add_parser("presets", help="list the presets (rule sets) by name")
+    p = sub.add_parser("presets", help="list the presets (rule sets) by name")
+    p.add_argument("--lang", choices=LANGS, default=DEFAULT,
+                   help="the language of the summaries: en (default), fr or de")
 
     p = sub.add_parser("rules", help="print a preset's complete rules in words",
                        description="Print a preset's rules, with house rules applied.")
@@ -155,7 +158,7 @@ def _run(argv: list[str], out: TextIO) -> int:
         parser.print_help(out)
         return 0
     if args.command == "presets":
-        _presets(out)
+        _presets(out, args.lang)
         return 0
     if args.command == "rules":
         rules = load_rules(args.preset, args.rule, args.rules_file)
@@ -206,54 +209,15 @@ def _run(argv: list[str], out: TextIO) -> int:
     return run_replay(args.file, args.json, out)
 
 
-def preset_summary(rules: Rules) -> str:
-    """One line: what scores, the rank order, the contract, how the match ends."""
-    if rules.kind.sides:
-        what = f"partnerships, card points / {rules.point_divisor}, announcements"
-    elif rules.kind.chips:
-        pts = ", ".join(f"{k} {v}" for k, v in rules.card_points.items())
-        trick = f", trick +{rules.trick_points}" if rules.trick_points else ""
-        what = f"card points ({pts}{trick}) settled in chips"
-    else:
-        hearts = {f"{r}H" for r in "23456789TJQKA"}
-        same = {rules.card_points.get(c) for c in hearts}
-        parts = [f"{k} {v}" for k, v in rules.card_points.items()
-                 if not (k in hearts and len(same) == 1)]
-        if len(same) == 1 and None not in same:
-            parts.append(f"hearts {same.pop()} each")  # the Hearts family, in short
-        if rules.trick_points:
-            parts.insert(0, f"trick {rules.trick_points:+d}")
-        if rules.first_trick_points:
-            parts.append(f"first trick {rules.first_trick_points}")
-        if rules.last_trick_points:
-            parts.append(f"last trick {rules.last_trick_points}")
-        what = ", ".join(parts)
-    extras = []
-    if rules.has_turn_up:
-        extras.append("trumps turned up")
-    if rules.has_declaration_round or rules.contract.automatic:
-        extras.append(rules.declaration)
-    if rules.passing != "none":
-        extras.append(f"pass {rules.pass_count} " + (
-            "left, right, across, none" if rules.passing == "rotate" else rules.passing))
-    if rules.moon:
-        extras.append("the moon")
-    end = {
-        "threshold-loser": f"highest loses at {rules.threshold}",
-        "threshold-lowest-wins": f"lowest wins at {rules.threshold}",
-        "threshold-lowest-shared": f"lowest wins at {rules.threshold}, ties share",
-        "fixed-deals": "fixed deals, lowest wins",
-        "first-to-target": f"first to {rules.threshold} wins",
-        "chips": "fixed deals, most chips wins",
-        "parties": f"best of {rules.parties} parties",
-    }[rules.match_end]
-    order = rules.rank_order
-    return "; ".join([what, order, *extras, end])
+def preset_summary(rules: Rules, lang: str = DEFAULT) -> str:
+    """The preset's one-line summary in ``lang``: the rules pages' and the rule book's
+    text (``preset.NAME.summary`` in the i18n catalogs, :func:`polignac.i18n.preset_summary`)."""
+    return i18n_preset_summary(rules.preset, lang)
 
 
-def _presets(out: TextIO) -> None:
-    rows = [(name, r.game, _players(r), preset_summary(r)) for name, r in PRESETS.items()]
-    heads = ("preset", "game", "players", "summary (scores; rank order; contract; match end)")
+def _presets(out: TextIO, lang: str = DEFAULT) -> None:
+    rows = [(name, r.game, _players(r), preset_summary(r, lang)) for name, r in PRESETS.items()]
+    heads = ("preset", "game", "players", "summary")
     widths = [max(len(h), *(len(row[i]) for row in rows)) for i, h in enumerate(heads[:3])]
     for row in (heads, *rows):
         cells = [c.ljust(w) for c, w in zip(row[:3], widths, strict=True)]

@@ -100,9 +100,10 @@ def _side_text(match: Match, side: int) -> str:
 def totals_line(match: Match) -> str:
     """Running totals (Pollack: the partie and the parties won)."""
     if match.rules.plays_parties:
-        won = [match.parties_won.count(0), match.parties_won.count(1)]
-        return (f"Partie: side {_side_text(match, 0)} {match.partie[0]}, side "
-                f"{_side_text(match, 1)} {match.partie[1]}; parties won {won[0]}-{won[1]}")
+        sheet = match.family_sheet()  # the scoring family's: the partie and the parties
+        partie, won = sheet["partie"], sheet["parties_tally"]
+        return (f"Partie: side {_side_text(match, 0)} {partie[0]}, side "
+                f"{_side_text(match, 1)} {partie[1]}; parties won {won[0]}-{won[1]}")
     return "Totals: " + ", ".join(f"{match.names[s]} {match.totals[s]}"
                                   for s in range(match.num_players))
 

@@ -135,9 +135,9 @@ def declare(deal: Deal, action: Action) -> Deal:
 
 def score_played_tricks(deal: Deal) -> DealScore:
     """The score of a finished trick game's deal (:func:`score_tricks` from its play)."""
-    past = deal.past
+    winners = deal.trick_winners
     return score_tricks(deal.rules, deal.num_players, deal.point_takers(), deal.tricks,
-                        past[0].winner, past[-1].winner, deal.declarer, deal.slam())
+                        winners[0], winners[-1], deal.declarer, deal.slam())
 
 
 def score_trick_entry(pad: ScorePad, entry: Entry, dealer: int,

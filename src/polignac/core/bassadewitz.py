@@ -11,7 +11,8 @@ match is a fixed number of deals, each player dealing equally often
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Final
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Final
 
 from .deal import Deal
 from .errors import RulesError
@@ -22,6 +23,20 @@ from .scoring import DealScore, ScoreLine
 if TYPE_CHECKING:  # pragma: no cover
     from .describe import Param
     from .scorepad import Entry, ScorePad
+
+
+@dataclass(frozen=True)
+class Pool:
+    """Bassadewitz' state in a match (``Standing.family_state``).  Immutable."""
+
+    waiting: bool = False
+    """The pool stayed after a redeal: the next deal adds no stake."""
+
+
+POOL_PUT_UP: Final = Pool(False)
+"""The next deal's dealer puts up the pool (as before the first deal)."""
+POOL_WAITING: Final = Pool(True)
+"""The pool stayed after a redeal."""
 
 
 _BASSADEWITZ = Rules(
@@ -182,7 +197,24 @@ class BassadewitzFamily(Family):
             if tricks[i] == 0 and cps[i]:
                 raise ScorePadError(f"{pad.names[seats[i]]} took no trick, so no card points",
                                     f"card_points[{seats[i]}]")
-        return score_chips(r, seats.index(dealer), cps, tricks, not pad.pool_waiting)
+        return score_chips(r, seats.index(dealer), cps, tricks,
+                           self.pool_in(self.deal_state(pad.family_state)))
+
+    def start_state(self, rules: Rules, n: int) -> Any:
+        """The first dealer puts up the pool (:data:`POOL_PUT_UP`)."""
+        return POOL_PUT_UP
+
+    def deal_state(self, state: Any) -> Any:
+        """Whether the deal's dealer puts up the pool (a bool: not after a redeal)."""
+        return not (isinstance(state, Pool) and state.waiting)
+
+    def pool_in(self, deal_state: Any) -> bool:
+        """The deal's state (:meth:`deal_state`)."""
+        return deal_state is not False
+
+    def next_state(self, state: Any, redeal: bool) -> Any:
+        """The pool stays after a redeal (:data:`POOL_WAITING`)."""
+        return POOL_WAITING if redeal else POOL_PUT_UP
 
     def return_bounds(self, rules: Rules, n: int, pool_in: bool = True) -> tuple[float, float]:
         """The chips one player can lose (its stake, when it puts up the pool, and
@@ -225,4 +257,5 @@ class BassadewitzFamily(Family):
 
 BASSADEWITZ: Final = BassadewitzFamily()
 
-__all__ = ["BASSADEWITZ", "PRESETS", "BassadewitzFamily", "score_chips"]
+__all__ = ["BASSADEWITZ", "POOL_PUT_UP", "POOL_WAITING", "PRESETS", "BassadewitzFamily", "Pool",
+           "score_chips"]

@@ -245,6 +245,7 @@ class _Tables:
         "call_rules",
         "contract_action",
         "deal_hands",
+        "deal_state",
         "deal_to",
         "declare",
         "first_phase",
@@ -271,6 +272,8 @@ class _Tables:
         self.start = rules.family.start
         scorer = rules.scorer
         self.score_deal: Callable[[Deal], DealScore] = scorer.score_deal
+        # the scoring family's state of a deal on its own (Family.deal_state)
+        self.deal_state: Any = scorer.deal_state(None)
         self.n = n
         self.nxt = tuple((p + 1) % n for p in range(n))
         self.strength = card_strength(rules)
@@ -350,15 +353,14 @@ class _Static:
         "dealer",
         "declare",
         "eldest",
+        "family_state",
         "hands",
         "has_calls",
         "n",
         "nxt",
         "open_calls",
-        "partie",
         "point_mask",
         "points",
-        "pool_in",
         "rules",
         "score_deal",
         "strength",
@@ -375,8 +377,7 @@ class _Static:
         dealer: int,
         hands: tuple[Mask, ...],
         turn_up: Card,
-        partie: tuple[int, int],
-        pool_in: bool,
+        family_state: Any,
     ) -> None:
         n = tables.n
         self.rules = tables.rules
@@ -393,8 +394,7 @@ class _Static:
         self.points = tables.points
         self.point_mask = tables.point_mask
         self.total_tricks = hands[0].bit_count()
-        self.partie = partie
-        self.pool_in = pool_in
+        self.family_state = family_state
         self.has_calls = tables.has_calls
         self.contract_action = tables.contract_action
         self.declare = tables.declare
@@ -460,37 +460,71 @@ _CARDS: Final = 2  # its cards in play order
 _WINNER: Final = 3  # who won it
 _MASK: Final = 4  # its cards as a mask
 _WON: Final = 5  # a bit per side (player & 1) that has won a trick so far
-_TOTALS: Final = 6  # the cached (taken, tricks, past) after it, or None
-_Totals = tuple[tuple[Mask, ...], tuple[int, ...], tuple["Trick", ...]]
+_TOTALS: Final = 6  # the cached (taken, tricks, past or None) after it, or None
+_Totals = tuple[tuple[Mask, ...], tuple[int, ...], tuple["Trick", ...] | None]
 
 
 def _totals(link: _Link | None, n: int) -> _Totals:
-    """(taken, tricks, past) after the trick of ``link`` (None: no trick yet) for ``n`` players."""
+    """(taken, tricks, past) after the trick of ``link`` (None: no trick yet) for ``n``
+    players; past is None until :func:`_past` has built it (the tricks as objects
+    cost more than the rest, and scoring a deal needs only the rest)."""
     if link is None:
         return (0,) * n, (0,) * n, ()
     totals: _Totals | None = link[_TOTALS]
     if totals is not None:
         return totals
     todo = []  # the links without totals, latest first
+    last = link
     while link is not None and link[_TOTALS] is None:
         todo.append(link)
         link = link[_PREV]
+    if link is None and len(todo) > 2:
+        # Nothing read before (a deal scored at its end): one pass, kept in the last
+        # link only; an earlier state that is read later walks back on its own.
+        taken = [0] * n
+        tricks = [0] * n
+        for at in todo:
+            winner = at[_WINNER]
+            taken[winner] |= at[_MASK]
+            tricks[winner] += 1
+        last[_TOTALS] = totals = (tuple(taken), tuple(tricks), None)
+        return totals
     taken_: tuple[Mask, ...] = (0,) * n
     tricks_: tuple[int, ...] = (0,) * n
-    past: tuple[Trick, ...] = ()
     if link is not None:
-        taken_, tricks_, past = link[_TOTALS]
+        taken_, tricks_ = link[_TOTALS][:2]
     for link in reversed(todo):
-        _prev, leader, cards, winner, mask, _won, _none = link
+        _prev, _leader, _cards, winner, mask, _won, _none = link
         taken = list(taken_)
         taken[winner] |= mask
         tricks = list(tricks_)
         tricks[winner] += 1
         taken_, tricks_ = tuple(taken), tuple(tricks)
-        past = past + (_make_trick(leader, cards, winner),)
-        link[_TOTALS] = totals = (taken_, tricks_, past)
+        link[_TOTALS] = totals = (taken_, tricks_, None)
     assert totals is not None
     return totals
+
+
+def _past(link: _Link | None, n: int) -> tuple[Trick, ...]:
+    """The finished tricks up to ``link``'s, built on first read and kept in the
+    links' totals (every state after a trick sees the same tuple)."""
+    if link is None:
+        return ()
+    past = _totals(link, n)[2]
+    if past is not None:
+        return past
+    todo = []  # the links whose totals have no past yet, latest first
+    at: _Link | None = link
+    while at is not None and (at[_TOTALS] is None or at[_TOTALS][2] is None):
+        todo.append(at)
+        at = at[_PREV]
+    built: tuple[Trick, ...] = () if at is None else at[_TOTALS][2]
+    for at in reversed(todo):
+        built = built + (_make_trick(at[_LEADER], at[_CARDS], at[_WINNER]),)
+        if at[_TOTALS] is not None:  # kept where the totals are (else read on its own)
+            taken, tricks, _none = at[_TOTALS]
+            at[_TOTALS] = (taken, tricks, built)
+    return built
 
 
 class Deal:
@@ -543,15 +577,13 @@ class Deal:
         hands: Sequence[Sequence[Card] | Mask],
         dealer: int = 0,
         turn_up: Card | None = None,
-        partie: tuple[int, int] = (0, 0),
-        pool_in: bool = True,
+        family_state: Any = None,
     ) -> Deal:
         """Start a deal from the players' hands (player 0 first, in play order).
 
-        ``partie`` is each side's score in the partie before this deal (a game
-        played in parties);
-        ``pool_in`` says whether the Bassadewitz dealer puts up the pool (false
-        on a redeal).
+        ``family_state`` is the scoring family's state of the deal (its
+        ``Family.deal_state`` of the match's; None: of a deal on its own), which
+        the deal carries for its family (:attr:`family_state`).
 
         Raises:
             RulesError: wrong number of hands or cards, a card dealt twice or
@@ -598,7 +630,7 @@ class Deal:
         if tables is None:  # pragma: no cover - check_player_count has passed
             raise RulesError(f"{n} players cannot play these rules")
         return cls._start(tables, tuple(masks), dealer,
-                          -1 if turn_up is None else turn_up, partie, pool_in)
+                          -1 if turn_up is None else turn_up, family_state)
 
     @classmethod
     def _start(
@@ -607,13 +639,13 @@ class Deal:
         hands: tuple[Mask, ...],
         dealer: int,
         turn_up: Card,
-        partie: tuple[int, int],
-        pool_in: bool,
+        family_state: Any,
     ) -> Deal:
         """The first state of a deal from checked hands."""
         if tables.start is not None:  # the family's own deal (Hearts: passing, leads)
             return tables.start(tables, hands, dealer)
-        static = _Static(tables, dealer, hands, turn_up, partie, pool_in)
+        static = _Static(tables, dealer, hands, turn_up,
+                         tables.deal_state if family_state is None else family_state)
         rem = 0
         for h in hands:
             rem |= h
@@ -638,10 +670,10 @@ class Deal:
         pack_order: Sequence[Card],
         n: int,
         dealer: int = 0,
-        partie: tuple[int, int] = (0, 0),
-        pool_in: bool = True,
+        family_state: Any = None,
     ) -> Deal:
-        """Deal ``pack_order`` (top card first) as the dealer would.
+        """Deal ``pack_order`` (top card first) as the dealer would (``family_state``:
+        as :meth:`from_hands`).
 
         The dealer gives packets of ``rules.packets`` sizes (repeated; the last
         cut to fit) to each player in turn, starting with eldest (the player
@@ -658,7 +690,7 @@ class Deal:
             )
         hands = deal_packets(rules, order, n, dealer)
         turn_up = order[-1] if rules.has_turn_up else None
-        return cls.from_hands(rules, hands, dealer, turn_up, partie, pool_in)
+        return cls.from_hands(rules, hands, dealer, turn_up, family_state)
 
     @classmethod
     def shuffled(
@@ -667,10 +699,10 @@ class Deal:
         n: int,
         dealer: int,
         rng: _random.Random,
-        partie: tuple[int, int] = (0, 0),
-        pool_in: bool = True,
+        family_state: Any = None,
     ) -> Deal:
-        """Shuffle the pack with ``rng`` (injected: seeded, or secrets.SystemRandom) and deal it.
+        """Shuffle the pack with ``rng`` (injected: seeded, or secrets.SystemRandom) and deal it
+        (``family_state``: as :meth:`from_hands`).
 
         Raises:
             RulesError: ``n`` players cannot play these rules.
@@ -679,7 +711,7 @@ class Deal:
         if tables is None or not 0 <= dealer < n:  # the checked path raises the error
             order = cards_of(rules.pack_mask(n))
             rng.shuffle(order)
-            return cls.from_pack(rules, order, n, dealer, partie, pool_in)
+            return cls.from_pack(rules, order, n, dealer, family_state)
         # The same as from_pack, without checking what is right by construction.
         getters = tables.deal_hands
         if getters is not None:
@@ -691,7 +723,7 @@ class Deal:
             hands = tuple([sum(get(bits)) for get in getters[dealer]])
             # With a turn-up the last card of the pack is turned up (no getter has it).
             turn_up = bits[-1].bit_length() - 1 if tables.turn_up_game else -1
-            return cls._start(tables, hands, dealer, turn_up, partie, pool_in)
+            return cls._start(tables, hands, dealer, turn_up, family_state)
         order = list(tables.pack_order)
         rng.shuffle(order)
         masks = [0] * n
@@ -699,7 +731,7 @@ class Deal:
         for card, p in zip(order, tables.deal_to[dealer], strict=False):
             masks[p] |= 1 << card
         turn_up = order[-1] if tables.turn_up_game else -1
-        return cls._start(tables, tuple(masks), dealer, turn_up, partie, pool_in)
+        return cls._start(tables, tuple(masks), dealer, turn_up, family_state)
 
     # ------------------------------------------------------------- accessors
 
@@ -743,7 +775,19 @@ class Deal:
     @property
     def past(self) -> tuple[Trick, ...]:
         """The finished tricks, in order."""
-        return _totals(self._last, self._s.n)[2]
+        return _past(self._last, self._s.n)
+
+    @property
+    def trick_winners(self) -> tuple[int, ...]:
+        """Who won each finished trick, in order (as ``past``, without building the
+        tricks: scoring a deal reads the first and the last)."""
+        out = []
+        link = self._last
+        while link is not None:
+            out.append(link[_WINNER])
+            link = link[_PREV]
+        out.reverse()
+        return tuple(out)
 
     @property
     def declarer(self) -> int:
@@ -802,14 +846,24 @@ class Deal:
         return CONTRACT_WORDS[self._s.contract_action]
 
     @property
+    def family_state(self) -> Any:
+        """The scoring family's state of this deal, given at its start and carried
+        unread (``Family.deal_state``; None in a family that keeps none)."""
+        return self._s.family_state
+
+    @property
     def partie(self) -> tuple[int, int]:
-        """Each side's partie score before this deal (a game played in parties)."""
-        return self._s.partie
+        """In a game scored by sides: each side's score brought into this deal (the
+        scoring family's ``Family.side_scores_before``: the partie before it)."""
+        s = self._s
+        return s.rules.scorer.side_scores_before(s.family_state)
 
     @property
     def pool_in(self) -> bool:
-        """Bassadewitz: whether the dealer puts up the pool in this deal."""
-        return self._s.pool_in
+        """Whether the dealer puts up a pool in this deal (the scoring family's
+        ``Family.pool_in``: not after a redeal in chips; True in other games)."""
+        s = self._s
+        return s.rules.scorer.pool_in(s.family_state)
 
     @property
     def announcements(self) -> tuple[tuple[int, str], ...]:
@@ -1181,7 +1235,7 @@ class Deal:
         announcements and its card points so far divided by ``point_divisor``,
         rounded down)."""
         s = self._s
-        return (s.partie[side] + self._calls.side_points[side]
+        return (self.partie[side] + self._calls.side_points[side]
                 + self._side_card_points(side) // s.rules.point_divisor)
 
     # ------------------------------------------------------------------ views
@@ -1226,8 +1280,8 @@ class Deal:
 
     def key(self) -> tuple[object, ...]:
         """A value that identifies the state (equal keys: equal states)."""
-        return (self._s.hands, self._s.dealer, self._s.turn_up, self._s.partie,
-                self._s.pool_in, self.history)
+        return (self._s.hands, self._s.dealer, self._s.turn_up, self._s.family_state,
+                self.history)
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Deal) and other._s.rules == self._s.rules \

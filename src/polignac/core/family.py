@@ -20,7 +20,7 @@ docs/architecture.md#change-family.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from .actions import Action
 from .cards import Mask
@@ -31,11 +31,30 @@ from .scoring import DealScore, ScoreLine, trick_score_bounds
 
 if TYPE_CHECKING:  # pragma: no cover
     from .describe import Param
+    from .match import DealResult
     from .scorepad import Entry, ScorePad
     from .standing import Standing
 
 StartDeal = Callable[[_Tables, tuple[Mask, ...], int], Deal]
 """A family's hook that starts its deal from checked hands: (tables, hands, dealer)."""
+
+
+class PlayLimits(NamedTuple):
+    """A family's limits on trick play beyond following suit, and its moon, as the
+    exact solver (bots/solver.py) reads them (:meth:`Family.play_limits`): masks in
+    the cards' own numbering, for one rule set and player count."""
+
+    opening: int
+    """The card that must open the deal's first trick (-1: any card)."""
+    clean: Mask
+    """The cards kept off the first trick while a player has others (0: none)."""
+    unbroken: Mask
+    """The cards that may not be led until one of ``breakers`` has been played (0: none)."""
+    breakers: Mask
+    """The cards whose play lifts ``unbroken`` (0 without it)."""
+    moon: Mask
+    """The cards a player takes all of to shoot the moon (0: no moon); what that
+    changes is the family's :meth:`Family.adjust_lines`."""
 
 
 class Family:
@@ -135,16 +154,79 @@ class Family:
         contracts (:func:`polignac.core.scoring.score_tricks`): none by default."""
         return per
 
+    def play_limits(self, rules: Rules, n: int) -> PlayLimits | None:
+        """Its limits on trick play beyond following suit and its moon, for ``rules``
+        (a rule set of this game family) with ``n`` players; None: none (by default)."""
+        return None
+
+    # ------------------------------------------------------- its own state
+    #
+    # A scoring family may keep a state of its own across a match's deals (Pollack:
+    # the partie and the parties; Bassadewitz: a pool that stays after a redeal).
+    # The shared classes carry it without reading it: Standing.family_state (the
+    # match's), Deal.family_state (a deal's, given at its start), DealResult and a
+    # score pad's deal (family_result: what a deal did to it).  These hooks make,
+    # update and read it; the defaults keep none.
+
+    def start_state(self, rules: Rules, n: int) -> Any:
+        """Its state before a match's first deal (a played match's and a score
+        pad's), for ``rules`` with ``n`` seats: None by default."""
+        return None
+
+    def deal_state(self, state: Any) -> Any:
+        """The state a deal starts with (``Deal.family_state``) when the match's is
+        ``state`` (None: a deal on its own, as at a match's start): None by default.
+        A value of ints, tuples and bools (a deal's key holds it)."""
+        return None
+
+    def side_scores_before(self, deal_state: Any) -> tuple[int, int]:
+        """In a game scored by sides: each side's score brought into a deal whose
+        state is ``deal_state`` (``Deal.side_total`` adds the deal's): (0, 0) by default."""
+        return (0, 0)
+
+    def pool_in(self, deal_state: Any) -> bool:
+        """Whether the dealer of a deal whose state is ``deal_state`` puts up a pool
+        (``Deal.pool_in``; the solver's and the bounds' ``pool_in``): True by
+        default (a scoring without a pool stakes nothing either way)."""
+        return True
+
     def after_deal(self, standing: Standing, rules: Rules, scores: Sequence[int],
                    claim: tuple[int, bool] | None,
-                   last_trick_side: int | None) -> tuple[Standing, int | None] | None:
-        """The standing after a deal under this family's own match end, with the
-        side that won a partie (or None); None: the shared match ends apply
-        (:meth:`polignac.core.standing.Standing.after_deal`)."""
+                   last_trick_side: int | None) -> tuple[Standing, Any] | None:
+        """The standing after a deal under this family's own match end, and what the
+        deal did to its state (the ``family_result`` of the deal's result; Pollack:
+        the partie it was played in and the side that won it); None: the shared
+        match ends apply (:meth:`polignac.core.standing.Standing.after_deal`), and
+        :meth:`next_state` updates the state."""
         return None
+
+    def next_state(self, state: Any, redeal: bool) -> Any:
+        """Its state after a deal under a shared match end (``redeal``: a deal in
+        chips whose pool stays): unchanged by default."""
+        return state
 
     def sheet(self, standing: Standing, rules: Rules) -> dict[str, Any]:
         """The family's own part of a match's sheet, JSON-ready (empty by default)."""
+        return {}
+
+    def result_sheet(self, result: DealResult) -> dict[str, Any]:
+        """The family's part of a played deal's line in the match's sheet
+        (``DealResult.sheet``), JSON-ready: empty by default."""
+        return {}
+
+    def record_entry(self, family_result: Any, n: int) -> dict[str, Any]:
+        """What a deal's ``family_result`` adds to its entry in a record's replay
+        summary (:func:`polignac.core.record.summary`), with ``n`` seats: empty by
+        default."""
+        return {}
+
+    def record_summary(self, standing: Standing, n: int) -> dict[str, Any]:
+        """What its state adds at the end of a record's replay summary: empty by default."""
+        return {}
+
+    def pad_entry(self, family_result: Any) -> dict[str, Any]:
+        """What a deal's ``family_result`` adds to a score pad's deal (``PadDeal.to_dict``):
+        empty by default."""
         return {}
 
     # ------------------------------------------ returns (research, the bots)

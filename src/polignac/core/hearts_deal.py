@@ -46,7 +46,7 @@ from .deal import (
     _Tables,
 )
 from .errors import IllegalActionError, NotYourTurnError
-from .family import Family
+from .family import Family, PlayLimits
 from .hearts import (
     GAME,
     HEARTS_MASK,
@@ -181,7 +181,7 @@ class _HeartsStatic(_Static):
 
 def _static(plan: _Plan, dealer: int, hands: tuple[Mask, ...], dealt: tuple[Mask, ...],
             given: tuple[Mask, ...], direction: str, offset: int) -> _HeartsStatic:
-    s = _HeartsStatic(plan.tables, dealer, hands, -1, (0, 0), True)
+    s = _HeartsStatic(plan.tables, dealer, hands, -1, plan.tables.deal_state)
     s.dealt = dealt
     s.given = given
     s.direction = direction
@@ -660,6 +660,20 @@ class HeartsFamily(Family):
                      per: list[list[ScoreLine]]) -> list[list[ScoreLine]]:
         """The moon (:func:`polignac.core.hearts.shoot_the_moon`)."""
         return shoot_the_moon(rules, n, taken, per) if rules.moon else per
+
+    def play_limits(self, rules: Rules, n: int) -> PlayLimits | None:
+        """The lowest club's lead, the clean first trick, hearts breaking and the
+        moon, as set in ``rules`` (None: none of them)."""
+        if not (rules.break_hearts or rules.clean_first_trick
+                or rules.first_lead == "lowest-club" or rules.moon):
+            return None
+        penalty = penalty_cards(rules, n)
+        return PlayLimits(
+            opening=lowest_club(rules, n) if rules.first_lead == "lowest-club" else -1,
+            clean=penalty if rules.clean_first_trick else 0,
+            unbroken=HEARTS_MASK if rules.break_hearts else 0,
+            breakers=breakers(rules) if rules.break_hearts else 0,
+            moon=penalty if rules.moon else 0)
 
     def extra_sections(self, rules: Rules) -> list[tuple[str, list[Param]]]:
         """Passing and leads (:func:`polignac.core.hearts.hearts_section`)."""

@@ -21,11 +21,11 @@ from __future__ import annotations
 import random as _random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Final
 
 from .actions import Action, parse_action
 from .cards import CODES, Card, Mask, cards_of
-from .deal import Deal, DealScore
+from .deal import _WINNER, Deal, DealScore
 from .errors import GameOverError, IllegalActionError, NotYourTurnError, RulesError
 from .rules import Rules
 from .standing import Standing, StandingView
@@ -48,38 +48,21 @@ class DealResult:
     score: DealScore
     scores: tuple[int, ...]
     tiebreak: bool = False
-    partie_winner: int | None = None
-    """In parties: the side (0: seats 0 and 2; 1: seats 1 and 3) that won the partie
-    with this deal, if one did."""
-    partie: int = 0
-    """In parties: the number (from 1) of the partie this deal was played in; 0 otherwise."""
+    family_result: Any = None
+    """What the deal did to the scoring family's state under its own match end
+    (``Family.after_deal``; in parties: the partie it was played in and the side
+    that won it with this deal), carried unread; None otherwise."""
     after: Standing | None = None
     """Where the match stood after this deal."""
 
-    @property
-    def partie_score(self) -> tuple[int, int] | None:
-        """In parties: each side's partie score after this deal (the partie's final
-        score when this deal ended it); None in other games."""
-        if not self.partie or self.after is None:
-            return None
-        return self.after.partie_scores[-1] if self.partie_winner is not None else self.after.partie
-
-    def side_scores(self) -> tuple[int, int] | None:
-        """In parties: what each side (0, 1) scored in this deal; None in other games."""
-        return (self.scores[0], self.scores[1]) if self.partie else None
-
     def sheet(self) -> dict[str, Any]:
-        """In parties: this deal's line of the score sheet, JSON-ready (empty otherwise):
-        ``partie`` (its number), ``side_scores``, ``partie_won_by`` (the side that
-        won the partie with it, or None), and after it ``partie_score``,
-        ``parties_tally`` and ``game_points`` (as :meth:`Match.family_sheet`)."""
-        sides, partie = self.side_scores(), self.partie_score
-        if sides is None or partie is None or self.after is None:
+        """The scoring family's part of this deal's line of the score sheet,
+        JSON-ready (``Family.result_sheet``; in parties: ``partie``, ``side_scores``,
+        ``partie_won_by``, ``partie_score``, ``parties_tally``, ``game_points``);
+        empty in other games."""
+        if self.family_result is None:
             return {}
-        return {"partie": self.partie, "side_scores": list(sides),
-                "partie_won_by": self.partie_winner, "partie_score": list(partie),
-                "parties_tally": list(self.after.parties_tally),
-                "game_points": list(self.after.game_points)}
+        return self.deal.rules.scorer.result_sheet(self)
 
 
 @dataclass(frozen=True)
@@ -96,6 +79,19 @@ class Match(StandingView):
     current_dealer: int = -1
     standing: Standing = field(default_factory=lambda: Standing(()))
     """Totals and match status (see :class:`~polignac.core.standing.Standing`)."""
+    # Read at every step of a play loop: plain attributes, kept equal to what they
+    # say (set by __post_init__ and by every method that changes current or standing),
+    # instead of properties (a property call costs more than the attribute).
+    finished: bool = field(default=False, init=False, repr=False, compare=False)
+    """True when the match is over (``standing.finished``)."""
+    needs_deal: bool = field(default=True, init=False, repr=False, compare=False)
+    """True when the match waits for the next deal to be dealt (no deal in
+    progress, the match not over)."""
+
+    def __post_init__(self) -> None:
+        finished = self.standing.finished
+        _set(self, "finished", finished)
+        _set(self, "needs_deal", self.current is None and not finished)
 
     # ---------------------------------------------------------- construction
 
@@ -127,16 +123,11 @@ class Match(StandingView):
             names = [f"Player {i + 1}" for i in range(n)]
         if len(names) != n:
             raise RulesError(f"{len(names)} player names for {n} players")
-        return cls(rules, n, first_dealer, tuple(names), standing=Standing.start(n))
+        return cls(rules, n, first_dealer, tuple(names),
+                   standing=Standing.start(n, rules.scorer.start_state(rules, n)))
 
     # ---------------------------------------------------------------- state
 
-
-    @property
-    def needs_deal(self) -> bool:
-        """True when the match waits for the next deal to be dealt."""
-        # current first: during a deal (the hot path) one attribute decides
-        return self.current is None and not self.standing.finished
 
     @property
     def deal_number(self) -> int:
@@ -184,7 +175,7 @@ class Match(StandingView):
         """
         dealer, seats = self._check_can_deal()
         deal = Deal.from_hands(self.rules, hands, seats.index(dealer), turn_up,
-                               self.partie, not self.pool_waiting)
+                               self._deal_state())
         return self._with_deal(deal, dealer, seats)
 
     def deal_from_pack(self, pack_order: Sequence[Card]) -> Match:
@@ -195,7 +186,7 @@ class Match(StandingView):
         """
         dealer, seats = self._check_can_deal()
         deal = Deal.from_pack(self.rules, pack_order, len(seats), seats.index(dealer),
-                              self.partie, not self.pool_waiting)
+                              self._deal_state())
         return self._with_deal(deal, dealer, seats)
 
     def deal_random(self, rng: _random.Random) -> Match:
@@ -209,8 +200,12 @@ class Match(StandingView):
         # Deal.from_pack would: the same deal and the same rng state, without the checks
         # of a pack that comes from outside.
         deal = Deal.shuffled(self.rules, len(seats), seats.index(dealer), rng,
-                             self.partie, not self.pool_waiting)
+                             self._deal_state())
         return self._with_deal(deal, dealer, seats)
+
+    def _deal_state(self) -> Any:
+        """The scoring family's state of the next deal (``Family.deal_state``)."""
+        return self.rules.scorer.deal_state(self.standing.family_state)
 
     def _check_can_deal(self) -> tuple[int, tuple[int, ...]]:
         if self.finished:
@@ -220,7 +215,8 @@ class Match(StandingView):
         return self.next_deal()
 
     def _with_deal(self, deal: Deal, dealer: int, seats: tuple[int, ...]) -> Match:
-        return _replace(self, current=deal, current_seats=seats, current_dealer=dealer)
+        return _replace(self, current=deal, current_seats=seats, current_dealer=dealer,
+                        needs_deal=False)
 
     # --------------------------------------------------------------- acting
 
@@ -282,33 +278,36 @@ class Match(StandingView):
         n = self.num_players
         seats = self.current_seats
         score = deal.score()
-        scores = [0] * n
-        for i, seat in enumerate(seats):
-            scores[seat] = score.scores[i]
+        deal_scores = score.scores
+        if len(seats) == n and seats == _ALL_SEATS[n]:  # everyone plays: seat i is player i
+            scores = deal_scores
+        else:
+            by_seat = [0] * n
+            for i, seat in enumerate(seats):
+                by_seat[seat] = deal_scores[i]
+            scores = tuple(by_seat)
         claim = None
         if score.claim is not None:
             claim = (seats[score.claim[0]], score.claim[1])
-        last_side = seats[deal.past[-1].winner] & 1 if deal.past else None
-        partie_number = len(self.parties_won) + 1
-        standing, partie_winner = self.standing.after_deal(
+        last = deal._last  # the last trick's link: its winner (no Trick built)
+        last_side = seats[last[_WINNER]] & 1 if last is not None else None
+        standing, family_result = self.standing.after_deal(
             self.rules, scores, redeal=score.redeal, claim=claim,
-            last_trick_side=last_side, name=lambda seat: self.names[seat],
+            last_trick_side=last_side, name=self._name,
         )
-        parties = self.rules.plays_parties
-        result = DealResult(
-            number=len(self.results) + 1,
-            dealer=self.current_dealer,
-            seats=seats,
-            deal=deal,
-            score=score,
-            scores=tuple(scores),
-            tiebreak=bool(self.tied),
-            partie_winner=partie_winner,
-            partie=partie_number if parties else 0,
-            after=standing,
-        )
+        # built as the frozen dataclass would be, without its per-field setattr
+        result = _new(DealResult)
+        _set_dict(result, "__dict__", {
+            "number": len(self.results) + 1, "dealer": self.current_dealer, "seats": seats,
+            "deal": deal, "score": score, "scores": scores, "tiebreak": bool(self.standing.tied),
+            "family_result": family_result, "after": standing})
+        finished = standing.finished
         return _replace(self, results=self.results + (result,), current=None,
-                        current_seats=(), current_dealer=-1, standing=standing)
+                        current_seats=(), current_dealer=-1, standing=standing,
+                        finished=finished, needs_deal=not finished)
+
+    def _name(self, seat: int) -> str:
+        return self.names[seat]
 
     # ----------------------------------------------------------------- views
 
@@ -367,5 +366,7 @@ class Match(StandingView):
 
 
 _new = object.__new__
-_set_dict = object.__setattr__
+_set = _set_dict = object.__setattr__
 """Sets a new match's ``__dict__`` (the frozen dataclass' ``__setattr__`` refuses it)."""
+_ALL_SEATS: Final = tuple(tuple(range(n)) for n in range(16))
+"""``_ALL_SEATS[n]``: every seat of ``n``, in order (a deal that everyone plays)."""

@@ -27,7 +27,7 @@ shared action numbers are named after :data:`ANNOUNCEMENTS` by the families' lis
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, Final
 
 from .actions import ANNOUNCE_BASE, NUM_ACTIONS, Action
@@ -40,8 +40,49 @@ from .scoring import DealScore, ScoreLine
 
 if TYPE_CHECKING:
     from .describe import Param
+    from .match import DealResult
     from .scorepad import Entry, ScorePad
     from .standing import Standing
+
+
+@dataclass(frozen=True)
+class Parties:
+    """Pollack's state in a match (``Standing.family_state``): the partie in progress
+    and the parties played.  Immutable."""
+
+    partie: tuple[int, int] = (0, 0)
+    """Each side's score in the partie in progress."""
+    parties_won: tuple[int, ...] = ()
+    """The winning side of each finished partie."""
+    partie_scores: tuple[tuple[int, int], ...] = ()
+    """Each finished partie's final score (side 0, side 1)."""
+    game_points: tuple[int, int] = (0, 0)
+    """Each side's points in every deal of the game (all parties)."""
+
+    @property
+    def parties_tally(self) -> tuple[int, int]:
+        """How many parties each side (0, 1) has won."""
+        return (self.parties_won.count(0), self.parties_won.count(1))
+
+
+NO_PARTIES: Final = Parties()
+"""Before the first deal."""
+
+
+@dataclass(frozen=True)
+class PartieDeal:
+    """What a deal did to the parties (a deal result's ``family_result``)."""
+
+    partie: int
+    """The number (from 1) of the partie it was played in."""
+    partie_winner: int | None = None
+    """The side (0: seats 0 and 2; 1: seats 1 and 3) that won the partie with it, if one did."""
+
+
+def parties_of(standing: Standing) -> Parties:
+    """Pollack's state in ``standing`` (none yet: :data:`NO_PARTIES`)."""
+    state = standing.family_state
+    return state if isinstance(state, Parties) else NO_PARTIES
 
 ANNOUNCEMENT_VALUES: dict[str, int] = {
     "three-tens": 3, "three-nines": 3, "three-aces": 3,
@@ -301,9 +342,10 @@ def after_partie_deal(
     scores: Sequence[int],
     claim: tuple[int, bool] | None,
     last_trick_side: int | None,
-) -> tuple[Standing, int | None]:
+) -> tuple[Standing, PartieDeal]:
     """The standing after a deal of a match played in parties (``match_end``
-    ``parties``), and the side that won the partie with it (or None).
+    ``parties``; its state: :class:`Parties`), and the partie the deal was played
+    in with the side that won it with this deal, if one did (:class:`PartieDeal`).
 
     ``scores`` has one number per seat (its side's deal score); ``claim`` is
     ``(seat, correct)`` when a claim ended the deal; ``last_trick_side`` breaks
@@ -312,8 +354,10 @@ def after_partie_deal(
     wins it (the higher if both do).  After ``parties`` parties the side
     that won more wins the game (equal: a draw).
     """
-    partie = (standing.partie[0] + scores[0], standing.partie[1] + scores[1])
-    game = (standing.game_points[0] + scores[0], standing.game_points[1] + scores[1])
+    before = parties_of(standing)
+    number = PartieDeal(len(before.parties_won) + 1)
+    partie = (before.partie[0] + scores[0], before.partie[1] + scores[1])
+    game = (before.game_points[0] + scores[0], before.game_points[1] + scores[1])
     winner: int | None = None
     if claim is not None:
         claimant, correct = claim
@@ -329,25 +373,26 @@ def after_partie_deal(
             winner = 0 if at[0] else 1
     n = len(standing.totals)
     if winner is None:
-        return replace(standing, partie=partie, counted=standing.counted + 1, game_points=game,
-                       totals=tuple(partie[s & 1] for s in range(n))), None
-    parties = (*standing.parties_won, winner)
-    m = replace(standing, partie=(0, 0), totals=(0,) * n, parties_won=parties,
-                partie_scores=(*standing.partie_scores, partie), counted=standing.counted + 1,
-                game_points=game)
+        return replace(standing, counted=standing.counted + 1,
+                       family_state=replace(before, partie=partie, game_points=game),
+                       totals=tuple(partie[s & 1] for s in range(n))), number
+    parties = (*before.parties_won, winner)
+    m = replace(standing, totals=(0,) * n, counted=standing.counted + 1,
+                family_state=Parties((0, 0), parties, (*before.partie_scores, partie), game))
+    done = replace(number, partie_winner=winner)
     if len(parties) < rules.parties:
-        return m, winner
+        return m, done
     won = (parties.count(0), parties.count(1))
     if won[0] == won[1]:
         return replace(m, finished=True, winners=(), losers=(),
-                       notes=(*m.notes, f"{won[0]}-{won[1]}: a draw")), winner
+                       notes=(*m.notes, f"{won[0]}-{won[1]}: a draw")), done
     side = 0 if won[0] > won[1] else 1
     return replace(
         m, finished=True,
         winners=tuple(s for s in range(n) if s & 1 == side),
         losers=tuple(s for s in range(n) if s & 1 != side),
         notes=(*m.notes, f"parties {won[0]}-{won[1]}"),
-    ), winner
+    ), done
 
 
 PRESETS: Final[tuple[Rules, ...]] = (
@@ -472,7 +517,8 @@ class PollackFamily(Family):
                 raise ScorePadError("a claim ends the deal before the last trick", "last_trick")
             side = c & 1
             bonus = sum(ANNOUNCEMENT_VALUES[a] for p, a in e.announcements if p & 1 == side)
-            correct = pad.partie[side] + bonus + cps[side] // r.point_divisor >= r.partie_target
+            before = parties_of(pad.standing).partie[side]
+            correct = before + bonus + cps[side] // r.point_divisor >= r.partie_target
             claim = (c, correct)
             last = None
         else:
@@ -537,9 +583,21 @@ class PollackFamily(Family):
             pts += deal.rules.last_trick_points
         return pts
 
+    def start_state(self, rules: Rules, n: int) -> Any:
+        """No partie played yet (:data:`NO_PARTIES`)."""
+        return NO_PARTIES
+
+    def deal_state(self, state: Any) -> Any:
+        """Each side's score in the partie before the deal (a pair of ints)."""
+        return (state if isinstance(state, Parties) else NO_PARTIES).partie
+
+    def side_scores_before(self, deal_state: Any) -> tuple[int, int]:
+        """The partie before the deal (:meth:`deal_state`)."""
+        return deal_state if isinstance(deal_state, tuple) else (0, 0)
+
     def after_deal(self, standing: Standing, rules: Rules, scores: Sequence[int],
                    claim: tuple[int, bool] | None,
-                   last_trick_side: int | None) -> tuple[Standing, int | None] | None:
+                   last_trick_side: int | None) -> tuple[Standing, Any] | None:
         """The parties (:func:`after_partie_deal`)."""
         return after_partie_deal(standing, rules, scores, claim, last_trick_side)
 
@@ -548,13 +606,46 @@ class PollackFamily(Family):
         progress), ``parties_won`` (the winning side of each finished partie),
         ``partie_scores`` (their final scores), ``parties_tally`` (parties each
         side won) and ``game_points`` (each side's points in all parties)."""
+        state = parties_of(standing)
         return {
-            "partie": list(standing.partie),
-            "parties_won": list(standing.parties_won),
-            "partie_scores": [list(x) for x in standing.partie_scores],
-            "parties_tally": list(standing.parties_tally),
-            "game_points": list(standing.game_points),
+            "partie": list(state.partie),
+            "parties_won": list(state.parties_won),
+            "partie_scores": [list(x) for x in state.partie_scores],
+            "parties_tally": list(state.parties_tally),
+            "game_points": list(state.game_points),
         }
+
+    def result_sheet(self, result: DealResult) -> dict[str, Any]:
+        """This deal's line of the score sheet: ``partie`` (its number),
+        ``side_scores``, ``partie_won_by`` (the side that won the partie with it, or
+        None), and after it ``partie_score`` (the partie's final score when this
+        deal ended it), ``parties_tally`` and ``game_points``."""
+        done = result.family_result
+        if not isinstance(done, PartieDeal) or result.after is None:
+            return {}
+        after = parties_of(result.after)
+        partie = after.partie_scores[-1] if done.partie_winner is not None else after.partie
+        return {"partie": done.partie, "side_scores": [result.scores[0], result.scores[1]],
+                "partie_won_by": done.partie_winner, "partie_score": list(partie),
+                "parties_tally": list(after.parties_tally),
+                "game_points": list(after.game_points)}
+
+    def record_entry(self, family_result: Any, n: int) -> dict[str, Any]:
+        """``partie_winner``: the seats of the side that won the partie with the deal."""
+        if not isinstance(family_result, PartieDeal) or family_result.partie_winner is None:
+            return {}
+        return {"partie_winner": [s for s in range(n) if s & 1 == family_result.partie_winner]}
+
+    def record_summary(self, standing: Standing, n: int) -> dict[str, Any]:
+        """``parties``: the seats of the side that won each partie."""
+        return {"parties": [[s for s in range(n) if s & 1 == side]
+                            for side in parties_of(standing).parties_won]}
+
+    def pad_entry(self, family_result: Any) -> dict[str, Any]:
+        """``partie_winner``: the side that won the partie with the deal."""
+        if not isinstance(family_result, PartieDeal) or family_result.partie_winner is None:
+            return {}
+        return {"partie_winner": family_result.partie_winner}
 
     def play_notes(self, rules: Rules) -> list[Param]:
         """No need to head the trick."""
@@ -617,18 +708,22 @@ __all__ = [
     "ANNOUNCEMENT_VALUES",
     "FORCED_CARDS",
     "NO_CALLS",
+    "NO_PARTIES",
     "POLLACK",
     "PRESETS",
     "RANK_SLOTS",
     "SIDE_ANNOUNCE_MAX",
     "SLOTS_PER_PLAYER",
     "Calls",
+    "PartieDeal",
+    "Parties",
     "PollackFamily",
     "after_partie_deal",
     "announcement_slot",
     "announcement_value",
     "best_announcement",
     "may_announce",
+    "parties_of",
     "score_pollack",
     "side_calls_points",
     "unannounced_points",

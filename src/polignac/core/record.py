@@ -199,6 +199,7 @@ def summary(match: Match) -> dict[str, Any]:
     ``winners``/``losers`` are seat lists, empty while not finished.
     """
     deals = []
+    scorer = match.rules.scorer
     for r in match.results:
         entry: dict[str, Any] = {
             "number": r.number,
@@ -222,9 +223,8 @@ def summary(match: Match) -> dict[str, Any]:
                 entry["card_points"][seat] = r.score.card_points[i]
         if r.score.claim is not None:
             entry["claim"] = {"seat": r.seats[r.score.claim[0]], "correct": r.score.claim[1]}
-        if r.partie_winner is not None:
-            entry["partie_winner"] = [s for s in range(match.num_players)
-                                      if s & 1 == r.partie_winner]
+        if r.family_result is not None:  # the scoring family's (in parties: partie_winner)
+            entry.update(scorer.record_entry(r.family_result, match.num_players))
         deals.append(entry)
     out: dict[str, Any] = {
         "preset": match.rules.preset,
@@ -238,11 +238,7 @@ def summary(match: Match) -> dict[str, Any]:
     if match.rules.partnerships:
         out["sides"] = [list(side) for side in match.rules.sides]
     out.update(match.family_sheet())
-    if match.rules.plays_parties:
-        out["parties"] = [
-            [s for s in range(match.num_players) if s & 1 == side]
-            for side in match.parties_won
-        ]
+    out.update(scorer.record_summary(match.standing, match.num_players))  # in parties: parties
     if match.current is not None:
         out["in_progress"] = {"deal": match.deal_number,
                               "actions": len(match.current.history)}

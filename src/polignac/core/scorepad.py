@@ -61,6 +61,12 @@ REVOKE_DEFAULTS: Final[dict[str, int]] = {
 gathered from their families (``Family.revoke_penalties``)."""
 
 
+def _sheet_keys() -> dict[str, Any]:
+    """The keys of a scoring family's sheet that a pad's JSON has in every game, as
+    before the first partie (``Family.sheet`` fills them in parties)."""
+    return {"partie": [0, 0], "parties_won": [], "partie_scores": [], "parties_tally": [0, 0],
+            "game_points": [0, 0]}
+
 _ENTRY_KEYS: Final = frozenset({
     "misdeal", "taken", "tricks", "first_trick", "last_trick", "slam", "contract",
     "card_points", "announcements", "claim", "revokes", "exposed", "note",
@@ -288,10 +294,13 @@ class PadDeal:
     lines: tuple[ScoreLine, ...] = ()
     tiebreak: bool = False
     redeal: bool = False
-    partie_winner: int | None = None
+    family_result: Any = None
+    """What the deal did to the scoring family's state under its own match end
+    (``Family.after_deal``; in parties: the partie and its winner), carried unread."""
 
-    def to_dict(self, names: Sequence[str]) -> dict[str, Any]:
-        """Return the deal as JSON-ready data, with a line of words per reason."""
+    def to_dict(self, names: Sequence[str], rules: Rules | None = None) -> dict[str, Any]:
+        """Return the deal as JSON-ready data, with a line of words per reason (and,
+        given the pad's ``rules``, its scoring family's part: ``Family.pad_entry``)."""
         out: dict[str, Any] = {
             "number": self.number, "dealer": self.dealer, "seats": list(self.seats),
             "scores": list(self.scores), "tiebreak": self.tiebreak,
@@ -299,8 +308,8 @@ class PadDeal:
             "lines": [line.to_dict() for line in self.lines],
             "entry": self.entry.to_dict(),
         }
-        if self.partie_winner is not None:
-            out["partie_winner"] = self.partie_winner
+        if self.family_result is not None and rules is not None:  # in parties: partie_winner
+            out.update(rules.scorer.pad_entry(self.family_result))
         return out
 
 
@@ -360,7 +369,8 @@ class ScorePad(StandingView):
                 or not 0 <= revoke_penalty <= MAX_REVOKE):
             raise ScorePadError(f"must be a whole number from 0 to {MAX_REVOKE}, not "
                                 f"{show(revoke_penalty)}", "revoke_penalty")
-        return cls(rules, clean, first_dealer, revoke_penalty, standing=Standing.start(n))
+        return cls(rules, clean, first_dealer, revoke_penalty,
+                   standing=Standing.start(n, rules.scorer.start_state(rules, n)))
 
     # ---------------------------------------------------------------- state
 
@@ -416,7 +426,7 @@ class ScorePad(StandingView):
             "turn_up": r.has_turn_up,
             "revoke_penalty": self.revoke_penalty,
             "announcements": list(r.scorer.announcements) if r.announcements else [],
-            "pool_in": not self.pool_waiting,
+            "pool_in": r.scorer.pool_in(r.scorer.deal_state(self.family_state)),
             "moon": r.moon,
         }
 
@@ -635,11 +645,11 @@ class ScorePad(StandingView):
 
     def _finish(self, deal: PadDeal, score: DealScore) -> ScorePad:
         """Add a scored deal and apply the match-end rule (as a played Match does)."""
-        standing, partie_winner = self.standing.after_deal(
+        standing, family_result = self.standing.after_deal(
             self.rules, deal.scores, redeal=deal.redeal, claim=score.claim,
             last_trick_side=deal.entry.last_trick, name=lambda seat: self.names[seat],
         )
-        deal = replace(deal, partie_winner=partie_winner)
+        deal = replace(deal, family_result=family_result)
         return replace(self, deals=self.deals + (deal,), standing=standing)
 
     # ---------------------------------------------------------- serializing
@@ -665,17 +675,16 @@ class ScorePad(StandingView):
             "first_dealer": self.first_dealer,
             "revoke_penalty": self.revoke_penalty,
             "entries": [d.entry.to_dict() for d in self.deals],
-            "deals": [d.to_dict(self.names) for d in self.deals],
+            "deals": [d.to_dict(self.names, self.rules) for d in self.deals],
             "totals": list(self.totals),
             "finished": self.finished,
             "winners": list(self.winners),
             "losers": list(self.losers),
             "tied": list(self.tied),
-            "partie": list(self.partie),
-            "parties_won": list(self.parties_won),
-            "partie_scores": [list(x) for x in self.partie_scores],
-            "parties_tally": list(self.parties_tally),
-            "game_points": list(self.game_points),
+            # the pad's JSON has these keys in every game (the pages read them), the
+            # scoring family's sheet fills them (Family.sheet: in parties)
+            **_sheet_keys(),
+            **self.rules.scorer.sheet(self.standing, self.rules),
             "sides": [list(x) for x in self.rules.sides],
             "notes": list(self.notes),
             "scoring": self.rules.scoring,

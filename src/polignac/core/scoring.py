@@ -34,7 +34,11 @@ so that pages can have a sentence for each (``why.REASON`` or ``why.REASON.KEY``
 in the catalogs, KEY without its ``detail.`` prefix)."""
 
 
-@dataclass(frozen=True)
+_set_dict = object.__setattr__
+"""Sets a new frozen instance's ``__dict__`` at once (a deal's end builds several)."""
+
+
+@dataclass(frozen=True, init=False)
 class ScoreLine:
     """One reason in a deal's score: ``player`` scores ``points`` because of ``reason``.
 
@@ -61,6 +65,14 @@ class ScoreLine:
     params: tuple[tuple[str, int], ...] = ()
     side: int | None = None
 
+    def __init__(self, player: int, points: int, reason: str, detail: str = "", key: str = "",
+                 params: tuple[tuple[str, int], ...] = (), side: int | None = None) -> None:
+        # The dataclass' own __init__ sets each field through object.__setattr__ (frozen):
+        # three times slower, and every finished deal builds several lines.
+        _set_dict(self, "__dict__", {"player": player, "points": points, "reason": reason,
+                                     "detail": detail, "key": key, "params": params,
+                                     "side": side})
+
     def to_dict(self) -> dict[str, object]:
         """Return the line as JSON-ready data (``key`` and ``params`` only when there is a key)."""
         out: dict[str, object] = {"player": self.player, "points": self.points,
@@ -73,7 +85,7 @@ class ScoreLine:
         return out
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class DealScore:
     """A finished deal's score: one number per player and the lines that make it.
 
@@ -88,6 +100,13 @@ class DealScore:
     card_points: tuple[int, ...] = ()
     redeal: bool = False
     claim: tuple[int, bool] | None = None
+
+    def __init__(self, scores: tuple[int, ...], lines: tuple[ScoreLine, ...],
+                 card_points: tuple[int, ...] = (), redeal: bool = False,
+                 claim: tuple[int, bool] | None = None) -> None:
+        _set_dict(self, "__dict__", {"scores": scores, "lines": lines,
+                                     "card_points": card_points, "redeal": redeal,
+                                     "claim": claim})
 
     def to_dict(self) -> dict[str, object]:
         """Return the score as JSON-ready data."""
@@ -151,20 +170,21 @@ def score_tricks(
         p = taken.get(c)
         if p is not None and 0 <= p < n:
             cards[p].append(ScoreLine(p, value, "card", c))
-    per: list[list[ScoreLine]] = []
-    for p in range(n):
-        lines = cards[p]
-        if rules.trick_points and tricks[p]:
-            lines.append(ScoreLine(p, rules.trick_points * tricks[p], "tricks", str(tricks[p])))
-        if rules.first_trick_points and first_trick == p:
-            lines.append(ScoreLine(p, rules.first_trick_points, "first-trick"))
-        if rules.last_trick_points and last_trick == p:
-            lines.append(ScoreLine(p, rules.last_trick_points, "last-trick"))
-        if (rules.all_three_points is not None and first_trick == p == last_trick
-                and all(taken.get(c) == p for c in in_play)):
-            lines = [ScoreLine(p, rules.all_three_points, "all-three",
-                               "first trick, last trick and every point card", "detail.all-three")]
-        per.append(lines)
+    per = cards  # each player's lines (the rules read once: every finished deal comes here)
+    trick_points = rules.trick_points
+    if trick_points:
+        for p in range(n):
+            if tricks[p]:
+                per[p].append(ScoreLine(p, trick_points * tricks[p], "tricks", str(tricks[p])))
+    if rules.first_trick_points and 0 <= first_trick < n:
+        per[first_trick].append(ScoreLine(first_trick, rules.first_trick_points, "first-trick"))
+    if rules.last_trick_points and 0 <= last_trick < n:
+        per[last_trick].append(ScoreLine(last_trick, rules.last_trick_points, "last-trick"))
+    p = first_trick
+    if (rules.all_three_points is not None and 0 <= p < n and p == last_trick
+            and all(taken.get(c) == p for c in in_play)):
+        per[p] = [ScoreLine(p, rules.all_three_points, "all-three",
+                            "first trick, last trick and every point card", "detail.all-three")]
     per = rules.family.adjust_lines(rules, n, taken, per)  # the game family's (the moon)
     v = rules.contract_points
     contract = rules.contract
@@ -184,8 +204,15 @@ def score_tricks(
         per = [[ScoreLine(p, v, "opponent-chelem", f"player {slam}", "detail.by",
                            (("player", slam),))] for p in range(n)]
         per[slam] = [ScoreLine(slam, 0, "chelem")]
-    return DealScore(tuple(sum(x.points for x in g) for g in per),
-                     tuple(x for g in per for x in g))
+    scores = []
+    flat: list[ScoreLine] = []
+    for g in per:
+        total = 0
+        for x in g:
+            total += x.points
+        scores.append(total)
+        flat += g
+    return DealScore(tuple(scores), tuple(flat))
 
 
 def trick_score_bounds(rules: Rules, n: int) -> tuple[int, int]:

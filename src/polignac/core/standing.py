@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
-from typing import TypeVar
+from operator import add as _add
+from typing import Any, TypeVar
 
 from .rules import Rules
 
@@ -22,8 +23,8 @@ class Standing:
     """Totals and match status after some deals.  Immutable."""
 
     totals: tuple[int, ...]
-    """Per seat: the sum of the counted deals' scores (in parties: the seat's
-    side's score in the partie in progress)."""
+    """Per seat: the sum of the counted deals' scores (a family with its own match
+    end may say otherwise: in parties, the side's score in the partie in progress)."""
     counted: int = 0
     """Deals that count towards a fixed number (not tie-breaks, not redeals)."""
     finished: bool = False
@@ -31,28 +32,18 @@ class Standing:
     losers: tuple[int, ...] = ()
     tied: tuple[int, ...] = ()
     """Seats still in a tie-break (threshold-lowest-wins), else empty."""
-    pool_waiting: bool = False
-    """In chips: the pool stayed after a redeal (the next deal adds no stake)."""
-    partie: tuple[int, int] = (0, 0)
-    """In parties: each side's score in the partie in progress."""
-    parties_won: tuple[int, ...] = ()
-    """In parties: the winning side of each finished partie."""
-    partie_scores: tuple[tuple[int, int], ...] = ()
-    """In parties: each finished partie's final score (side 0, side 1)."""
-    game_points: tuple[int, int] = (0, 0)
-    """In parties: each side's points in every deal of the game (all parties)."""
+    family_state: Any = None
+    """The scoring family's own state (the parties, a pool that stays), which
+    the standing carries without reading it: made by ``Family.start_state``,
+    updated by ``Family.after_deal`` or ``Family.next_state``, read by its family."""
     notes: tuple[str, ...] = ()
     """Human-readable events (match end, tie-break deals)."""
 
-    @property
-    def parties_tally(self) -> tuple[int, int]:
-        """In parties: how many parties each side (0, 1) has won."""
-        return (self.parties_won.count(0), self.parties_won.count(1))
-
     @classmethod
-    def start(cls, num_players: int) -> Standing:
-        """The standing before the first deal."""
-        return cls(totals=(0,) * num_players)
+    def start(cls, num_players: int, family_state: Any = None) -> Standing:
+        """The standing before the first deal, with the scoring family's state
+        (``Family.start_state``)."""
+        return cls(totals=(0,) * num_players, family_state=family_state)
 
     def next_deal(
         self,
@@ -89,8 +80,10 @@ class Standing:
         claim: tuple[int, bool] | None = None,
         last_trick_side: int | None = None,
         name: Callable[[int], str] = lambda seat: f"seat {seat}",
-    ) -> tuple[Standing, int | None]:
-        """The standing after a finished deal, and the side that won a partie (or None).
+    ) -> tuple[Standing, Any]:
+        """The standing after a finished deal, and what the deal did to the scoring
+        family's state under its own match end (``Family.after_deal``: the deal's
+        ``family_result``; None under the shared ones).
 
         ``scores`` has one number per seat (0 for seats not in a tie-break
         deal); ``redeal`` is a redeal in chips; ``claim`` is a
@@ -99,16 +92,19 @@ class Standing:
         """
         if self.tied:
             return self._after_tiebreak(scores, name), None
-        own = rules.scorer.after_deal(self, rules, scores, claim, last_trick_side)
+        scorer = rules.scorer
+        own = scorer.after_deal(self, rules, scores, claim, last_trick_side)
         if own is not None:  # the scoring family's own match end (parties)
             return own
         n = len(self.totals)
-        totals = tuple(t + s for t, s in zip(self.totals, scores, strict=True))
+        if len(scores) != len(self.totals):
+            raise ValueError(f"{len(scores)} scores for {len(self.totals)} seats")
+        totals = tuple(map(_add, self.totals, scores))
         counted = self.counted + (0 if redeal else 1)
-        m = _replace(self, totals=totals, counted=counted)
+        m = _replace(self, totals=totals, counted=counted,
+                     family_state=scorer.next_state(self.family_state, redeal))
         end = rules.end
         if end.chips:
-            m = _replace(m, pool_waiting=redeal)
             if not redeal and counted >= rules.num_deals(n):
                 return m._end_by(max, "most chips"), None
             return m, None
@@ -212,34 +208,9 @@ class StandingView:
         return self.standing.tied
 
     @property
-    def pool_waiting(self) -> bool:
-        """In chips: the pool stayed after a redeal (the next deal adds no stake)."""
-        return self.standing.pool_waiting
-
-    @property
-    def partie(self) -> tuple[int, int]:
-        """In parties: each side's score in the partie in progress."""
-        return self.standing.partie
-
-    @property
-    def parties_won(self) -> tuple[int, ...]:
-        """In parties: the winning side of each finished partie."""
-        return self.standing.parties_won
-
-    @property
-    def partie_scores(self) -> tuple[tuple[int, int], ...]:
-        """In parties: each finished partie's final score (side 0, side 1)."""
-        return self.standing.partie_scores
-
-    @property
-    def parties_tally(self) -> tuple[int, int]:
-        """In parties: how many parties each side (0, 1) has won."""
-        return self.standing.parties_tally
-
-    @property
-    def game_points(self) -> tuple[int, int]:
-        """In parties: each side's points in every deal of the game (all parties)."""
-        return self.standing.game_points
+    def family_state(self) -> Any:
+        """The scoring family's own state (``Standing.family_state``)."""
+        return self.standing.family_state
 
     @property
     def notes(self) -> tuple[str, ...]:

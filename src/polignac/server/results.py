@@ -102,7 +102,7 @@ def seat_stats(match: Match) -> list[dict[str, int]]:
             elif reason == "moon":
                 out[seat]["moons"] += 1
     sides = match.rules.sides
-    for side in match.standing.parties_won:
+    for side in match.family_sheet().get("parties_won", ()):
         for seat in (sides[side] if side < len(sides) else ()):
             out[seat]["parties_won"] += 1
     return out
@@ -114,7 +114,7 @@ def seat_score(match: Match, seat: int) -> int:
     if match.rules.partnerships:
         sides = match.rules.sides
         side = 0 if seat in sides[0] else 1
-        return st.parties_won.count(side)
+        return int(match.family_sheet()["parties_tally"][side])
     return st.totals[seat]
 
 
