@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from polignac.server import handoff
-from polignac.server.cluster import MAX_RELAYED, _Tunnel, table_of
+from polignac.server.relay import MAX_RELAYED, _Tunnel, table_of
 
 pytestmark = pytest.mark.skipif(not handoff.SUPPORTED, reason="Linux only")
 
