@@ -1,9 +1,11 @@
 """An automated accessibility check (axe-core, run in Chromium by axe-playwright-python)
-of every page, in English and in French: no serious or critical violation.
+of every page, in English and in French (the player pages also in German): no serious or
+critical violation.
 
 The pages: the lobby, the table (playing, with the capot prompt, the match over), the
 rules index and a game's rules, the invitation page, an error page, the replay viewer
-(empty and with a record), the score pad (setup and a pad in play).
+(empty and with a record), the score pad (setup and a pad in play), the account page,
+a profile and the leaderboard.
 """
 
 from __future__ import annotations
@@ -114,5 +116,39 @@ def test_table_and_replay_have_no_serious_violations(chromium: Any, server: str,
     page.goto(server + url + "/replay")
     page.wait_for_selector("#viewer:not([hidden])")
     found += violations(page, "replay viewer (a record)")
+    assert not errors, errors
+    assert not found, "\n".join(found)
+
+
+@pytest.mark.parametrize("lang", ["en", "fr", "de"])
+def test_player_pages_have_no_serious_violations(chromium: Any, quick_server: str,
+                                                 lang: str) -> None:
+    """The account page (signed out, then signed in with its recovery codes), a player's
+    profile with a rated match's rating card and chart, and the leaderboard."""
+    from tests.browser.test_accounts import PASSWORD, finish
+
+    server = quick_server
+    found: list[str] = []
+    page, errors = _page(chromium, lang)
+    page.goto(server + "/")
+    page.select_option("#lang", lang)
+    page.goto(server + "/account")
+    page.wait_for_selector("#signup-form", state="visible")
+    found += violations(page, "account (signed out)")
+    page.fill("#signup-form input[name=username]", f"Axe_{lang}")
+    page.fill("#signup-form input[name=password]", PASSWORD)
+    page.click("#signup-form button[type=submit]")
+    page.wait_for_selector("#codes li")
+    page.wait_for_selector("#sessions li")
+    found += violations(page, "account (signed in, recovery codes shown)")
+    finish(page, server, rated=True)
+    page.goto(f"{server}/players/Axe_{lang}")
+    page.wait_for_selector(".rating-card svg")
+    page.wait_for_selector("#games li a")
+    found += violations(page, "profile")
+    page.goto(server + "/leaderboard")
+    page.wait_for_selector("#board a")
+    found += violations(page, "leaderboard")
+    assert page.evaluate("document.documentElement.lang") == lang
     assert not errors, errors
     assert not found, "\n".join(found)

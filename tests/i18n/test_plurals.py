@@ -18,7 +18,8 @@ FORMS = {
 }
 PLACEHOLDER = re.compile(r"\{(\w+)\}")
 NOUNS = re.compile(r"\{(\w+)\} (?:\w+ )?(cards|points|tricks|deals|chips|players|parties|"
-                   r"penalties|seats|moves|actions)\b")
+                   r"penalties|seats|moves|actions|matches|games|tables|hints|codes|"
+                   r"sessions|people|requests|minutes|seconds|samples)\b")
 # Counts that are never 0 or 1, so the plural noun is always right; each with its reason.
 NEVER_ONE = {
     "rules.withN.remove": "players (3 or more), cards in the pack and in a hand (5 or more)",

@@ -34,7 +34,7 @@ async function showSessions() {
   try {
     const { sessions } = await getJson("/api/account/sessions");
     list.replaceChildren(...sessions.map((/** @type {any} */ s) => {
-      const end = el("button", { type: "button", class: "small" }, t("account.end"));
+      const end = el("button", { type: "button" }, t("account.end"));
       end.addEventListener("click", async () => {
         try {
           await postJson("/api/account/sessions/end", { id: s.id });

@@ -28,21 +28,25 @@ export function runningTotals(players, deals) {
 
 /**
  * An SVG chart: one line per seat, `names` for the legend, `threshold` (or null)
- * drawn as a dashed line. `title` is the accessible name.
+ * drawn as a dashed line. `title` is the accessible name. `origin`: where every line
+ * starts (0: running totals; a rating's first value); `legend: false` leaves the
+ * legend out (one line, named by the title).
  */
 /**
  * @param {string[]} names
  * @param {{scores: number[], tiebreak?: boolean, partie_winner?: unknown}[]} deals
- * @param {{threshold?: number | null, title?: string}} [options]
+ * @param {{threshold?: number | null, title?: string, origin?: number, legend?: boolean}} [options]
  * @returns {SVGElement}
  */
-export function totalsChart(names, deals, { threshold = null, title = "" } = {}) {
-  const series = runningTotals(names.length, deals);
+export function totalsChart(names, deals,
+  { threshold = null, title = "", origin = 0, legend = true } = {}) {
+  const series = runningTotals(names.length, deals).map((pts) => pts.map((v) => v + origin));
   // The legend under the plot has a row for every two players: the chart grows with them.
-  const per = 2, rows = Math.ceil(names.length / per);
-  const W = 260, L = 26, R = 8, T = 10, B = 22 + rows * 13, H = T + 116 + B;
+  const per = 2, rows = legend ? Math.ceil(names.length / per) : 0;
+  const L = Math.max(26, 7 * String(Math.round(Math.max(...series.flat()))).length + 5);
+  const W = 260, R = 8, T = 10, B = 22 + rows * 13, H = T + 116 + B;
   const all = series.flat().concat(threshold ?? []);
-  let lo = Math.min(0, ...all), hi = Math.max(1, ...all);
+  let lo = Math.min(origin, ...all), hi = Math.max(origin + 1, ...all);
   if (hi === lo) hi = lo + 1;
   const span = hi - lo;
   lo -= span * 0.05; hi += span * 0.05;
@@ -77,7 +81,7 @@ export function totalsChart(names, deals, { threshold = null, title = "" } = {})
     pts.forEach((v, k) => svg.append(svgEl("circle", { cx: x(k), cy: yy(v), r: 2.4, fill: colour })));
   });
   // Legend under the plot: every player, two a row; a long name is cut (its title is whole).
-  names.forEach((name, s) => {
+  if (legend) names.forEach((name, s) => {
     const lx = 6 + (s % per) * ((W - 12) / per), ly = H - B + 28 + Math.floor(s / per) * 13;
     svg.append(svgEl("rect", { x: lx, y: ly - 7, width: 10, height: 4, fill: COLOURS[s % COLOURS.length] }));
     const short = name.length > 17 ? `${name.slice(0, 16)}…` : name;

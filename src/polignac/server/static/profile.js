@@ -38,7 +38,10 @@ function renderRatings() {
       before = h.rating;
       return step;
     });
-    if (deals.length) card.append(totalsChart([t("profile.change")], deals, { title: t("profile.chart") }));
+    if (deals.length) {
+      card.append(totalsChart([poolName(pool)], deals,
+        { title: t("profile.chart"), origin: 1500, legend: false }));
+    }
     return card;
   }));
 }
@@ -59,8 +62,15 @@ function renderStats() {
   if (!rows.length) $("stats").replaceChildren(el("caption", {}, t("profile.noGames")));
 }
 
-/** @param {any} seat */
-function seatLabel(seat) { return seat.kind === "bot" ? `${seat.name} (${levelName(seat.level)})` : seat.name; }
+/**
+ * A seat of a game as the page lists it: the profile's own seat by the player's account
+ * name (whatever name they gave at the table), a bot with its level.
+ * @param {any} game @param {any} seat
+ */
+function seatLabel(game, seat) {
+  if (seat.seat === game.seat) return data.username;
+  return seat.kind === "bot" ? `${seat.name} (${levelName(seat.level)})` : seat.name;
+}
 
 function renderGames() {
   const games = data.games;
@@ -68,9 +78,11 @@ function renderGames() {
     el("span", { class: "place" }, t("profile.place", { place: g.place, n: g.seats.length })),
     el("span", {}, presetName(g.preset)),
     el("span", { class: "small-muted" }, `${day(g.finished_at)} · ${t(g.rated ? "profile.rated" : "profile.casual")}`),
-    el("span", { class: "small-muted" }, g.seats.map(seatLabel).join(", ")),
+    el("span", { class: "small-muted" }, g.seats.map((/** @type {any} */ s) => seatLabel(g, s)).join(", ")),
     el("a", { href: g.replay }, t("profile.replay")))));
   if (!games.length) $("games").replaceChildren(el("li", {}, t("profile.noGames")));
+  // One page of games: no pager at all.
+  $("pager").hidden = page === 0 && data.games_total <= data.page_size;
   $("newer", HTMLButtonElement).disabled = page === 0;
   $("older", HTMLButtonElement).disabled = (page + 1) * data.page_size >= data.games_total;
 }
