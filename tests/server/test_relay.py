@@ -129,6 +129,21 @@ def test_what_crosses_the_bus_is_game_messages(redis_server: RedisServer,
                     for v in [*players, spectator] if seq in v.events]
             assert all(s == seen[0] for s in seen), seq
 
+        # what the edge answers itself (a frame its parser refuses), what the owner
+        # answers (an unknown type, a seat cookie that is not valid)
+        from websockets.exceptions import InvalidStatus
+        from websockets.sync.client import connect
+
+        socket_url = f"ws://127.0.0.1:{edge.port}/tables/{table}/ws"
+        with pytest.raises(InvalidStatus):
+            connect(socket_url, proxy=None, open_timeout=10,
+                    additional_headers={"Cookie": f"polignac_{table}=3.not-a-token"})
+        with connect(socket_url, proxy=None, open_timeout=10) as ws:
+            ws.send("not json")
+            assert json.loads(ws.recv(timeout=10))["rule"] == "bad-json"
+            ws.send(json.dumps({"type": "nope"}))
+            assert json.loads(ws.recv(timeout=10))["rule"] == "unknown-type"
+
         record = httpx.get(f"{edge.base}/tables/{table}/record.json", trust_env=False)
         direct = httpx.get(f"{owner.base}/tables/{table}/record.json", trust_env=False)
         assert record.status_code == 200 and record.json() == direct.json()
@@ -146,8 +161,9 @@ def test_what_crosses_the_bus_is_game_messages(redis_server: RedisServer,
         assert {"join", "frame", "joined", "out", "request", "response"} <= kinds, kinds
         assert not kinds & {"open", "in", "go"}, kinds  # the ASGI tunnel's
         intents = [m["f"] for m in to_owner if m["t"] == "frame"]
-        assert all(isinstance(f, dict) and f.get("type") in HANDLERS for f in intents)
-        assert {f["type"] for f in intents} >= {"hello", "act"}
+        assert all(isinstance(f, dict) for f in intents)
+        assert {f["type"] for f in intents} == {"hello", "act", "nope"}  # what was sent
+        assert {"hello", "act"} <= set(HANDLERS)
         sent_acts = {(f["action"], f["seq"]) for f in intents if f["type"] == "act"}
         assert any((action, seq - 1) in sent_acts for seq, _seat, action in acked)
         frames = [f for m in to_edge if m["t"] == "out" for f in m["f"]]
