@@ -211,7 +211,7 @@ class Cluster:
                 "bus_refused": self.bus.refused}
 
     async def _watch(self) -> None:
-        """End the tunnels whose other process fell silent; forget processes silent
+        """End the forwardings whose other process fell silent; forget processes silent
         for ten minutes."""
         while True:
             await asyncio.sleep(0.5)
