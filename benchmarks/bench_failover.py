@@ -10,7 +10,11 @@ process with its last seq.  Prints p50 and max of the failover time and checks,
 as tests/server/test_cluster.py does, that nothing acknowledged was lost.
 
     .venv/bin/python benchmarks/bench_failover.py [--kills 6] [--bus redis|postgres]
-        [--lease-seconds 2] [--seed S]
+        [--lease-seconds 2] [--seed S] [--machines]
+
+``--machines``: each process plays a machine of its own (nothing handed between
+them, no proxy in front), so that the sockets that land off the owner are
+forwarded over the bus (relay.py) through each takeover.
 
 Not a test (it asserts only what the test asserts).  Needs PostgreSQL's server
 programs and, for ``--bus redis``, ``redis-server``.
@@ -36,6 +40,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--bus", choices=["redis", "postgres"], default="redis")
     parser.add_argument("--lease-seconds", type=float, default=2.0)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--machines", action="store_true",
+                        help="each process on a machine of its own: sockets forwarded")
     args = parser.parse_args(argv)
     from tests.server.conftest import PgServer, RedisServer, _pg_bin
     from tests.server.test_cluster import _check, run_kills
@@ -61,9 +67,10 @@ def main(argv: list[str] | None = None) -> int:
             bus = redis.url(0)
         times: list[float] = []
         result = run_kills(url, bus, data, args.kills, args.seed, times,
-                           args.lease_seconds)
+                           args.lease_seconds, machines=args.machines)
         _check(result, result["kills"])
-        print(f"bus {args.bus}, lease {args.lease_seconds:g} s, 3 processes, "
+        print(f"bus {args.bus}, lease {args.lease_seconds:g} s, 3 processes"
+              f"{' on 3 machines' if args.machines else ''}, "
               f"{len(result['acked'])} acknowledged actions, {result['kills']} kills, "
               f"{len(result['refused'])} actions refused around a kill (then resent)")
         print(f"failover (kill -9 to the next acknowledged action): p50 "

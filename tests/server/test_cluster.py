@@ -44,8 +44,12 @@ pytestmark = [pytest.mark.slow, pytest.mark.postgres, pytest.mark.timeout(900)]
 CARDS = [r + s for r in "789TJQKA" for s in "CDHS"]
 
 
-def _start(n: int, url: str, bus: str, data: Path, lease: float = 2.0) -> list[Proc]:
-    procs = [Proc(f"p{i}", free_port(), url, bus, data, lease) for i in range(n)]
+def _start(n: int, url: str, bus: str, data: Path, lease: float = 2.0,
+           machines: bool = False) -> list[Proc]:
+    """``n`` processes, ready; with ``machines`` each plays a machine of its own
+    (nothing handed between them: a socket that lands off its owner is forwarded)."""
+    procs = [Proc(f"p{i}", free_port(), url, bus, data, lease, _machine(i, machines))
+             for i in range(n)]
     try:
         for p in procs:
             p.wait_ready()
@@ -157,15 +161,21 @@ def _reconnect(viewers: list[Viewer], procs: list[Proc], rng: random.Random) -> 
         v.reconnects += 1
 
 
+def _machine(i: int, machines: bool) -> str:
+    return f"machine{i}" if machines else ""
+
+
 def run_kills(url: str, bus: str, data: Path, kills: int, seed: int,
-              report: list[float], lease: float = 2.0) -> dict[str, Any]:
+              report: list[float], lease: float = 2.0, machines: bool = False
+              ) -> dict[str, Any]:
     """Three processes; ``kills`` times, ``kill -9`` the table's owner at a random
     moment (a few milliseconds after an action was sent) and start a new process in
     its place; play on until the match is over.  ``report`` gets each failover time
     (from the kill to the next acknowledged action, seconds).  Returns what the
-    checks need."""
+    checks need.  With ``machines``, each process plays a machine of its own: the
+    sockets that land off the owner are forwarded over the bus (relay.py)."""
     rng = random.Random(seed)
-    procs = _start(3, url, bus, data, lease)
+    procs = _start(3, url, bus, data, lease, machines)
     viewers: list[Viewer] = []
     try:
         table, cookies = new_table(procs[0], [procs[1], procs[2], procs[0]])
@@ -200,7 +210,7 @@ def run_kills(url: str, bus: str, data: Path, kills: int, seed: int,
                 if isinstance(exc, Refused):
                     refused.append(str(exc))
                 got = None
-                _replace_dead(procs, killed_at, url, bus, data, lease)
+                _replace_dead(procs, killed_at, url, bus, data, lease, machines)
                 _reconnect(viewers, procs, rng)
                 next_kill = done + rng.randint(5, 30)
                 continue
@@ -209,7 +219,7 @@ def run_kills(url: str, bus: str, data: Path, kills: int, seed: int,
                 done += 1
                 if len(report) < len(killed_at):
                     report.append(time.monotonic() - killed_at[len(report)])
-                    _replace_dead(procs, killed_at, url, bus, data, lease)
+                    _replace_dead(procs, killed_at, url, bus, data, lease, machines)
                     for p in procs:
                         p.wait_ready()
         assert players[0].view.get("finished"), "the match did not end"
@@ -221,7 +231,10 @@ def run_kills(url: str, bus: str, data: Path, kills: int, seed: int,
             v.seq = 0
             v.connect(procs, 0)
             finals.append(v.frames[-1])
+        forwarded = sum(httpx.get(p.base + "/health", trust_env=False
+                                  ).json()["cluster"]["served_forwarded"] for p in procs)
         return {"table": table, "acked": acked, "viewers": viewers, "record": record,
+                "forwarded": forwarded,
                 "stored": stored_events(url, table), "finals": finals,
                 "kills": len(killed_at), "refused": refused}
     finally:
@@ -232,11 +245,12 @@ def run_kills(url: str, bus: str, data: Path, kills: int, seed: int,
 
 
 def _replace_dead(procs: list[Proc], killed_at: list[float], url: str, bus: str,
-                  data: Path, lease: float) -> None:
-    """Start a new process in each dead one's place."""
+                  data: Path, lease: float, machines: bool = False) -> None:
+    """Start a new process in each dead one's place (on its machine)."""
     for i, p in enumerate(procs):
         if not p.alive():
-            procs[i] = Proc(f"p{i}k{len(killed_at)}", free_port(), url, bus, data, lease)
+            procs[i] = Proc(f"p{i}k{len(killed_at)}", free_port(), url, bus, data, lease,
+                            _machine(i, machines))
 
 
 def _check(result: dict[str, Any], kills: int) -> None:
@@ -269,6 +283,25 @@ def test_kill_minus_9_of_the_owner_redis_bus(pg_server: PgServer, redis_server: 
         print(f"\nfailover (kill -9 to the next acknowledged action), Redis bus, lease 2 s: "
               f"p50 {statistics.median(times):.2f} s, max {max(times):.2f} s over "
               f"{len(times)} kills; refused around a kill: {result['refused']}")
+
+
+@pytest.mark.redis
+def test_kill_minus_9_of_the_owner_three_machines(pg_server: PgServer,
+                                                  redis_server: RedisServer,
+                                                  tmp_path: Path) -> None:
+    """The same with each process on a machine of its own and no proxy (Redis bus, two
+    kills): the sockets that land off the owner are served there as seats of the
+    owner's table, their frames forwarded over the bus, through each takeover."""
+    times: list[float] = []
+    result = run_kills(pg_server.new_database(), redis_server.url(8), tmp_path / "data",
+                       2, 777, times, machines=True)
+    _check(result, 2)
+    assert result["forwarded"] > 0, result["forwarded"]
+    with contextlib.suppress(statistics.StatisticsError):
+        print(f"\nfailover (kill -9 to the next acknowledged action), three machines, "
+              f"Redis bus, lease 2 s: p50 {statistics.median(times):.2f} s, max "
+              f"{max(times):.2f} s over {len(times)} kills; refused around a kill: "
+              f"{result['refused']}")
 
 
 def test_kill_minus_9_of_the_owner_postgres_bus(pg_server: PgServer, tmp_path: Path) -> None:

@@ -1,6 +1,5 @@
 """The hand-over of a connection to its table's owner on the same machine
-(handoff.py), on real sockets and both event loops (asyncio's and uvloop's); and the
-bound on a tunnel's relay queue (cluster.py)."""
+(handoff.py), on real sockets and both event loops (asyncio's and uvloop's)."""
 
 from __future__ import annotations
 
@@ -12,7 +11,7 @@ from typing import Any
 import pytest
 
 from polignac.server import handoff
-from polignac.server.cluster import MAX_RELAYED, _Tunnel, table_of
+from polignac.server.relay import table_of
 
 pytestmark = pytest.mark.skipif(not handoff.SUPPORTED, reason="Linux only")
 
@@ -116,15 +115,3 @@ def test_a_connection_is_served_by_its_tables_owner(loop: str) -> None:
     else:
         asyncio.run(_scenario())
 
-
-def test_a_tunnel_keeps_a_bounded_queue_for_a_client_that_does_not_read() -> None:
-    """issue 22: while the relay's send is blocked, at most MAX_RELAYED messages wait;
-    the next one ends the tunnel (what waited is dropped, a final None stays)."""
-    tunnel = _Tunnel("p")
-    for i in range(MAX_RELAYED):
-        assert tunnel.put({"t": "out", "i": i})
-    assert not tunnel.put({"t": "out", "i": MAX_RELAYED})
-    assert tunnel.overflowed and tunnel.queue.qsize() == 1
-    assert tunnel.queue.get_nowait() is None
-    assert not tunnel.put({"t": "out"})  # and nothing more is kept
-    assert tunnel.queue.empty()

@@ -11,7 +11,7 @@ forgets it.  The owner serves it as if it had accepted it: uvicorn's own
 protocol, fed those bytes first, the client's real address; nothing is copied
 after that, no tunnel, no bus.  A connection that cannot be handed (the owner is
 on another machine, or gone: its socket no longer exists) is served where it
-arrived, as before (``cluster.py``); a handed connection is never handed again.
+arrived, as before (``relay.py`` forwards it); a handed connection is never handed again.
 WebSockets (one request a connection) thus always land on the owner; a
 kept-alive HTTP connection is routed by its first request.
 

@@ -194,7 +194,7 @@ class Tables(Protocol):
     async def drop(self, table: Any, why: str) -> None:
         """Take ``table`` out of memory at once (its lease is lost)."""
 
-    async def adopt(self, table_id: str) -> None:
+    async def adopt(self, table_id: str) -> str:
         """Take over ``table_id``, whose lease lapsed, from its event log."""
 
 

@@ -91,9 +91,10 @@ class FrameReader:
 
 
 class Session:
-    """One accepted connection to ``table`` for ``seat`` (None: a spectator)."""
+    """One accepted connection to ``table`` for ``seat`` (None: a spectator);
+    ``websocket`` None: the socket is on another process (``relay.py``)."""
 
-    def __init__(self, websocket: WebSocket, hub: Hub, table: GameTable,
+    def __init__(self, websocket: WebSocket | None, hub: Hub, table: GameTable,
                  seat: int | None, out: Outbox) -> None:
         self.websocket = websocket
         self.hub = hub
@@ -211,6 +212,25 @@ HANDLERS: dict[str, FrameHandler] = {
 """The handler of each frame type a client may send (docs/server.md)."""
 
 
+async def dispatch(session: Session, data: dict[str, Any]) -> bool:
+    """Hand ``data`` (a frame as :class:`FrameReader` read it, here or where the
+    socket is: ``relay.py``) to its type's handler, or send ``unknown-type``;
+    False ends the session."""
+    kind = data.get("type")
+    on_frame = HANDLERS.get(kind) if isinstance(kind, str) else None
+    if on_frame is None:
+        session.send(error_frame("unknown-type", f"unknown message type {str(kind)[:40]!r}: "
+                                 f"expected {', '.join(list(HANDLERS)[:-1])} or "
+                                 f"{list(HANDLERS)[-1]}"))
+        return True
+    return await on_frame(session, data)
+
+
+def hello_late(config: ServerConfig) -> dict[str, Any]:
+    """The ``error`` frame of a session whose ``hello`` did not come in time."""
+    return error_frame("hello-timeout", f"send hello within {config.hello_timeout:g} seconds")
+
+
 async def table_socket(websocket: WebSocket) -> None:
     """One connection to a table: see the protocol in docs/server.md."""
     hub = hub_of(websocket)
@@ -271,9 +291,7 @@ async def run_session(websocket: WebSocket, hub: Hub, table: GameTable,
                         websocket.receive(), hello_by - asyncio.get_running_loop().time())
                 except TimeoutError:
                     receiving = False
-                    out.put_nowait(error_frame("hello-timeout", f"send hello within "
-                                                                f"{config.hello_timeout:g} "
-                                                                "seconds"))
+                    out.put_nowait(hello_late(config))
                     break
             else:
                 message = await websocket.receive()
@@ -288,15 +306,7 @@ async def run_session(websocket: WebSocket, hub: Hub, table: GameTable,
                     out.put_nowait(None)
                     break
                 continue
-            kind = data.get("type")
-            on_frame = HANDLERS.get(kind) if isinstance(kind, str) else None
-            if on_frame is None:
-                out.put_nowait(error_frame("unknown-type",
-                                           f"unknown message type {str(kind)[:40]!r}: "
-                                           f"expected {', '.join(list(HANDLERS)[:-1])} or "
-                                           f"{list(HANDLERS)[-1]}"))
-                continue
-            if not await on_frame(session, data):
+            if not await dispatch(session, data):
                 break
     except WebSocketDisconnect:
         pass
