@@ -4,6 +4,7 @@ import {
   has, languagePicker, levelName, onLang, presetName, presetSummary, seatName, t, translatePage,
 } from "./i18n.js";
 import { inviteRow } from "./seats.js";
+import { serverReason } from "./labels.js";
 import { $, make } from "./dom.js";
 import { getJson, postJson, request } from "./api.js";
 
@@ -187,7 +188,7 @@ function fillHouse() {
  * (`key`, `params`), beside the Create button. */
 function showCreateError(err) {
   const data = err?.data ?? {};
-  const reason = data.key && has(data.key) ? t(data.key, data.params ?? {}) : data.error ?? "";
+  const reason = serverReason(data);
   const head = err?.message ?? "";
   $("create-error").textContent = reason && reason !== head ? t("lobby.refused", { what: head, why: reason })
     : head;
