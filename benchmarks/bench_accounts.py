@@ -17,11 +17,8 @@
 from __future__ import annotations
 
 import argparse
-import contextlib
 import random
 import statistics
-import subprocess
-import sys
 import tempfile
 import threading
 import time
@@ -29,6 +26,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import httpx
+from serving import served
 from sqlalchemy import insert
 
 from polignac.server.accounts import accounts_t, hash_password
@@ -149,19 +147,10 @@ def main() -> None:
         t = time.perf_counter()
         fill(f"sqlite:///{data / 'polignac.db'}", args.matches, args.accounts)
         print(f"filled {args.matches} matches in {time.perf_counter() - t:.1f} s")
-        base = f"http://127.0.0.1:{args.port}"
-        log = (data / "server.log").open("w")  # its access log would drown the figures
-        proc = subprocess.Popen([sys.executable, "-m", "polignac", "serve", "--port",
-                                 str(args.port), "--data", str(data), "--bot-workers", "1",
-                                 "--job-workers", "1", "--forwarded-allow-ips", "127.0.0.1"],
-                                stdout=log, stderr=subprocess.STDOUT)
-        try:
+        with served(data, args.port, "--bot-workers", "1", "--job-workers", "1",
+                    "--forwarded-allow-ips", "127.0.0.1") as server:
+            base = server.base
             with httpx.Client(base_url=base, timeout=30, trust_env=False) as http:
-                for _ in range(600):
-                    with contextlib.suppress(httpx.HTTPError):
-                        if http.get("/ready").status_code == 200:
-                            break
-                    time.sleep(0.1)
                 busiest = f"player{1}"
                 timed(http, f"/api/players/{busiest}", 10)  # warm up
                 # the reference, in the same run: a route that reads no database
@@ -184,13 +173,8 @@ def main() -> None:
                       f"{ok} accepted, {refused} refused (wrong password or "
                       f"limit); loop lag {health['loop_lag_ms']}, "
                       f"loop CPU per 50 ms {health['loop_cpu_ms']}")
-        finally:
-            proc.terminate()
-            proc.wait(30)
-            log.close()
-            errors = [line for line in (data / "server.log").read_text().splitlines()
-                      if "ERROR" in line or "Traceback" in line]
-            print(f"server log: {len(errors)} error lines", *errors[:5], sep="\n  ")
+        errors = server.errors()
+        print(f"server log: {len(errors)} error lines", *errors[:5], sep="\n  ")
 
 
 if __name__ == "__main__":

@@ -17,10 +17,7 @@ database) timed one at a time in the same run, before.
 from __future__ import annotations
 
 import argparse
-import contextlib
 import statistics
-import subprocess
-import sys
 import tempfile
 import threading
 import time
@@ -28,6 +25,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import httpx
+from serving import served
 
 
 def summary(ms: list[float]) -> str:
@@ -76,20 +74,10 @@ def main() -> None:
     assert args.people % 4 == 0, "people: a multiple of 4"
     with tempfile.TemporaryDirectory() as folder:
         data = Path(folder)
-        base = f"http://127.0.0.1:{args.port}"
-        log = (data / "server.log").open("w")
-        proc = subprocess.Popen([sys.executable, "-m", "polignac", "serve", "--port",
-                                 str(args.port), "--data", str(data), "--bot-workers", "1",
-                                 "--job-workers", "1", "--grace", "600",
-                                 "--forwarded-allow-ips", "127.0.0.1"],
-                                stdout=log, stderr=subprocess.STDOUT)
-        try:
+        with served(data, args.port, "--bot-workers", "1", "--job-workers", "1",
+                    "--grace", "600", "--forwarded-allow-ips", "127.0.0.1") as server:
+            base = server.base
             with httpx.Client(base_url=base, timeout=30, trust_env=False) as http:
-                for _ in range(600):
-                    with contextlib.suppress(httpx.HTTPError):
-                        if http.get("/ready").status_code == 200:
-                            break
-                    time.sleep(0.1)
                 ref: list[float] = []
                 for _ in range(args.requests):
                     t = time.perf_counter()
@@ -115,16 +103,10 @@ def main() -> None:
             print("polls       GET /api/seeks while they waited:", summary(polls),
                   f"(p99 {ratio:.1f}x the reference's)")
             assert len(tables) == args.people // 4 and len(seats) == args.people
-        finally:
-            proc.terminate()
-            proc.wait(30)
-            log.close()
-            lines = (data / "server.log").read_text().splitlines()
-            errors = [line for line in lines if "ERROR" in line or "Traceback" in line
-                      or "tick failed" in line]
-            made = sum("matchmaker: table" in line for line in lines)
-            print(f"server log: {made} tables logged by the matchmaker, "
-                  f"{len(errors)} error lines", *errors[:5], sep="\n  ")
+        errors = server.errors("tick failed")
+        made = sum("matchmaker: table" in line for line in server.log_lines)
+        print(f"server log: {made} tables logged by the matchmaker, "
+              f"{len(errors)} error lines", *errors[:5], sep="\n  ")
 
 
 if __name__ == "__main__":
