@@ -34,7 +34,7 @@ def test_copy_invite_join_with_a_name_and_approve_a_request(chromium: Any, serve
     ann.on("pageerror", lambda exc: errors.append(str(exc)))
     ann.goto(server + "/")
     ann.wait_for_selector("#seats select[name=seat3]", state="attached")
-    ann.fill("input[name=name]", "Ann")
+    ann.fill("#create input[name=name]", "Ann")
     assert ann.locator("#private").is_checked()  # you and bots: private
     ann.select_option("#seats select[name=seat1]", "open")
     assert not ann.locator("#private").is_checked()  # a seat for a friend: public
