@@ -144,8 +144,9 @@ def test_nginx_of_deploy_in_front_of_two_machines(redis_server: Any, tmp_path: P
     play two machines (nothing handed between them) on one SQLite database and a
     Redis bus: four tables created through the proxy, wherever creation landed, end
     up each owned by the process the proxy sends its requests to (the lease follows
-    the table's hash); then everybody plays through the proxy and every socket is
-    served by its table's owner: nothing forwarded over the bus."""
+    the table's hash); once a request through the proxy is no longer forwarded (the
+    move done), everybody plays through the proxy and every socket is served by its
+    table's owner: nothing forwarded over the bus."""
     import random
     import subprocess
     import time
@@ -189,6 +190,25 @@ def test_nginx_of_deploy_in_front_of_two_machines(redis_server: Any, tmp_path: P
         # either): every invite, socket and request then goes through the proxy
         created = [(procs[i % 2], new_table(procs[i % 2], [proxy] * 3)) for i in range(4)]
         tables = [t for _, t in created]
+
+        def crossed() -> dict[str, int]:
+            health = [httpx.get(p.base + "/health", trust_env=False).json() for p in procs]
+            return {k: sum(h["cluster"][k] for h in health) for k in health[0]["cluster"]}
+
+        # The steady state: a request through the proxy moves each table to the process
+        # the proxy sends it to; on a busy machine the move may outlast the 2 s a claim
+        # waits, and meanwhile requests are forwarded (the seconds of a takeover).
+        for table, _ in tables:
+            deadline = time.monotonic() + 60  # a bound, not a pace
+            while True:
+                before = crossed()["forwarded"]
+                assert httpx.get(f"{proxy.base}/tables/{table}/record.json",
+                                 trust_env=False).status_code == 200
+                if crossed()["forwarded"] == before:
+                    break
+                assert time.monotonic() < deadline, f"{table} still forwarded after 60 s"
+                time.sleep(0.2)
+        start = crossed()
         rng = random.Random(5)
         acked = []
         for table, cookies in tables:
@@ -199,12 +219,13 @@ def test_nginx_of_deploy_in_front_of_two_machines(redis_server: Any, tmp_path: P
             for p in players:
                 p.close()
         health = [httpx.get(p.base + "/health", trust_env=False).json() for p in procs]
-        crossed = {k: sum(h["cluster"][k] for h in health) for k in health[0]["cluster"]}
-        assert crossed["forwarded"] == crossed["served_forwarded"] == 0, crossed
-        assert crossed["handed_over"] == 0, crossed  # two machines: nothing handed
+        end = crossed()
+        played = {k: end[k] - start[k] for k in end}  # while everybody played
+        assert played["forwarded"] == played["served_forwarded"] == 0, (start, end)
+        assert end["handed_over"] == 0, end  # two machines: nothing handed
         assert sum(h["owned_tables"] for h in health) == 4, health
         moved = sum(owner_pid(url, table) != creator.pid for creator, (table, _) in created)
-        assert crossed["gave"] == moved, (crossed, moved)  # each table moved once at most
+        assert end["gave"] == moved, (end, moved)  # each table moved once at most
         assert len(acked) >= 4 * 4
         for table, (seq, seat, action) in acked:  # nothing acknowledged was lost
             stored = {s[0]: s for s in stored_events(url, table)}
