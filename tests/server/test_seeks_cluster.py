@@ -22,24 +22,13 @@ from polignac.server.db import make_engine
 from polignac.server.security import hash_token
 
 from .cluster_support import TIMEOUT, Proc
-from .conftest import PgServer, RedisServer, free_port
+from .conftest import PgServer, RedisServer
+from .test_cluster import _start
 
 pytest.importorskip("broadcaster")
 
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(600)]
 PEOPLE = 12
-
-
-def _start(url: str, bus: str, data: Path) -> list[Proc]:
-    procs = [Proc(f"p{i}", free_port(), url, bus, data) for i in range(2)]
-    try:
-        for p in procs:
-            p.wait_ready()
-    except BaseException:
-        for p in procs:
-            p.kill()
-        raise
-    return procs
 
 
 def _seat_everyone(procs: list[Proc], url: str) -> None:
@@ -94,7 +83,7 @@ def _logs(procs: list[Proc]) -> Any:
 def test_two_processes_on_postgresql_never_seat_anyone_twice(pg_server: PgServer,
                                                              tmp_path: Path) -> None:
     url = pg_server.new_database()
-    procs = _start(url, url, tmp_path / "data")
+    procs = _start(2, url, url, tmp_path / "data")
     try:
         _seat_everyone(procs, url)
     except AssertionError as exc:
@@ -108,7 +97,7 @@ def test_two_processes_on_postgresql_never_seat_anyone_twice(pg_server: PgServer
 def test_two_processes_on_sqlite_never_seat_anyone_twice(redis_server: RedisServer,
                                                          tmp_path: Path) -> None:
     url = f"sqlite:///{tmp_path / 'data' / 'polignac.db'}"
-    procs = _start(url, redis_server.url(3), tmp_path / "data")
+    procs = _start(2, url, redis_server.url(3), tmp_path / "data")
     try:
         _seat_everyone(procs, url)
     except AssertionError as exc:
