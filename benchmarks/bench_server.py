@@ -36,6 +36,7 @@ import json
 import os
 import random
 import resource
+import signal
 import socket
 import statistics
 import subprocess
@@ -58,9 +59,11 @@ def free_port() -> int:
 
 
 def start_server(data: Path, port: int, database_url: str | None,
-                 extra: tuple[str, ...] = ()) -> subprocess.Popen[bytes]:
+                 extra: tuple[str, ...] = (), profile: Path | None = None
+                 ) -> subprocess.Popen[bytes]:
     """``polignac serve`` on 127.0.0.1:port, ready to answer; ``extra`` options come
-    last (they win over the benchmark's own).
+    last (they win over the benchmark's own).  ``profile``: a folder where each server
+    process writes its cProfile of the play (``profiling/sitecustomize.py``).
 
     Raises:
         RuntimeError: it exited or did not answer within 120 s.
@@ -77,7 +80,12 @@ def start_server(data: Path, port: int, database_url: str | None,
     cmd += list(extra)
     log = os.environ.get("POLIGNAC_BENCH_LOG")  # the server's output, to see why it failed
     out = open(log, "ab") if log else subprocess.DEVNULL  # noqa: SIM115
-    proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT)
+    env = dict(os.environ)
+    if profile is not None:  # profiling/sitecustomize.py profiles each server process
+        env["POLIGNAC_PROFILE"] = str(profile)
+        env["PYTHONPATH"] = os.pathsep.join(
+            [str(PROFILING)] + [p for p in [env.get("PYTHONPATH")] if p])
+    proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, env=env)
     deadline = time.monotonic() + 120  # a busy machine starts slowly
     while time.monotonic() < deadline:
         if proc.poll() is not None:
@@ -90,7 +98,11 @@ def start_server(data: Path, port: int, database_url: str | None,
                 return proc
         except httpx.HTTPError:
             time.sleep(0.1)
-    proc.kill()
+    proc.terminate()  # --workers: the supervisor stops its processes
+    try:
+        proc.wait(20)
+    except subprocess.TimeoutExpired:
+        proc.kill()
     raise RuntimeError("polignac serve did not start in 120 s")
 
 
@@ -167,18 +179,10 @@ async def player(port: int, table: str, cookie: str, seed: int, deadline: list[f
     return played
 
 
-def cpu_seconds(pid: int | None = None, web_children: bool = False) -> float:
-    """CPU time (user + system) used so far by process ``pid`` (None: this one); with
-    ``web_children``, plus its children that run the app (``--workers N``: uvicorn's
-    processes, not the worker pools, which are the children's children)."""
-    if pid is None:
-        usage = resource.getrusage(resource.RUSAGE_SELF)
-        return usage.ru_utime + usage.ru_stime
-    try:
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    except OSError:
-        return float("nan")
-    total = (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+def web_processes(pid: int, web_children: bool = False) -> list[int]:
+    """``pid`` and, with ``web_children``, its children that run the app (``--workers
+    N``: uvicorn's processes, not the worker pools, which are the children's children)."""
+    pids = [pid]
     if web_children:
         try:
             kids = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
@@ -187,11 +191,70 @@ def cpu_seconds(pid: int | None = None, web_children: bool = False) -> float:
         for kid in kids:
             with contextlib.suppress(OSError):
                 if "multiprocessing" in Path(f"/proc/{kid}/cmdline").read_text():
-                    total += cpu_seconds(int(kid))
+                    pids.append(int(kid))
+    return pids
+
+
+def cpu_seconds(pid: int | None = None, web_children: bool = False) -> float:
+    """CPU time (user + system) used so far by process ``pid`` (None: this one); with
+    ``web_children``, plus its children that run the app (:func:`web_processes`)."""
+    if pid is None:
+        usage = resource.getrusage(resource.RUSAGE_SELF)
+        return usage.ru_utime + usage.ru_stime
+    total = 0.0
+    for one in web_processes(pid, web_children):
+        try:
+            fields = Path(f"/proc/{one}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            if one == pid:
+                return float("nan")
+            continue
+        total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return total
+
+
+def loop_cpu_seconds(pids: list[int]) -> float:
+    """CPU time used so far by the main thread of each of ``pids`` (the event loop's;
+    the rest of a process's is its writer's thread, ``to_thread``'s and the pools')."""
+    total = 0.0
+    for pid in pids:
+        with contextlib.suppress(OSError):
+            fields = Path(f"/proc/{pid}/task/{pid}/stat").read_text().rsplit(")", 1)[1]
+            total += sum(int(f) for f in fields.split()[11:13]) / os.sysconf("SC_CLK_TCK")
+    return total
+
+
+def signal_all(pids: list[int], sig: int) -> None:
+    """Send ``sig`` to each of ``pids`` that still runs."""
+    for pid in pids:
+        with contextlib.suppress(OSError):
+            os.kill(pid, sig)
+
+
+def cluster_counts(port: int, processes: int, tries: int = 60) -> dict[str, int]:
+    """What crossed between the server's processes so far (``GET /health``'s
+    ``cluster``, summed over the processes: forwarded sockets and requests, hand-overs,
+    bus messages), asking until each of ``processes`` answered once (a new connection
+    each time: the kernel gives it to either), or ``tries`` times."""
+    seen: dict[str, dict[str, int]] = {}
+    for _ in range(tries):
+        with contextlib.suppress(httpx.HTTPError, ValueError):
+            body = httpx.get(f"http://127.0.0.1:{port}/health", timeout=10,
+                             trust_env=False).json()
+            if isinstance(body.get("cluster"), dict):
+                seen[body["process"]] = body["cluster"]
+        if len(seen) >= processes:
+            break
+    total: dict[str, int] = {"processes_heard": len(seen)}
+    for counts in seen.values():
+        for key, value in counts.items():
+            if isinstance(value, int):
+                total[key] = total.get(key, 0) + value
     return total
 
 
 DEPLOY = Path(__file__).resolve().parents[1] / "deploy"
+PROFILING = Path(__file__).resolve().parent / "profiling"
 
 
 def start_nginx(server_port: int, folder: Path) -> tuple[subprocess.Popen[bytes], int]:
@@ -262,8 +325,13 @@ async def run(args: argparse.Namespace, port: int, server_pid: int,
             tasks.append(asyncio.create_task(
                 player(port, table, cookie, t * 4 + s, deadline, latencies, go, args.think)))
     await asyncio.sleep(min(10.0, 0.5 + len(tasks) / 200))  # let the connections open
-    started = time.monotonic()
     many = getattr(args, "workers_now", 1) > 1
+    crossed = cluster_counts(port, args.workers_now) if many else {}
+    profiled = web_processes(server_pid, many) if args.profile else []
+    signal_all(profiled, signal.SIGUSR1)
+    started = time.monotonic()
+    server_pids = web_processes(server_pid, many)
+    loop_cpu = loop_cpu_seconds(server_pids)
     server_cpu, client_cpu = cpu_seconds(server_pid, many), cpu_seconds()
     proxy_cpu = process_tree_cpu(proxy_pid) if proxy_pid else 0.0
     stop_at = deadline[0] = started + args.seconds
@@ -272,6 +340,12 @@ async def run(args: argparse.Namespace, port: int, server_pid: int,
     elapsed = time.monotonic() - started
     server_cpu, client_cpu = (cpu_seconds(server_pid, many) - server_cpu,
                                cpu_seconds() - client_cpu)
+    loop_cpu = loop_cpu_seconds(server_pids) - loop_cpu
+    signal_all(profiled, signal.SIGUSR2)
+    if many:  # during the play only
+        after = cluster_counts(port, args.workers_now)
+        crossed = {"during_play": {k: v - crossed.get(k, 0) for k, v in after.items()
+                                   if k != "processes_heard"}, "since_start": after}
     proxy_cpu = process_tree_cpu(proxy_pid) - proxy_cpu if proxy_pid else 0.0
     lat = sorted(latencies)
     return {
@@ -286,8 +360,11 @@ async def run(args: argparse.Namespace, port: int, server_pid: int,
         "server_cpu": round(server_cpu / elapsed, 2),  # cores used, on average
         "server_ms_per_action": round(1000 * server_cpu / sum(played), 3) if sum(played)
         else None,
+        "server_loop_ms_per_action": round(1000 * loop_cpu / sum(played), 3)
+        if sum(played) else None,  # the event loops' threads only
         "client_cpu": round(client_cpu / elapsed, 2),
         **({"proxy_cpu": round(proxy_cpu / elapsed, 2)} if proxy_pid else {}),
+        **({"crossed": crossed} if many else {}),
     }
 
 
@@ -316,6 +393,10 @@ def main(argv: list[str] | None = None) -> int:
                         help="the bus between web processes (redis://...), for --workers > 1")
     parser.add_argument("--proxy", choices=("none", "nginx"), default="none",
                         help="nginx: the clients go through deploy/nginx.conf's nginx")
+    parser.add_argument("--profile", type=Path, default=None, metavar="DIR",
+                        help="write a cProfile of the play per server process and thread "
+                             "in DIR/wN/ (profiling/sitecustomize.py; read them with "
+                             "profiling/compare.py); the figures then count its cost")
     args = parser.parse_args(argv)
     counts = [int(n) for n in args.workers.split(",")]
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
@@ -336,7 +417,8 @@ def main(argv: list[str] | None = None) -> int:
             extra += ("--allowed-host", "127.0.0.1")
         port = free_port()
         with tempfile.TemporaryDirectory(prefix="polignac-bench-") as data:
-            proc = start_server(Path(data), port, args.database_url, extra)
+            profile = args.profile.resolve() / f"w{n}" if args.profile else None
+            proc = start_server(Path(data), port, args.database_url, extra, profile)
             nginx = None
             try:
                 if args.proxy == "nginx":
@@ -358,6 +440,9 @@ def main(argv: list[str] | None = None) -> int:
                     proc.kill()
                     proc.wait()
         figures["proxy"] = args.proxy
+        if args.profile:
+            (args.profile.resolve() / f"w{n}" / "figures.json").write_text(
+                json.dumps(figures))
         rows.append(figures)
         print(f"bench_server ({backend}): {json.dumps(figures)}", flush=True)
     if len(counts) > 1:

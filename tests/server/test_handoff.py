@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -115,3 +116,58 @@ def test_a_connection_is_served_by_its_tables_owner(loop: str) -> None:
     else:
         asyncio.run(_scenario())
 
+
+
+async def _burst(count: int) -> None:
+    served: list[tuple[str, bytes]] = []
+
+    async def lookup(table: str) -> str | None:
+        return "b"
+
+    routed = handoff.routed(Echo)
+    a = handoff.Handoff("site-burst", "a", lookup, table_of)
+    b = handoff.Handoff("site-burst", "b", lookup, table_of)
+    loop = asyncio.get_running_loop()
+    a.listen(lambda: routed("a", served))
+    b.listen(lambda: routed("b", served))
+    handoff.install(a)
+    server = await loop.create_server(lambda: routed("a", served), "127.0.0.1", 0)
+    port = server.sockets[0].getsockname()[1]
+    assert b.sock is not None
+    try:
+        # b's loop does not read its queue (busy): more connections arrive for its
+        # tables than its queue holds (net.unix.max_dgram_qlen, 10 by default)
+        loop.remove_reader(b.sock.fileno())
+        requests = [asyncio.create_task(_request(port, f"/tables/t{i}/ws"))
+                    for i in range(count)]
+        while a.waited == 0 and a.kept == 0:  # the queue is full: a waits for room
+            await asyncio.sleep(0.01)
+        loop.add_reader(b.sock.fileno(), b._take)  # b reads again
+        answers = await asyncio.gather(*requests)
+        assert answers == [f"b GET /tables/t{i}/ws HTTP/1.1".encode()
+                           for i in range(count)]
+        assert (a.sent, a.kept, b.received) == (count, 0, count)
+        assert a.waited > 0
+        assert a.local("b")
+    finally:
+        handoff.install(None)
+        server.close()
+        a.close()
+        b.close()
+
+
+@pytest.mark.parametrize("loop", ["asyncio", "uvloop"])
+def test_a_burst_waits_for_room_in_the_owners_queue(loop: str) -> None:
+    """More connections for another process's tables than its queue of hand-overs
+    holds, while that process does not read it: they wait for room and are all
+    served by the owner, none kept where it arrived (each of its frames would then
+    cross the bus)."""
+    qlen = Path("/proc/sys/net/unix/max_dgram_qlen")
+    count = int(qlen.read_text()) + 20 if qlen.exists() else 30
+    if count > 600:
+        pytest.skip(f"{qlen} is {count - 20}: too many connections to fill it")
+    if loop == "uvloop":
+        uvloop = pytest.importorskip("uvloop")
+        uvloop.run(_burst(count))
+    else:
+        asyncio.run(_burst(count))

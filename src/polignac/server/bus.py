@@ -141,6 +141,10 @@ class Bus:
         self._secret = secret.encode() if secret is not None else None
         self.refused = 0
         """Messages refused: not signed with the secret, or too old."""
+        self.sent = 0
+        """Messages published (before any chunking)."""
+        self.received = 0
+        """Whole messages handed to a handler (after the signature's check)."""
 
     @property
     def local(self) -> bool:
@@ -188,6 +192,7 @@ class Bus:
             raise RuntimeError("the bus is not connected")
         if self._secret is not None:
             message = sign(self._secret, channel, message)
+        self.sent += 1
         if self.chunk_bytes:
             if self._serial is None:
                 self._serial = asyncio.Lock()
@@ -239,6 +244,7 @@ class Bus:
                             if text is None:
                                 self._refuse(channel, signed)
                                 continue
+                        self.received += 1
                         try:
                             result = handler(text)
                             if result is not None:

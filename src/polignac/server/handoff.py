@@ -12,6 +12,13 @@ protocol, fed those bytes first, the client's real address; nothing is copied
 after that, no tunnel, no bus.  A connection that cannot be handed (the owner is
 on another machine, or gone: its socket no longer exists) is served where it
 arrived, as before (``relay.py`` forwards it); a handed connection is never handed again.
+
+A process sends to each other process on a socket connected to that process's
+address, so that when the owner's queue of datagrams is full (Linux keeps
+``net.unix.max_dgram_qlen`` of them, 10 by default: a burst of connections while
+the owner's loop is busy) the sender waits until it drains, up to
+:data:`SEND_WAIT` seconds, instead of keeping the connection, whose every frame
+would then cross the bus for as long as it lives.
 WebSockets (one request a connection) thus always land on the owner; a
 kept-alive HTTP connection is routed by its first request.
 
@@ -39,6 +46,12 @@ log = logging.getLogger("polignac.server")
 HEAD_BYTES = 8192
 """Bytes of a connection read before it is handed over, at most (the request line
 must fit; a connection whose first read is larger stays where it arrived)."""
+SEND_WAIT = 5.0
+"""Seconds a connection waits for room in its owner's queue at most before it is
+served where it arrived (the owner's loop is that late)."""
+MAX_PEERS = 64
+"""Sockets to other processes kept open at most (more: all are closed, and opened
+again as needed)."""
 _MAGIC = b"polignac-handoff/1"
 _CREDS = struct.Struct("3i")  # struct ucred: pid, uid, gid
 SUPPORTED = sys.platform.startswith("linux") and hasattr(socket, "SCM_CREDENTIALS")
@@ -92,7 +105,11 @@ class Handoff:
         """Connections another process handed to this one."""
         self.kept = 0
         """Connections for a table another process owns, served here anyway (that
-        process is on another machine, or gone)."""
+        process is on another machine, or gone, or too late to take them)."""
+        self.waited = 0
+        """Connections that found their owner's queue full, and waited for room."""
+        self._peers: dict[str, socket.socket] = {}
+        self._rooms: dict[str, asyncio.Future[None]] = {}
 
     # ------------------------------------------------------------ receiving
 
@@ -120,6 +137,8 @@ class Handoff:
             with contextlib.suppress(Exception):
                 asyncio.get_running_loop().remove_reader(sock.fileno())
             sock.close()
+        for peer in list(self._peers):
+            self._forget(peer)
 
     def _take(self) -> None:
         """Every connection waiting on the socket, each served here."""
@@ -184,6 +203,8 @@ class Handoff:
             return False
         try:
             self.sock.sendto(b"", address(self.site, process))
+        except BlockingIOError:  # there, with its queue full
+            return True
         except OSError:
             return False
         return True
@@ -206,14 +227,95 @@ class Handoff:
         if owner is None or owner == self.process or self.sock is None:
             return False
         try:
-            self.sock.sendmsg([_MAGIC + head], [(socket.SOL_SOCKET, socket.SCM_RIGHTS,
-                                                  array.array("i", [fd]))],
-                              0, address(self.site, owner))  # (send_fds drops the address)
-        except OSError:  # not on this machine, gone, or its queue is full
+            await self._send(owner, _MAGIC + head, fd)
+        except OSError:  # not on this machine, gone, or too late to take it
             self.kept += 1
             return False
         self.sent += 1
         return True
+
+    async def _send(self, owner: str, data: bytes, fd: int) -> None:
+        """Send ``data`` and the descriptor ``fd`` to ``owner``'s socket, waiting for
+        room in its queue up to :data:`SEND_WAIT` seconds.
+
+        Raises:
+            OSError: ``owner`` takes no connections on this machine (or no longer), or
+                its queue stayed full.
+        """
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + SEND_WAIT
+        waited = False
+        while True:
+            sock = self._peer(owner)
+            try:
+                sock.sendmsg([data], [(socket.SOL_SOCKET, socket.SCM_RIGHTS,
+                                       array.array("i", [fd]))])
+                return
+            except BlockingIOError:  # its queue is full: wait until it reads
+                left = deadline - loop.time()
+                if left <= 0:
+                    raise
+                if not waited:
+                    waited = True
+                    self.waited += 1
+                try:
+                    await asyncio.wait_for(asyncio.shield(self._room(owner, sock)), left)
+                except TimeoutError:
+                    raise BlockingIOError(f"process {owner} took no connection for "
+                                          f"{SEND_WAIT:g} s") from None
+            except OSError:
+                self._forget(owner)
+                raise
+
+    def _room(self, owner: str, sock: socket.socket) -> asyncio.Future[None]:
+        """A future resolved once ``sock`` (to ``owner``) may send again: one for all
+        the connections waiting for that process."""
+        room = self._rooms.get(owner)
+        if room is None or room.done():
+            loop = asyncio.get_running_loop()
+            room = self._rooms[owner] = loop.create_future()
+
+            def ready() -> None:
+                loop.remove_writer(sock.fileno())
+                self._rooms.pop(owner, None)
+                if not room.done():
+                    room.set_result(None)
+
+            loop.add_writer(sock.fileno(), ready)
+        return room
+
+    def _peer(self, owner: str) -> socket.socket:
+        """A socket connected to ``owner``'s address (kept for the next connection).
+
+        Raises:
+            OSError: ``owner`` does not listen on this machine.
+        """
+        sock = self._peers.get(owner)
+        if sock is not None:
+            return sock
+        if len(self._peers) >= MAX_PEERS:
+            for peer in list(self._peers):
+                self._forget(peer)
+        sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+        try:
+            sock.setblocking(False)
+            sock.connect(address(self.site, owner))
+        except OSError:
+            sock.close()
+            raise
+        self._peers[owner] = sock
+        return sock
+
+    def _forget(self, owner: str) -> None:
+        """Close the socket to ``owner`` (gone, or too many kept)."""
+        sock = self._peers.pop(owner, None)
+        room = self._rooms.pop(owner, None)
+        if sock is not None:
+            with contextlib.suppress(Exception):
+                asyncio.get_running_loop().remove_writer(sock.fileno())
+            sock.close()
+        if room is not None and not room.done():
+            room.set_result(None)  # its waiters try again, and find it gone
 
 
 def _log_failure(task: asyncio.Task[Any]) -> None:

@@ -9,6 +9,12 @@ has returned are the callers' futures resolved, so nothing is acknowledged
 before it is durable: the guarantee of one transaction per event, at the cost
 of one fsync per batch instead of one per event.
 
+The worker thread takes the batch only once its transaction holds the database's
+write lock (SQLite: ``BEGIN IMMEDIATE``, which waits while another process
+commits): with several processes on one SQLite file, the writes that came while
+it waited for the other process's commit join the same transaction, instead of
+waiting for one more transaction (and fsync) of their own.
+
 If a batch fails, its writes are retried one transaction each, so that one
 bad write (a sequence number already taken, say) fails alone and the others
 still commit.
@@ -112,11 +118,11 @@ class Writer:
                 await self._wake.wait()
                 self._wake.clear()
                 continue
-            batch = self._pending[:self.max_batch]
-            del self._pending[:self.max_batch]
-            try:
-                await loop.run_in_executor(self._thread, self._write, batch)
-            except Exception as exc:
+            batch, exc = await loop.run_in_executor(self._thread, self._write_pending)
+            if exc is not None:
+                if not batch:  # the transaction did not begin: what waits fails with it
+                    batch = self._pending[:self.max_batch]
+                    del self._pending[:len(batch)]
                 if len(batch) == 1:
                     self._fail(batch[0], exc)
                     continue
@@ -132,15 +138,37 @@ class Writer:
                 continue
             self._done(batch)
 
+    def _write_pending(self) -> tuple[list[_Write], Exception | None]:
+        """One transaction for what is waiting, taken once the transaction holds the
+        write lock (in the writer thread): the batch, and the error that stopped it
+        (None: committed)."""
+        batch: list[_Write] = []
+        try:
+            with self.store.engine.begin() as conn:
+                if conn.dialect.name == "sqlite":
+                    conn.exec_driver_sql("BEGIN IMMEDIATE")  # waits for another writer
+                # only this thread takes from the list, and the loop only appends to it:
+                # what is appended meanwhile stays after the part taken
+                batch = self._pending[:self.max_batch]
+                del self._pending[:len(batch)]
+                self._run(conn, batch)
+        except Exception as exc:
+            return batch, exc
+        return batch, None
+
     def _write(self, batch: list[_Write]) -> None:
         """One transaction for ``batch`` (in the writer thread)."""
         with self.store.engine.begin() as conn:
-            for write in batch:
-                if write.op is not None:
-                    write.op(conn)
-            events = [(w.table_id, w.event) for w in batch if w.event is not None]
-            if events:
-                self.store.insert_events(conn, events)  # type: ignore[arg-type]
+            self._run(conn, batch)
+
+    def _run(self, conn: Connection, batch: list[_Write]) -> None:
+        """``batch``'s writes in ``conn``'s transaction."""
+        for write in batch:
+            if write.op is not None:
+                write.op(conn)
+        events = [(w.table_id, w.event) for w in batch if w.event is not None]
+        if events:
+            self.store.insert_events(conn, events)  # type: ignore[arg-type]
 
     def _done(self, batch: list[_Write]) -> None:
         self.batches += 1
