@@ -107,6 +107,11 @@ def _db(request: Request, fn: Any) -> Any:
     return asyncio.to_thread(run)
 
 
+def _seated_url(row: Any) -> str | None:
+    """The table of a request once seated (None before: the table may not exist yet)."""
+    return f"/tables/{row.table_id}" if row.state == seeks.SEATED else None
+
+
 def _own(row: Any, now: float, names: list[str]) -> dict[str, Any]:
     """A person's own request as the lobby shows it."""
     out: dict[str, Any] = {
@@ -169,11 +174,11 @@ async def ask(request: Request) -> Response:
     def store(conn: Any, now: float) -> Any:
         old = seeks.mine(conn, person)
         if old is not None and not seeks.remove(conn, old):
+            url = _seated_url(old)
             raise ApiError("your last request was just seated at a table: go to it "
-                           f"(/tables/{old.table_id})" if old.table_id else
+                           f"({url})" if url else
                            "your last request is being seated at a table",
-                           "seek-seated", 409,
-                           extra={"url": f"/tables/{old.table_id}" if old.table_id else None})
+                           "seek-seated", 409, extra={"url": url})
         if seeks.count_open(conn) >= config.max_seeks:
             raise ApiError(f"{config.max_seeks} requests wait already, the most; try again "
                            "later", "too-many-seeks", 429, {"Retry-After": "30"})
@@ -266,7 +271,7 @@ async def cancel(request: Request) -> Response:
             return False
         if not seeks.remove(conn, row):
             raise ApiError("too late: you are being seated at a table", "seek-seated", 409,
-                           extra={"url": f"/tables/{row.table_id}" if row.table_id else None})
+                           extra={"url": _seated_url(row)})
         return True
 
     cancelled = await _db(request, drop)
