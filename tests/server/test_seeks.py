@@ -387,3 +387,16 @@ def test_who_may_take_a_lapsed_claim_over() -> None:
     assert mm.abandoned("me", "g", now - 1, now)  # this process's seating failed
     cluster.loads_all = True  # one process: any other id is an earlier run's
     assert mm.abandoned("live", "g", now - 1, now)
+
+
+def test_the_server_offers_its_own_countdown_and_bot_waits(
+        fast: ServerConfig, bot_backend: PoolBackend) -> None:
+    config = replace(fast, seek_countdown=2.5, seek_bot_waits=(15, 90))
+    with TestClient(create_app(config, bot_backend), base_url="http://testserver") as c:
+        seek = c.get("/api/presets").json()["seek"]
+        assert (seek["countdown"], seek["bots_after"]) == (2.5, [None, 15, 90])
+        assert ask(c, bots_after=15)["bots_after"] == 15
+        for refused in (30, 60, 120):  # the default waits are not offered here
+            r = c.post("/api/seeks", json={"preset": "polignac", "bots_after": refused})
+            assert r.status_code == 400 and r.json()["rule"] == "bad-field", r.text
+            assert "null, 15, 90" in r.json()["error"]

@@ -137,7 +137,11 @@ class ServerConfig:
     seek_tick: float = 1.0
     """Seconds between two rounds of each process's matchmaker."""
     seek_countdown: float = 5.0
-    """Seconds between a group's forming and its table (a member may still leave)."""
+    """Seconds between a group's forming and its table (a member may still leave;
+    ``polignac serve --seek-countdown``)."""
+    seek_bot_waits: tuple[int, ...] = (30, 60, 120)
+    """The waits (seconds, ascending) a request may choose before bots fill its empty
+    seats, besides never (``polignac serve --seek-bot-waits``)."""
     seek_stale: float = 20.0
     """Seconds a request lives without its page asking how it goes (every 2 s)."""
     seek_lifetime: float = 600.0

@@ -155,7 +155,7 @@ async def ask(request: Request) -> Response:
     rated = data.get("rated", False)
     if not isinstance(rated, bool):
         raise ApiError("rated must be true or false", "bad-field")
-    bots_after = _choice(data, "bots_after", seeks.BOT_WAITS, None)
+    bots_after = _choice(data, "bots_after", seeks.bot_waits(config.seek_bot_waits), None)
     deals = _choice(data, "deals", seeks.DEALS, None)
     seeks.seek_overrides(preset, deals)  # bad-deals
     level = data.get("level", config.play_now_level)

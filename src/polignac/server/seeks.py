@@ -85,6 +85,7 @@ from ..core import PRESETS, PolignacError, get_rules
 from .accounts import identities_t
 from .db import metadata
 from .errors import ApiError
+from .inputs import ascii_int
 from .leases import db_now
 
 if TYPE_CHECKING:
@@ -92,8 +93,41 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("polignac.server")
 
-BOT_WAITS: tuple[int | None, ...] = (None, 30, 60, 120)
-"""The choices of "bots may fill the empty seats after": never, 30 s, 1 min, 2 min."""
+BOT_WAITS_MAX = 3600
+"""Seconds of the longest wait a server may offer before bots fill the empty seats."""
+BOT_WAITS_MOST = 6
+"""Waits a server may offer at most (besides never)."""
+COUNTDOWN_MAX = 120.0
+"""Seconds of the longest countdown a server may give a group."""
+
+
+def bot_waits(offered: tuple[int, ...]) -> tuple[int | None, ...]:
+    """The choices of "bots may fill the empty seats after": never (None), then the
+    server's ``seek_bot_waits`` (30 s, 1 min, 2 min by default)."""
+    return (None, *offered)
+
+
+def check_bot_waits(text: str) -> tuple[int, ...]:
+    """The waits of ``--seek-bot-waits`` (``"30,60,120"``): whole seconds from 1 to
+    :data:`BOT_WAITS_MAX`, at most :data:`BOT_WAITS_MOST`, each once; sorted.
+
+    Raises:
+        ValueError: anything else (the message says what and where).
+    """
+    parts = [p.strip() for p in text.split(",")]
+    if not text.strip() or len(parts) > BOT_WAITS_MOST:
+        raise ValueError(f"give 1 to {BOT_WAITS_MOST} waits in seconds, comma-separated "
+                         "(e.g. 30,60,120)")
+    waits = []
+    for i, part in enumerate(parts, 1):
+        wait = ascii_int(part, 1, BOT_WAITS_MAX)
+        if wait is None:
+            raise ValueError(f"wait {i} ({part[:12]!r}): give whole seconds from 1 to "
+                             f"{BOT_WAITS_MAX}")
+        waits.append(wait)
+    if len(set(waits)) != len(waits):
+        raise ValueError(f"a wait is given twice in {text[:60]!r}")
+    return tuple(sorted(waits))
 DEALS: tuple[int | None, ...] = (None, 1)
 """The match lengths offered: the preset's own match end, or one deal."""
 WAITING, COUNTDOWN, CREATING, SEATED = "waiting", "countdown", "creating", "seated"
