@@ -33,7 +33,7 @@ from . import seeks
 from .account_routes import signed_in
 from .errors import ApiError
 from .leases import db_now
-from .seating import KeyedRateLimit
+from .ratelimits import SharedLimits
 from .security import hash_token, new_token, token_matches
 from .web import (
     check_origin,
@@ -51,11 +51,12 @@ _SEEK_COOKIE_OK = re.compile(r"([A-Za-z0-9_\-]{8,24})\.([A-Za-z0-9_\-]{20,64})")
 
 
 class SeekService:
-    """The seek routes' state in one web process: the request rate limit and the
-    cached online count."""
+    """The seek routes' state in one web process: the request rate limit (shared by
+    every process when the bus is Redis: ``ratelimits.py``) and the cached online
+    count."""
 
-    def __init__(self) -> None:
-        self.limit = KeyedRateLimit(per_minute=20, burst=10)
+    def __init__(self, limits: SharedLimits) -> None:
+        self.limit = limits.limit("seek", per_minute=20, burst=10)
         """Requests (new, replaced) per address and per browser."""
         self.online: tuple[float, int] = (0.0, 0)
         """(when, count) of the last online count (asked at most every 2 s)."""
@@ -69,7 +70,7 @@ def service(request: Request) -> SeekService:
     state = request.app.state
     found: SeekService | None = getattr(state, "seeks", None)
     if found is None:
-        found = state.seeks = SeekService()
+        found = state.seeks = SeekService(state.limits)
     return found
 
 
@@ -165,7 +166,7 @@ async def ask(request: Request) -> Response:
     name = account_name or clean_name(
         data.get("name"), default_name("name.guest", n=int(holder[:4], 16) % 1000))
     svc = service(request)
-    if not svc.limit.allow(f"address:{client_address(request)}", f"identity:{holder}"):
+    if not await svc.limit.allow(f"address:{client_address(request)}", f"identity:{holder}"):
         raise ApiError("too many requests to play from you; try again in a minute",
                        "seek-rate", 429, {"Retry-After": str(svc.limit.retry_after())})
     token = new_token()
