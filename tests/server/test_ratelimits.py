@@ -18,7 +18,7 @@ import pytest
 from polignac.server.ratelimits import SharedLimits
 from polignac.server.seating import KeyedRateLimit
 
-from .cluster_support import TIMEOUT, Proc
+from .cluster_support import TIMEOUT
 from .conftest import RedisServer
 from .test_cluster import _start
 
