@@ -633,9 +633,7 @@ class Matchmaker:
                     if rows or seated:
                         log.info("matchmaker: took over group %s from %s (%d seated at "
                                  "its stored table)", group_id, claimant, seated)
-            groups = [rows for rows in groups if rows]
-            self.seating.update(rows[0].group_id for rows in groups)
-            return groups
+            return [rows for rows in groups if rows]
 
         try:
             groups = await self.db(round_)
@@ -643,6 +641,7 @@ class Matchmaker:
             self.seen |= seen
             self.online |= online
             raise
+        self.seating.update(rows[0].group_id for rows in groups)
         try:
             seated: dict[str, tuple[str, int]] = {}
             for done in await asyncio.gather(*(self.seat(rows) for rows in groups)):
