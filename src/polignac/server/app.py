@@ -104,7 +104,9 @@ def create_app(config: ServerConfig | None = None, bots: BotBackend | None = Non
     config = config or ServerConfig()
     hub = Hub(config, bots)
     matchmaker = Matchmaker(hub)  # Find players (seeks.py): every process runs one
-    limits = SharedLimits(config.bus_url)  # sign-in and seek limits, shared over Redis
+    limits = SharedLimits(  # sign-in and seek limits, shared by the processes
+        config.bus_url, config.clustered,
+        lambda: hub.store.engine if hub.store is not None else None)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
