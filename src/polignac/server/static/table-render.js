@@ -5,7 +5,9 @@
 import { cardBack, cardLabel, cardSVG, setDeck, suitIcon } from "./cards.js";
 import { totalsChart } from "./chart.js";
 import { levelName, presetName, t } from "./i18n.js";
-import { renderReasons, renderSheet, resultText, seatMark } from "./scoresheet.js";
+import {
+  renderReasons, renderSheet, resultText, seatMark, sideLabel, sideNames,
+} from "./scoresheet.js";
 import { bindPromptKeys, labelSeat, markHand, turnFeedback } from "./feedback.js";
 import { $, make } from "./dom.js";
 import { renderSeatsPanel, seatExtras } from "./seats.js";
@@ -54,8 +56,16 @@ export function render() {
   $("replay", HTMLAnchorElement).href = `/tables/${S.tableId}/replay`;
   $("result-replay", HTMLAnchorElement).href = `/tables/${S.tableId}/replay`;
   $("hint").hidden = spectating();
-  renderSeats(); renderTrick(); renderHand(); renderPrompt(); renderHint(); renderStatus();
+  renderSeats(); renderTrick();
+  renderTurn();
   renderLastTrick(); renderScores(); renderSeatsPanel(seatCtx());
+}
+
+/** Draw only what your own action changes: the hand, the prompt, the hint and the status
+ * (a click shows its card leaving at once; the rest waits for the server's event). */
+export function renderTurn() {
+  if (!S.view || !S.table) return;
+  renderHand(); renderPrompt(); renderHint(); renderStatus();
   markHand($("hand"), myLegal());  // feedback.js: access and the turn
   bindPromptKeys($("prompt"), $("hint"));
   turnFeedback(myLegal().length > 0, `${$("title").textContent} · Polignac`);
@@ -542,6 +552,7 @@ export function renderScores() {
   }
   renderReasons($("lastdeal"), deals, name, table.suits);
   attachDealAnalysis($("lastdeal"), deals);
+  renderFinal();
   const res = $("result");
   if (view.finished) {
     res.hidden = false;
@@ -553,5 +564,42 @@ export function renderScores() {
     if (S.rematchUrl) link.href = S.rematchUrl;
   } else {
     res.hidden = true;
+  }
+}
+
+/** At the match's end, the felt shows the final standings where the hand was: each place
+ * (ties share one; Pollack's partners their side's) with its total or, by sides, the
+ * parties won. */
+function renderFinal() {
+  const view = S.view, box = $("final");
+  const places = view?.finished ? view.places : undefined;
+  box.hidden = !places;
+  $("hint").classList.toggle("over", !!places);
+  if (!view || !places) return;
+  const sides = view.sides ?? [];
+  const grid = $("final-table", HTMLTableElement);
+  grid.replaceChildren();
+  const head = grid.createTHead().insertRow();
+  for (const [cls, key] of [["place", "table.finalPlace"],
+    ["who", sides.length ? "table.finalSide" : "table.finalPlayer"],
+    ["score", sides.length ? "sheet.partiesWon" : "table.totalRow"]]) {
+    const th = make("th", cls, t(key));
+    th.scope = "col";
+    head.append(th);
+  }
+  const rows = sides.length
+    ? sides.map((side, i) => ({ place: places[side[0]], score: view.parties_tally?.[i] ?? 0,
+      who: `${sideLabel(i)} (${sideNames(sides, i, name)})`, mine: side.includes(S.you ?? -1) }))
+    : view.names.map((_, s) => ({ place: places[s], score: view.totals[s], who: name(s),
+      mine: s === S.you }));
+  rows.sort((a, b) => a.place - b.place);
+  const body = grid.createTBody();
+  for (const r of rows) {
+    const tr = body.insertRow();
+    tr.classList.toggle("mine", r.mine);
+    tr.classList.toggle("first", r.place === 1 && rows.some((o) => o.place > 1));
+    tr.append(make("td", "place", r.place === 1 ? t("table.finalPlaceFirst")
+      : t("table.finalPlaceN", { n: r.place })),
+      make("td", "who", r.who), make("td", "score", String(r.score)));
   }
 }
