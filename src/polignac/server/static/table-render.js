@@ -4,7 +4,7 @@
 // score sheet, the chart and the result.
 import { cardBack, cardLabel, cardSVG, setDeck, suitIcon } from "./cards.js";
 import { totalsChart } from "./chart.js";
-import { levelName, presetName, t } from "./i18n.js";
+import { lang, levelName, presetName, t } from "./i18n.js";
 import {
   renderReasons, renderSheet, resultText, seatMark, sideLabel, sideNames,
 } from "./scoresheet.js";
@@ -536,9 +536,18 @@ export function renderLog() {
 
 // ------------------------------------------------------------------ scores and the result
 
+/** What the score sheet, the chart, the reasons and the result are drawn from: they are
+ * drawn again only when it changes (not at every card played). */
+let scoresDrawn = "";
+
 export function renderScores() {
   const view = S.view, table = S.table;
   if (!view || !table) return;
+  const key = JSON.stringify([lang, view.deals.length, view.finished, view.totals, view.names,
+    view.parties_tally, view.places, S.summary?.deals?.length ?? 0, S.rematchUrl, spectating(),
+    S.you, table.suits, table.preset]);
+  if (key === scoresDrawn) return;
+  scoresDrawn = key;
   renderSheet($("scores"), view, name);  // the score sheet and the reasons: scoresheet.js
   const deals = S.summary?.deals ?? [];
   const chart = $("chart");
