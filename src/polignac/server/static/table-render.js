@@ -597,7 +597,9 @@ function renderFinal() {
     head.append(th);
   }
   const rows = sides.length
-    ? sides.map((side, i) => ({ place: places[side[0]], score: view.parties_tally?.[i] ?? 0,
+    ? sides.map((side, i) => ({  // the seats' places count seats (1, 1, 3, 3): a side's counts sides
+      place: 1 + sides.filter((o) => places[o[0]] < places[side[0]]).length,
+      score: view.parties_tally?.[i] ?? 0,
       who: `${sideLabel(i)} (${sideNames(sides, i, name)})`, mine: side.includes(S.you ?? -1) }))
     : view.names.map((_, s) => ({ place: places[s], score: view.totals[s], who: name(s),
       mine: s === S.you }));
