@@ -83,7 +83,7 @@ from sqlalchemy.exc import SQLAlchemyError
 
 from ..core import PRESETS, PolignacError, get_rules
 from .accounts import identities_t
-from .db import metadata
+from .db import metadata, tables_t
 from .errors import ApiError
 from .inputs import ascii_int
 from .leases import db_now
@@ -395,7 +395,6 @@ def take_over(conn: Connection, group_id: str, old: str | None, claimant: str,
     if any(r.table_id is None or r.seat is None for r in rows):
         back_to_waiting(conn, [r.id for r in rows], claimant)
         return [], 0
-    from .db import tables_t
     stored = conn.execute(select(tables_t.c.id).where(tables_t.c.id == rows[0].table_id)
                           ).first()
     if stored is not None:
