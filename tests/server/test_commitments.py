@@ -211,3 +211,34 @@ def test_a_refused_cut_is_announced_to_every_seat_and_in_the_record(
     assert main(["verify", str(path), "--json"]) == 0
     deal1 = json.loads(capsys.readouterr().out)["deals"][0]
     assert len(deal1["refused"]) == MAX_REFUSALS
+
+
+def test_a_reconnecting_client_gets_the_refused_cuts_it_missed(config: ServerConfig) -> None:
+    config = _config(config)
+
+    def after_state(ws: Any) -> list[dict[str, Any]]:
+        """The frames a (re)connecting client gets after its state, up to the pong."""
+        hello(ws)
+        ws.send_json({"type": "ping"})
+        frames = []
+        while (frame := ws.receive_json())["type"] != "pong":
+            frames.append(frame)
+        return frames
+
+    with TestClient(create_app(config)) as client:
+        url = client.post("/api/tables", json=TABLE).json()["url"]
+        with client.websocket_connect(url + "/ws") as ws:
+            hello(ws)
+            next_of(ws, "commitment")
+            ws.send_json({"type": "cut", "deal": 1, "value": "abcd", "commitment": "00" * 32})
+            told = next_of(ws, "cut-refused")
+            assert next_of(ws, "error")["rule"] == "stale-commitment"
+        with sibling(client).websocket_connect(url + "/ws") as late:  # a spectator, later
+            missed = [f for f in after_state(late) if f["type"] == "cut-refused"]
+        assert missed == [{**told, "again": True}]
+        with client.websocket_connect(url + "/ws") as ws:  # the sender, reloading
+            assert [f for f in after_state(ws) if f["type"] == "cut-refused"] == missed
+    with TestClient(create_app(config)) as client, \
+            client.websocket_connect(url + "/ws") as ws:  # a restart: from the database
+        again = [f for f in after_state(ws) if f["type"] == "cut-refused"]
+    assert again == [{**told, "closes": None, "again": True}]

@@ -303,7 +303,7 @@ export function dealProof(box, send, tableId) {
       }
       if (f.type === "cut") return true;
       if (f.type === "cut-refused") {  // anyone's refused cut is public (docs/server.md)
-        if (f.seat !== you) {
+        if (f.seat !== you || f.again) {  // again: sent on a (re)connect, no error follows
           show("now", "verify.cutRefusedSeat",
             { deal: f.deal, name: names[f.seat] ?? String(f.seat + 1), rule: f.rule }, "bad");
         }
