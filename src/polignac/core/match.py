@@ -342,6 +342,8 @@ class Match(StandingView):
             "losers": list(self.losers),
             "tied": list(self.tied),
         }
+        if self.finished:
+            out["places"] = self.places()
         if self.rules.partnerships:
             out["sides"] = [list(side) for side in self.rules.sides]
         out.update(self.family_sheet())
