@@ -13,7 +13,7 @@ contract's action); the score is :func:`~polignac.core.scoring.score_tricks`'s.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from .actions import CONTRACT_WORDS, PASS, Action, action_name
 from .deal import DECLARE, PLAY, Deal, _Called
@@ -256,7 +256,8 @@ class TrickAvoidanceFamily(TrickScoredFamily):
         """
         return declare(deal, action)
 
-    def return_bounds(self, rules: Rules, n: int, pool_in: bool = True) -> tuple[float, float]:
+    def return_bounds(self, rules: Rules, n: int,
+                      deal_state: Any = None) -> tuple[float, float]:
         """Minus the trick game's score bounds (a penalty counts against its player;
         exact for the presets: :func:`~polignac.core.scoring.trick_score_bounds`)."""
         lo, hi = trick_score_bounds(rules, n)

@@ -852,20 +852,6 @@ class Deal:
         return self._s.family_state
 
     @property
-    def partie(self) -> tuple[int, int]:
-        """In a game scored by sides: each side's score brought into this deal (the
-        scoring family's ``Family.side_scores_before``: the partie before it)."""
-        s = self._s
-        return s.rules.scorer.side_scores_before(s.family_state)
-
-    @property
-    def pool_in(self) -> bool:
-        """Whether the dealer puts up a pool in this deal (the scoring family's
-        ``Family.pool_in``: not after a redeal in chips; True in other games)."""
-        s = self._s
-        return s.rules.scorer.pool_in(s.family_state)
-
-    @property
     def announcements(self) -> tuple[tuple[int, str], ...]:
         """The announcements so far: (player, name) in order."""
         return self._calls.log
@@ -1235,7 +1221,8 @@ class Deal:
         announcements and its card points so far divided by ``point_divisor``,
         rounded down)."""
         s = self._s
-        return (self.partie[side] + self._calls.side_points[side]
+        before = s.rules.scorer.side_scores_before(s.family_state)
+        return (before[side] + self._calls.side_points[side]
                 + self._side_card_points(side) // s.rules.point_divisor)
 
     # ------------------------------------------------------------------ views
