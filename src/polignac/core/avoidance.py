@@ -100,8 +100,10 @@ def declare(deal: Deal, action: Action) -> Deal:
     """
     s = deal._s
     p = deal.to_act
-    name = action_name(action)
     contract = s.contract_action
+    if deal.phase == DECLARE and action in (PASS, contract):
+        return _declared(deal, action, s, p)
+    name = action_name(action)
     if 0 <= action < 52:
         raise IllegalActionError(
             f"declaration round first: player {p} must pass or declare "
@@ -120,6 +122,12 @@ def declare(deal: Deal, action: Action) -> Deal:
             f"offers {CONTRACT_WORDS[contract]}",
             rule="wrong-contract", action=name,
         )
+    return _declared(deal, action, s, p)  # pragma: no cover - refused above
+
+
+def _declared(deal: Deal, action: Action, s: Any, p: int) -> Deal:
+    """The deal after ``p``'s legal ``action`` (a pass or the contract) in the
+    declaration round (:func:`declare` has checked it)."""
     new = deal._copy(action)
     if action == PASS:
         nxt = (p + 1) % s.n

@@ -958,7 +958,8 @@ class Deal:
                                 out += ann
             return out
         if phase == DECLARE:
-            return sorted((PASS, self._s.contract_action))
+            contract = self._s.contract_action
+            return [PASS, contract] if contract > PASS else [contract, PASS]
         return []
 
     def _may_announce(self, p: int) -> bool:
@@ -1091,17 +1092,18 @@ class Deal:
     def _call(self, action: Action) -> Deal:
         s = self._s
         p = self.to_act
-        name = _name(action)
         if 0 <= action < 52 or action in _DECLARATION_WORDS:
             # a card during the declaration round, or a declaration: the family's
             declare = s.declare
-            if declare is None:
-                raise IllegalActionError(
-                    f"{name} does not belong to this game: preset "
-                    f"{s.rules.preset!r} has no declaration round",
-                    rule="not-in-this-game", action=name,
-                )
-            return declare(self, action)
+            if declare is not None:
+                return declare(self, action)
+            name = _name(action)
+            raise IllegalActionError(
+                f"{name} does not belong to this game: preset "
+                f"{s.rules.preset!r} has no declaration round",
+                rule="not-in-this-game", action=name,
+            )
+        name = _name(action)
         if not 52 <= action < NUM_ACTIONS:
             raise IllegalActionError(f"no such action: {name}", rule="unknown-action",
                                      action=name)
@@ -1210,7 +1212,7 @@ class Deal:
         """The player who has taken every trick of the deal, or -1."""
         tricks = self.tricks
         total = self._s.total_tricks
-        return next((p for p, k in enumerate(tricks) if k == total), -1)
+        return tricks.index(total) if total in tricks else -1
 
     def side_card_points(self, side: int) -> int:
         """The card points taken so far by partnership ``side`` (0 or 1)."""
