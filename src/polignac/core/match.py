@@ -400,6 +400,8 @@ class Match(StandingView, _CurrentSlot):
             "losers": list(self.losers),
             "tied": list(self.tied),
         }
+        if self.finished:
+            out["places"] = self.places()
         if self.rules.partnerships:
             out["sides"] = [list(side) for side in self.rules.sides]
         out.update(self.family_sheet())

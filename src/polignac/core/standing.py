@@ -197,6 +197,26 @@ class StandingView:
     ``self.standing`` (a played Match and a ScorePad)."""
 
     standing: Standing
+    rules: Rules
+
+    def places(self) -> list[int]:
+        """Each seat's place, from 1, in a finished match; equal results share a place
+        (1, 2, 2, 4).  The winners come first; then, in games scored by totals, the better
+        total (lower in penalty games); partners (Pollack) share their side's place.
+        While the match is on, the same order by the totals so far."""
+        st = self.standing
+        penalty = self.rules.kind.penalty
+        partners = bool(self.rules.partnerships)
+
+        def key(seat: int) -> tuple[int, int]:
+            lost = 0 if seat in st.winners else 1
+            if partners:
+                return (lost, 0)
+            total = st.totals[seat]
+            return (lost, total if penalty else -total)
+
+        keys = [key(s) for s in range(len(st.totals))]
+        return [1 + sum(1 for k in keys if k < mine) for mine in keys]
 
     @property
     def totals(self) -> tuple[int, ...]:

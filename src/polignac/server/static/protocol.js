@@ -91,6 +91,7 @@
  * @property {number[]} winners
  * @property {number[]} losers
  * @property {number[]} tied
+ * @property {number[]} [places] a finished match: each seat's place from 1 (ties share one)
  * @property {number[][]} [sides]
  * @property {number[]} [partie] each side's score in the partie in progress
  * @property {number[]} [parties_tally]

@@ -15,6 +15,7 @@ import {
 } from "./pacing.js";
 import {
   R, handRects, logEvent, rebuildLog, render, renderLog, renderSeats, renderStatus, renderTrick,
+  renderTurn,
   toggleLast,
 } from "./table-render.js";
 import { askHint, hintAllowed, initHints } from "./table-hints.js";
@@ -155,7 +156,7 @@ document.addEventListener("keydown", (e) => {
 // ------------------------------------------------------------------ the page's controls
 
 initPacing({ show: showEvent, redraw: () => { renderTrick(); renderStatus(); } });
-initActions({ send: conn.send, rerender, toast });
+initActions({ send: conn.send, rerender, quick: () => { if (S.view) renderTurn(); }, toast });
 initHints({ rerender, toast });
 initChat({ send: conn.send });
 R.start = async () => {
