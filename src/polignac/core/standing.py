@@ -202,7 +202,7 @@ class StandingView:
     def places(self) -> list[int]:
         """Each seat's place, from 1, in a finished match; equal results share a place
         (1, 2, 2, 4).  The winners come first; then, in games scored by totals, the better
-        total (lower in penalty games); partners (Pollack) share their side's place.
+        total (lower in penalty games); partners (a game played by sides) share their side's place.
         While the match is on, the same order by the totals so far."""
         st = self.standing
         penalty = self.rules.kind.penalty
