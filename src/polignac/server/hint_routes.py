@@ -131,7 +131,7 @@ async def hint(request: Request) -> Response:
     _running.add(running)
     try:
         pool = getattr(hub, "heavy", hub.workers)  # the bot queue's, with --bot-queue
-        answer = await pool.run(hint_job, view, deal.pool_in,
+        answer = await pool.run(hint_job, view,
                                 hint_seed(table.id, number, len(deal.history)),
                                 time_limit=hub.config.hint_seconds,
                                 client=client_key(request), heavy=True)
