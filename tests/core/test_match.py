@@ -142,7 +142,7 @@ def test_bassadewitz_redeal_keeps_the_dealer_and_the_pool() -> None:
     assert m.family_state == POOL_WAITING and m.totals == (-16, 12, -4, -4)
     assert m.next_deal()[0] == 0, "the same dealer deals again"
     m = m.start_deal(hands(BASSA_HANDS))
-    assert m.current is not None and not m.current.pool_in
+    assert m.current is not None and m.current.family_state is False  # no stake
     m = finish_deal(m)
     assert m.family_state == POOL_PUT_UP and m.counted_deals == 1 and len(m.results) == 2
     assert sum(m.totals) == 0

@@ -59,6 +59,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser],
     p.add_argument("--job-timeout", type=float, default=10.0, metavar="SECONDS",
                    help="seconds one replay or score pad may run in a worker before it is "
                         "stopped, answered 503 job-timeout (default 10)")
+    p.add_argument("--hint-timeout", type=float, default=30.0, metavar="SECONDS",
+                   help="seconds one hint may run in a worker before it is stopped, answered "
+                        "503 job-timeout (default 30)")
     # --- connections
     p.add_argument("--allowed-host", action="append", default=[], metavar="NAME",
                    help="a host name this server answers to, as browsers send it in the "
@@ -159,6 +162,7 @@ def build_config(args: argparse.Namespace) -> object:
     bus = _bus(args)
     secret = _secret(args, bus)
     within(args, "job_timeout", 0.1, 3600, " seconds")
+    within(args, "hint_timeout", 0.1, 3600, " seconds")
     within(args, "max_connections", 1, 100_000)
     within(args, "max_requests", 1, 100_000)
     within(args, "write_timeout", 0, 3600, " seconds", above=True)
@@ -197,6 +201,7 @@ def build_config(args: argparse.Namespace) -> object:
                         max_tables=args.max_tables, close_seconds=args.close_after,
                         finished_keep_seconds=args.finished_keep,
                         workers=args.job_workers, job_seconds=args.job_timeout,
+                        hint_seconds=args.hint_timeout,
                         warm_workers=True,
                         allowed_hosts=hosts, max_connections_per_client=args.max_connections,
                         max_requests_per_client=args.max_requests,

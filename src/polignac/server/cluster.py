@@ -204,11 +204,11 @@ class Cluster:
         """What crossed between processes (``GET /health``'s ``cluster``): requests
         forwarded to another process and from one, connections handed over to one and
         from one, connections kept though another process owned their table, bus
-        messages refused (not signed with the secret)."""
+        messages refused (not signed with the secret), sweeps for lapsed leases done."""
         return {"forwarded": self.relay.forwarded, "served_forwarded": self.relay.served,
                 "handed_over": self.handoff.sent, "handed_in": self.handoff.received,
                 "kept": self.handoff.kept, "gave": self.gave,
-                "bus_refused": self.bus.refused}
+                "bus_refused": self.bus.refused, "sweeps": self.leases.sweeps}
 
     async def _watch(self) -> None:
         """End the forwardings whose other process fell silent; forget processes silent

@@ -75,6 +75,9 @@ class ServerConfig:
     """Worker processes for replays and score pads (started on the first such request)."""
     job_seconds: float = 10.0
     """Seconds one job may run in a worker before it is killed (answer 503 job-timeout)."""
+    hint_seconds: float = 30.0
+    """Seconds one hint's job may run in a worker before it is killed (``POST
+    /tables/{id}/hint`` answers 503 job-timeout)."""
     worker_memory_mb: int = 1024
     """Address space of each worker process, in MiB (0: no cap)."""
     warm_workers: bool = False

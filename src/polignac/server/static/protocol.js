@@ -134,7 +134,7 @@
  * @typedef {{type: "error", rule: string, message: string, seq?: number}} ErrorFrame
  * @typedef {{type: "pong"} | {type: "commitment", deal: number} | {type: "cut", deal: number}
  *   | {type: "cut-refused", deal: number, seat: number, rule: string, message: string, at: number,
- *   closes: number | null}} OtherFrame
+ *   closes: number | null, again?: boolean}} OtherFrame
  * @typedef {{type: "chat", seat: number, message: string}} ChatFrame a quick message (not stored)
  * @typedef {StateFrame | EventFrame | PresenceFrame | RematchFrame | ErrorFrame | ChatFrame
  *   | OtherFrame} Frame

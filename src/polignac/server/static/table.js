@@ -8,6 +8,7 @@ import { $ } from "./dom.js";
 import { getJson, postJson } from "./api.js";
 import { initSeats, resetSeatsPanel, seatsPresence } from "./seats.js";
 import { dealProof } from "./verify.js";
+import { logWatch } from "./commitlog.js";
 import { tableConnection } from "./connection.js";
 import { S, passingNow, store } from "./table-state.js";
 import {
@@ -27,6 +28,7 @@ import { act, guardLeaving, initActions, rematch, settle, togglePass } from "./t
 
 const conn = tableConnection(S.tableId, { lastSeq: () => S.lastSeq, onFrame });
 const proof = dealProof($("deal-proof"), (obj) => conn.send(obj), S.tableId);
+const chain = logWatch($("log-warning"));  // the commitment log kept by this browser
 /** @type {Promise<any> | null} the guided first deal's bubbles (guide.js) when the table info says guide */
 let guide = null;
 
@@ -37,6 +39,7 @@ function markSeq() {
 
 /** @param {Frame} f */
 function onFrame(f) {
+  chain.onFrame(f);
   if (proof.onFrame(f)) return;
   if (f.type === "state") {
     resetPacing();
