@@ -120,10 +120,10 @@ def test_expected_values_match_brute_force(preset: str, n: int, left: int, extra
     cards = [a for a in d.legal_actions() if a < 52]
     if len(cards) < 2:
         with pytest.raises(ValueError):
-            evaluate_view(view, samples=10_000, pool_in=d.pool_in)
+            evaluate_view(view, samples=10_000)
         return
     expect = {c: sum(paranoid(w.apply(c), me) for w in worlds) / len(worlds) for c in cards}
-    ev = evaluate_view(view, samples=10_000, model="paranoid", pool_in=d.pool_in)
+    ev = evaluate_view(view, samples=10_000, model="paranoid")
     assert ev is not None and ev.exact and ev.samples == len(worlds)
     assert ev.values == pytest.approx(expect)
     top = max(expect.values())

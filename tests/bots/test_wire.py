@@ -78,4 +78,4 @@ def test_the_deal_s_family_state_travels() -> None:
         assert view_from_wire(old).family_state is None
     partie = SeatView.of(Deal.shuffled(get_rules("pollack"), 4, 0, random.Random(3),
                                        family_state=(17, 4)), 0)
-    assert partie.partie == (17, 4)
+    assert partie.family_state == (17, 4) and partie.side_totals == (17, 4)

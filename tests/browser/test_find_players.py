@@ -37,6 +37,21 @@ def _person(browser: Any, server: str, username: str) -> tuple[Any, Any, list[st
     return context, page, errors
 
 
+def _wait_for_hand(who: str, page: Any) -> None:
+    """Wait for ``who``'s hand at the table (90 s: a bound for a loaded machine, not a
+    pace); failing, say what the page showed instead."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    try:
+        page.wait_for_selector("#hand .card", timeout=90_000)
+    except PlaywrightTimeout:
+        seen = page.evaluate("""() => ({status: document.querySelector('#status')?.textContent,
+          conn: document.querySelector('#conn')?.textContent,
+          spectator: document.body.classList.contains('spectator'),
+          seq: document.body.dataset.seq, cookies: document.cookie})""")
+        raise AssertionError(f"{who} has no hand at {page.url}: {seen}") from None
+
+
 def _ask(page: Any) -> None:
     """Polignac, 4 players, one deal, rated, bots after 30 seconds, easy bots."""
     page.click("label:has(#level-easy)")
@@ -118,8 +133,8 @@ def find_and_play(chromium: Any, server_a: str, server_b: str, shots: Path | Non
         page.wait_for_url("**/tables/*", timeout=20_000)
     table_id = ann.url.rsplit("/", 1)[-1]
     assert bob.url.rsplit("/", 1)[-1] == table_id
-    for page in (ann, bob):
-        page.wait_for_selector("#hand .card")
+    for who, page in (("Ann", ann), ("Bob", bob)):
+        _wait_for_hand(who, page)
 
     def over() -> bool:
         record = ann.request.get(f"{server_a}/tables/{table_id}/record.json").json()

@@ -133,6 +133,15 @@ def test_a_whole_pollack_game(quick_server: str, chromium: Any, shots: Path) -> 
         said = rf"Game over: a draw, parties {tally[0]}–{tally[0]}\."
     assert re.fullmatch(said, page.locator("#result-text").inner_text())
     assert page.locator("#log li").last.inner_text() == "The match is over."  # not "next deal"
+    # the felt's final standings: one row per side, with its partners and parties won
+    rows = page.locator("#final-table tbody tr")
+    assert rows.count() == 2
+    won = sorted(((int(rows.nth(i).locator("td.score").inner_text()),
+                   rows.nth(i).locator("td.place").inner_text()) for i in range(2)),
+                 reverse=True)
+    assert [w for w, _ in won] == sorted(tally, reverse=True)
+    assert [p for _, p in won] == (["1.", "1."] if tally[0] == tally[1] else ["1.", "2."])
+    assert page.locator("#final-table tbody tr.mine td.who").inner_text().startswith("Side 1 (You")
     page.set_viewport_size({"width": 1280, "height": 800})  # the docs' picture of the end
     page.evaluate("window.scrollTo(0, 0)")
     page.wait_for_timeout(100)

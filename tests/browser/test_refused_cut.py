@@ -38,4 +38,7 @@ def test_another_seats_refused_cut_is_shown(chromium: Any, quick_server: str, la
     assert shown["text"] == text and shown["state"] == "bad"
     mine = page.evaluate(FEED_JS, [[{**REFUSED, "seat": 0}], 0])
     assert mine["handled"] == [True] and mine["text"] == ""  # the error frame says it
+    # sent again after a reload (no error frame follows): the own refused cut is shown too
+    again = page.evaluate(FEED_JS, [[{**REFUSED, "seat": 0, "again": True}], 0])
+    assert again["text"] == text.replace("Bob", "Ann") and again["state"] == "bad"
     assert not errors, errors

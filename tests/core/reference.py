@@ -245,8 +245,12 @@ class RefDeal:
     def of(cls, deal: Deal) -> RefDeal:
         """The reference model of a fresh engine deal (its hands, dealer, turn-up)."""
         hands = [set(_bits(h)) for h in deal.initial_hands]
-        return cls(deal.rules.preset, hands, deal.dealer, deal.turn_up, deal.partie,
-                   deal.pool_in, deal.rules.partie_target)
+        # the deal's family state, read as this model understands it: the partie
+        # before the deal (a pair), or False when the pool stayed (no stake)
+        state = deal.family_state
+        partie = state if isinstance(state, tuple) else (0, 0)
+        return cls(deal.rules.preset, hands, deal.dealer, deal.turn_up, partie,
+                   state is not False, deal.rules.partie_target)
 
     @property
     def n(self) -> int:

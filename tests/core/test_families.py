@@ -216,9 +216,16 @@ def _family_words() -> tuple[set[str], set[str], set[str]]:
     return classes, modules, words - {"polignac"}
 
 
+STATE_FIELDS: frozenset[str] = frozenset({"partie", "pool_in"})
+"""Fields of a family's own state (Pollack's partie, Bassadewitz' pool): outside the
+core, code passes the state on (``family_state``) and asks the family's hooks
+(``Family.side_scores_before``, ``Family.stake``...), never reads or passes them by name."""
+
+
 def _naming(path: Path, text: str | None = None) -> list[str]:
     """Where ``path`` (or ``text``, read as that file) names a family in code (not in
-    its docstrings and comments)."""
+    its docstrings and comments), or one of its state's fields as an attribute, a
+    keyword or a parameter (:data:`STATE_FIELDS`)."""
     import ast
 
     classes, modules, words = _family_words()
@@ -232,8 +239,12 @@ def _naming(path: Path, text: str | None = None) -> list[str]:
     for node in ast.walk(tree):
         if isinstance(node, ast.Name) and node.id in classes:
             hits.append(f"{node.lineno}: {node.id}")
-        elif isinstance(node, ast.Attribute) and node.attr in classes:
+        elif isinstance(node, ast.Attribute) and node.attr in classes | STATE_FIELDS:
             hits.append(f"{node.lineno}: .{node.attr}")
+        elif isinstance(node, ast.keyword) and node.arg in STATE_FIELDS:
+            hits.append(f"{node.value.lineno}: {node.arg}=")
+        elif isinstance(node, ast.arg) and node.arg in STATE_FIELDS:
+            hits.append(f"{node.lineno}: parameter {node.arg}")
         elif isinstance(node, ast.ImportFrom):
             base = package.rsplit(".", node.level - 1)[0] if node.level else ""
             module = ".".join(p for p in (base, node.module or "") if p)
@@ -267,10 +278,14 @@ def test_the_family_guard_finds_a_name() -> None:
     text = ('"""HeartsDeal in a docstring is fine."""\n'
             "from ..core.hearts_deal import HeartsDeal\n"
             "def f(d: object) -> bool:\n"
-            "    return isinstance(d, HeartsDeal) or d.preset.startswith('pollack-')\n")
+            "    return isinstance(d, HeartsDeal) or d.preset.startswith('pollack-')\n"
+            "def g(d: Any, pool_in: bool) -> object:\n"
+            "    return d.partie, h(pool_in=d.pool_in)\n")
     hits = _naming(probe, text)
-    assert hits == ["2: imports polignac.core.hearts_deal", "2: imports HeartsDeal",
-                    "4: HeartsDeal", "4: 'pollack-'"], hits
+    assert sorted(hits) == sorted([
+        "2: imports polignac.core.hearts_deal", "2: imports HeartsDeal", "4: HeartsDeal",
+        "4: 'pollack-'", "5: parameter pool_in", "6: .partie", "6: pool_in=",
+        "6: .pool_in"]), hits
 
 
 def test_page_scripts_name_no_family() -> None:
@@ -379,7 +394,7 @@ def test_returns_of_random_deals_lie_within_the_bounds(rules: Rules, n: int) -> 
     for i in range(40):
         pool_in = i % 4 != 3
         deal = _random_deal(rules, n, rng, pool_in)
-        lo, hi = scorer.return_bounds(rules, n, pool_in)
+        lo, hi = scorer.return_bounds(rules, n, deal.family_state)
         assert lo <= 0.0 <= hi
         score = deal.score()
         got = scorer.returns(score, rules, n)

@@ -81,6 +81,8 @@ def test_threshold_loser_ties_at_the_top_all_lose() -> None:
     m = finish_deal(m.start_deal(hands(SLAM)), (CAPOT,))  # capot made: 5 0 5 5
     assert m.finished and m.totals == (5, 0, 5, 5)
     assert m.losers == (0, 2, 3) and m.winners == (1,)
+    assert m.places() == [2, 1, 2, 2]  # the losers tie on 5
+    assert m.view(0)["places"] == [2, 1, 2, 2]
     with pytest.raises(GameOverError) as info:
         m.apply(PASS)
     assert info.value.rule == "match-over"
@@ -113,6 +115,8 @@ def test_threshold_lowest_wins_plays_tie_breaks() -> None:
     w = m.winners[0]
     assert last.scores[w] < last.scores[3 - w]
     assert set(m.losers) == {0, 1, 2, 3} - {w}
+    # the winner first, then by total: the other tied seat (0) before 2 and 3 points
+    assert m.places()[w] == 1 and m.places()[3 - w] == 2 and m.places()[1:3] == [3, 4]
 
 
 def test_fixed_deals_lowest_total_wins() -> None:
@@ -124,6 +128,12 @@ def test_fixed_deals_lowest_total_wins() -> None:
     low = min(m.totals)
     assert m.winners == tuple(s for s in range(4) if m.totals[s] == low)
     assert set(m.losers) == set(range(4)) - set(m.winners)
+    assert m.places() == [1, 3, 4, 1]
+
+
+def test_match_on_has_no_places_in_its_view() -> None:
+    m = Match.new(get_rules("polignac-rounds", {"deals": 2}), 4, first_dealer=0)
+    assert "places" not in finish_deal(m.start_deal(hands(SPLIT)), (PASS,) * 4).view(None)
 
 
 def test_bassadewitz_redeal_keeps_the_dealer_and_the_pool() -> None:
@@ -132,7 +142,7 @@ def test_bassadewitz_redeal_keeps_the_dealer_and_the_pool() -> None:
     assert m.family_state == POOL_WAITING and m.totals == (-16, 12, -4, -4)
     assert m.next_deal()[0] == 0, "the same dealer deals again"
     m = m.start_deal(hands(BASSA_HANDS))
-    assert m.current is not None and not m.current.pool_in
+    assert m.current is not None and m.current.family_state is False  # no stake
     m = finish_deal(m)
     assert m.family_state == POOL_PUT_UP and m.counted_deals == 1 and len(m.results) == 2
     assert sum(m.totals) == 0
@@ -151,6 +161,9 @@ def test_knaves_first_to_target() -> None:
     assert max(m.totals) >= 20
     assert all(max(r.scores) >= 0 for r in m.results)
     assert m.winners == tuple(s for s in range(3) if m.totals[s] == max(m.totals))
+    where = m.places()  # Knaves counts up: the higher total places first
+    assert all(where[a] < where[b] for a in range(3) for b in range(3)
+               if m.totals[a] > m.totals[b])
 
 
 def test_pollack_six_parties_and_draws() -> None:
@@ -163,7 +176,9 @@ def test_pollack_six_parties_and_draws() -> None:
         if won[0] == won[1]:
             draws += 1
             assert m.winners == () and m.losers == (), "3-3 is a draw"
+            assert m.places() == [1, 1, 1, 1]
         else:
+            assert sorted(m.places()) == [1, 1, 3, 3] and m.places()[0] == m.places()[2]
             side = 0 if won[0] > won[1] else 1
             assert m.winners == (side, side + 2) and m.losers == (1 - side, 3 - side)
         assert sum(1 for r in m.results if r.family_result.partie_winner is not None) == 6

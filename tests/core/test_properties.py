@@ -281,7 +281,7 @@ def _expected_end(m: Match) -> None:
             per_seat[seat] = scores[i]
         assert list(r.scores) == per_seat
         if rules.match_end == "chips":
-            assert r.deal.pool_in == (pool == 0)
+            assert (r.deal.family_state is not False) == (pool == 0)
             pool = 0 if not redeal else 12
         if tied:
             # a tie-break deal: scores are not added to the totals

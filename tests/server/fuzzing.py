@@ -384,6 +384,10 @@ class Stats:
     refused_frames: int = 0
     refused_requests: int = 0
     responses_5xx: int = 0
+    """Answers 5xx, those of :attr:`busy_5xx` included."""
+    busy_5xx: Counter[str] = field(default_factory=Counter)
+    """Answers ``503`` whose rule says the server was too busy or too slow now (``busy``,
+    ``job-timeout``): ``"RULE METHOD ROUTE"`` -> count (also in :attr:`responses_5xx`)."""
     crashes: int = 0
     state_changes: int = 0
     closed_with_error: int = 0
@@ -838,7 +842,11 @@ class Harness:
         except AppCrash as exc:
             stats.problem("crashes", f"{method} {path} {body[:200]!r}: {exc}")
             return
-        if status >= 500:
+        busy = busy_rule(status, data)
+        if busy is not None:  # a 5xx that says "too slow now", counted apart
+            stats.responses_5xx += 1
+            stats.busy_5xx[f"{busy} {method} {template.endpoint.path.split('?')[0]}"] += 1
+        elif status >= 500:
             stats.problem("responses_5xx", f"{method} {path} {body[:200]!r} -> {status} "
                                            f"{data[:200]!r}")
         elif status >= 400:
@@ -893,6 +901,22 @@ class Harness:
         for record in self.log.records:
             self.stats.problem("crashes", f"server log: {record}")
         self.log.records.clear()
+
+
+BUSY_RULES = ("busy", "job-timeout")
+"""The rules of a ``503`` that says the server is too busy or too slow now."""
+
+
+def busy_rule(status: int, data: bytes) -> str | None:
+    """The rule of a ``503`` answer in :data:`BUSY_RULES` (its JSON body's ``rule``),
+    else None (another status, another rule, or a body that is not such JSON)."""
+    if status != 503:
+        return None
+    try:
+        rule = json.loads(data).get("rule")
+    except (ValueError, AttributeError):
+        return None
+    return rule if rule in BUSY_RULES else None
 
 
 def fuzz_config(data_dir: Path) -> ServerConfig:

@@ -430,7 +430,7 @@ def test_hints_and_analyses_through_the_heavy_stream(redis_server: RedisServer) 
     assert view is not None
     record = to_record(match)
     body = json.dumps(record).encode()
-    expected = (hint_job(view, False, 7), analysis_plan_job(body),
+    expected = (hint_job(view, 7), analysis_plan_job(body),
                 analysis_plan_job(b'{"deals": 3}'), analysis_deal_job(body, 1, 1, 60.0))
 
     async def run() -> tuple[Any, ...]:
@@ -439,7 +439,7 @@ def test_hints_and_analyses_through_the_heavy_stream(redis_server: RedisServer) 
         task = asyncio.create_task(worker.run(stop))
         pool = QueuePool(url, prefix, kind="heavy")
         try:
-            got = (await pool.run(hint_job, view, False, 7, time_limit=120),
+            got = (await pool.run(hint_job, view, 7, time_limit=120),
                    await pool.run(analysis_plan_job, body, time_limit=120),
                    await pool.run(analysis_plan_job, b'{"deals": 3}', time_limit=120),
                    await pool.run(analysis_deal_job, body, 1, 1, 60.0, time_limit=120))

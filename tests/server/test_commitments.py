@@ -211,3 +211,75 @@ def test_a_refused_cut_is_announced_to_every_seat_and_in_the_record(
     assert main(["verify", str(path), "--json"]) == 0
     deal1 = json.loads(capsys.readouterr().out)["deals"][0]
     assert len(deal1["refused"]) == MAX_REFUSALS
+
+
+def test_a_reconnecting_client_gets_the_refused_cuts_it_missed(config: ServerConfig) -> None:
+    config = _config(config)
+
+    def after_state(ws: Any) -> list[dict[str, Any]]:
+        """The frames a (re)connecting client gets after its state, up to the pong."""
+        hello(ws)
+        ws.send_json({"type": "ping"})
+        frames = []
+        while (frame := ws.receive_json())["type"] != "pong":
+            frames.append(frame)
+        return frames
+
+    with TestClient(create_app(config)) as client:
+        url = client.post("/api/tables", json=TABLE).json()["url"]
+        with client.websocket_connect(url + "/ws") as ws:
+            hello(ws)
+            next_of(ws, "commitment")
+            ws.send_json({"type": "cut", "deal": 1, "value": "abcd", "commitment": "00" * 32})
+            told = next_of(ws, "cut-refused")
+            assert next_of(ws, "error")["rule"] == "stale-commitment"
+        with sibling(client).websocket_connect(url + "/ws") as late:  # a spectator, later
+            missed = [f for f in after_state(late) if f["type"] == "cut-refused"]
+        assert missed == [{**told, "again": True}]
+        with client.websocket_connect(url + "/ws") as ws:  # the sender, reloading
+            assert [f for f in after_state(ws) if f["type"] == "cut-refused"] == missed
+    with TestClient(create_app(config)) as client, \
+            client.websocket_connect(url + "/ws") as ws:  # a restart: from the database
+        again = [f for f in after_state(ws) if f["type"] == "cut-refused"]
+    assert again == [{**told, "closes": None, "again": True}]
+
+
+def test_kept_heads_against_a_running_server(config: ServerConfig,
+                                             capsys: pytest.CaptureFixture[str]) -> None:
+    """``polignac commitments head URL`` prints what a watcher keeps; ``verify --log URL
+    --head`` finds a chain rewritten behind it (every later entry made again), and the
+    consistency route pages the entries between two entry numbers."""
+    from tests.cli.test_kept_heads import rewrite
+
+    from .test_kill9 import Server
+
+    config = _config(config)
+    with TestClient(create_app(config)) as client:
+        url = client.post("/api/tables", json=TABLE).json()["url"]
+        _play_match(client, url)
+        between = client.get("/api/commitments?after=1&until=2&limit=5").json()
+        paged = client.get("/api/commitments?after=0&until=3&limit=2").json()
+        for bad in ("until=0", "until=%C2%B2", "until=" + "9" * 30):
+            answer = client.get(f"/api/commitments?after=0&{bad}")
+            assert answer.status_code == 400 and answer.json()["rule"] == "bad-field", bad
+    engine = make_engine(config.url())
+    chain = read_chain(engine)
+    assert [e["seq"] for e in between["entries"]] == [2] and between["next"] is None
+    assert [e["seq"] for e in paged["entries"]] == [1, 2] and paged["next"] == 2
+    server = Server(config.data_dir, config.url())
+    try:
+        assert main(["commitments", "head", server.base]) == 0
+        assert capsys.readouterr().out == f"3:{chain[2].hash}\n"
+        kept = ["--head", f"1:{chain[0].hash}", "--head", f"3:{chain[2].hash}"]
+        assert main(["verify", "--log", server.base, *kept]) == 0
+        assert "2 kept head(s) hold" in capsys.readouterr().out
+        rewrite(engine, 2, "dd" * 32)  # a sound chain again, but not the one kept
+        assert main(["verify", "--log", server.base, *kept]) == 1
+        out = capsys.readouterr().out
+        assert "entry 3 of the log is" in out and "the log was rewritten" in out
+        assert main(["verify", "--log", server.base, *kept[:2]]) == 0  # before the rewrite
+        assert main(["commitments", "head", server.base + "/"]) == 0
+        assert capsys.readouterr().out.endswith(f"3:{read_chain(engine)[2].hash}\n")
+    finally:
+        server.kill()
+        engine.dispose()

@@ -23,7 +23,8 @@ from . import fuzzing
 ODD = ["²", "١", "٣٢", "%C2%B2", "-1", "0", "9" * 30, "x", "", " 1", "1.5", "\u00a0"]
 """Values tried in every path parameter and query field (Unicode digits first)."""
 GOOD = {"seat": "1", "n": "1", "lang": "en", "preset": "polignac", "path": "replay.js"}
-QUERY_FIELDS = ["samples", "from", "count", "window", "seat", "token", "lang", "deal", "n"]
+QUERY_FIELDS = ["samples", "from", "count", "window", "seat", "token", "lang", "deal", "n",
+                "after", "until", "limit"]
 
 
 def _cookies(harness: fuzzing.Harness, table: str) -> list[str]:

@@ -110,3 +110,13 @@ def test_fuzz_json_too_deep_or_too_long(
         live.play(list(steps))
     finally:
         live.close()
+
+
+def test_a_busy_or_slow_503_is_told_apart_from_other_5xx() -> None:
+    """bench_fuzz.py lists a 503 busy or job-timeout apart (still a 5xx in its status)."""
+    assert fuzzing.busy_rule(503, b'{"error": "the hint took too long", '
+                                  b'"rule": "job-timeout"}') == "job-timeout"
+    assert fuzzing.busy_rule(503, b'{"error": "busy", "rule": "busy"}') == "busy"
+    for status, body in ((503, b'{"rule": "worker-failed"}'), (500, b'{"rule": "busy"}'),
+                         (503, b"Internal Server Error"), (503, b'["busy"]'), (503, b"")):
+        assert fuzzing.busy_rule(status, body) is None, (status, body)

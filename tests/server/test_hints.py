@@ -100,7 +100,7 @@ def test_hint_is_the_seat_view_evaluation_computed_in_the_pool(client: TestClien
         for entry in answer["actions"]:
             assert set(entry) == {"action", "expected", "cost", "best"}
         view = SeatView.of(deal, deal.to_act, match)
-        ev = evaluate_view(view, samples=SAMPLES, nodes=NODES, pool_in=deal.pool_in,
+        ev = evaluate_view(view, samples=SAMPLES, nodes=NODES,
                            seed=hint_seed(table_id, len(match.results) + 1, len(deal.history)))
         assert ev is not None and answer["samples"] == ev.samples
         for entry in answer["actions"]:

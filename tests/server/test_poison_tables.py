@@ -8,6 +8,7 @@ import logging
 from typing import Any
 
 import pytest
+from sqlalchemy import Engine
 from starlette.testclient import TestClient
 
 from polignac.server import ServerConfig, create_app
@@ -57,22 +58,28 @@ def _poisoned(config: ServerConfig) -> str:
     engine = make_engine(config.url())
     try:
         migrate(engine)
-        seats = [SeatRow(0, "human", None, "Ann", "t", None)] + [
-            SeatRow(s, "bot", "random", f"Bot {s}", None, None) for s in range(1, 4)]
-        hands = [["7S", "8S", "9S", "TS", "JS", "QS", "KS", "AS"],
-                 ["7H", "8H", "9H", "TH", "JH", "QH", "KH", "AH"],
-                 ["7D", "8D", "9D", "TD", "JD", "QD", "KD", "AD"],
-                 ["7C", "8C", "9C", "TC", "JC", "QC", "KC", "AC"]]
-        deal = EventRow(1, "deal", "deal", None, {"dealer": 0, "seats": [0, 1, 2, 3],
-                                                  "hands": hands, "turn_up": None})
-        row = TableRow("poison1", "polignac", {}, 4, 0, seats,
-                       [deal, EventRow(2, "act", "AS", 3, None)], creator_seat=0)
-        Store(engine).create_table(row)
-        with engine.begin() as conn:
-            Store.insert_events(conn, [(row.id, ev) for ev in row.events])
-        return row.id
+        return store_poisoned(engine, "poison1")
     finally:
         engine.dispose()
+
+
+def store_poisoned(engine: Engine, table_id: str) -> str:
+    """Store table ``table_id`` (four seats, Polignac), whose second event is not a legal
+    action, in the migrated database of ``engine``; its id."""
+    seats = [SeatRow(0, "human", None, "Ann", "t", None)] + [
+        SeatRow(s, "bot", "random", f"Bot {s}", None, None) for s in range(1, 4)]
+    hands = [["7S", "8S", "9S", "TS", "JS", "QS", "KS", "AS"],
+             ["7H", "8H", "9H", "TH", "JH", "QH", "KH", "AH"],
+             ["7D", "8D", "9D", "TD", "JD", "QD", "KD", "AD"],
+             ["7C", "8C", "9C", "TC", "JC", "QC", "KC", "AC"]]
+    deal = EventRow(1, "deal", "deal", None, {"dealer": 0, "seats": [0, 1, 2, 3],
+                                              "hands": hands, "turn_up": None})
+    row = TableRow(table_id, "polignac", {}, 4, 0, seats,
+                   [deal, EventRow(2, "act", "AS", 3, None)], creator_seat=0)
+    Store(engine).create_table(row)
+    with engine.begin() as conn:
+        Store.insert_events(conn, [(row.id, ev) for ev in row.events])
+    return row.id
 
 
 def test_a_table_that_does_not_replay_is_marked_once_and_never_tried_again(

@@ -26,7 +26,7 @@ from polignac.server.ratings import (
     rebuild,
     stored,
 )
-from polignac.server.results import match_results_t, places, seat_stats
+from polignac.server.results import match_results_t, seat_stats
 
 from .test_accounts import finish_table, post, signup, wait_for
 
@@ -35,7 +35,7 @@ def test_places_share_ties_and_follow_winners() -> None:
     rules = get_rules("polignac", {"threshold": 5})
     for seed in range(5):
         m = play_match(rules, 4, [make_bot("easy") for _ in range(4)], random.Random(seed))
-        where = places(m)
+        where = m.places()
         assert min(where) == 1
         assert {s for s in range(4) if where[s] == 1} <= set(m.standing.winners) or \
             not m.standing.winners
@@ -57,7 +57,7 @@ def test_places_share_ties_and_follow_winners() -> None:
 def test_pollack_sides_share_places_and_updates() -> None:
     rules = get_rules("pollack", {})
     m = play_match(rules, 4, [make_bot("easy") for _ in range(4)], random.Random(3))
-    where = places(m)
+    where = m.places()
     assert where[0] == where[2] and where[1] == where[3] and where[0] != where[1]
     stats = seat_stats(m)
     assert stats[0]["parties_won"] == stats[2]["parties_won"]

@@ -12,7 +12,7 @@ from dataclasses import replace
 from typing import Any
 
 import pytest
-from sqlalchemy import create_engine, text
+from sqlalchemy import create_engine, select, text
 from starlette.testclient import TestClient
 
 from polignac.server import ServerConfig, create_app
@@ -285,3 +285,118 @@ def test_online_counts_people_not_tabs(app_client: TestClient) -> None:
         ws.send_json({"type": "hello", "last_seq": 0})
         wait_for(lambda: _online(app_client) == 3)
     assert app_client.get("/api/seeks").json()["online"] >= 1
+
+
+# ------------------------------------------------------------------ a claimant that dies
+
+
+@pytest.fixture
+def engine(tmp_path: Any) -> Iterator[Any]:
+    from polignac.server.db import make_engine, migrate
+
+    eng = make_engine(f"sqlite:///{tmp_path / 'seeks.db'}")
+    migrate(eng)
+    yield eng
+    eng.dispose()
+
+
+def _due_group(engine: Any, people: int = 3) -> str:
+    """``people`` requests of one group whose countdown is over; the group's id."""
+    from polignac.server import seeks as s
+
+    with engine.begin() as conn:
+        for i in range(people):
+            s.add(conn, {"id": f"r{i}", "person": f"g:{i}", "identity_hash": f"h{i}",
+                         "token_hash": f"t{i}", "name": f"P{i}", "preset": "polignac",
+                         "players": 4, "rated": False, "deals": None, "bots_after": 30,
+                         "level": "easy", "created_at": 100.0 + i, "seen_at": 200.0})
+        assert len(s.form_groups(conn, 200.0, 1.0)) == 1
+        (group,) = s.due_groups(conn, 201.0)
+    return str(group)
+
+
+def test_a_lapsed_claim_is_taken_over_once_with_its_table_and_seats(engine: Any) -> None:
+    from polignac.server import seeks as s
+
+    group = _due_group(engine)
+    with engine.begin() as conn:
+        rows = s.take_group(conn, group, 201.0, 20.0, "dead-1-aa", 2.0, random.Random(1))
+    assert [r.claimant for r in rows] == ["dead-1-aa"] * 3
+    table, seats = rows[0].table_id, [r.seat for r in rows]
+    assert table and len(set(seats)) == 3
+    with engine.begin() as conn:
+        assert s.lapsed_claims(conn, 202.0) == []  # still within its lease
+        assert s.take_over(conn, group, "dead-1-aa", "live-2-bb", 202.0, 2.0) == ([], 0)
+        assert s.lapsed_claims(conn, 203.5) == [(group, "dead-1-aa", 203.0)]
+        taken, now_seated = s.take_over(conn, group, "dead-1-aa", "live-2-bb", 203.5, 2.0)
+        # a third process that read the same lapsed claim loses the compare-and-set
+        assert s.take_over(conn, group, "dead-1-aa", "other-3-cc", 203.5, 2.0) == ([], 0)
+    assert now_seated == 0 and [r.claimant for r in taken] == ["live-2-bb"] * 3
+    assert (taken[0].table_id, [r.seat for r in taken]) == (table, seats)  # the same table
+    with engine.begin() as conn:  # the dead claimant's late write changes nothing
+        s.back_to_waiting(conn, [r.id for r in rows], "dead-1-aa")
+        assert {r.state for r in s._group_rows(conn, group, s.CREATING)} == {s.CREATING}
+
+
+def test_a_table_stored_before_its_claimant_died_seats_the_group_there(engine: Any) -> None:
+    from polignac.server import seeks as s
+    from polignac.server.db import SeatRow, TableRow, insert_table
+
+    group = _due_group(engine, 2)
+    with engine.begin() as conn:
+        rows = s.take_group(conn, group, 201.0, 20.0, "dead-1-aa", 2.0, random.Random(2))
+        seats = [SeatRow(i, "bot", "easy", f"Bot {i}", None, None) for i in range(4)]
+        for r in rows:
+            seats[r.seat] = SeatRow(r.seat, "human", None, r.name, r.token_hash, None,
+                                    holder_hash=r.identity_hash)
+        insert_table(conn, TableRow(rows[0].table_id, "polignac", {}, 4, 0, seats, []))
+    with engine.begin() as conn:
+        assert s.take_over(conn, group, "dead-1-aa", "live-2-bb", 204.0, 2.0) == ([], 2)
+        done = {r.id: (r.state, r.table_id, r.seat) for r in
+                conn.execute(select(s.seeks_t)).all()}
+    assert done == {r.id: (s.SEATED, r.table_id, r.seat) for r in rows}
+
+
+def test_a_claimant_that_gave_up_is_taken_over_at_once(engine: Any) -> None:
+    from polignac.server import seeks as s
+
+    group = _due_group(engine)
+    with engine.begin() as conn:
+        rows = s.take_group(conn, group, 201.0, 20.0, "slow-1-aa", 2.0, random.Random(3))
+        s.release_claim(conn, [r.id for r in rows], "slow-1-aa", 201.5)
+        ((_g, claimant, _at),) = s.lapsed_claims(conn, 201.6)
+        assert claimant is None
+        taken, _ = s.take_over(conn, group, None, "live-2-bb", 201.6, 2.0)
+    assert len(taken) == 3 and taken[0].table_id == rows[0].table_id
+
+
+def test_who_may_take_a_lapsed_claim_over() -> None:
+    from types import SimpleNamespace
+
+    from polignac.server.seeks import CREATING_STUCK, Matchmaker
+
+    cluster = SimpleNamespace(id="me", loads_all=False, alive=lambda p: p == "live")
+    mm = Matchmaker(SimpleNamespace(cluster=cluster))  # type: ignore[arg-type]
+    mm.seating.add("g-busy")
+    now = 1000.0
+    assert mm.abandoned(None, "g", now - 1, now)  # given up
+    assert mm.abandoned("gone", "g", now - 1, now)  # not heard for a lease
+    assert not mm.abandoned("live", "g", now - 1, now)  # alive, maybe slow
+    assert mm.abandoned("live", "g", now - CREATING_STUCK - 1, now)  # alive but stuck
+    assert not mm.abandoned("me", "g-busy", now - 1, now)  # this process seats it now
+    assert mm.abandoned("me", "g", now - 1, now)  # this process's seating failed
+    cluster.loads_all = True  # one process: any other id is an earlier run's
+    assert mm.abandoned("live", "g", now - 1, now)
+
+
+def test_the_server_offers_its_own_countdown_and_bot_waits(
+        fast: ServerConfig, bot_backend: PoolBackend) -> None:
+    config = replace(fast, seek_countdown=2.5, seek_bot_waits=(15, 90))
+    with TestClient(create_app(config, bot_backend), base_url="http://testserver") as c:
+        seek = c.get("/api/presets").json()["seek"]
+        assert (seek["countdown"], seek["bots_after"]) == (2.5, [None, 15, 90])
+        assert ask(c, bots_after=15)["bots_after"] == 15
+        for refused in (30, 60, 120):  # the default waits are not offered here
+            r = c.post("/api/seeks", json={"preset": "polignac", "bots_after": refused})
+            assert r.status_code == 400 and r.json()["rule"] == "bad-field", r.text
+            assert "null, 15, 90" in r.json()["error"]

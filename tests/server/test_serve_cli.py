@@ -117,3 +117,50 @@ def test_run_serve_with_workers_migrates_once_then_starts_them(
     assert args.func(args) == 0
     assert seen["workers"] == 3 and seen["port"] == 8124
     assert (tmp_path / "polignac.db").exists()  # migrated before the processes start
+
+
+def test_find_players_countdown_and_bot_waits() -> None:
+    config = build_config(_parse(["serve"]))
+    assert isinstance(config, ServerConfig)
+    assert (config.seek_countdown, config.seek_bot_waits) == (5.0, (30, 60, 120))
+    config = build_config(_parse(["serve", "--seek-countdown", "0",
+                                  "--seek-bot-waits", " 90,15 ,3600"]))
+    assert isinstance(config, ServerConfig)
+    assert (config.seek_countdown, config.seek_bot_waits) == (0.0, (15, 90, 3600))
+    assert ServerConfig.from_json(config.to_json()).seek_bot_waits == (15, 90, 3600)
+
+
+@pytest.mark.parametrize(("argv", "message"), [
+    (["--seek-countdown", "-1"], "--seek-countdown -1.0: choose from 0 to 120.0 seconds"),
+    (["--seek-countdown", "121"], "--seek-countdown 121.0: choose from 0 to 120.0 seconds"),
+    (["--seek-countdown", "nan"], "--seek-countdown nan: choose from 0 to 120.0 seconds"),
+    (["--seek-bot-waits", ""], "--seek-bot-waits '': give 1 to 6 waits in seconds, "
+     "comma-separated (e.g. 30,60,120)"),
+    (["--seek-bot-waits", "1,2,3,4,5,6,7"], "--seek-bot-waits '1,2,3,4,5,6,7': give 1 "
+     "to 6 waits in seconds, comma-separated (e.g. 30,60,120)"),
+    (["--seek-bot-waits", "30,0"], "--seek-bot-waits '30,0': wait 2 ('0'): give whole "
+     "seconds from 1 to 3600"),
+    (["--seek-bot-waits", "30,3601"], "--seek-bot-waits '30,3601': wait 2 ('3601'): give "
+     "whole seconds from 1 to 3600"),
+    (["--seek-bot-waits", "1.5"], "--seek-bot-waits '1.5': wait 1 ('1.5'): give whole "
+     "seconds from 1 to 3600"),
+    (["--seek-bot-waits", "30,,60"], "--seek-bot-waits '30,,60': wait 2 (''): give whole "
+     "seconds from 1 to 3600"),
+    (["--seek-bot-waits", "٣٠"], "--seek-bot-waits '٣٠': wait 1 ('٣٠'): give whole "
+     "seconds from 1 to 3600"),
+    (["--seek-bot-waits", "60,60"], "--seek-bot-waits '60,60': a wait is given twice in "
+     "'60,60'"),
+])
+def test_find_players_options_out_of_range_are_refused(argv: list[str], message: str
+                                                       ) -> None:
+    with pytest.raises(CliError) as caught:
+        build_config(_parse(["serve", *argv]))
+    assert str(caught.value) == message
+
+
+def test_find_players_options_are_in_help(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        _parse(["serve", "--help"])
+    shown = " ".join(capsys.readouterr().out.split())
+    assert "--seek-countdown SECONDS" in shown and "0 to 120 (default 5)" in shown
+    assert "--seek-bot-waits SECONDS,..." in shown and "(default 30,60,120)" in shown

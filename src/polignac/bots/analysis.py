@@ -120,7 +120,7 @@ def choices(view: SeatView) -> list[Action]:
 
 
 def _solve(solver: Solver, view: SeatView, hands: Sequence[Mask], actions: Sequence[Action],
-           model: str, nodes: int, pool_in: bool) -> dict[Action, int] | None:
+           model: str, nodes: int) -> dict[Action, int] | None:
     """Each of ``actions``' exact value for the viewer in the deal with ``hands``
     (None: over the node budget)."""
     if view.phase == DECLARE:
@@ -128,16 +128,16 @@ def _solve(solver: Solver, view: SeatView, hands: Sequence[Mask], actions: Seque
         out: dict[Action, int] = {}
         for a in actions:
             if a == PASS:
-                pos = position_of(view, hands, -1, eldest, pool_in)
+                pos = position_of(view, hands, -1, eldest)
             else:
                 lead = view.player if a == GENERALE else eldest
-                pos = position_of(view, hands, view.player, lead, pool_in)
+                pos = position_of(view, hands, view.player, lead)
             v = solver.value_within(pos, nodes, view.player)
             if v is None:
                 return None
             out[a] = v
         return out
-    pos = position_of(view, hands, pool_in=pool_in)
+    pos = position_of(view, hands)
     values = (solver.best_reply_within(pos, nodes) if model == "reply"
               else solver.solve_within(pos, nodes))
     if values is None:
@@ -196,15 +196,15 @@ def _deals(view: SeatView, rng: random.Random, samples: int) -> tuple[list[tuple
 
 def evaluate_view(view: SeatView, *, samples: int = DEFAULT_SAMPLES,
                   rng: random.Random | None = None, seed: int = 0,
-                  model: str = "paranoid", nodes: int = DEFAULT_NODES, pool_in: bool = True,
+                  model: str = "paranoid", nodes: int = DEFAULT_NODES,
                   solver: Solver | None = None) -> Evaluation | None:
     """Each legal action's expected value and cost for the viewer, from its own view.
 
     This is the evaluation behind a Hint: the seat's sampled deals (or every
     consistent deal), each solved exactly; the best action has cost 0.
-    ``rng`` (default ``random.Random(seed)``) draws the samples; ``pool_in``
-    is the Bassadewitz pool state (not in the view).  Returns None when a
-    solve needs more than ``nodes`` search nodes.
+    ``rng`` (default ``random.Random(seed)``) draws the samples; the scoring
+    family's state of the deal is the view's (``SeatView.family_state``).  Returns
+    None when a solve needs more than ``nodes`` search nodes.
 
     Raises:
         ValueError: the viewer has no choice to make (not its turn, or fewer
@@ -223,7 +223,7 @@ def evaluate_view(view: SeatView, *, samples: int = DEFAULT_SAMPLES,
     deals, exact = _deals(view, rng, samples)
     totals = dict.fromkeys(actions, 0.0)
     for hands in deals:
-        values = _solve(solver, view, hands, actions, model, nodes, pool_in)
+        values = _solve(solver, view, hands, actions, model, nodes)
         if values is None:
             return None
         for a in actions:
@@ -255,7 +255,7 @@ def _r(x: float) -> float:
 
 def _open_values(solver: Solver, deal: Deal, view: SeatView, actions: Sequence[Action],
                  model: str, nodes: int) -> dict[Action, int] | None:
-    return _solve(solver, view, deal.hands, actions, model, nodes, deal.pool_in)
+    return _solve(solver, view, deal.hands, actions, model, nodes)
 
 
 def analyze_action(deal: Deal, action: Action, settings: Settings, rng: random.Random,
@@ -285,7 +285,7 @@ def analyze_action(deal: Deal, action: Action, settings: Settings, rng: random.R
         return out
     solver = default_solver() if solver is None else solver
     ev = evaluate_view(view, samples=settings.samples, rng=rng, model=settings.model,
-                       nodes=settings.nodes, pool_in=deal.pool_in, solver=solver)
+                       nodes=settings.nodes, solver=solver)
     opened = None if ev is None else _open_values(solver, deal, view, actions,
                                                   settings.model, settings.nodes)
     if ev is None or opened is None:

@@ -62,8 +62,6 @@ class SeatView:
     trump: int | None
     announcements: tuple[tuple[int, str], ...]
     """Announcements so far: (player, name)."""
-    partie: tuple[int, int]
-    """Games scored by sides: each side's partie score before this deal."""
     side_totals: tuple[int, int]
     """Games scored by sides: each side's partie score counted now (see Deal.side_total)."""
     seats: tuple[int, ...]
@@ -79,8 +77,8 @@ class SeatView:
     pass_to: int = -1
     """Hearts family: the player the viewer passes to (-1: no pass)."""
     family_state: Any = None
-    """The scoring family's state of the deal (``Deal.family_state``: public, as the
-    partie before it or whether a pool was put up), for the deals rebuilt from the view."""
+    """The scoring family's state of the deal (``Deal.family_state``: public, and read
+    only by its family's hooks), for the deals rebuilt from the view and the solver."""
 
     @property
     def played(self) -> Mask:
@@ -131,7 +129,6 @@ class SeatView:
             turn_up=deal.turn_up,
             trump=deal.trump,
             announcements=deal.announcements,
-            partie=deal.partie,
             side_totals=(deal.side_total(0), deal.side_total(1)) if by_sides else (0, 0),
             seats=seats,
             match_totals=totals,

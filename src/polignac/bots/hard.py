@@ -38,9 +38,10 @@ from .solver import Position, Solver, default_solver, final_result
 
 
 def position_of(view: SeatView, hands: Sequence[Mask], declarer: int | None = None,
-                leader: int | None = None, pool_in: bool = True) -> Position:
+                leader: int | None = None) -> Position:
     """The solver's position for ``view`` with every hand given (``hands``); the declarer
-    and the leader default to the view's (a declaration is solved with others)."""
+    and the leader default to the view's (a declaration is solved with others); the
+    scoring family's state is the view's."""
     return Position(
         rules=view.rules,
         hands=tuple(hands),
@@ -50,7 +51,7 @@ def position_of(view: SeatView, hands: Sequence[Mask], declarer: int | None = No
         taken=view.taken,
         declarer=view.declarer if declarer is None else declarer,
         dealer=view.dealer,
-        pool_in=pool_in,
+        family_state=view.family_state,
         turn_up=-1 if view.turn_up is None else view.turn_up,
     )
 

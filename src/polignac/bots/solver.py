@@ -98,7 +98,9 @@ class Position:
     taken: tuple[Mask, ...]
     declarer: int = -1
     dealer: int = 0
-    pool_in: bool = True
+    family_state: Any = None
+    """The scoring family's state of the deal (``Deal.family_state``, carried
+    unread; its ``Family.stake`` says what the dealer put up)."""
     turn_up: int = -1
 
     @property
@@ -129,7 +131,7 @@ class Position:
             taken=tuple(deal.taken),
             declarer=deal.declarer,
             dealer=deal.dealer,
-            pool_in=deal.pool_in,
+            family_state=deal.family_state,
             turn_up=-1 if deal.turn_up is None else deal.turn_up,
         )
 
@@ -463,10 +465,11 @@ def build(pos: Position, nonce: int = 0, player: int | None = None) -> tuple[Any
         pc = sum(points[c] for c in range(52) if in_play >> c & 1)
         g[fast.G_ALL3_ADJ] = sign * r.all_three_points - (pc * sign + first + last)
     g[fast.G_TOTAL_TRICKS] = total_tricks
-    g[fast.G_POOL_IN] = 1 if pos.pool_in else 0
+    stake = r.scorer.stake(r, pos.family_state)  # the scoring family's (its pool)
+    g[fast.G_POOL_IN] = 1 if stake else 0
     g[fast.G_DEALER] = pos.dealer
     g[fast.G_ELDEST] = eldest
-    g[fast.G_POOL] = r.pool
+    g[fast.G_POOL] = stake
     g[fast.G_SWEEP_CHIPS] = r.sweep_chips
     g[fast.G_OVER_PTS] = r.overload_points
     g[fast.G_OVER_CHIPS] = r.overload_chips
@@ -659,4 +662,4 @@ def final_result(deal: Deal, player: int) -> int:
 def hands_with(pos: Position, hands: Sequence[Mask]) -> Position:
     """``pos`` with other hands (for determinized search)."""
     return Position(pos.rules, tuple(hands), pos.trick, pos.leader, pos.winners, pos.taken,
-                    pos.declarer, pos.dealer, pos.pool_in, pos.turn_up)
+                    pos.declarer, pos.dealer, pos.family_state, pos.turn_up)

@@ -24,7 +24,7 @@ from .base import SeatView
 
 _INTS = ("num_players", "player", "dealer", "phase", "hand", "to_act", "leader",
          "initial_hand", "declarer", "deals_played", "passed", "received", "pass_to")
-_INT_TUPLES = ("legal", "history", "trick", "taken", "tricks_won", "hand_sizes", "partie",
+_INT_TUPLES = ("legal", "history", "trick", "taken", "tricks_won", "hand_sizes",
                "side_totals", "seats", "match_totals")
 _OPTIONAL_INTS = ("turn_up", "trump")
 _MAX_ITEMS = 4096

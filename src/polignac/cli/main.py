@@ -39,6 +39,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "analyze": ("analyze", "analyse every action of a record (expected values, mistakes)"),
     "serve": ("serve", "run the web app (lobby and tables)"),
     "verify": ("verify", "check that a record's deals follow from their seeds and cuts"),
+    "commitments": ("commitments", "print the head of a server's commitment log, to keep "
+                    "it elsewhere"),
     "bot-worker": ("botworker", "compute bot moves (and hints, analyses) for servers, "
                    "from a Redis queue"),
     "ratings": ("ratings", "recompute the players' ratings from the finished records"),
@@ -184,7 +186,7 @@ def _run(argv: list[str], out: TextIO) -> int:
     if args.command in ("tournament", "analyze"):
         status: int = args.run(args)
         return status
-    if args.command in ("serve", "bot-worker", "ratings"):
+    if args.command in ("serve", "bot-worker", "ratings", "commitments"):
         served: int = args.func(args)
         return served
     if args.command == "rulebook":
@@ -192,9 +194,10 @@ def _run(argv: list[str], out: TextIO) -> int:
 
         return run_rulebook(args.dir, args.check, out)
     if args.command == "verify":
-        from .verify import run_verify
+        from .verify import read_heads, run_verify
 
-        return run_verify(args.file, args.json, args.strict, out, args.lenient, args.log)
+        return run_verify(args.file, args.json, args.strict, out, args.lenient, args.log,
+                          read_heads(args.head, args.heads))
     if args.command == "play-random":
         from .records import run_play_random
 

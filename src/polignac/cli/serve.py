@@ -59,6 +59,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser],
     p.add_argument("--job-timeout", type=float, default=10.0, metavar="SECONDS",
                    help="seconds one replay or score pad may run in a worker before it is "
                         "stopped, answered 503 job-timeout (default 10)")
+    p.add_argument("--hint-timeout", type=float, default=30.0, metavar="SECONDS",
+                   help="seconds one hint may run in a worker before it is stopped, answered "
+                        "503 job-timeout (default 30)")
     # --- connections
     p.add_argument("--allowed-host", action="append", default=[], metavar="NAME",
                    help="a host name this server answers to, as browsers send it in the "
@@ -96,6 +99,14 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser],
                    help="compute bot moves on `polignac bot-worker` processes, anywhere, "
                         "through this Redis: redis://[:PASSWORD@]HOST:PORT/DB (default: "
                         "the local worker processes of --bot-workers)")
+    # --- Find players (docs/server.md, "Find players")
+    p.add_argument("--seek-countdown", type=float, default=5.0, metavar="SECONDS",
+                   help="seconds a group of people who asked to play is counted down "
+                        "before its table (anyone may still leave), 0 to 120 (default 5)")
+    p.add_argument("--seek-bot-waits", default="30,60,120", metavar="SECONDS,...",
+                   help="the waits a request may choose before bots fill its empty seats, "
+                        "besides never: 1 to 6 whole seconds from 1 to 3600, comma-"
+                        "separated (default 30,60,120)")
     p.add_argument("--secure-cookies", action="store_true",
                    help="mark the cookies Secure (behind a reverse proxy that serves HTTPS)")
     # --- several web processes (docs/server.md, "Several processes")
@@ -151,6 +162,7 @@ def build_config(args: argparse.Namespace) -> object:
     bus = _bus(args)
     secret = _secret(args, bus)
     within(args, "job_timeout", 0.1, 3600, " seconds")
+    within(args, "hint_timeout", 0.1, 3600, " seconds")
     within(args, "max_connections", 1, 100_000)
     within(args, "max_requests", 1, 100_000)
     within(args, "write_timeout", 0, 3600, " seconds", above=True)
@@ -169,6 +181,13 @@ def build_config(args: argparse.Namespace) -> object:
     if args.bot_workers is not None:
         within(args, "bot_workers", 1, 256)
     within(args, "bot_move_timeout", 0.1, 600, " seconds")
+    from ..server.seeks import COUNTDOWN_MAX, check_bot_waits
+
+    within(args, "seek_countdown", 0, COUNTDOWN_MAX, " seconds")
+    try:
+        bot_waits = check_bot_waits(args.seek_bot_waits)
+    except ValueError as exc:
+        raise CliError(f"--seek-bot-waits {args.seek_bot_waits[:60]!r}: {exc}") from None
     if args.bot_queue is not None and not args.bot_queue.startswith(
             ("redis://", "rediss://", "unix://")):
         raise CliError(f"--bot-queue {args.bot_queue!r}: give a redis:// (or rediss://, "
@@ -182,6 +201,7 @@ def build_config(args: argparse.Namespace) -> object:
                         max_tables=args.max_tables, close_seconds=args.close_after,
                         finished_keep_seconds=args.finished_keep,
                         workers=args.job_workers, job_seconds=args.job_timeout,
+                        hint_seconds=args.hint_timeout,
                         warm_workers=True,
                         allowed_hosts=hosts, max_connections_per_client=args.max_connections,
                         max_requests_per_client=args.max_requests,
@@ -193,7 +213,8 @@ def build_config(args: argparse.Namespace) -> object:
                         bot_move_seconds=args.bot_move_timeout,
                         bot_queue=args.bot_queue, secure_cookies=args.secure_cookies,
                         bus_url=bus, lease_seconds=args.lease_seconds,
-                        process_name=args.name, bus_secret=secret)
+                        process_name=args.name, bus_secret=secret,
+                        seek_countdown=args.seek_countdown, seek_bot_waits=bot_waits)
 
 
 def _forwarded(value: str | None) -> tuple[str, ...]:

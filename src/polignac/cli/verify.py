@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import urllib.error
 import urllib.parse
 import urllib.request
@@ -28,6 +29,11 @@ MAX_LOG_PAGES = 100
 HTTP_TIMEOUT = 30.0
 MAX_ANSWER = 8 << 20
 """Bytes read of one answer of a server's log at most."""
+MAX_HEADS = 10_000
+"""Kept heads checked at most in one run (``--head`` and ``--heads``)."""
+MAX_HEADS_FILE = 1 << 20
+"""Bytes of a ``--heads`` file at most."""
+_HEAD = re.compile(r"([0-9]{1,16}):([0-9a-fA-F]{64})")
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser],
@@ -42,13 +48,22 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser],
         "With --log, each deal's commitment must also be the one in the server's "
         "commitment log, so a record whose deal was forged again (a new seed with a "
         "matching commitment) fails. Cuts the server refused are listed.")
-    p.add_argument("file", metavar="RECORD", help="a record (JSON), e.g. a table's record.json")
+    p.add_argument("file", metavar="RECORD", nargs="?", default=None,
+                   help="a record (JSON), e.g. a table's record.json (optional with --head "
+                        "or --heads: then only the log is checked)")
     p.add_argument("--json", action="store_true", help="print the result as one JSON object")
     p.add_argument("--log", metavar="SOURCE", default=None,
                    help="the server's commitment log: its address (http://HOST:PORT, read "
                         "through GET /tables/ID/commitments), or its database (a database "
                         "URL such as sqlite:///polignac-data/polignac.db, a data folder "
                         "or a polignac.db file), whose whole hash chain is checked too")
+    p.add_argument("--head", action="append", default=[], metavar="SEQ:HASH",
+                   help="an entry of the log kept elsewhere (as `polignac commitments head` "
+                        "prints it): fails unless the log holds that very entry and the "
+                        "chain from it to the log's head is sound; repeatable; needs --log")
+    p.add_argument("--heads", metavar="FILE", default=None,
+                   help="kept entries, one SEQ:HASH a line (blank lines and # comments "
+                        "skipped), checked as --head")
     mode = p.add_mutually_exclusive_group()
     mode.add_argument("--strict", action="store_true",
                       help="the deal still in play, whose seed is not revealed yet, fails too")
@@ -167,6 +182,138 @@ def log_from_database(source: str) -> tuple[list[Entry], list[str]]:
     return chain, problems
 
 
+def parse_head(text: str, where: str) -> tuple[int, str]:
+    """A kept entry ``SEQ:HASH`` (``where``: the option or file line, for the error).
+
+    Raises:
+        CliError: not a number (ASCII digits) and 64 hex digits (status 2).
+    """
+    found = _HEAD.fullmatch(text.strip())
+    if found is None:
+        raise CliError(f"{where}: {text.strip()[:80]!r} is not SEQ:HASH (an entry number, a "
+                       "colon and its 64 hex digits, as `polignac commitments head` prints)")
+    return int(found[1]), found[2].lower()
+
+
+def read_heads(options: list[str], path: str | None) -> list[tuple[int, str]]:
+    """The kept entries of ``--head`` options and of the ``--heads`` file.
+
+    Raises:
+        CliError: a malformed one, an unreadable or too large file, or more than
+            :data:`MAX_HEADS` (status 2).
+    """
+    heads = [parse_head(text, "--head") for text in options]
+    if path is not None:
+        try:
+            with open(path, "rb") as f:
+                data = f.read(MAX_HEADS_FILE + 1)
+        except OSError as exc:
+            raise CliError(f"--heads {path}: {exc.strerror or exc}") from None
+        if len(data) > MAX_HEADS_FILE:
+            raise CliError(f"--heads {path}: longer than {MAX_HEADS_FILE} bytes")
+        for number, line in enumerate(data.decode("utf-8", "replace").splitlines(), 1):
+            if line.strip() and not line.lstrip().startswith("#"):
+                heads.append(parse_head(line, f"--heads {path}, line {number}"))
+    if len(heads) > MAX_HEADS:
+        raise CliError(f"--head/--heads: at most {MAX_HEADS} kept entries")
+    return heads
+
+
+def chain_from_server(base: str, after: int) -> tuple[list[Entry], dict[str, Any]]:
+    """The entries of the whole chain after entry ``after`` at the server at ``base``,
+    up to its head, and that head (``GET /api/commitments``, paged).
+
+    Raises:
+        CliError: the server does not answer, answers what is not a log, or has more
+            than ``MAX_LOG_PAGES * LOG_PAGE`` entries after ``after`` (status 2).
+    """
+    entries: list[Entry] = []
+    for _ in range(MAX_LOG_PAGES):
+        url = f"{base.rstrip('/')}/api/commitments?after={after}&limit={LOG_PAGE}"
+        page = _get_json(url)
+        top = page.get("head") if isinstance(page, dict) else None
+        if not isinstance(top, dict) or not isinstance(page.get("entries"), list) \
+                or not isinstance(top.get("seq"), int) or not isinstance(top.get("hash"), str):
+            raise CliError(f"--log: {url} did not answer a page of the commitment log")
+        try:
+            entries += [Entry.from_json(e) for e in page["entries"]]
+        except LogError as exc:
+            raise CliError(f"--log: {url}: {exc}") from None
+        following = page.get("next")
+        if following is None:
+            return entries, {"seq": top["seq"], "hash": top["hash"]}
+        if not isinstance(following, int) or following <= after:
+            raise CliError(f"--log: {url}: next must be an entry number after {after}")
+        after = following
+    raise CliError(f"--log: more than {MAX_LOG_PAGES * LOG_PAGE} entries after entry "
+                   f"{after}: check a later kept head")
+
+
+def check_heads(source: str, heads: list[tuple[int, str]]) -> list[tuple[int, str, str]]:
+    """Check each kept entry ``(seq, hash)`` against the log at ``source``: the log
+    must hold that very entry, and the chain from the earliest kept one to the log's
+    head must be sound (each entry's hash, each ``prev`` the hash before it), so that
+    the head the log shows now extends every entry kept before.  What is wrong, as
+    ``(seq, hash, problem)`` (seq 0: the chain as a whole); empty: every one holds.
+
+    Raises:
+        CliError: the log cannot be read (status 2).
+    """
+    wanted = [h for h in heads if h[0] > 0]
+    out = [(seq, digest, f"entry 0 is the empty chain, whose hash is {GENESIS[:16]}…")
+           for seq, digest in heads if seq == 0 and digest != GENESIS]
+    if not wanted:
+        return out
+    if _is_http(source):
+        low = min(seq for seq, _ in wanted)
+        entries, top = chain_from_server(source, low - 1)
+        problems = check_chain(entries)
+        last = (entries[-1].seq, entries[-1].hash) if entries else (low - 1, "")
+        if entries and last != (top["seq"], top["hash"]):
+            problems.append(f"the chain's head (entry {top['seq']}) is not its last entry "
+                            f"(entry {last[0]})")
+    else:
+        entries, problems = log_from_database(source)
+        top = {"seq": entries[-1].seq if entries else 0}
+    out += [(0, "", p) for p in problems]
+    by_seq = {e.seq: e for e in entries}
+    for seq, digest in wanted:
+        logged = by_seq.get(seq)
+        if logged is None:
+            out.append((seq, digest, f"the log has no entry {seq} (its head is entry "
+                                     f"{top['seq']})"))
+        elif logged.hash != digest:
+            out.append((seq, digest, f"entry {seq} of the log is {logged.hash[:16]}…, not the "
+                                     f"kept {digest[:16]}…: the log was rewritten"))
+    return out
+
+
+def run_heads(source: str, heads: list[tuple[int, str]], as_json: bool, out: TextIO) -> int:
+    """``polignac verify --log SOURCE --head ...`` without a record: print whether the
+    log holds every kept entry; 0 when it does, else 1.
+
+    Raises:
+        CliError: the log cannot be read (status 2).
+    """
+    problems = check_heads(source, heads)
+    if as_json:
+        out.write(json.dumps({"ok": not problems, "log": {"source": source, "heads": [
+            {"seq": s, "hash": h} for s, h in heads], "problems": [
+            {"seq": s, "hash": h, "problem": p} for s, h, p in problems]}}) + "\n")
+        return 0 if not problems else 1
+    _print_heads(source, heads, problems, out)
+    return 0 if not problems else 1
+
+
+def _print_heads(source: str, heads: list[tuple[int, str]],
+                 problems: list[tuple[int, str, str]], out: TextIO) -> None:
+    for _, _, problem in problems:
+        print(f"Kept head check against {source}: {problem}.", file=out)
+    print(f"Commitment log {source}: " + (
+        f"{len(heads)} kept head(s) hold: the log extends every one." if not problems
+        else "a kept head does NOT hold."), file=out)
+
+
 def against_log(record: Mapping[str, Any], checks: list[DealCheck], source: str
                 ) -> tuple[list[DealCheck], list[str]]:
     """``checks`` with each deal also checked against the commitment log at ``source``
@@ -193,35 +340,53 @@ def against_log(record: Mapping[str, Any], checks: list[DealCheck], source: str
     return out, chain_problems
 
 
-def run_verify(path: str, as_json: bool, strict: bool, out: TextIO,
-               lenient: bool = False, log: str | None = None) -> int:
+def run_verify(path: str | None, as_json: bool, strict: bool, out: TextIO,
+               lenient: bool = False, log: str | None = None,
+               heads: list[tuple[int, str]] | None = None) -> int:
     """Check the record at ``path`` and print a table (or JSON) of its deals.
 
     Returns 0 when every deal passes, else 1.  A finished deal without its proof
     fails unless ``lenient`` (then it is not verifiable); a deal still in play is
     not verifiable, which fails only when ``strict``.  With ``log`` (see
     :func:`against_log`), a deal whose commitment is not the logged one fails, and
-    so does a broken chain.
+    so does a broken chain; with ``heads`` (entries kept elsewhere, ``SEQ:HASH``), the
+    log must hold each of them (:func:`check_heads`).  ``path`` None: only the heads.
 
     Raises:
-        CliError: the file is missing or not JSON, the log cannot be read (status
-            2), or the record's preset, rules or players are unusable (status 1).
+        CliError: no record and no head, heads without a log, the file is missing or
+            not JSON, the log cannot be read (status 2), or the record's preset, rules
+            or players are unusable (status 1).
     """
+    if heads and log is None:
+        raise CliError("--head/--heads: give the log to check them against (--log SOURCE)")
+    if path is None:
+        if not heads:
+            raise CliError("verify: give a RECORD, or kept heads (--head, --heads) and --log")
+        assert log is not None
+        return run_heads(log, heads, as_json, out)
     record = read_json(path)
     try:
         checks = verify_record(record, lenient=lenient)
     except RecordError as exc:
         raise CliError(f"{path}: {exc}", status=1) from None
     chain_problems: list[str] = []
+    head_problems: list[tuple[int, str, str]] = []
     if log is not None:
         checks, chain_problems = against_log(record, checks, log)
+        if heads:
+            head_problems = check_heads(log, heads)
     failed = [c for c in checks if c.status == "failed"]
     unverified = [c for c in checks if c.status == "not-verifiable"]
-    ok = not failed and not (strict and unverified) and not chain_problems
+    ok = not failed and not (strict and unverified) and not chain_problems \
+        and not head_problems
     if as_json:
         result: dict[str, Any] = {"ok": ok, "deals": [c.to_json() for c in checks]}
         if log is not None:
             result["log"] = {"source": log, "problems": chain_problems}
+            if heads:
+                result["log"]["heads"] = [{"seq": s, "hash": h} for s, h in heads]
+                result["log"]["head_problems"] = [
+                    {"seq": s, "hash": h, "problem": p} for s, h, p in head_problems]
         out.write(json.dumps(result) + "\n")
         return 0 if ok else 1
     print(f"{'deal':>4}  {'result':<14}  {'cuts':>4}  {'commitment':<17}  notes", file=out)
@@ -237,6 +402,8 @@ def run_verify(path: str, as_json: bool, strict: bool, out: TextIO,
         whole = "the table's entries are" if _is_http(log) else "the whole hash chain is"
         print(f"Commitment log {log}: " + (f"{whole} NOT sound: " + "; ".join(chain_problems)
               if chain_problems else f"{whole} sound") + ".", file=out)
+        if heads:
+            _print_heads(log, heads, head_problems, out)
     for c in checks:
         for line in c.refused:
             print(f"Deal {c.deal}: {line}", file=out)
@@ -248,5 +415,6 @@ def run_verify(path: str, as_json: bool, strict: bool, out: TextIO,
     return 0 if ok else 1
 
 
-__all__ = ["against_log", "database_url", "log_from_database", "log_from_server",
-           "record_table", "register", "run_verify"]
+__all__ = ["against_log", "chain_from_server", "check_heads", "database_url",
+           "log_from_database", "log_from_server", "parse_head", "read_heads",
+           "record_table", "register", "run_heads", "run_verify"]

@@ -13,7 +13,7 @@ contract's action); the score is :func:`~polignac.core.scoring.score_tricks`'s.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from .actions import CONTRACT_WORDS, PASS, Action, action_name
 from .deal import DECLARE, PLAY, Deal, _Called
@@ -100,8 +100,10 @@ def declare(deal: Deal, action: Action) -> Deal:
     """
     s = deal._s
     p = deal.to_act
-    name = action_name(action)
     contract = s.contract_action
+    if deal.phase == DECLARE and action in (PASS, contract):
+        return _declared(deal, action, s, p)
+    name = action_name(action)
     if 0 <= action < 52:
         raise IllegalActionError(
             f"declaration round first: player {p} must pass or declare "
@@ -120,6 +122,12 @@ def declare(deal: Deal, action: Action) -> Deal:
             f"offers {CONTRACT_WORDS[contract]}",
             rule="wrong-contract", action=name,
         )
+    return _declared(deal, action, s, p)  # pragma: no cover - refused above
+
+
+def _declared(deal: Deal, action: Action, s: Any, p: int) -> Deal:
+    """The deal after ``p``'s legal ``action`` (a pass or the contract) in the
+    declaration round (:func:`declare` has checked it)."""
     new = deal._copy(action)
     if action == PASS:
         nxt = (p + 1) % s.n
@@ -256,7 +264,8 @@ class TrickAvoidanceFamily(TrickScoredFamily):
         """
         return declare(deal, action)
 
-    def return_bounds(self, rules: Rules, n: int, pool_in: bool = True) -> tuple[float, float]:
+    def return_bounds(self, rules: Rules, n: int,
+                      deal_state: Any = None) -> tuple[float, float]:
         """Minus the trick game's score bounds (a penalty counts against its player;
         exact for the presets: :func:`~polignac.core.scoring.trick_score_bounds`)."""
         lo, hi = trick_score_bounds(rules, n)

@@ -165,7 +165,8 @@ class BassadewitzFamily(Family):
     def score_deal(self, deal: Deal) -> DealScore:
         """Each player's card points and tricks (:func:`score_chips`)."""
         cps = [deal.card_points(p) for p in range(deal.num_players)]
-        return score_chips(deal.rules, deal.dealer, cps, deal.tricks, deal.pool_in)
+        return score_chips(deal.rules, deal.dealer, cps, deal.tricks,
+                           self.pool_in(deal.family_state))
 
     def score_entry(self, pad: ScorePad, entry: Entry, dealer: int,
                     seats: tuple[int, ...]) -> DealScore:
@@ -209,18 +210,24 @@ class BassadewitzFamily(Family):
         return not (isinstance(state, Pool) and state.waiting)
 
     def pool_in(self, deal_state: Any) -> bool:
-        """The deal's state (:meth:`deal_state`)."""
+        """Whether the deal's dealer puts up the pool: the deal's state (:meth:`deal_state`;
+        None, a deal on its own, puts it up)."""
         return deal_state is not False
+
+    def stake(self, rules: Rules, deal_state: Any) -> int:
+        """The pool, unless it stayed after a redeal (:meth:`pool_in`)."""
+        return rules.pool if self.pool_in(deal_state) else 0
 
     def next_state(self, state: Any, redeal: bool) -> Any:
         """The pool stays after a redeal (:data:`POOL_WAITING`)."""
         return POOL_WAITING if redeal else POOL_PUT_UP
 
-    def return_bounds(self, rules: Rules, n: int, pool_in: bool = True) -> tuple[float, float]:
+    def return_bounds(self, rules: Rules, n: int,
+                      deal_state: Any = None) -> tuple[float, float]:
         """The chips one player can lose (its stake, when it puts up the pool, and
         paying for a sweep or an overload) and win (a sweep, a share of the
         pool, another's overload) in one deal (exact: :func:`score_chips`)."""
-        stake = rules.pool if pool_in else 0
+        stake = self.stake(rules, deal_state)
         pay = max(rules.overload_chips * (n - 1), rules.sweep_chips)
         gain = max(rules.sweep_chips * (n - 1), max(rules.pool_shares, default=0),
                    rules.overload_chips)

@@ -852,20 +852,6 @@ class Deal:
         return self._s.family_state
 
     @property
-    def partie(self) -> tuple[int, int]:
-        """In a game scored by sides: each side's score brought into this deal (the
-        scoring family's ``Family.side_scores_before``: the partie before it)."""
-        s = self._s
-        return s.rules.scorer.side_scores_before(s.family_state)
-
-    @property
-    def pool_in(self) -> bool:
-        """Whether the dealer puts up a pool in this deal (the scoring family's
-        ``Family.pool_in``: not after a redeal in chips; True in other games)."""
-        s = self._s
-        return s.rules.scorer.pool_in(s.family_state)
-
-    @property
     def announcements(self) -> tuple[tuple[int, str], ...]:
         """The announcements so far: (player, name) in order."""
         return self._calls.log
@@ -972,7 +958,8 @@ class Deal:
                                 out += ann
             return out
         if phase == DECLARE:
-            return sorted((PASS, self._s.contract_action))
+            contract = self._s.contract_action
+            return [PASS, contract] if contract > PASS else [contract, PASS]
         return []
 
     def _may_announce(self, p: int) -> bool:
@@ -1105,17 +1092,18 @@ class Deal:
     def _call(self, action: Action) -> Deal:
         s = self._s
         p = self.to_act
-        name = _name(action)
         if 0 <= action < 52 or action in _DECLARATION_WORDS:
             # a card during the declaration round, or a declaration: the family's
             declare = s.declare
-            if declare is None:
-                raise IllegalActionError(
-                    f"{name} does not belong to this game: preset "
-                    f"{s.rules.preset!r} has no declaration round",
-                    rule="not-in-this-game", action=name,
-                )
-            return declare(self, action)
+            if declare is not None:
+                return declare(self, action)
+            name = _name(action)
+            raise IllegalActionError(
+                f"{name} does not belong to this game: preset "
+                f"{s.rules.preset!r} has no declaration round",
+                rule="not-in-this-game", action=name,
+            )
+        name = _name(action)
         if not 52 <= action < NUM_ACTIONS:
             raise IllegalActionError(f"no such action: {name}", rule="unknown-action",
                                      action=name)
@@ -1224,7 +1212,7 @@ class Deal:
         """The player who has taken every trick of the deal, or -1."""
         tricks = self.tricks
         total = self._s.total_tricks
-        return next((p for p, k in enumerate(tricks) if k == total), -1)
+        return tricks.index(total) if total in tricks else -1
 
     def side_card_points(self, side: int) -> int:
         """The card points taken so far by partnership ``side`` (0 or 1)."""
@@ -1235,7 +1223,8 @@ class Deal:
         announcements and its card points so far divided by ``point_divisor``,
         rounded down)."""
         s = self._s
-        return (self.partie[side] + self._calls.side_points[side]
+        before = s.rules.scorer.side_scores_before(s.family_state)
+        return (before[side] + self._calls.side_points[side]
                 + self._side_card_points(side) // s.rules.point_divisor)
 
     # ------------------------------------------------------------------ views

@@ -184,11 +184,11 @@ class Family:
         state is ``deal_state`` (``Deal.side_total`` adds the deal's): (0, 0) by default."""
         return (0, 0)
 
-    def pool_in(self, deal_state: Any) -> bool:
-        """Whether the dealer of a deal whose state is ``deal_state`` puts up a pool
-        (``Deal.pool_in``; the solver's and the bounds' ``pool_in``): True by
-        default (a scoring without a pool stakes nothing either way)."""
-        return True
+    def stake(self, rules: Rules, deal_state: Any) -> int:
+        """What the dealer of a deal of ``rules`` whose state is ``deal_state`` (None: a
+        deal on its own) puts up at its start, in the deal score's unit (a pool of
+        chips; the exact solver's stake): 0 by default."""
+        return 0
 
     def after_deal(self, standing: Standing, rules: Rules, scores: Sequence[int],
                    claim: tuple[int, bool] | None,
@@ -246,10 +246,12 @@ class Family:
     """The reasons of the score lines that are a side's own (their ``player`` is the
     side, not a seat: a score sheet shows them under no player)."""
 
-    def return_bounds(self, rules: Rules, n: int, pool_in: bool = True) -> tuple[float, float]:
+    def return_bounds(self, rules: Rules, n: int,
+                      deal_state: Any = None) -> tuple[float, float]:
         """The lowest and highest return (:meth:`returns`) one player can get from
         one deal of ``rules`` with ``n`` players, a rule set whose ``scoring``
-        this family brings (sound bounds; ``pool_in``: the dealer puts up a pool).
+        this family brings, in a deal whose family state is ``deal_state`` (None: a
+        deal on its own; sound bounds).
         By default the trick game's score, higher better
         (:func:`polignac.core.scoring.trick_score_bounds`)."""
         lo, hi = trick_score_bounds(rules, n)

@@ -28,8 +28,7 @@ from .cards import CODES, Card, Mask, cards_of
 from .deal import _WINNER, Deal, DealScore
 from .errors import GameOverError, IllegalActionError, NotYourTurnError, RulesError
 from .rules import Rules
-from .standing import Standing, StandingView
-from .standing import replace_fields as _replace
+from .standing import Standing, StandingView, dict_setter
 
 
 @dataclass(frozen=True)
@@ -65,8 +64,17 @@ class DealResult:
         return self.deal.rules.scorer.result_sheet(self)
 
 
+class _CurrentSlot:
+    """The slot of a match's deal in progress (:attr:`Match.current`): an action in a
+    deal changes only it, so the match after an action shares the other fields'
+    ``__dict__`` with the match before and sets this slot (a match's ``__dict__`` is
+    never changed once built: :meth:`Match.__post_init__` sets its own at the start)."""
+
+    __slots__ = ("current",)
+
+
 @dataclass(frozen=True)
-class Match(StandingView):
+class Match(StandingView, _CurrentSlot):
     """The state of a match.  Build with :meth:`new`; every method returns a new match."""
 
     rules: Rules
@@ -92,6 +100,11 @@ class Match(StandingView):
         finished = self.standing.finished
         _set(self, "finished", finished)
         _set(self, "needs_deal", self.current is None and not finished)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickle and copy: the fields' dict and the deal in progress (its slot; the
+        frozen dataclass' setattr would refuse it)."""
+        return _rebuild, (dict(self.__dict__), self.current)
 
     # ---------------------------------------------------------- construction
 
@@ -195,7 +208,10 @@ class Match(StandingView):
         Raises:
             GameOverError, IllegalActionError: as :meth:`start_deal`.
         """
-        dealer, seats = self._check_can_deal()
+        if self.needs_deal:  # the usual case: everyone plays, the dealer rotates
+            dealer, seats = self.next_deal()
+        else:
+            dealer, seats = self._check_can_deal()
         # Deal.shuffled shuffles the pack in order as rng.shuffle does and deals it as
         # Deal.from_pack would: the same deal and the same rng state, without the checks
         # of a pack that comes from outside.
@@ -215,8 +231,14 @@ class Match(StandingView):
         return self.next_deal()
 
     def _with_deal(self, deal: Deal, dealer: int, seats: tuple[int, ...]) -> Match:
-        return _replace(self, current=deal, current_seats=seats, current_dealer=dealer,
-                        needs_deal=False)
+        fields = self.__dict__.copy()
+        fields["current_seats"] = seats
+        fields["current_dealer"] = dealer
+        fields["needs_deal"] = False
+        new = _new(Match)
+        _set_fields(new, fields)
+        _set_current(new, deal)
+        return new
 
     # --------------------------------------------------------------- acting
 
@@ -227,6 +249,30 @@ class Match(StandingView):
             GameOverError: the match is over.
             IllegalActionError: no deal in progress, or an illegal action.
             NotYourTurnError: ``seat`` is not the seat to act.
+        """
+        deal = self.current
+        if deal is None or seat is not None:
+            return self._apply_checked(action, seat)
+        # the hot path (no seat to check): the deal numbers its own errors' players
+        try:
+            deal = deal.apply(action)
+        except IllegalActionError as exc:
+            self._seat_fields(exc, None)
+            raise
+        if deal.done:
+            return self._finish_deal(deal)
+        # only the deal changes: the new match shares this one's other fields (see
+        # _CurrentSlot; the frozen dataclass' per-field setattr costs more)
+        new = _new(Match)
+        _set_fields(new, self.__dict__)
+        _set_current(new, deal)
+        return new
+
+    def _apply_checked(self, action: Action, seat: int | None) -> Match:
+        """:meth:`apply` with a seat to check, or without a deal in progress.
+
+        Raises:
+            GameOverError, IllegalActionError, NotYourTurnError: as :meth:`apply`.
         """
         deal = self.current
         if deal is None:  # a finished match has no deal in progress either
@@ -251,18 +297,20 @@ class Match(StandingView):
                 rule="not-your-turn", action=exc.action, seat=seat, to_act=to_act,
             ) from None
         except IllegalActionError as exc:
-            # The deal numbers its players; the fields name the seats
-            # (core/visibility.py:seat_error writes the message a seat reads).
-            exc.seat = self.to_act() if seat is None else seat
-            exc.to_act = self.to_act()
+            self._seat_fields(exc, seat)
             raise
-        if not deal.done:  # the hot path: only the deal changes
-            new = _new(Match)
-            fields = self.__dict__.copy()  # a compact dict's copy: faster than update
-            fields["current"] = deal
-            _set_dict(new, "__dict__", fields)
-            return new
-        return self._finish_deal(deal)
+        if deal.done:
+            return self._finish_deal(deal)
+        new = _new(Match)
+        _set_fields(new, self.__dict__)
+        _set_current(new, deal)
+        return new
+
+    def _seat_fields(self, exc: IllegalActionError, seat: int | None) -> None:
+        """Name the seats in an illegal action's error fields: the deal numbers its
+        players (core/visibility.py:seat_error writes the message a seat reads)."""
+        exc.seat = self.to_act() if seat is None else seat
+        exc.to_act = self.to_act()
 
     def apply_text(self, text: str, seat: int | None = None) -> Match:
         """Like :meth:`apply`, reading the action from its record text.
@@ -279,7 +327,7 @@ class Match(StandingView):
         seats = self.current_seats
         score = deal.score()
         deal_scores = score.scores
-        if len(seats) == n and seats == _ALL_SEATS[n]:  # everyone plays: seat i is player i
+        if seats is _ALL_SEATS[n] or seats == _ALL_SEATS[n]:  # seat i is player i
             scores = deal_scores
         else:
             by_seat = [0] * n
@@ -291,20 +339,30 @@ class Match(StandingView):
             claim = (seats[score.claim[0]], score.claim[1])
         last = deal._last  # the last trick's link: its winner (no Trick built)
         last_side = seats[last[_WINNER]] & 1 if last is not None else None
-        standing, family_result = self.standing.after_deal(
+        before = self.standing
+        standing, family_result = before.after_deal(
             self.rules, scores, redeal=score.redeal, claim=claim,
             last_trick_side=last_side, name=self._name,
         )
-        # built as the frozen dataclass would be, without its per-field setattr
+        results = self.results
+        # built as the frozen dataclasses would be, without their per-field setattr
         result = _new(DealResult)
-        _set_dict(result, "__dict__", {
-            "number": len(self.results) + 1, "dealer": self.current_dealer, "seats": seats,
-            "deal": deal, "score": score, "scores": scores, "tiebreak": bool(self.standing.tied),
+        _set_result(result, {
+            "number": len(results) + 1, "dealer": self.current_dealer, "seats": seats,
+            "deal": deal, "score": score, "scores": scores, "tiebreak": bool(before.tied),
             "family_result": family_result, "after": standing})
+        fields = self.__dict__.copy()
         finished = standing.finished
-        return _replace(self, results=self.results + (result,), current=None,
-                        current_seats=(), current_dealer=-1, standing=standing,
-                        finished=finished, needs_deal=not finished)
+        fields["results"] = (*results, result)
+        fields["current_seats"] = ()
+        fields["current_dealer"] = -1
+        fields["standing"] = standing
+        fields["finished"] = finished
+        fields["needs_deal"] = not finished
+        new = _new(Match)
+        _set_fields(new, fields)
+        _set_current(new, None)
+        return new
 
     def _name(self, seat: int) -> str:
         return self.names[seat]
@@ -342,6 +400,8 @@ class Match(StandingView):
             "losers": list(self.losers),
             "tied": list(self.tied),
         }
+        if self.finished:
+            out["places"] = self.places()
         if self.rules.partnerships:
             out["sides"] = [list(side) for side in self.rules.sides]
         out.update(self.family_sheet())
@@ -366,7 +426,23 @@ class Match(StandingView):
 
 
 _new = object.__new__
-_set = _set_dict = object.__setattr__
-"""Sets a new match's ``__dict__`` (the frozen dataclass' ``__setattr__`` refuses it)."""
+_set = object.__setattr__
+_set_fields = dict_setter(Match)
+"""Sets a new match's ``__dict__`` at once (the frozen dataclass' ``__setattr__``
+refuses it; its class' descriptor costs less than ``object.__setattr__``)."""
+_set_result = dict_setter(DealResult)
+del Match.current  # the dataclass' default (its __init__ keeps it): the slot is read instead
+_set_current = _CurrentSlot.current.__set__  # type: ignore[attr-defined]
+"""Sets a new match's deal in progress (its slot)."""
+
+
+def _rebuild(fields: dict[str, Any], current: Deal | None) -> Match:
+    """A match from :meth:`Match.__reduce__`'s parts."""
+    new = _new(Match)
+    _set_fields(new, fields)
+    _set_current(new, current)
+    return new
+
+
 _ALL_SEATS: Final = tuple(tuple(range(n)) for n in range(16))
 """``_ALL_SEATS[n]``: every seat of ``n``, in order (a deal that everyone plays)."""

@@ -531,7 +531,8 @@ class PollackFamily(Family):
             last = e.last_trick
         return score_pollack(r, cps, last, e.announcements, claim)
 
-    def return_bounds(self, rules: Rules, n: int, pool_in: bool = True) -> tuple[float, float]:
+    def return_bounds(self, rules: Rules, n: int,
+                      deal_state: Any = None) -> tuple[float, float]:
         """Plus or minus one side's most: every card point (divided by
         ``point_divisor``), the last trick and :data:`SIDE_ANNOUNCE_MAX`."""
         pts = rules.point_table()

@@ -426,7 +426,9 @@ class ScorePad(StandingView):
             "turn_up": r.has_turn_up,
             "revoke_penalty": self.revoke_penalty,
             "announcements": list(r.scorer.announcements) if r.announcements else [],
-            "pool_in": r.scorer.pool_in(r.scorer.deal_state(self.family_state)),
+            # a deal in chips puts up a stake unless the pool stayed (pool >= 1)
+            "pool_in": kind != "chips"
+            or r.scorer.stake(r, r.scorer.deal_state(self.family_state)) > 0,
             "moon": r.moon,
         }
 

@@ -147,6 +147,71 @@ def _point_cards(rules: Rules, n: int) -> tuple[Rules, tuple[str, ...],
     return found
 
 
+class _Lines:
+    """The score lines a trick game's deal can have, for one rule set and player
+    count, built once (:func:`_lines_of`): a line is immutable, so every deal's score
+    shares them (building a line costs more than the rest of the score)."""
+
+    __slots__ = ("adjust", "all_three", "cards", "chelem", "contract_failed", "contract_made",
+                 "first", "in_play", "last", "opponent", "opponent_chelem", "rules", "tricks")
+
+    def __init__(self, rules: Rules, n: int) -> None:
+        _rules, in_play, valued = _point_cards(rules, n)
+        self.rules = rules
+        self.in_play = in_play
+        self.cards = tuple((c, tuple(ScoreLine(p, value, "card", c) for p in range(n)))
+                           for c, value in valued)
+        """Per point card in play: its code, and its line for each player who took it."""
+        tp = rules.trick_points
+        size = rules.hand_size(n)
+        self.tricks = tuple(tuple(ScoreLine(p, tp * k, "tricks", str(k)) if tp and k else None
+                                  for k in range(size + 1)) for p in range(n))
+        """``tricks[p][k]``: player ``p``'s line for ``k`` tricks (None: no line)."""
+        ft, lt = rules.first_trick_points, rules.last_trick_points
+        self.first = tuple(ScoreLine(p, ft, "first-trick") if ft else None for p in range(n))
+        self.last = tuple(ScoreLine(p, lt, "last-trick") if lt else None for p in range(n))
+        a3 = rules.all_three_points
+        self.all_three = tuple(
+            None if a3 is None else ScoreLine(p, a3, "all-three",
+                                              "first trick, last trick and every point card",
+                                              "detail.all-three") for p in range(n))
+        v = rules.contract_points
+        contract = rules.contract
+        word = contract.word
+        mine = -v if contract.bonus else 0
+        # the opponents' line when player d makes its contract (or takes every trick
+        # without one: chelem), and the declarer's own lines
+        self.opponent = tuple(tuple(ScoreLine(p, v, "opponent-" + word, f"player {d}",
+                                              "detail.by", (("player", d),)) for p in range(n))
+                              for d in range(n))
+        self.contract_made = tuple(ScoreLine(d, mine, word + "-made") for d in range(n))
+        self.contract_failed = tuple(
+            ScoreLine(d, v, word + "-failed", "own cards do not count", "detail.own-cards")
+            if contract.declarer_leads else ScoreLine(d, v, word + "-failed")
+            for d in range(n))
+        self.opponent_chelem = tuple(tuple(ScoreLine(p, v, "opponent-chelem", f"player {s}",
+                                                     "detail.by", (("player", s),))
+                                           for p in range(n)) for s in range(n))
+        self.chelem = tuple(ScoreLine(s, 0, "chelem") for s in range(n))
+        self.adjust = rules.family.adjust_lines  # the game family's (the moon)
+
+
+_LINES: dict[tuple[int, int], _Lines] = {}
+"""Per (rules, players): its lines (a cache: at most 256; the rules are kept in it,
+so that their id stays theirs)."""
+
+
+def _lines_of(rules: Rules, n: int) -> _Lines:
+    """The lines of ``rules`` for ``n`` players (see _LINES)."""
+    found = _LINES.get((id(rules), n))
+    if found is None or found.rules is not rules:
+        found = _Lines(rules, n)
+        if len(_LINES) >= 256:
+            _LINES.clear()
+        _LINES[id(rules), n] = found
+    return found
+
+
 def score_tricks(
     rules: Rules,
     n: int,
@@ -164,46 +229,49 @@ def score_tricks(
     play to its taker (None: nobody); ``declarer`` and ``slam`` are -1 for
     none.  The engine scores a played deal with this same function.
     """
-    _rules, in_play, valued = _point_cards(rules, n)
-    cards: list[list[ScoreLine]] = [[] for _ in range(n)]
-    for c, value in valued:  # each player's cards in card order, in one pass
+    lines = _lines_of(rules, n)
+    per: list[list[ScoreLine]] = [[] for _ in range(n)]
+    for c, line in lines.cards:  # each player's cards in card order, in one pass
         p = taken.get(c)
         if p is not None and 0 <= p < n:
-            cards[p].append(ScoreLine(p, value, "card", c))
-    per = cards  # each player's lines (the rules read once: every finished deal comes here)
-    trick_points = rules.trick_points
-    if trick_points:
-        for p in range(n):
-            if tricks[p]:
-                per[p].append(ScoreLine(p, trick_points * tricks[p], "tricks", str(tricks[p])))
-    if rules.first_trick_points and 0 <= first_trick < n:
-        per[first_trick].append(ScoreLine(first_trick, rules.first_trick_points, "first-trick"))
-    if rules.last_trick_points and 0 <= last_trick < n:
-        per[last_trick].append(ScoreLine(last_trick, rules.last_trick_points, "last-trick"))
+            per[p].append(line[p])
+    counts = lines.tricks
+    for p in range(n):
+        k = tricks[p]
+        if k:
+            row = counts[p]
+            won = row[k] if 0 < k < len(row) else None
+            if won is not None:
+                per[p].append(won)
+            elif rules.trick_points:  # a count no hand has (a score pad's entry)
+                per[p].append(ScoreLine(p, rules.trick_points * k, "tricks", str(k)))
+    if 0 <= first_trick < n:
+        first = lines.first[first_trick]
+        if first is not None:
+            per[first_trick].append(first)
+    if 0 <= last_trick < n:
+        last = lines.last[last_trick]
+        if last is not None:
+            per[last_trick].append(last)
     p = first_trick
-    if (rules.all_three_points is not None and 0 <= p < n and p == last_trick
-            and all(taken.get(c) == p for c in in_play)):
-        per[p] = [ScoreLine(p, rules.all_three_points, "all-three",
-                            "first trick, last trick and every point card", "detail.all-three")]
-    per = rules.family.adjust_lines(rules, n, taken, per)  # the game family's (the moon)
-    v = rules.contract_points
-    contract = rules.contract
+    if 0 <= p < n and p == last_trick:
+        all_three = lines.all_three[p]
+        if all_three is not None and all(taken.get(c) == p for c in lines.in_play):
+            per[p] = [all_three]
+    per = lines.adjust(rules, n, taken, per)  # the game family's (the moon)
     if declarer >= 0:
-        word = contract.word
         if slam == declarer:
-            mine = -v if contract.bonus else 0
-            per = [[ScoreLine(p, v, "opponent-" + word, f"player {declarer}", "detail.by",
-                           (("player", declarer),))] for p in range(n)]
-            per[declarer] = [ScoreLine(declarer, mine, word + "-made")]
-        elif contract.declarer_leads:
-            per[declarer] = [ScoreLine(declarer, v, word + "-failed", "own cards do not count",
-                                       "detail.own-cards")]
+            opponent = lines.opponent[declarer]
+            per = [[opponent[p]] for p in range(n)]
+            per[declarer] = [lines.contract_made[declarer]]
+        elif rules.contract.declarer_leads:
+            per[declarer] = [lines.contract_failed[declarer]]
         else:
-            per[declarer].append(ScoreLine(declarer, v, word + "-failed"))
-    elif contract.automatic and slam >= 0:
-        per = [[ScoreLine(p, v, "opponent-chelem", f"player {slam}", "detail.by",
-                           (("player", slam),))] for p in range(n)]
-        per[slam] = [ScoreLine(slam, 0, "chelem")]
+            per[declarer].append(lines.contract_failed[declarer])
+    elif slam >= 0 and rules.contract.automatic:
+        opponent = lines.opponent_chelem[slam]
+        per = [[opponent[p]] for p in range(n)]
+        per[slam] = [lines.chelem[slam]]
     scores = []
     flat: list[ScoreLine] = []
     for g in per:

@@ -9,7 +9,7 @@ keeps the totals and says when the match is over and who won.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from operator import add as _add
 from typing import Any, TypeVar
 
@@ -122,7 +122,7 @@ class Standing:
             return m._end_by(min, f"threshold {threshold} reached"), None
         if end.loser:
             top = max(totals)
-            return replace(
+            return _replace(
                 m, finished=True,
                 winners=tuple(s for s in range(n) if totals[s] != top),
                 losers=tuple(s for s in range(n) if totals[s] == top),
@@ -134,7 +134,7 @@ class Standing:
         if len(tied) == 1:
             return m._end_by(min, f"threshold {threshold} reached"), None
         who = ", ".join(name(s) for s in tied)
-        return replace(m, tied=tied, notes=(
+        return _replace(m, tied=tied, notes=(
             *m.notes,
             f"threshold {threshold} reached; {who} tie for lowest and play tie-break deals",
         )), None
@@ -142,7 +142,7 @@ class Standing:
     def _end_by(self, best: Callable[[Sequence[int]], int], why: str) -> Standing:
         top = best(self.totals)
         n = len(self.totals)
-        return replace(
+        return _replace(
             self, finished=True,
             winners=tuple(s for s in range(n) if self.totals[s] == top),
             losers=tuple(s for s in range(n) if self.totals[s] != top),
@@ -153,9 +153,9 @@ class Standing:
         low = min(scores[s] for s in self.tied)
         fewest = tuple(s for s in self.tied if scores[s] == low)
         if len(fewest) > 1:
-            return replace(self, tied=fewest)
+            return _replace(self, tied=fewest)
         winner = fewest[0]
-        return replace(
+        return _replace(
             self, finished=True, tied=(), winners=(winner,),
             losers=tuple(s for s in range(len(self.totals)) if s != winner),
             notes=(*self.notes, f"{name(winner)} wins the tie-break"),
@@ -171,6 +171,22 @@ def replace_fields(obj: _T, **changes: object) -> _T:
     return new
 
 
+def dict_setter(cls: type) -> Callable[[Any, dict[str, Any]], None]:
+    """The setter of the ``__dict__`` of ``cls``' instances (its class' descriptor, a
+    step shorter than ``object.__setattr__``): a frozen dataclass' instance built at
+    once from its fields, already valid, without its per-field setattr.
+
+    Raises:
+        TypeError: ``cls``' instances have no ``__dict__``.
+    """
+    for c in cls.__mro__:
+        descriptor = c.__dict__.get("__dict__")
+        if descriptor is not None:
+            setter: Callable[[Any, dict[str, Any]], None] = descriptor.__set__
+            return setter
+    raise TypeError(f"{cls.__name__} instances have no __dict__")
+
+
 _replace = replace_fields
 _new = object.__new__
 _set = object.__setattr__
@@ -181,6 +197,26 @@ class StandingView:
     ``self.standing`` (a played Match and a ScorePad)."""
 
     standing: Standing
+    rules: Rules
+
+    def places(self) -> list[int]:
+        """Each seat's place, from 1, in a finished match; equal results share a place
+        (1, 2, 2, 4).  The winners come first; then, in games scored by totals, the better
+        total (lower in penalty games); partners (a game played by sides) share their side's place.
+        While the match is on, the same order by the totals so far."""
+        st = self.standing
+        penalty = self.rules.kind.penalty
+        partners = bool(self.rules.partnerships)
+
+        def key(seat: int) -> tuple[int, int]:
+            lost = 0 if seat in st.winners else 1
+            if partners:
+                return (lost, 0)
+            total = st.totals[seat]
+            return (lost, total if penalty else -total)
+
+        keys = [key(s) for s in range(len(st.totals))]
+        return [1 + sum(1 for k in keys if k < mine) for mine in keys]
 
     @property
     def totals(self) -> tuple[int, ...]:

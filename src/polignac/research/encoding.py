@@ -45,7 +45,7 @@ from __future__ import annotations
 import functools
 import math
 from collections.abc import Sequence
-from typing import Final
+from typing import Any, Final
 
 import numpy as np
 import numpy.typing as npt
@@ -204,11 +204,12 @@ def encode_infostate(rules: Rules, n: int, viewer: int, dealt: Mask, turn_up: in
 # -------------------------------------------------------------------- returns
 
 
-def utility_bounds(rules: Rules, n: int, pool_in: bool = True) -> tuple[float, float]:
-    """The lowest and highest return a player can get from one deal (sound bounds;
-    exact for the penalty presets, Bassadewitz and the games scored by sides):
-    the scoring family's (``Family.return_bounds`` of ``rules.scorer``)."""
-    return rules.scorer.return_bounds(rules, n, pool_in)
+def utility_bounds(rules: Rules, n: int, family_state: Any = None) -> tuple[float, float]:
+    """The lowest and highest return a player can get from one deal whose scoring
+    family's state is ``family_state`` (None: a deal on its own) (sound bounds; exact
+    for the penalty presets, Bassadewitz and the games scored by sides): the scoring
+    family's (``Family.return_bounds`` of ``rules.scorer``)."""
+    return rules.scorer.return_bounds(rules, n, family_state)
 
 
 def deal_returns(deal: Deal) -> list[float]:

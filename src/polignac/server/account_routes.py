@@ -33,7 +33,7 @@ from starlette.routing import Route
 from . import accounts
 from .accounts import Account, AccountError, AccountStore
 from .requests import JsonInputError, parse_json, read_body
-from .seating import IDENTITY_COOKIE, KeyedRateLimit, identity_hash, new_identity, read_identity
+from .seating import IDENTITY_COOKIE, identity_hash, new_identity, read_identity
 from .security import hash_token, new_token, origin_allowed
 
 SESSION_COOKIE = "polignac_session"
@@ -52,9 +52,10 @@ class Service:
         self.config = hub.config
         self.store = AccountStore(hub.store.engine)
         self.hashing = ThreadPoolExecutor(max_workers=2, thread_name_prefix="polignac-argon2")
-        self.per_account = KeyedRateLimit(per_minute=5, burst=10)
+        limits = request.app.state.limits  # shared by every process (ratelimits.py)
+        self.per_account = limits.limit("account", per_minute=5, burst=10)
         """Sign-in and recovery tries per username: 10 at once, then 5 a minute."""
-        self.per_client = KeyedRateLimit(per_minute=30, burst=30)
+        self.per_client = limits.limit("signin-client", per_minute=30, burst=30)
         """Sign-in, recovery and sign-up tries per client address: 30, then 30 a minute."""
 
     async def hashed(self, fn: Any, *args: Any) -> Any:
@@ -155,16 +156,17 @@ def _set_identity(response: Response, svc: Service, identity: str) -> None:
                         samesite="lax", secure=svc.config.secure_cookies, path="/")
 
 
-def _limit(svc: Service, request: Request, username: str | None) -> None:
-    """One more sign-in try for this client (and this username), or 429.
+async def _limit(svc: Service, request: Request, username: str | None) -> None:
+    """One more sign-in try for this client (and this username), or 429; counted by
+    every process together when the bus is Redis (``ratelimits.py``).
 
     Raises:
         AccountError: ``signin-rate`` (429), with ``headers`` (Retry-After).
     """
     address = request.client.host if request.client else "?"
-    ok = svc.per_client.allow(f"address:{address}")
+    ok = await svc.per_client.allow(f"address:{address}")
     if ok and username is not None:
-        ok = svc.per_account.allow(f"account:{username.lower()}")
+        ok = await svc.per_account.allow(f"account:{username.lower()}")
     if not ok:
         exc = AccountError("too many tries: wait a minute and try again", "signin-rate", 429)
         exc.headers = {"Retry-After": "60"}  # type: ignore[attr-defined]
@@ -215,7 +217,7 @@ async def signup(request: Request) -> Response:
     data = await json_body(request)
     username = accounts.check_username(data.get("username"))
     password = accounts.check_password(data.get("password"))
-    _limit(svc, request, None)
+    await _limit(svc, request, None)
     if await svc.db(svc.store.by_name, username) is not None:
         raise AccountError("this username is taken: choose another", "username-taken", 409)
     pw_hash = await svc.hashed(accounts.hash_password, password)
@@ -239,7 +241,7 @@ async def signin(request: Request) -> Response:
     if not isinstance(username, str) or not isinstance(password, str) or \
             len(username) > 64 or len(password) > accounts.PASSWORD_MAX:
         raise AccountError(_BAD_CREDENTIALS, "bad-credentials", 401)
-    _limit(svc, request, username)
+    await _limit(svc, request, username)
     found = await svc.db(svc.store.password_of, username)
     stored = found[1] if found is not None else None
     ok = await svc.hashed(accounts.verify_password, stored, password)
@@ -276,7 +278,7 @@ async def recover(request: Request) -> Response:
     if not isinstance(username, str) or not isinstance(code, str) or len(username) > 64 \
             or len(code) > 64:
         raise AccountError("wrong username or recovery code", "bad-recovery", 401)
-    _limit(svc, request, username)
+    await _limit(svc, request, username)
     pw_hash = await svc.hashed(accounts.hash_password, password)
     account = await svc.db(svc.store.recover, username, code, pw_hash)
     if account is None:
@@ -348,7 +350,7 @@ async def delete_account(request: Request) -> Response:
     password = data.get("password")
     if not isinstance(password, str) or len(password) > accounts.PASSWORD_MAX:
         raise AccountError(_BAD_CREDENTIALS, "bad-credentials", 401)
-    _limit(svc, request, account.username)
+    await _limit(svc, request, account.username)
     found = await svc.db(svc.store.password_of, account.username)
     ok = await svc.hashed(accounts.verify_password, found[1] if found else None, password)
     if found is None or not ok:

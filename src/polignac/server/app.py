@@ -46,6 +46,7 @@ from .httplimits import ClientRequests, RequestCounts
 from .hub import Hub
 from .lobby_routes import listed
 from .pages import error_page
+from .ratelimits import SharedLimits
 from .seeks import Matchmaker
 from .web import STATIC
 
@@ -103,6 +104,9 @@ def create_app(config: ServerConfig | None = None, bots: BotBackend | None = Non
     config = config or ServerConfig()
     hub = Hub(config, bots)
     matchmaker = Matchmaker(hub)  # Find players (seeks.py): every process runs one
+    limits = SharedLimits(  # sign-in and seek limits, shared by the processes
+        config.bus_url, config.clustered,
+        lambda: hub.store.engine if hub.store is not None else None)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -113,6 +117,7 @@ def create_app(config: ServerConfig | None = None, bots: BotBackend | None = Non
         finally:
             await matchmaker.stop()
             await hub.stop()
+            await limits.close()
 
     app = Starlette(
         routes=[
@@ -138,6 +143,7 @@ def create_app(config: ServerConfig | None = None, bots: BotBackend | None = Non
     )
     app.state.hub = hub
     app.state.matchmaker = matchmaker
+    app.state.limits = limits
     # several processes: a table another process owns is its (cluster.py), once this
     # process has checked the Host header; one process: nothing
     hub.cluster.serve(app, lambda: listed(hub))

@@ -204,12 +204,13 @@ class Cluster:
         """What crossed between processes (``GET /health``'s ``cluster``): requests
         forwarded to another process and from one, connections handed over to one and
         from one, connections kept though another process owned their table, bus
-        messages refused (not signed with the secret), sent and received."""
+        messages refused (not signed with the secret), sent and received, sweeps for
+        lapsed leases done."""
         return {"forwarded": self.relay.forwarded, "served_forwarded": self.relay.served,
                 "handed_over": self.handoff.sent, "handed_in": self.handoff.received,
                 "kept": self.handoff.kept, "waited": self.handoff.waited, "gave": self.gave,
                 "bus_refused": self.bus.refused, "bus_sent": self.bus.sent,
-                "bus_received": self.bus.received}
+                "bus_received": self.bus.received, "sweeps": self.leases.sweeps}
 
     async def _watch(self) -> None:
         """End the forwardings whose other process fell silent; forget processes silent

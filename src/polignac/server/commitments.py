@@ -13,7 +13,8 @@ deal twice, whatever restarts or processes do.
 A refused cut (``cut_window.py:CutWindow.refuse``) is stored in
 ``cut_refusals`` and put in the record (``shuffle.refused`` of its deal).
 
-    GET /api/commitments?after=SEQ&limit=N            the chain, N entries after SEQ
+    GET /api/commitments?after=SEQ&limit=N[&until=B]  the chain, N entries after SEQ
+                                                      (and at most up to entry B)
     GET /tables/{id}/commitments?after=DEAL&limit=N   a table's entries, by deal number
 """
 
@@ -128,14 +129,23 @@ def head(conn: Connection) -> dict[str, Any]:
     return {"seq": row.seq, "hash": row.hash}
 
 
-def chain_page(engine: Engine, after: int, limit: int) -> dict[str, Any]:
-    """Entries ``after + 1`` on of the whole chain (at most ``limit``), with the head."""
+def chain_page(engine: Engine, after: int, limit: int, until: int | None = None
+               ) -> dict[str, Any]:
+    """Entries ``after + 1`` on of the whole chain (at most ``limit``, and none after
+    entry ``until`` when given), with the head; ``next``: the last entry's number when
+    more follow (up to ``until``), else None.  A client that kept entry A checks that
+    the entry B it is sent extends it by reading A + 1 to B this way (the consistency
+    check, docs/server.md "Keeping the chain's head")."""
     with engine.connect() as conn:
-        rows = conn.execute(select(commitment_log_t).where(commitment_log_t.c.seq > after)
+        where = commitment_log_t.c.seq > after
+        if until is not None:
+            where &= commitment_log_t.c.seq <= until
+        rows = conn.execute(select(commitment_log_t).where(where)
                             .order_by(commitment_log_t.c.seq).limit(limit)).all()
         top = head(conn)
     entries = [_entry(r).to_json() for r in rows]
-    more = bool(entries) and entries[-1]["seq"] < top["seq"]
+    last = top["seq"] if until is None else min(until, top["seq"])
+    more = bool(entries) and entries[-1]["seq"] < last
     return {"version": VERSION, "head": top, "entries": entries,
             "next": entries[-1]["seq"] if more else None}
 
@@ -221,9 +231,22 @@ def _engine(request: Request) -> Engine:
 
 
 async def chain_route(request: Request) -> Response:
-    """``GET /api/commitments``: a page of the whole chain."""
+    """``GET /api/commitments``: a page of the whole chain (``until``: up to that entry).
+
+    Raises:
+        ApiError: a malformed ``after``, ``limit`` or ``until`` (400 ``bad-field``), or
+            the server is starting (503).
+    """
     after, limit = _paging(request, "an entry number")
-    return JSONResponse(await asyncio.to_thread(chain_page, _engine(request), after, limit))
+    until: int | None = None
+    text = request.query_params.get("until")
+    if text is not None:
+        until = ascii_int(text, 1, 10 ** 15)
+        if until is None:
+            raise ApiError("until must be a whole number from 1 (an entry number)",
+                           "bad-field")
+    return JSONResponse(await asyncio.to_thread(chain_page, _engine(request), after, limit,
+                                                until))
 
 
 async def table_route(request: Request) -> Response:

@@ -75,6 +75,9 @@ class ServerConfig:
     """Worker processes for replays and score pads (started on the first such request)."""
     job_seconds: float = 10.0
     """Seconds one job may run in a worker before it is killed (answer 503 job-timeout)."""
+    hint_seconds: float = 30.0
+    """Seconds one hint's job may run in a worker before it is killed (``POST
+    /tables/{id}/hint`` answers 503 job-timeout)."""
     worker_memory_mb: int = 1024
     """Address space of each worker process, in MiB (0: no cap)."""
     warm_workers: bool = False
@@ -137,7 +140,11 @@ class ServerConfig:
     seek_tick: float = 1.0
     """Seconds between two rounds of each process's matchmaker."""
     seek_countdown: float = 5.0
-    """Seconds between a group's forming and its table (a member may still leave)."""
+    """Seconds between a group's forming and its table (a member may still leave;
+    ``polignac serve --seek-countdown``)."""
+    seek_bot_waits: tuple[int, ...] = (30, 60, 120)
+    """The waits (seconds, ascending) a request may choose before bots fill its empty
+    seats, besides never (``polignac serve --seek-bot-waits``)."""
     seek_stale: float = 20.0
     """Seconds a request lives without its page asking how it goes (every 2 s)."""
     seek_lifetime: float = 600.0

@@ -58,6 +58,31 @@ class CutWindow:
         """Refused cuts recorded by this process, per (deal, seat)."""
         self.window_of: dict[int, float] = {}
         """When the last window of each recent deal was due to close (epoch seconds)."""
+        self.refused: list[dict[str, Any]] = []
+        """The ``cut-refused`` frames of the recent deals (the one in play or next, and
+        the one before), sent again to a client that (re)connects (:meth:`refused_frames`)."""
+
+    def restore(self, stored: list[dict[str, Any]]) -> None:
+        """Take back the recent deals' refused cuts stored before this table was loaded
+        (``db.py:TableRow.refused``, in order): a reconnecting client gets their frames,
+        and the per-seat limit goes on counting from them."""
+        recent = max(1, self.table.match.deal_number - 1)
+        for r in stored:
+            if r["deal"] < recent:
+                continue
+            key = (r["deal"], r["seat"])
+            self.refusals[key] = self.refusals.get(key, 0) + 1
+            self.refused.append({"type": "cut-refused", "deal": r["deal"], "seat": r["seat"],
+                                 "rule": r["rule"], "message": r["message"], "at": r["at"],
+                                 "closes": None})
+
+    def refused_frames(self) -> list[dict[str, Any]]:
+        """The ``cut-refused`` frames of the deal in play (or next) and the one before,
+        in order (at most :data:`MAX_REFUSALS` per seat and deal), each marked
+        ``again``: what a client that (re)connects may have missed
+        (``frames.py:catch_up``)."""
+        recent = self.table.match.deal_number - 1
+        return [{**f, "again": True} for f in self.refused if f["deal"] >= recent]
 
     def draw(self, number: int, closes: float) -> PendingDeal:
         """A fresh secret seed for deal ``number`` and its commitment."""
@@ -184,6 +209,8 @@ class CutWindow:
             log.warning("table %s: a refused cut was not stored (%s)", self.table.id, exc)
             return
         closes = self.window_of.get(deal)
-        self.table.broadcast({"type": "cut-refused", "deal": deal, "seat": seat,
-                              "rule": refused.rule, "message": message, "at": at,
-                              "closes": None if closes is None else int(closes * 1000)})
+        frame = {"type": "cut-refused", "deal": deal, "seat": seat, "rule": refused.rule,
+                 "message": message, "at": at,
+                 "closes": None if closes is None else int(closes * 1000)}
+        self.refused = [*(f for f in self.refused if f["deal"] >= number - 1), frame]
+        self.table.broadcast(frame)

@@ -148,6 +148,9 @@ class TableRow:
     """When the table was closed for want of players (it is then not loaded at start)."""
     broken: str | None = None
     """Why the stored table does not replay (``hub.py:Hub.mark_broken``; closed for good)."""
+    refused: list[dict[str, Any]] = field(default_factory=list)
+    """The table's stored refused cuts (``commitments.py:cut_refusals_t``), in order:
+    ``cut_window.py:CutWindow.restore`` keeps the recent deals' for a reconnecting client."""
 
 
 def make_engine(url: str) -> Engine:
@@ -378,4 +381,13 @@ class Store:
                 out[r.table_id].events.append(EventRow(
                     r.seq, r.kind, r.action, r.seat,
                     None if r.data is None else json.loads(r.data)))
+            from .commitments import cut_refusals_t  # it imports this module's metadata
+
+            for r in conn.execute(select(cut_refusals_t)
+                                  .where(cut_refusals_t.c.table_id.in_(ids))
+                                  .order_by(cut_refusals_t.c.id)):
+                if r.table_id in out:
+                    out[r.table_id].refused.append(
+                        {"deal": r.deal, "seat": r.seat, "rule": r.rule,
+                         "message": r.message, "at": r.at})
         return list(out.values())

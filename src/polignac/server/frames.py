@@ -81,7 +81,9 @@ def event_frame(table: GameTable, index: int, seat: int | None,
 
 
 def catch_up(table: GameTable, seat: int | None, last_seq: int) -> list[dict[str, Any]]:
-    """What a client that saw event ``last_seq`` needs: the missed events or a state."""
+    """What a client that saw event ``last_seq`` needs: the missed events or a state,
+    then the open cut window's commitment and the recent deals' refused cuts (``cut-
+    refused`` frames it may have missed while away)."""
     missed = table.seq - last_seq
     if last_seq <= 0 or missed < 0 or missed > table.config.max_missed_events:
         frames = [state_frame(table, seat)]
@@ -91,6 +93,7 @@ def catch_up(table: GameTable, seat: int | None, last_seq: int) -> list[dict[str
     commitment = table.cuts.open_frame()
     if commitment is not None:
         frames.append(commitment)
+    frames += table.cuts.refused_frames()
     return frames
 
 

@@ -19,7 +19,8 @@ action's index), so asking again in the same position gives the same numbers
 shared worker pool (``hub.workers``, a heavy job queued under the client's
 address: its fair share, ``workers.py``; with ``polignac serve --bot-queue``, the
 bot workers' ``heavy`` stream: ``hub.heavy``, botqueue.py), never on the event
-loop, stopped after :data:`TIME_LIMIT` seconds (503 ``job-timeout``).
+loop, stopped after ``ServerConfig.hint_seconds`` (30 by default, ``polignac serve
+--hint-timeout``; 503 ``job-timeout``).
 
 Refusals (``{"error", "rule"}``): 404 ``no-table``; 403 ``no-seat`` (no seat
 cookie here: spectators get no hints), 403 ``hints-off``; 409 ``not-your-turn``
@@ -57,7 +58,6 @@ from .workers import JobTimeout, PoolBusy, WorkerFailed, client_key
 
 SAMPLES = HINT_SAMPLES
 NODES = HINT_NODES
-TIME_LIMIT = 30.0
 PER_DEAL = 20
 """Hints one seat may ask for in one deal (a position asked again does not count)."""
 MAX_KEPT = 1024
@@ -131,9 +131,10 @@ async def hint(request: Request) -> Response:
     _running.add(running)
     try:
         pool = getattr(hub, "heavy", hub.workers)  # the bot queue's, with --bot-queue
-        answer = await pool.run(hint_job, view, deal.pool_in,
+        answer = await pool.run(hint_job, view,
                                 hint_seed(table.id, number, len(deal.history)),
-                                time_limit=TIME_LIMIT, client=client_key(request), heavy=True)
+                                time_limit=hub.config.hint_seconds,
+                                client=client_key(request), heavy=True)
     except ValueError:
         return _error("you have only one legal action: nothing to compare", "no-choice", 409)
     except PoolBusy:

@@ -289,13 +289,21 @@ class Hub:
 
     async def create(self, preset: str, players: int | None, seats: list[dict[str, Any]],
                      overrides: dict[str, Any], name: str, holder: str,
-                     options: dict[str, Any]) -> tuple[GameTable, str, dict[int, str]]:
+                     options: dict[str, Any], *, table_id: str | None = None,
+                     claimed: dict[int, tuple[str, str, str]] | None = None,
+                     ) -> tuple[GameTable, str, dict[int, str]]:
         """Create a table for the browser identity hashed as ``holder``; return it, the
         creator's seat token and the invite tokens.
+
+        ``table_id``: the new table's id (default: a new random one).  ``claimed``:
+        seats already taken when the table is stored, ``{seat: (token hash, holder
+        hash, name)}`` (each a ``you`` or ``open`` seat; no invite is made for it):
+        Find players stores a group's table with everyone seated in one write.
 
         Raises:
             ApiError: unknown preset, bad player count, bad seats or house rules
                 (400); the server holds ``max_tables`` tables (429).
+            sqlalchemy.exc.IntegrityError: a table ``table_id`` is stored already.
         """
         assert self.store is not None
         if len(self.tables) >= self.config.max_tables:
@@ -313,7 +321,7 @@ class Hub:
             raise ApiError("exactly one seat must be yours (kind 'you')", "bad-seats")
         rows: list[SeatRow] = []
         creator = new_token()
-        table_id = secrets.token_urlsafe(9)
+        table_id = table_id or secrets.token_urlsafe(9)
         invites: dict[int, str] = {}
         for i, spec in enumerate(seats):
             kind = spec.get("kind")
@@ -336,6 +344,13 @@ class Hub:
                                     None, None))
             else:
                 raise ApiError(f"seat {i}: kind must be you, bot or open", "bad-seats")
+        for i, (token_hash, seat_holder, seat_name) in (claimed or {}).items():
+            if not 0 <= i < n or seats[i].get("kind") not in ("you", "open"):
+                raise ApiError(f"seat {i}: only a seat of kind you or open is claimed",
+                               "bad-seats")
+            invites.pop(i, None)
+            rows[i] = SeatRow(i, "human", None, seat_name, token_hash, None,
+                              holder_hash=seat_holder)
         you = [s.get("kind") for s in seats].index("you")
         row = TableRow(table_id, preset, rules.overrides_from(PRESETS[preset]),
                        n, secrets.randbelow(n), rows, [], creator_seat=you, options=options)

@@ -215,15 +215,15 @@ def score_job(body: bytes) -> tuple[int, bytes]:
 # ------------------------------------------------------------------ hints
 
 
-def hint_answer(view: SeatView, pool_in: bool, seed: int, samples: int = HINT_SAMPLES,
+def hint_answer(view: SeatView, seed: int, samples: int = HINT_SAMPLES,
                 nodes: int = HINT_NODES) -> dict[str, Any] | None:
     """``view``'s legal actions with their expected values and costs (None: a solve
-    went over ``nodes``).
+    went over ``nodes``); the scoring family's state is the view's.
 
     Raises:
         ValueError: the view has no choice to make (see ``evaluate_view``).
     """
-    ev = evaluate_view(view, samples=samples, seed=seed, nodes=nodes, pool_in=pool_in)
+    ev = evaluate_view(view, samples=samples, seed=seed, nodes=nodes)
     if ev is None:
         return None
     return {"actions": [{"action": action_name(a), "expected": round(v, 3),
@@ -232,13 +232,13 @@ def hint_answer(view: SeatView, pool_in: bool, seed: int, samples: int = HINT_SA
             "samples": ev.samples, "exact": ev.exact, "unit": unit_of(view.rules.scoring)}
 
 
-def hint_job(view: SeatView, pool_in: bool, seed: int) -> dict[str, Any] | None:
+def hint_job(view: SeatView, seed: int) -> dict[str, Any] | None:
     """Job: :func:`hint_answer` with the server's settings.
 
     Raises:
         ValueError: the view has no choice to make.
     """
-    return hint_answer(view, pool_in, seed)
+    return hint_answer(view, seed)
 
 
 # ------------------------------------------------------------------ analyses
@@ -328,10 +328,9 @@ def _action(value: Any) -> int:
 
 
 def _hint_args(data: Any) -> tuple[Any, ...]:
-    if not isinstance(data, list) or len(data) != 3 or type(data[1]) is not bool \
-            or type(data[2]) is not int:
-        raise WireError("a hint's arguments are [view, pool_in, seed]")
-    return view_from_wire(data[0]), data[1], data[2]
+    if not isinstance(data, list) or len(data) != 2 or type(data[1]) is not int:
+        raise WireError("a hint's arguments are [view, seed]")
+    return view_from_wire(data[0]), data[1]
 
 
 def _bytes_out(body: bytes) -> str:
@@ -371,7 +370,7 @@ def _status_in(value: Any) -> tuple[int, bytes]:
 MOVE = QueueJob("move", move_for, lambda spec, view, seed: [spec, view_to_wire(view), seed],
                 _move_args, result_in=_action)
 HINT = QueueJob("hint", hint_job,
-                lambda view, pool_in, seed: [view_to_wire(view), bool(pool_in), seed],
+                lambda view, seed: [view_to_wire(view), seed],
                 _hint_args)
 ANALYSIS_PLAN = QueueJob("analysis-plan", analysis_plan_job, lambda body: [_bytes_out(body)],
                          _plan_args, _status_out, _status_in)

@@ -211,6 +211,8 @@ class LeaseKeeper:
         self.engine = engine
         self.last_renewed = time.monotonic()
         self.tasks: list[asyncio.Task[None]] = []
+        self.sweeps = 0
+        """Sweeps done (``GET /health``'s ``cluster.sweeps``: a watcher's clock)."""
 
     def start(self) -> None:
         """Renew every third of the lease, and sweep for lapsed leases, from now on."""
@@ -320,6 +322,7 @@ class LeaseKeeper:
                     await self.hub.adopt(table_id)
                 except Exception:
                     log.exception("table %s: could not take it over", table_id)
+            self.sweeps += 1
 
     def _orphans(self) -> list[str]:
         with self.engine().connect() as conn:

@@ -26,7 +26,7 @@ from ..i18n import default_name, name_fields
 from .errors import ApiError
 from .frames import rules_info
 from .guide import GUIDE_IDS, load_guide
-from .seeks import BOT_WAITS, short_presets
+from .seeks import bot_waits, short_presets
 from .web import (
     STATIC,
     check_create_rate,
@@ -195,7 +195,8 @@ async def presets(request: Request) -> Response:
         "house_rules": HOUSE_RULES,
         # Find players (seeks.py): the bot waits offered (null: never), the presets that
         # may be asked for as a one-deal match, the countdown before the table
-        "seek": {"bots_after": list(BOT_WAITS), "one_deal": short_presets(),
+        "seek": {"bots_after": list(bot_waits(hub_of(request).config.seek_bot_waits)),
+                 "one_deal": short_presets(),
                  "countdown": hub_of(request).config.seek_countdown},
     })
 

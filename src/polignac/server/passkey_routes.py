@@ -190,7 +190,7 @@ async def signin_options(request: Request) -> Response:
     """Request options for signing in with any passkey of this site."""
     check_csrf(request)
     svc = service(request)
-    _limit(svc, request, None)
+    await _limit(svc, request, None)
     rp_id, _ = _party(request)
     options = generate_authentication_options(
         rp_id=rp_id, user_verification=UserVerificationRequirement.PREFERRED)
@@ -205,7 +205,7 @@ async def signin(request: Request) -> Response:
     sign-in).  ``401 bad-passkey`` for an unknown or failing passkey."""
     check_csrf(request)
     svc = service(request)
-    _limit(svc, request, None)
+    await _limit(svc, request, None)
     credential, challenge = await _credential(request)
     engine = svc.store.engine
     if not await asyncio.to_thread(_spend, engine, challenge, "signin", None):

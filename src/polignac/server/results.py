@@ -56,25 +56,6 @@ match_seats_t = Table(
 )
 
 
-def places(match: Match) -> list[int]:
-    """Each seat's place in a finished match, from 1; equal results share a place
-    (1, 2, 2, 4).  The winners come first; then, in games scored by totals, the
-    better total (lower in penalty games); partners (Pollack) share their side's place.
-    """
-    st = match.standing
-    penalty = match.rules.kind.penalty
-
-    def key(seat: int) -> tuple[int, int]:
-        lost = 0 if seat in st.winners else 1
-        if match.rules.partnerships:
-            return (lost, 0)
-        total = st.totals[seat]
-        return (lost, total if penalty else -total)
-
-    keys = [key(s) for s in range(match.num_players)]
-    return [1 + sum(1 for k in keys if k < mine) for mine in keys]
-
-
 def seat_stats(match: Match) -> list[dict[str, int]]:
     """Per seat: :data:`STATS` from the finished deals (``points``: the seat's deal scores
     added up, in the game's unit; Jacks, Polignacs (the Jack of spades at 2), capots
@@ -159,7 +140,7 @@ class Finish:
 def finish_of(table: GameTable, match: Match) -> Finish:
     """The :class:`Finish` of ``table``, whose match ``match`` has just ended."""
     stats = seat_stats(match)
-    where = places(match)
+    where = match.places()
     rows = []
     for s in table.seats:
         rows.append({"seat": s.seat, "kind": s.kind, "bot_level": s.bot_level,

@@ -33,7 +33,7 @@ from . import seeks
 from .account_routes import signed_in
 from .errors import ApiError
 from .leases import db_now
-from .seating import KeyedRateLimit
+from .ratelimits import SharedLimits
 from .security import hash_token, new_token, token_matches
 from .web import (
     check_origin,
@@ -51,11 +51,12 @@ _SEEK_COOKIE_OK = re.compile(r"([A-Za-z0-9_\-]{8,24})\.([A-Za-z0-9_\-]{20,64})")
 
 
 class SeekService:
-    """The seek routes' state in one web process: the request rate limit and the
-    cached online count."""
+    """The seek routes' state in one web process: the request rate limit (shared by
+    every process when the bus is Redis: ``ratelimits.py``) and the cached online
+    count."""
 
-    def __init__(self) -> None:
-        self.limit = KeyedRateLimit(per_minute=20, burst=10)
+    def __init__(self, limits: SharedLimits) -> None:
+        self.limit = limits.limit("seek", per_minute=20, burst=10)
         """Requests (new, replaced) per address and per browser."""
         self.online: tuple[float, int] = (0.0, 0)
         """(when, count) of the last online count (asked at most every 2 s)."""
@@ -69,7 +70,7 @@ def service(request: Request) -> SeekService:
     state = request.app.state
     found: SeekService | None = getattr(state, "seeks", None)
     if found is None:
-        found = state.seeks = SeekService()
+        found = state.seeks = SeekService(state.limits)
     return found
 
 
@@ -105,6 +106,11 @@ def _db(request: Request, fn: Any) -> Any:
         with engine.begin() as conn:
             return fn(conn, db_now(conn))
     return asyncio.to_thread(run)
+
+
+def _seated_url(row: Any) -> str | None:
+    """The table of a request once seated (None before: the table may not exist yet)."""
+    return f"/tables/{row.table_id}" if row.state == seeks.SEATED else None
 
 
 def _own(row: Any, now: float, names: list[str]) -> dict[str, Any]:
@@ -150,7 +156,7 @@ async def ask(request: Request) -> Response:
     rated = data.get("rated", False)
     if not isinstance(rated, bool):
         raise ApiError("rated must be true or false", "bad-field")
-    bots_after = _choice(data, "bots_after", seeks.BOT_WAITS, None)
+    bots_after = _choice(data, "bots_after", seeks.bot_waits(config.seek_bot_waits), None)
     deals = _choice(data, "deals", seeks.DEALS, None)
     seeks.seek_overrides(preset, deals)  # bad-deals
     level = data.get("level", config.play_now_level)
@@ -160,7 +166,7 @@ async def ask(request: Request) -> Response:
     name = account_name or clean_name(
         data.get("name"), default_name("name.guest", n=int(holder[:4], 16) % 1000))
     svc = service(request)
-    if not svc.limit.allow(f"address:{client_address(request)}", f"identity:{holder}"):
+    if not await svc.limit.allow(f"address:{client_address(request)}", f"identity:{holder}"):
         raise ApiError("too many requests to play from you; try again in a minute",
                        "seek-rate", 429, {"Retry-After": str(svc.limit.retry_after())})
     token = new_token()
@@ -169,11 +175,11 @@ async def ask(request: Request) -> Response:
     def store(conn: Any, now: float) -> Any:
         old = seeks.mine(conn, person)
         if old is not None and not seeks.remove(conn, old):
+            url = _seated_url(old)
             raise ApiError("your last request was just seated at a table: go to it "
-                           f"(/tables/{old.table_id})" if old.table_id else
+                           f"({url})" if url else
                            "your last request is being seated at a table",
-                           "seek-seated", 409,
-                           extra={"url": f"/tables/{old.table_id}" if old.table_id else None})
+                           "seek-seated", 409, extra={"url": url})
         if seeks.count_open(conn) >= config.max_seeks:
             raise ApiError(f"{config.max_seeks} requests wait already, the most; try again "
                            "later", "too-many-seeks", 429, {"Retry-After": "30"})
@@ -266,7 +272,7 @@ async def cancel(request: Request) -> Response:
             return False
         if not seeks.remove(conn, row):
             raise ApiError("too late: you are being seated at a table", "seek-seated", 409,
-                           extra={"url": f"/tables/{row.table_id}" if row.table_id else None})
+                           extra={"url": _seated_url(row)})
         return True
 
     cancelled = await _db(request, drop)

@@ -11,10 +11,22 @@ browser identity): a second replaces the first.  A request lives at most
 page asking how it goes (the lobby asks every 2 s).
 
 Its states: ``waiting`` -> ``countdown`` (a group is formed: ``group_id``,
-``starts_at``) -> ``creating`` (a process creates the table) -> ``seated``
-(``table_id``, ``seat``: the page's next poll gets the seat cookie, and the row is
-deleted).  Leaving during the countdown (cancel, or the page stops asking) puts
-the others of the group back to ``waiting``.
+``starts_at``) -> ``creating`` (a process claimed the group: ``claimant``, its
+process id; ``starts_at``, when the claim lapses, a lease's length later;
+``table_id`` and ``seat``, chosen with the claim) -> ``seated`` (the page's next
+poll gets the seat cookie, and the row is deleted).  Leaving during the countdown
+(cancel, or the page stops asking) puts the others of the group back to
+``waiting``.
+
+**A claimant that dies.**  The table is stored with every person already seated,
+in one write (``Hub.create``'s ``claimed``), under the id chosen with the claim.
+A claim that lapsed and whose process is gone (not heard on the bus for a lease:
+``peers.py``; with one process, any other id) is taken over by a live process
+(:func:`take_over`, a compare-and-set on the claimant): if the table is stored,
+the group is seated there; else the new claimant stores it, under the same id (a
+slow old claimant that stores it too fails on the table's primary key).  So a
+group is seated within about a lease (``--lease-seconds``) of its claimant's
+death, each person once, at one table.
 
 **Never seated twice.**  Every change of state is a compare-and-set
 (``UPDATE ... WHERE state = <the state read>``, its row count checked, else the
@@ -71,8 +83,9 @@ from sqlalchemy.exc import SQLAlchemyError
 
 from ..core import PRESETS, PolignacError, get_rules
 from .accounts import identities_t
-from .db import metadata
+from .db import metadata, tables_t
 from .errors import ApiError
+from .inputs import ascii_int
 from .leases import db_now
 
 if TYPE_CHECKING:
@@ -80,15 +93,49 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("polignac.server")
 
-BOT_WAITS: tuple[int | None, ...] = (None, 30, 60, 120)
-"""The choices of "bots may fill the empty seats after": never, 30 s, 1 min, 2 min."""
+BOT_WAITS_MAX = 3600
+"""Seconds of the longest wait a server may offer before bots fill the empty seats."""
+BOT_WAITS_MOST = 6
+"""Waits a server may offer at most (besides never)."""
+COUNTDOWN_MAX = 120.0
+"""Seconds of the longest countdown a server may give a group."""
+
+
+def bot_waits(offered: tuple[int, ...]) -> tuple[int | None, ...]:
+    """The choices of "bots may fill the empty seats after": never (None), then the
+    server's ``seek_bot_waits`` (30 s, 1 min, 2 min by default)."""
+    return (None, *offered)
+
+
+def check_bot_waits(text: str) -> tuple[int, ...]:
+    """The waits of ``--seek-bot-waits`` (``"30,60,120"``): whole seconds from 1 to
+    :data:`BOT_WAITS_MAX`, at most :data:`BOT_WAITS_MOST`, each once; sorted.
+
+    Raises:
+        ValueError: anything else (the message says what and where).
+    """
+    parts = [p.strip() for p in text.split(",")]
+    if not text.strip() or len(parts) > BOT_WAITS_MOST:
+        raise ValueError(f"give 1 to {BOT_WAITS_MOST} waits in seconds, comma-separated "
+                         "(e.g. 30,60,120)")
+    waits = []
+    for i, part in enumerate(parts, 1):
+        wait = ascii_int(part, 1, BOT_WAITS_MAX)
+        if wait is None:
+            raise ValueError(f"wait {i} ({part[:12]!r}): give whole seconds from 1 to "
+                             f"{BOT_WAITS_MAX}")
+        waits.append(wait)
+    if len(set(waits)) != len(waits):
+        raise ValueError(f"a wait is given twice in {text[:60]!r}")
+    return tuple(sorted(waits))
 DEALS: tuple[int | None, ...] = (None, 1)
 """The match lengths offered: the preset's own match end, or one deal."""
 WAITING, COUNTDOWN, CREATING, SEATED = "waiting", "countdown", "creating", "seated"
 OPEN_STATES = (WAITING, COUNTDOWN)
 """States a person may still leave (cancel, or a second request)."""
 CREATING_STUCK = 60.0
-"""Seconds after which a group still ``creating`` (its process died) waits again."""
+"""Seconds after its claim lapsed after which a group still ``creating`` is taken over
+even from a process that still says it is alive (stuck)."""
 
 seeks_t = Table(
     "seeks", metadata,
@@ -110,6 +157,7 @@ seeks_t = Table(
     Column("starts_at", Float, nullable=True),
     Column("table_id", String(32), nullable=True),
     Column("seat", Integer, nullable=True),
+    Column("claimant", String(128), nullable=True),  # migration 0011
 )  # migration 0009
 
 online_t = Table(
@@ -229,8 +277,8 @@ def dissolve(conn: Connection, group_id: str | None) -> None:
 def expire(conn: Connection, now: float, stale: float, lifetime: float,
            online_keep: float) -> int:
     """Delete requests too old or whose page stopped asking (their groups dissolved),
-    seated rows never fetched, ``online`` rows older than ``online_keep``; a group
-    stuck ``creating`` waits again.  Returns how many requests were dropped."""
+    seated rows never fetched, ``online`` rows older than ``online_keep``.  Returns
+    how many requests were dropped."""
     gone = conn.execute(select(seeks_t.c.id, seeks_t.c.group_id).where(
         seeks_t.c.state.in_(OPEN_STATES),
         or_(seeks_t.c.seen_at < now - stale, seeks_t.c.created_at < now - lifetime))).all()
@@ -240,9 +288,6 @@ def expire(conn: Connection, now: float, stale: float, lifetime: float,
         dissolve(conn, row.group_id)
     conn.execute(delete(seeks_t).where(seeks_t.c.state == SEATED,
                                        seeks_t.c.created_at < now - lifetime))
-    conn.execute(update(seeks_t).where(seeks_t.c.state == CREATING,
-                                       seeks_t.c.starts_at < now - CREATING_STUCK)
-                 .values(state=WAITING, group_id=None, starts_at=None))
     conn.execute(delete(online_t).where(online_t.c.seen_at < now - online_keep))
     return len(gone)
 
@@ -281,13 +326,23 @@ def due_groups(conn: Connection, now: float) -> list[str]:
         seeks_t.c.state == COUNTDOWN, seeks_t.c.starts_at <= now)).scalars())
 
 
-def take_group(conn: Connection, group_id: str, now: float, stale: float) -> list[Any]:
-    """Claim a due group for this process (``countdown`` -> ``creating``): its rows,
+def _group_rows(conn: Connection, group_id: str, state: str) -> list[Any]:
+    return list(conn.execute(select(seeks_t).where(seeks_t.c.group_id == group_id,
+                                                   seeks_t.c.state == state)
+                             .order_by(seeks_t.c.created_at, seeks_t.c.id)).all())
+
+
+def take_group(conn: Connection, group_id: str, now: float, stale: float, claimant: str,
+               lease: float, rng: random.Random) -> list[Any]:
+    """Claim a due group for process ``claimant`` until ``now + lease`` (``countdown``
+    -> ``creating``), choosing its table's id and each person's seat: its rows,
     oldest first; none when another process took it, or when a member's page
-    stopped asking (that member is dropped and the others wait again)."""
-    rows = conn.execute(select(seeks_t).where(seeks_t.c.group_id == group_id,
-                                              seeks_t.c.state == COUNTDOWN)
-                        .order_by(seeks_t.c.created_at, seeks_t.c.id)).all()
+    stopped asking (that member is dropped and the others wait again).
+
+    Raises:
+        RaceLost: another process changed the group meanwhile (roll back).
+    """
+    rows = _group_rows(conn, group_id, COUNTDOWN)
     if not rows:
         return []
     dead = [r.id for r in rows if r.seen_at < now - stale]
@@ -295,14 +350,65 @@ def take_group(conn: Connection, group_id: str, now: float, stale: float) -> lis
         conn.execute(delete(seeks_t).where(seeks_t.c.id.in_(dead)))
         dissolve(conn, group_id)
         return []
-    done = conn.execute(update(seeks_t).where(seeks_t.c.group_id == group_id,
-                                              seeks_t.c.state == COUNTDOWN)
-                        .values(state=CREATING, starts_at=now)).rowcount
-    if done == 0:  # another process took it first
-        return []
-    if done != len(rows):
-        raise RaceLost("the group changed meanwhile")
-    return list(rows)
+    table_id = secrets.token_urlsafe(9)
+    positions = seat_positions(rows[0].players, len(rows), rng)
+    for i, (row, pos) in enumerate(zip(rows, positions, strict=True)):
+        done = conn.execute(update(seeks_t).where(
+            seeks_t.c.id == row.id, seeks_t.c.group_id == group_id,
+            seeks_t.c.state == COUNTDOWN).values(
+                state=CREATING, starts_at=now + lease, claimant=claimant,
+                table_id=table_id, seat=pos)).rowcount
+        if done == 0 and i == 0:  # another process took it first (nothing changed)
+            return []
+        if done == 0:
+            raise RaceLost("the group changed meanwhile")
+    return _group_rows(conn, group_id, CREATING)
+
+
+def lapsed_claims(conn: Connection, now: float) -> list[tuple[str, str | None, float]]:
+    """The ``creating`` groups whose claim lapsed: (group id, claimant, when it
+    lapsed), each once."""
+    rows = conn.execute(select(seeks_t.c.group_id, seeks_t.c.claimant,
+                               func.min(seeks_t.c.starts_at).label("lapsed"))
+                        .where(seeks_t.c.state == CREATING, seeks_t.c.starts_at < now,
+                               seeks_t.c.group_id.is_not(None))
+                        .group_by(seeks_t.c.group_id, seeks_t.c.claimant)
+                        .order_by(seeks_t.c.group_id)).all()
+    return [(r.group_id, r.claimant, float(r.lapsed)) for r in rows]
+
+
+def take_over(conn: Connection, group_id: str, old: str | None, claimant: str,
+              now: float, lease: float) -> tuple[list[Any], int]:
+    """Take over the lapsed claim of ``group_id`` from ``old`` (a process gone) for
+    ``claimant`` (compare-and-set on the claimant): (the rows to seat, oldest first;
+    how many were seated at once).  Nothing to seat when another process took it
+    first; the group is seated at once when its table is stored already (its
+    claimant stored it, with everyone seated, before it died); a group claimed
+    without a table id (before migration 0011) waits again."""
+    same = seeks_t.c.claimant.is_(None) if old is None else seeks_t.c.claimant == old
+    done = conn.execute(update(seeks_t).where(
+        seeks_t.c.group_id == group_id, seeks_t.c.state == CREATING, same,
+        seeks_t.c.starts_at < now).values(claimant=claimant, starts_at=now + lease)).rowcount
+    if done == 0:
+        return [], 0
+    rows = _group_rows(conn, group_id, CREATING)
+    if any(r.table_id is None or r.seat is None for r in rows):
+        back_to_waiting(conn, [r.id for r in rows], claimant)
+        return [], 0
+    stored = conn.execute(select(tables_t.c.id).where(tables_t.c.id == rows[0].table_id)
+                          ).first()
+    if stored is not None:
+        mark_seated(conn, {r.id: (r.table_id, r.seat) for r in rows})
+        return [], len(rows)
+    return rows, 0
+
+
+def release_claim(conn: Connection, ids: list[str], claimant: str, now: float) -> None:
+    """``claimant`` gives up its claim on these rows at once (its table may or may not
+    be stored: the next round's :func:`take_over` finds out)."""
+    conn.execute(update(seeks_t).where(seeks_t.c.id.in_(ids), seeks_t.c.state == CREATING,
+                                       seeks_t.c.claimant == claimant)
+                 .values(claimant=None, starts_at=now - 1.0))
 
 
 def seen_now(conn: Connection, ids: Iterable[str], now: float) -> None:
@@ -317,14 +423,17 @@ def seen_now(conn: Connection, ids: Iterable[str], now: float) -> None:
 def mark_seated(conn: Connection, seats: dict[str, tuple[str, int]]) -> None:
     """Each request's table and seat (``creating`` -> ``seated``)."""
     for seek_id, (table_id, seat) in seats.items():
-        conn.execute(update(seeks_t).where(seeks_t.c.id == seek_id)
+        conn.execute(update(seeks_t).where(seeks_t.c.id == seek_id,
+                                           seeks_t.c.state == CREATING)
                      .values(state=SEATED, table_id=table_id, seat=seat))
 
 
-def back_to_waiting(conn: Connection, ids: list[str]) -> None:
-    """A group whose table could not be created waits again."""
-    conn.execute(update(seeks_t).where(seeks_t.c.id.in_(ids), seeks_t.c.state == CREATING)
-                 .values(state=WAITING, group_id=None, starts_at=None))
+def back_to_waiting(conn: Connection, ids: list[str], claimant: str) -> None:
+    """A group whose table ``claimant`` could not create waits again."""
+    conn.execute(update(seeks_t).where(seeks_t.c.id.in_(ids), seeks_t.c.state == CREATING,
+                                       seeks_t.c.claimant == claimant)
+                 .values(state=WAITING, group_id=None, starts_at=None, table_id=None,
+                         seat=None, claimant=None))
 
 
 def touch_online(conn: Connection, identities: Iterable[str], now: float) -> None:
@@ -431,6 +540,8 @@ class Matchmaker:
         """Requests whose page asked since the last round (written by the next one)."""
         self.online: set[str] = set()
         """Browser identities seen in the lobby since the last round (likewise)."""
+        self.seating: set[str] = set()
+        """The groups this process claimed and is seating now."""
 
     def mark(self, seek_id: str | None, identity: str) -> None:
         """A lobby's poll: its request (if any) is alive and its browser online; the
@@ -476,13 +587,30 @@ class Matchmaker:
         """:meth:`_run` in a thread."""
         return await asyncio.to_thread(self._run, fn)
 
+    def abandoned(self, claimant: str | None, group_id: str, lapsed: float,
+                  now: float) -> bool:
+        """Whether a lapsed claim may be taken over: no claimant; this process's own
+        that it is not seating (its seating failed); another process's that is gone
+        (not heard for a lease; with one process, every other id is an earlier
+        run's); or any claim lapsed :data:`CREATING_STUCK` seconds ago."""
+        cluster = self.hub.cluster
+        if claimant is None or lapsed < now - CREATING_STUCK:
+            return True
+        if claimant == cluster.id:
+            return group_id not in self.seating
+        if cluster.loads_all:  # Solo: the only process
+            return True
+        return not cluster.alive(claimant)  # type: ignore[union-attr]
+
     async def tick(self) -> None:
-        """One round: expire, form groups, create the due tables, write who is online.
+        """One round: expire, form groups, claim the due ones, take over the lapsed
+        claims of processes gone, create the tables, write who is online.
 
         Raises:
             sqlalchemy.exc.SQLAlchemyError, RaceLost: a step failed (nothing of it kept).
         """
         config = self.hub.config
+        me = self.hub.cluster.id
         seen, self.seen = self.seen, set()
         online, self.online = self.online, set()
         online.update(s.holder_hash for t in list(self.hub.tables.values())
@@ -494,8 +622,17 @@ class Matchmaker:
             touch_online(conn, online, now)
             expire(conn, now, config.seek_stale, config.seek_lifetime, 4 * config.online_window)
             form_groups(conn, now, config.seek_countdown)
-            taken = (take_group(conn, g, now, config.seek_stale) for g in due_groups(conn, now))
-            return [rows for rows in taken if rows]
+            groups = [take_group(conn, g, now, config.seek_stale, me, config.lease_seconds,
+                                 self.rng) for g in due_groups(conn, now)]
+            for group_id, claimant, lapsed in lapsed_claims(conn, now):
+                if self.abandoned(claimant, group_id, lapsed, now):
+                    rows, seated = take_over(conn, group_id, claimant, me, now,
+                                             config.lease_seconds)
+                    groups.append(rows)
+                    if rows or seated:
+                        log.info("matchmaker: took over group %s from %s (%d seated at "
+                                 "its stored table)", group_id, claimant, seated)
+            return [rows for rows in groups if rows]
 
         try:
             groups = await self.db(round_)
@@ -503,39 +640,48 @@ class Matchmaker:
             self.seen |= seen
             self.online |= online
             raise
-        seated: dict[str, tuple[str, int]] = {}
-        for done in await asyncio.gather(*(self.seat(rows) for rows in groups)):
-            seated.update(done)
-        if seated:
-            await self.db(lambda conn, _now: mark_seated(conn, seated))
+        self.seating.update(rows[0].group_id for rows in groups)
+        try:
+            seated: dict[str, tuple[str, int]] = {}
+            for done in await asyncio.gather(*(self.seat(rows) for rows in groups)):
+                seated.update(done)
+            if seated:
+                await self.db(lambda conn, _now: mark_seated(conn, seated))
+        finally:  # a group left creating is taken over once its claim lapses
+            self.seating.difference_update(rows[0].group_id for rows in groups)
 
     async def seat(self, rows: list[Any]) -> dict[str, tuple[str, int]]:
-        """Create the table of a group taken by :meth:`tick` (the hub's own path:
-        ``Hub.create`` checks the rules and seats, ``Hub.claim`` gives each person
-        the seat of their request's token); each request's table and seat.  A table
-        that cannot be created (the server is full) puts the group back to waiting."""
+        """Create the table of a group claimed by :meth:`tick` (the hub's own path:
+        ``Hub.create`` checks the rules and seats and stores the table with every
+        person seated, under the id and at the seats chosen with the claim); each
+        request's table and seat.  A table that cannot be created (the server is
+        full) puts the group back to waiting; any other failure (the database; the
+        table stored already) gives the claim up, for the next round to take over."""
         first = rows[0]
         n = first.players
-        positions = seat_positions(n, len(rows), self.rng)
-        level = first.level
-        seats: list[dict[str, Any]] = [{"kind": "bot", "level": level} for _ in range(n)]
-        seats[positions[0]] = {"kind": "you"}
-        for pos in positions[1:]:
-            seats[pos] = {"kind": "open"}
+        me = self.hub.cluster.id
+        seats: list[dict[str, Any]] = [{"kind": "bot", "level": first.level} for _ in range(n)]
+        for row in rows:
+            seats[row.seat] = {"kind": "you" if row is first else "open"}
+        claimed = {r.seat: (r.token_hash, r.identity_hash, r.name) for r in rows}
+        ids = [r.id for r in rows]
         try:
             overrides = seek_overrides(first.preset, first.deals)
             table, _creator, _invites = await self.hub.create(
                 first.preset, n, seats, overrides, first.name, first.identity_hash,
-                {"private": False, "hints": False, "rated": bool(first.rated)})
+                {"private": False, "hints": False, "rated": bool(first.rated)},
+                table_id=first.table_id, claimed=claimed)
         except ApiError as exc:
             log.warning("matchmaker: no table for %d request(s): %s", len(rows), exc)
-            await self.db(lambda conn, _now: back_to_waiting(conn, [r.id for r in rows]))
+            await self.db(lambda conn, _now: back_to_waiting(conn, ids, me))
             return {}
-        async with table.lock:
-            for row, pos in zip(rows, positions, strict=True):
-                await self.hub.claim(table, pos, row.token_hash, row.identity_hash, row.name)
-        table.wake()  # the last seat taken: the first deal
+        except Exception as exc:  # the next round takes it over (the table stored or not)
+            log.warning("matchmaker: table %s for %d request(s) not created here (%s)",
+                        first.table_id, len(rows), exc)
+            with contextlib.suppress(Exception):
+                await self.db(lambda conn, now: release_claim(conn, ids, me, now))
+            return {}
         self.created += 1
         log.info("matchmaker: table %s for %d people and %d bots", table.id, len(rows),
                  n - len(rows))
-        return {r.id: (table.id, pos) for r, pos in zip(rows, positions, strict=True)}
+        return {r.id: (table.id, r.seat) for r in rows}

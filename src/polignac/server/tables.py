@@ -139,6 +139,7 @@ class GameTable:
         self.presence = Presence(self)
         self.idle = Idle(self, row.closed_at)
         self.cuts = CutWindow(self)
+        self.cuts.restore(row.refused)
         self.requests = SeatRequests(self)
         self.bot_driver = BotDriver(self)
         self.quick = QuickMessages()  # the seats' quick messages (never stored)

@@ -91,6 +91,7 @@
  * @property {number[]} winners
  * @property {number[]} losers
  * @property {number[]} tied
+ * @property {number[]} [places] a finished match: each seat's place from 1 (ties share one)
  * @property {number[][]} [sides]
  * @property {number[]} [partie] each side's score in the partie in progress
  * @property {number[]} [parties_tally]
@@ -133,7 +134,7 @@
  * @typedef {{type: "error", rule: string, message: string, seq?: number}} ErrorFrame
  * @typedef {{type: "pong"} | {type: "commitment", deal: number} | {type: "cut", deal: number}
  *   | {type: "cut-refused", deal: number, seat: number, rule: string, message: string, at: number,
- *   closes: number | null}} OtherFrame
+ *   closes: number | null, again?: boolean}} OtherFrame
  * @typedef {{type: "chat", seat: number, message: string}} ChatFrame a quick message (not stored)
  * @typedef {StateFrame | EventFrame | PresenceFrame | RematchFrame | ErrorFrame | ChatFrame
  *   | OtherFrame} Frame

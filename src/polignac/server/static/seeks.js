@@ -42,10 +42,18 @@ function fillForm() {
   presetPick.replaceChildren(...info.presets.map((p) => option(p.name, presetName(p.name), p.name === keep)));
   fillPlayers();
   const bots = botsPick.value;
-  botsPick.replaceChildren(...info.seek.bots_after.map((w) => {
+  const waits = info.seek.bots_after;  // null (never), then the server's waits in seconds
+  const middle = String(waits.filter((w) => w !== null)[Math.floor((waits.length - 1) / 2)] ?? "never");
+  botsPick.replaceChildren(...waits.map((w) => {
     const v = w === null ? "never" : String(w);
-    return option(v, t(`seek.wait.${v}`), bots ? bots === v : v === "60");
+    return option(v, waitLabel(w), bots ? bots === v : v === middle);
   }));
+}
+
+/** "Never: only people", "After 45 seconds", "After 2 minutes" */
+function waitLabel(w) {
+  if (w === null) return t("seek.wait.never");
+  return w % 60 === 0 ? t("seek.wait.minutes", { n: w / 60 }) : t("seek.wait.seconds", { n: w });
 }
 
 function fillPlayers() {

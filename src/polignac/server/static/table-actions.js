@@ -12,10 +12,12 @@ import { actionLabel } from "./table-words.js";
 
 /** @typedef {import("./protocol.js").ClientFrame} ClientFrame */
 
-/** @type {{send: (f: ClientFrame) => boolean, rerender: () => void, toast: (text: string) => void}} */
-let hooks = { send: () => false, rerender: () => {}, toast: () => {} };
+/** @type {{send: (f: ClientFrame) => boolean, rerender: () => void, quick: () => void,
+ *   toast: (text: string) => void}} */
+let hooks = { send: () => false, rerender: () => {}, quick: () => {}, toast: () => {} };
 
-/** Once: how a frame is sent, how the page is drawn again and how a problem is said. */
+/** Once: how a frame is sent, how the page is drawn again (all of it, or only what your own
+ * action changes) and how a problem is said. */
 export function initActions(h) { hooks = h; }
 
 /** The partie's target of a claim, when the table's rules say it (null: unknown). */
@@ -70,7 +72,9 @@ export async function act(action) {
     S.pending = null;
     hooks.toast(t("table.notSent"));
   }
-  hooks.rerender();  // the card leaves the hand, the status says so, before any answer
+  // the card leaves the hand and the status says so before any answer: only the parts
+  // your action changes are drawn now (the score sheet and the seats wait for the event)
+  hooks.quick();
 }
 
 /** The server answered: the action on the page is done (its event) or refused (an error). */

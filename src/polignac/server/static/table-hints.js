@@ -110,6 +110,7 @@ export function attachDealAnalysis(reasons, deals) {
       const mine = make("div", "deal-analysis");
       const run = make("button", "small-button", t("analysis.run"));
       run.type = "button";
+      run.dataset.i18n = "analysis.run";  // kept across redraws: a new language renames it
       run.addEventListener("click", () => {
         showTableDealAnalysis(mine, S.tableId, n, name, S.table?.suits ?? "french");
       });

@@ -4,8 +4,10 @@
 // score sheet, the chart and the result.
 import { cardBack, cardLabel, cardSVG, setDeck, suitIcon } from "./cards.js";
 import { totalsChart } from "./chart.js";
-import { levelName, presetName, t } from "./i18n.js";
-import { renderReasons, renderSheet, resultText, seatMark } from "./scoresheet.js";
+import { lang, levelName, presetName, t } from "./i18n.js";
+import {
+  renderReasons, renderSheet, resultText, seatMark, sideLabel, sideNames,
+} from "./scoresheet.js";
 import { bindPromptKeys, labelSeat, markHand, turnFeedback } from "./feedback.js";
 import { $, make } from "./dom.js";
 import { renderSeatsPanel, seatExtras } from "./seats.js";
@@ -54,8 +56,16 @@ export function render() {
   $("replay", HTMLAnchorElement).href = `/tables/${S.tableId}/replay`;
   $("result-replay", HTMLAnchorElement).href = `/tables/${S.tableId}/replay`;
   $("hint").hidden = spectating();
-  renderSeats(); renderTrick(); renderHand(); renderPrompt(); renderHint(); renderStatus();
+  renderSeats(); renderTrick();
+  renderTurn();
   renderLastTrick(); renderScores(); renderSeatsPanel(seatCtx());
+}
+
+/** Draw only what your own action changes: the hand, the prompt, the hint and the status
+ * (a click shows its card leaving at once; the rest waits for the server's event). */
+export function renderTurn() {
+  if (!S.view || !S.table) return;
+  renderHand(); renderPrompt(); renderHint(); renderStatus();
   markHand($("hand"), myLegal());  // feedback.js: access and the turn
   bindPromptKeys($("prompt"), $("hint"));
   turnFeedback(myLegal().length > 0, `${$("title").textContent} · Polignac`);
@@ -526,9 +536,18 @@ export function renderLog() {
 
 // ------------------------------------------------------------------ scores and the result
 
+/** What the score sheet, the chart, the reasons and the result are drawn from: they are
+ * drawn again only when it changes (not at every card played). */
+let scoresDrawn = "";
+
 export function renderScores() {
   const view = S.view, table = S.table;
   if (!view || !table) return;
+  const key = JSON.stringify([lang, view.deals.length, view.finished, view.totals, view.names,
+    view.parties_tally, view.places, S.summary?.deals?.length ?? 0, S.rematchUrl, spectating(),
+    S.you, table.suits, table.preset]);
+  if (key === scoresDrawn) return;
+  scoresDrawn = key;
   renderSheet($("scores"), view, name);  // the score sheet and the reasons: scoresheet.js
   const deals = S.summary?.deals ?? [];
   const chart = $("chart");
@@ -542,6 +561,7 @@ export function renderScores() {
   }
   renderReasons($("lastdeal"), deals, name, table.suits);
   attachDealAnalysis($("lastdeal"), deals);
+  renderFinal();
   const res = $("result");
   if (view.finished) {
     res.hidden = false;
@@ -553,5 +573,44 @@ export function renderScores() {
     if (S.rematchUrl) link.href = S.rematchUrl;
   } else {
     res.hidden = true;
+  }
+}
+
+/** At the match's end, the felt shows the final standings where the hand was: each place
+ * (ties share one; Pollack's partners their side's) with its total or, by sides, the
+ * parties won. */
+function renderFinal() {
+  const view = S.view, box = $("final");
+  const places = view?.finished ? view.places : undefined;
+  box.hidden = !places;
+  $("hint").classList.toggle("over", !!places);
+  if (!view || !places) return;
+  const sides = view.sides ?? [];
+  const grid = $("final-table", HTMLTableElement);
+  grid.replaceChildren();
+  const head = grid.createTHead().insertRow();
+  for (const [cls, key] of [["place", "table.finalPlace"],
+    ["who", sides.length ? "table.finalSide" : "table.finalPlayer"],
+    ["score", sides.length ? "sheet.partiesWon" : "table.totalRow"]]) {
+    const th = make("th", cls, t(key));
+    th.scope = "col";
+    head.append(th);
+  }
+  const rows = sides.length
+    ? sides.map((side, i) => ({  // the seats' places count seats (1, 1, 3, 3): a side's counts sides
+      place: 1 + sides.filter((o) => places[o[0]] < places[side[0]]).length,
+      score: view.parties_tally?.[i] ?? 0,
+      who: `${sideLabel(i)} (${sideNames(sides, i, name)})`, mine: side.includes(S.you ?? -1) }))
+    : view.names.map((_, s) => ({ place: places[s], score: view.totals[s], who: name(s),
+      mine: s === S.you }));
+  rows.sort((a, b) => a.place - b.place);
+  const body = grid.createTBody();
+  for (const r of rows) {
+    const tr = body.insertRow();
+    tr.classList.toggle("mine", r.mine);
+    tr.classList.toggle("first", r.place === 1 && rows.some((o) => o.place > 1));
+    tr.append(make("td", "place", r.place === 1 ? t("table.finalPlaceFirst")
+      : t("table.finalPlaceN", { n: r.place })),
+      make("td", "who", r.who), make("td", "score", String(r.score)));
   }
 }

@@ -8,6 +8,7 @@ import { $ } from "./dom.js";
 import { getJson, postJson } from "./api.js";
 import { initSeats, resetSeatsPanel, seatsPresence } from "./seats.js";
 import { dealProof } from "./verify.js";
+import { logWatch } from "./commitlog.js";
 import { tableConnection } from "./connection.js";
 import { S, passingNow, store } from "./table-state.js";
 import {
@@ -15,6 +16,7 @@ import {
 } from "./pacing.js";
 import {
   R, handRects, logEvent, rebuildLog, render, renderLog, renderSeats, renderStatus, renderTrick,
+  renderTurn,
   toggleLast,
 } from "./table-render.js";
 import { askHint, hintAllowed, initHints } from "./table-hints.js";
@@ -26,6 +28,7 @@ import { act, guardLeaving, initActions, rematch, settle, togglePass } from "./t
 
 const conn = tableConnection(S.tableId, { lastSeq: () => S.lastSeq, onFrame });
 const proof = dealProof($("deal-proof"), (obj) => conn.send(obj), S.tableId);
+const chain = logWatch($("log-warning"));  // the commitment log kept by this browser
 /** @type {Promise<any> | null} the guided first deal's bubbles (guide.js) when the table info says guide */
 let guide = null;
 
@@ -36,6 +39,7 @@ function markSeq() {
 
 /** @param {Frame} f */
 function onFrame(f) {
+  chain.onFrame(f);
   if (proof.onFrame(f)) return;
   if (f.type === "state") {
     resetPacing();
@@ -155,7 +159,7 @@ document.addEventListener("keydown", (e) => {
 // ------------------------------------------------------------------ the page's controls
 
 initPacing({ show: showEvent, redraw: () => { renderTrick(); renderStatus(); } });
-initActions({ send: conn.send, rerender, toast });
+initActions({ send: conn.send, rerender, quick: () => { if (S.view) renderTurn(); }, toast });
 initHints({ rerender, toast });
 initChat({ send: conn.send });
 R.start = async () => {

@@ -41,7 +41,7 @@ function u32(n) {
 }
 
 /** `bytes` preceded by its length, 4 bytes big-endian. */
-function lp(bytes) {
+export function lp(bytes) {
   const data = typeof bytes === "string" ? utf8.encode(bytes) : bytes;
   const out = new Uint8Array(4 + data.length);
   out.set(u32(data.length), 0);
@@ -49,7 +49,8 @@ function lp(bytes) {
   return out;
 }
 
-function concat(parts) {
+/** The bytes of `parts` (Uint8Arrays), one after the other. */
+export function concat(parts) {
   const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
   let at = 0;
   for (const p of parts) { out.set(p, at); at += p.length; }
@@ -303,7 +304,7 @@ export function dealProof(box, send, tableId) {
       }
       if (f.type === "cut") return true;
       if (f.type === "cut-refused") {  // anyone's refused cut is public (docs/server.md)
-        if (f.seat !== you) {
+        if (f.seat !== you || f.again) {  // again: sent on a (re)connect, no error follows
           show("now", "verify.cutRefusedSeat",
             { deal: f.deal, name: names[f.seat] ?? String(f.seat + 1), rule: f.rule }, "bad");
         }
