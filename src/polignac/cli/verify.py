@@ -11,7 +11,7 @@ import re
 import urllib.error
 import urllib.parse
 import urllib.request
-from collections.abc import Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import replace
 from pathlib import Path
 from typing import Any, TextIO
@@ -109,31 +109,49 @@ def _get_json(url: str) -> Any:
         raise CliError(f"--log: the answer of {url} is not JSON") from None
 
 
+def _pages(url_of: Callable[[int], str], after: int, unit: str,
+           too_many: Callable[[int], str]) -> Iterator[tuple[str, dict[str, Any], list[Entry]]]:
+    """Each page of a paged commitment route from ``after`` on: its URL, the page and its
+    entries, until a page has no ``next`` (``unit`` names what ``next`` counts).
+
+    Raises:
+        CliError: the server does not answer, answers what is not a page of the log, a
+            ``next`` that does not move on, or more than ``MAX_LOG_PAGES`` pages
+            (``too_many(after)`` says so) (status 2).
+    """
+    for _ in range(MAX_LOG_PAGES):
+        url = url_of(after)
+        page = _get_json(url)
+        if not isinstance(page, dict) or not isinstance(page.get("entries"), list):
+            raise CliError(f"--log: {url} did not answer a page of the commitment log")
+        try:
+            got = [Entry.from_json(e) for e in page["entries"]]
+        except LogError as exc:
+            raise CliError(f"--log: {url}: {exc}") from None
+        yield url, page, got
+        following = page.get("next")
+        if following is None:
+            return
+        if not isinstance(following, int) or following <= after:
+            raise CliError(f"--log: {url}: next must be {unit} after {after}")
+        after = following
+    raise CliError(too_many(after))
+
+
 def log_from_server(base: str, table: str) -> list[Entry]:
     """The entries of ``table`` in the commitment log of the server at ``base``.
 
     Raises:
         CliError: the server does not answer, or answers what is not a log (status 2).
     """
+    root = f"{base.rstrip('/')}/tables/{urllib.parse.quote(table, safe='')}/commitments"
     entries: list[Entry] = []
-    after = 0
-    for _ in range(MAX_LOG_PAGES):
-        url = (f"{base.rstrip('/')}/tables/{urllib.parse.quote(table, safe='')}/commitments"
-               f"?after={after}&limit={LOG_PAGE}")
-        page = _get_json(url)
-        if not isinstance(page, dict) or not isinstance(page.get("entries"), list):
-            raise CliError(f"--log: {url} did not answer a page of the commitment log")
-        try:
-            entries += [Entry.from_json(e) for e in page["entries"]]
-        except LogError as exc:
-            raise CliError(f"--log: {url}: {exc}") from None
-        following = page.get("next")
-        if following is None:
-            return entries
-        if not isinstance(following, int) or following <= after:
-            raise CliError(f"--log: {url}: next must be a deal number after {after}")
-        after = following
-    raise CliError(f"--log: more than {MAX_LOG_PAGES * LOG_PAGE} entries for table {table}")
+    for _url, _page, got in _pages(
+            lambda after: f"{root}?after={after}&limit={LOG_PAGE}", 0, "a deal number",
+            lambda _after: f"--log: more than {MAX_LOG_PAGES * LOG_PAGE} entries for "
+                           f"table {table}"):
+        entries += got
+    return entries
 
 
 def _is_http(source: str) -> bool:
@@ -227,26 +245,20 @@ def chain_from_server(base: str, after: int) -> tuple[list[Entry], dict[str, Any
         CliError: the server does not answer, answers what is not a log, or has more
             than ``MAX_LOG_PAGES * LOG_PAGE`` entries after ``after`` (status 2).
     """
+    root = f"{base.rstrip('/')}/api/commitments"
     entries: list[Entry] = []
-    for _ in range(MAX_LOG_PAGES):
-        url = f"{base.rstrip('/')}/api/commitments?after={after}&limit={LOG_PAGE}"
-        page = _get_json(url)
-        top = page.get("head") if isinstance(page, dict) else None
-        if not isinstance(top, dict) or not isinstance(page.get("entries"), list) \
-                or not isinstance(top.get("seq"), int) or not isinstance(top.get("hash"), str):
+    head: dict[str, Any] = {}
+    for url, page, got in _pages(
+            lambda at: f"{root}?after={at}&limit={LOG_PAGE}", after, "an entry number",
+            lambda at: f"--log: more than {MAX_LOG_PAGES * LOG_PAGE} entries after entry "
+                       f"{at}: check a later kept head"):
+        top = page.get("head")
+        if not isinstance(top, dict) or not isinstance(top.get("seq"), int) \
+                or not isinstance(top.get("hash"), str):
             raise CliError(f"--log: {url} did not answer a page of the commitment log")
-        try:
-            entries += [Entry.from_json(e) for e in page["entries"]]
-        except LogError as exc:
-            raise CliError(f"--log: {url}: {exc}") from None
-        following = page.get("next")
-        if following is None:
-            return entries, {"seq": top["seq"], "hash": top["hash"]}
-        if not isinstance(following, int) or following <= after:
-            raise CliError(f"--log: {url}: next must be an entry number after {after}")
-        after = following
-    raise CliError(f"--log: more than {MAX_LOG_PAGES * LOG_PAGE} entries after entry "
-                   f"{after}: check a later kept head")
+        entries += got
+        head = {"seq": top["seq"], "hash": top["hash"]}
+    return entries, head
 
 
 def check_heads(source: str, heads: list[tuple[int, str]]) -> list[tuple[int, str, str]]:
