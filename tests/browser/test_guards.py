@@ -48,7 +48,7 @@ def test_a_claim_asks_first_and_is_quiet_until_plausible(chromium: Any, quick_se
         assert count in page.inner_text("#confirm-text")
     page.screenshot(path=shots / f"guard-claim-{lang}-{width}.png")
     page.click("#confirm-no")
-    assert page.locator("#confirm").count() == 0
+    wait_until(lambda: page.locator("#confirm").count() == 0)  # closed, then removed
     assert claim.count() == 1 and page.evaluate("document.body.dataset.seq") == seq
     claim.click()
     page.click("#confirm-yes")

@@ -227,9 +227,14 @@ def run_kills(url: str, bus: str, data: Path, kills: int, seed: int,
         with httpx.Client(base_url=procs[0].base, timeout=TIMEOUT, trust_env=False) as http:
             record = http.get(f"/tables/{table}/record.json").json()
         finals = []
-        for v in viewers:  # a fresh connection: the state each viewer ends in
+        # a fresh connection: the state each viewer ends in, through a process that does
+        # not own the table (with machines, each one is forwarded to the owner, so the
+        # owner alive at the end has served some whatever the kills did to the counts)
+        owner = owner_pid(url, table)
+        off = next((i for i, p in enumerate(procs) if p.alive() and p.pid != owner), 0)
+        for v in viewers:
             v.seq = 0
-            v.connect(procs, 0)
+            v.connect(procs, off)
             finals.append(v.frames[-1])
         forwarded = sum(httpx.get(p.base + "/health", trust_env=False
                                   ).json()["cluster"]["served_forwarded"] for p in procs)
