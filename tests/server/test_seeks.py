@@ -373,7 +373,8 @@ def test_a_claimant_that_gave_up_is_taken_over_at_once(engine: Any) -> None:
 def test_who_may_take_a_lapsed_claim_over() -> None:
     from types import SimpleNamespace
 
-    from polignac.server.seeks import CREATING_STUCK, Matchmaker
+    from polignac.server.matchmaker import Matchmaker
+    from polignac.server.seeks import CREATING_STUCK
 
     cluster = SimpleNamespace(id="me", loads_all=False, alive=lambda p: p == "live")
     mm = Matchmaker(SimpleNamespace(cluster=cluster))  # type: ignore[arg-type]

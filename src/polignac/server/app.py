@@ -45,9 +45,9 @@ from .errors import ApiError, api_error_response
 from .httplimits import ClientRequests, RequestCounts
 from .hub import Hub
 from .lobby_routes import listed
+from .matchmaker import Matchmaker
 from .pages import error_page
 from .ratelimits import SharedLimits
-from .seeks import Matchmaker
 from .web import STATIC
 
 __all__ = ["Hub", "SecurityHeaders", "app_from_env", "create_app"]
@@ -103,7 +103,7 @@ def create_app(config: ServerConfig | None = None, bots: BotBackend | None = Non
     """
     config = config or ServerConfig()
     hub = Hub(config, bots)
-    matchmaker = Matchmaker(hub)  # Find players (seeks.py): every process runs one
+    matchmaker = Matchmaker(hub)  # Find players (matchmaker.py): every process runs one
     limits = SharedLimits(  # sign-in and seek limits, shared by the processes
         config.bus_url, config.clustered,
         lambda: hub.store.engine if hub.store is not None else None)
