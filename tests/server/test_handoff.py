@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
 from pathlib import Path
 from typing import Any
 
@@ -110,12 +110,16 @@ def test_a_connection_is_served_by_its_tables_owner(loop: str) -> None:
     """Over a real TCP connection: a request for another process's table is served by
     that process, with the bytes read before the hand-over; anything else (and a
     table whose owner is gone) where it arrived."""
+    _run_on(loop, _scenario)
+
+
+def _run_on(loop: str, main: Callable[[], Coroutine[Any, Any, None]]) -> None:
+    """Run ``main()`` on the named event loop (uvloop skipped where it is missing)."""
     if loop == "uvloop":
         uvloop = pytest.importorskip("uvloop")
-        uvloop.run(_scenario())
+        uvloop.run(main())
     else:
-        asyncio.run(_scenario())
-
+        asyncio.run(main())
 
 
 async def _burst(count: int) -> None:
@@ -166,8 +170,4 @@ def test_a_burst_waits_for_room_in_the_owners_queue(loop: str) -> None:
     count = int(qlen.read_text()) + 20 if qlen.exists() else 30
     if count > 600:
         pytest.skip(f"{qlen} is {count - 20}: too many connections to fill it")
-    if loop == "uvloop":
-        uvloop = pytest.importorskip("uvloop")
-        uvloop.run(_burst(count))
-    else:
-        asyncio.run(_burst(count))
+    _run_on(loop, lambda: _burst(count))
