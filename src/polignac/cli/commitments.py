@@ -42,14 +42,11 @@ def read_head(source: str) -> tuple[dict[str, Any], dict[str, Any] | None]:
         CliError: the log cannot be read, or its head is not its last entry (status 2).
     """
     from ..core.commitlog import GENESIS, Entry, LogError
-    from .verify import _get_json, _is_http, log_from_database
+    from .verify import _get_json, _is_http, log_from_database, page_head
 
     if _is_http(source):
         first = _get_json(f"{source.rstrip('/')}/api/commitments?after=0&limit=1")
-        top = first.get("head") if isinstance(first, dict) else None
-        if not isinstance(top, dict) or not isinstance(top.get("seq"), int) \
-                or not isinstance(top.get("hash"), str):
-            raise CliError(f"{source} did not answer a page of the commitment log")
+        top = page_head(first, source)
         if top["seq"] == 0:
             return {"seq": 0, "hash": top["hash"]}, None
         page = _get_json(f"{source.rstrip('/')}/api/commitments?after={top['seq'] - 1}"

@@ -237,6 +237,19 @@ def read_heads(options: list[str], path: str | None) -> list[tuple[int, str]]:
     return heads
 
 
+def page_head(page: Any, where: str) -> dict[str, Any]:
+    """The log's head (``{"seq", "hash"}``) a page of ``GET /api/commitments`` gives.
+
+    Raises:
+        CliError: ``page`` is not such a page (``where`` says whose) (status 2).
+    """
+    top = page.get("head") if isinstance(page, dict) else None
+    if not isinstance(top, dict) or not isinstance(top.get("seq"), int) \
+            or not isinstance(top.get("hash"), str):
+        raise CliError(f"{where} did not answer a page of the commitment log")
+    return {"seq": top["seq"], "hash": top["hash"]}
+
+
 def chain_from_server(base: str, after: int) -> tuple[list[Entry], dict[str, Any]]:
     """The entries of the whole chain after entry ``after`` at the server at ``base``,
     up to its head, and that head (``GET /api/commitments``, paged).
@@ -252,12 +265,8 @@ def chain_from_server(base: str, after: int) -> tuple[list[Entry], dict[str, Any
             lambda at: f"{root}?after={at}&limit={LOG_PAGE}", after, "an entry number",
             lambda at: f"--log: more than {MAX_LOG_PAGES * LOG_PAGE} entries after entry "
                        f"{at}: check a later kept head"):
-        top = page.get("head")
-        if not isinstance(top, dict) or not isinstance(top.get("seq"), int) \
-                or not isinstance(top.get("hash"), str):
-            raise CliError(f"--log: {url} did not answer a page of the commitment log")
+        head = page_head(page, f"--log: {url}")
         entries += got
-        head = {"seq": top["seq"], "hash": top["hash"]}
     return entries, head
 
 
