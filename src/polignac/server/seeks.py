@@ -436,9 +436,9 @@ def touch_online(conn: Connection, identities: Iterable[str], now: float) -> Non
         from sqlalchemy.dialects.postgresql import insert as upsert
     else:
         from sqlalchemy.dialects.sqlite import insert as upsert  # type: ignore[assignment]
-    stmt = upsert(online_t).values(values)
+    stmt = upsert(online_t)  # one statement run for every row: compiled once, and cached
     conn.execute(stmt.on_conflict_do_update(index_elements=["identity_hash"],
-                                            set_={"seen_at": stmt.excluded.seen_at}))
+                                            set_={"seen_at": stmt.excluded.seen_at}), values)
 
 
 def online_count(conn: Connection, now: float, window: float) -> int:
