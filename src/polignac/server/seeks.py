@@ -40,7 +40,8 @@ seats are checked there, once.
 
 **Online.**  Table ``online`` holds each browser identity seen in the last
 seconds: a lobby's poll, and every ``seek_tick`` each process writes the
-identities of the people connected to its tables.  The count is the distinct
+identities of the people connected to its tables (each again once a third of
+``online_window`` has passed: ``Matchmaker.written``).  The count is the distinct
 accounts (an identity linked to an account counts as that account) and guest
 identities seen in the last ``online_window`` seconds: one person's several tabs
 share the browser identity and count once.
