@@ -32,6 +32,8 @@ from polignac.server.db import events_t, make_engine, migrate, seats_t, tables_t
 from .test_commitments import _play_match
 from .test_verify import TABLE, _config
 
+NO_ENTRY = "failed: the commitment log has no entry for this deal"
+
 
 def _played(config: ServerConfig, count: int) -> list[str]:
     """``count`` tables created and played to their end on ``config``'s database."""
@@ -170,7 +172,7 @@ def test_deals_from_before_the_log_verify_against_the_stored_event_log(
     _roll_back(engine, 3, c)
     no_entries = _strip(records[c], range(1, 4))
     status, out = _verify(capsys, tmp_path, no_entries, str(now.data_dir))
-    assert status == 1 and out.count("failed: the commitment log has no entry for this deal") == 3
+    assert status == 1 and out.count(NO_ENTRY) == 3
     assert BEFORE_CHAIN_NOTE not in out
     # which a head kept before the roll-back shows as well
     assert main(["verify", "--log", str(now.data_dir), "--head",
@@ -185,7 +187,7 @@ def test_deals_from_before_the_log_verify_against_the_stored_event_log(
         status, out = _verify(capsys, tmp_path, again, server.base)
         assert status == 1 and "not the one in the table's stored event log" in out
         status, out = _verify(capsys, tmp_path, no_entries, server.base)
-        assert status == 1 and out.count("failed: the commitment log has no entry for this deal") == 3
+        assert status == 1 and out.count(NO_ENTRY) == 3
         status, out = _verify(capsys, tmp_path, records[b], server.base)
         assert status == 0 and BEFORE_CHAIN_NOTE not in out
     finally:
