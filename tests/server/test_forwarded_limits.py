@@ -31,6 +31,7 @@ import httpx
 import pytest
 
 from .slow_readers import long_record, serve
+from .test_verify import TABLE
 
 PROXY = "127.0.0.1"
 """The trusted proxy (the servers' ``--forwarded-allow-ips``)."""
@@ -127,14 +128,29 @@ def _wait(base: str, what: Callable[[dict[str, Any]], bool], seconds: float = 60
         time.sleep(0.05)
 
 
-def _held(port: int, source: str, forwarded: str | None) -> socket.socket:
-    """A request that stays in the app: a POST whose body never ends."""
+def _held(port: int, source: str, forwarded: str | None, path: str = "/api/replay"
+          ) -> socket.socket:
+    """A request that stays in the app: a POST to ``path`` whose body never ends."""
     s = socket.create_connection(("127.0.0.1", port), timeout=30, source_address=(source, 0))
     header = "" if forwarded is None else f"X-Forwarded-For: {forwarded}\r\n"
-    s.sendall(f"POST /api/replay HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n"
-              f"Content-Type: application/json\r\nContent-Length: 100000\r\n{header}\r\n{{"
+    s.sendall(f"POST {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n"
+              f"Content-Type: application/json\r\nContent-Length: 1000\r\n{header}\r\n{{"
               .encode())
     return s
+
+
+def _refused_soon(send: Callable[[], httpx.Response], seconds: float = 60) -> None:
+    """Send until one is refused ``429 too-many-requests`` (the requests held before
+    it reach the app meanwhile); the others must pass.
+
+    Raises:
+        AssertionError: another answer, or none refused within ``seconds``.
+    """
+    deadline = time.monotonic() + seconds
+    while (r := send()).status_code != 429:
+        assert r.status_code == 200 and time.monotonic() < deadline, r.text[:200]
+        time.sleep(0.05)
+    assert r.json()["rule"] == "too-many-requests"
 
 
 def _workers_of(pid: int) -> list[int]:
@@ -225,7 +241,9 @@ def test_two_processes_behind_the_nginx_of_deploy(redis_server: Any, tmp_path: P
     """``polignac serve --workers 2`` (a Redis bus: the sign-in and seek limits shared by
     both processes) behind deploy/nginx.conf: each client reaching nginx from its own
     address has its own limits, whatever X-Forwarded-For it sends (nginx replaces it),
-    and a peer reaching the processes directly cannot forge one either."""
+    and a peer reaching the processes directly cannot forge one either; the requests
+    at once of a table's path, handed to its owner process, count the forwarded client
+    too."""
     from .cluster_support import SECRET, SRC
     from .conftest import free_port
     from .test_deploy import NGINX, nginx_conf
@@ -239,7 +257,7 @@ def test_two_processes_behind_the_nginx_of_deploy(redis_server: Any, tmp_path: P
             [sys.executable, "-m", "polignac", "serve", "--port", str(port), "--data",
              str(tmp_path / "data"), "--workers", "2", "--bus", redis_server.url(11),
              "--forwarded-allow-ips", PROXY, "--job-workers", "1", "--bot-workers", "1",
-             "--seek-countdown", "120", "--allowed-host", "127.0.0.1"],
+             "--max-requests", "3", "--seek-countdown", "120", "--allowed-host", "127.0.0.1"],
             stdout=out, stderr=subprocess.STDOUT, start_new_session=True,
             env=dict(os.environ, PYTHONPATH=SRC, POLIGNAC_BUS_SECRET=SECRET))
     nginx = None
@@ -270,7 +288,28 @@ def test_two_processes_behind_the_nginx_of_deploy(redis_server: Any, tmp_path: P
                              trust_env=False).status_code == 200:
                     break
             time.sleep(0.05)
-        _check_rate_limits(f"http://127.0.0.1:{front}", None, f"http://127.0.0.1:{port}")
+        direct = f"http://127.0.0.1:{port}"
+        _check_rate_limits(f"http://127.0.0.1:{front}", None, direct)
+
+        # requests at once, on a table's path (nginx would keep a body that never ends,
+        # so straight to the pair): whichever process a connection reaches, it is
+        # handed to the table's owner, whose limit counts the forwarded client
+        with _client(direct, PROXY) as http:
+            created = http.post("/api/tables", json=TABLE, headers=_headers("198.51.100.20"))
+        assert created.status_code == 200, created.text
+        record = f"/tables/{created.json()['id']}/record.json"
+        take = f"/tables/{created.json()['id']}/seats/1/take"
+        held = [_held(port, PROXY, "198.51.100.21", take) for _ in range(3)]
+        held += [_held(port, STRANGER, _forged(), take) for _ in range(3)]
+        try:
+            with _client(direct, PROXY) as http:
+                _refused_soon(lambda: http.get(record, headers=_headers("198.51.100.21")))
+                assert http.get(record, headers=_headers("198.51.100.22")).status_code == 200
+            with _client(direct, STRANGER) as http:
+                _refused_soon(lambda: http.get(record, headers=_headers(_forged())))
+        finally:
+            for s in held:
+                s.close()
     finally:
         if nginx is not None:
             nginx.terminate()
