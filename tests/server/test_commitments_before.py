@@ -151,6 +151,10 @@ def test_deals_from_before_the_log_verify_against_the_stored_event_log(
     assert status == 0, out
     assert "3 of 3 deals verified" in out and out.count(BEFORE_CHAIN_NOTE) == 3
     assert "the whole hash chain is sound" in out
+    assert main(["verify", str(tmp_path / "record.json"), "--log", str(now.data_dir),
+                 "--json"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert [d["notes"] for d in result["deals"]] == [[BEFORE_CHAIN_NOTE]] * 3
     again = forged(old_record, 3, seed=11)
     assert again["deals"][2]["shuffle"]["commitment"] != commits[2]
     status, out = _verify(capsys, tmp_path, again, str(now.data_dir))
