@@ -1,13 +1,14 @@
 """Every per-client limit keys on the client uvicorn gives: behind a trusted proxy
 (``--forwarded-allow-ips``) the address in ``X-Forwarded-For``, else the socket's
 peer, against a real ``polignac serve``: the sign-in limit (``account_routes.py``),
-Find players' ``seek-rate`` (``seek_routes.py``), the HTTP requests in the app at once
-(``httplimits.py``, ``--max-requests``) and the job pool's fair share
-(``workers.py:client_key``).  Two clients forwarded by the trusted proxy get limits
-of their own; a peer that is not the proxy gets one limit, whatever
-``X-Forwarded-For`` it forges.  Then ``--workers 2`` behind the real nginx of
-``deploy/`` (which replaces the header with the client's address): the limits shared
-through Redis key on each client.
+Find players' ``seek-rate`` (``seek_routes.py``), the open WebSockets
+(``--max-connections``), the HTTP requests in the app at once (``httplimits.py``,
+``--max-requests``) and the job pool's fair share (``workers.py:client_key``).  Two
+clients forwarded by the trusted proxy get limits of their own; a peer that is not
+the proxy gets one limit, whatever ``X-Forwarded-For`` it forges.  Then ``--workers
+2`` behind the real nginx of ``deploy/`` (which replaces the header with the client's
+address): the limits shared through Redis key on each client, and so do the requests
+at once on a table's path, handed to the table's owner process.
 
 Linux routes all of 127.0.0.0/8 to the loopback, so the proxy is 127.0.0.1 (the one
 address the server trusts) and the other peers are 127.0.0.2 and 127.0.0.3."""
@@ -23,7 +24,7 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -139,6 +140,32 @@ def _held(port: int, source: str, forwarded: str | None, path: str = "/api/repla
     return s
 
 
+@contextlib.contextmanager
+def _socket(port: int, url: str, source: str, forwarded: str) -> Iterator[Any]:
+    """A WebSocket to ``url`` from ``source`` that said hello, open while in the block.
+
+    Raises:
+        websockets.exceptions.InvalidStatus: the server refused it.
+    """
+    from websockets.sync.client import connect
+
+    sock = socket.create_connection(("127.0.0.1", port), timeout=30,
+                                    source_address=(source, 0))
+    with connect(url, sock=sock, proxy=None, open_timeout=30,
+                 additional_headers={"X-Forwarded-For": forwarded}) as ws:
+        ws.send('{"type": "hello", "last_seq": 0}')
+        yield ws
+
+
+def _refused_socket(port: int, url: str, source: str, forwarded: str) -> None:
+    """Raises: AssertionError: the server took a WebSocket it should refuse (429)."""
+    from websockets.exceptions import InvalidStatus
+
+    with pytest.raises(InvalidStatus) as refused, _socket(port, url, source, forwarded):
+        pass
+    assert refused.value.response.status_code == 429
+
+
 def _refused_soon(send: Callable[[], httpx.Response], seconds: float = 60) -> None:
     """Send until one is refused ``429 too-many-requests`` (the requests held before
     it reach the app meanwhile); the others must pass.
@@ -168,11 +195,24 @@ def _workers_of(pid: int) -> list[int]:
 @pytest.mark.slow
 def test_each_limit_keys_on_the_forwarded_client_only_from_the_proxy() -> None:
     body = long_record(2)
-    with serve("--forwarded-allow-ips", PROXY, "--max-requests", "3", "--job-workers", "1",
-               "--bot-workers", "1", "--job-timeout", "300", "--seek-countdown", "120"
-               ) as (port, proc):
+    with serve("--forwarded-allow-ips", PROXY, "--max-requests", "3", "--max-connections", "2",
+               "--job-workers", "1", "--bot-workers", "1", "--job-timeout", "300",
+               "--seek-countdown", "120") as (port, proc):
         base = f"http://127.0.0.1:{port}"
         _check_rate_limits(base, PROXY)
+
+        # open WebSockets: 2 a client
+        with _client(base, PROXY) as http:
+            created = http.post("/api/tables", json=TABLE, headers=_headers("198.51.100.30"))
+        assert created.status_code == 200, created.text
+        url = f"ws://127.0.0.1:{port}/tables/{created.json()['id']}/ws"
+        with contextlib.ExitStack() as stack:
+            for source, forwarded in [(PROXY, "198.51.100.31")] * 2 + [(STRANGER, "")] * 2:
+                stack.enter_context(_socket(port, url, source, forwarded or _forged()))
+            _refused_socket(port, url, PROXY, "198.51.100.31")
+            stack.enter_context(_socket(port, url, PROXY, "198.51.100.32"))  # another client
+            _refused_socket(port, url, STRANGER, _forged())
+        _wait(base, lambda h: h["connections"] == 0)
 
         # HTTP requests in the app at once: 3 a client
         held = [_held(port, PROXY, "198.51.100.7") for _ in range(3)]
