@@ -197,3 +197,43 @@ def test_deals_from_before_the_log_verify_against_the_stored_event_log(
     finally:
         server.kill()
         engine.dispose()
+
+
+def test_a_table_dealt_across_the_migration_pages_both_kinds(tmp_path: Path) -> None:
+    """A table whose deals 1-3 were stored before the chain and 4-5 after: its page
+    gives the first as ``before_log`` and the others as entries, ``limit`` of both
+    together in deal order; its deals after a logged one never count as early."""
+    from polignac.server.commitments import append, table_page
+
+    engine = make_engine(f"sqlite:///{tmp_path / 'polignac.db'}")
+    migrate(engine)
+    commits = [f"{n:02x}" * 32 for n in range(1, 6)]
+    with engine.begin() as conn:
+        conn.execute(tables_t.insert().values(id="T", preset="polignac", overrides="{}",
+                                              num_players=4, first_dealer=0, created_at=1.0,
+                                              options="{}"))
+        for n in range(1, 6):  # deals (one action between them), before the chain: 1-3
+            shuffle: dict[str, Any] = {"commitment": commits[n - 1]}
+            if n > 3:
+                shuffle["log"] = append(conn, "T", n, commits[n - 1], at=10_000 + n).to_json()
+            conn.execute(events_t.insert(), [
+                {"table_id": "T", "seq": 2 * n - 1, "kind": "deal", "action": "deal",
+                 "seat": None, "data": json.dumps({"shuffle": shuffle}),
+                 "created_at": 11.0 if n > 3 else float(n)},
+                {"table_id": "T", "seq": 2 * n, "kind": "act", "action": "pass", "seat": 0,
+                 "data": None, "created_at": 11.0 if n > 3 else float(n)}])
+
+    def page(after: int, limit: int) -> tuple[list[int], list[int], int | None]:
+        got = table_page(engine, "T", after, limit)
+        return ([d["deal"] for d in got["before_log"]], [e["deal"] for e in got["entries"]],
+                got["next"])
+
+    assert page(0, 100) == ([1, 2, 3], [4, 5], None)
+    assert [page(a, 2) for a in (0, 2, 4)] == [([1, 2], [], 2), ([3], [4], 4), ([], [5], None)]
+    assert table_page(engine, "T", 0, 1)["before_log"] == [{"deal": 1,
+                                                            "commitment": commits[0]}]
+    with engine.begin() as conn:  # a deal stored after the chain began, without an entry
+        conn.execute(update(events_t).where(events_t.c.seq == 5)
+                     .values(created_at=20.0))
+    assert page(0, 100) == ([1, 2], [4, 5], None)
+    engine.dispose()
