@@ -8,13 +8,25 @@ from __future__ import annotations
 import json
 import random
 import sqlite3
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from polignac.core import replay, to_record
-from polignac.core.commitlog import GENESIS, Entry, LogError, check_chain, entry_hash
+from polignac.core.commitlog import (
+    BEFORE_CHAIN_NOTE,
+    GENESIS,
+    DealLog,
+    Entry,
+    LogError,
+    StoredDeal,
+    before_chain,
+    check_chain,
+    check_record_deals,
+    entry_hash,
+)
 from polignac.core.shuffle import Proof, commitment, deal_order
 from polignac.server.commitments import append
 from polignac.server.db import make_engine, migrate
@@ -172,3 +184,43 @@ def test_a_rewritten_last_entry_differs_from_the_head(capsys: pytest.CaptureFixt
     status, out, _ = run(capsys, "verify", str(path), "--log", str(db))
     assert status == 1 and f"the chain's head (entry {seq}, " in out
     assert f"Deal {deal} failed: the commitment is not the one in the log" in out
+
+
+def test_which_deals_predate_the_log() -> None:
+    """``before_chain``: the deals of a table before its first logged deal, before the
+    first event that carries an entry, stored before the chain's first entry."""
+    commits = [f"{n:02x}" * 32 for n in range(1, 6)]
+    stored = [StoredDeal(n, commits[n - 1], False, 1000 * n) for n in range(1, 6)]
+    every = {n: commits[n - 1] for n in range(1, 6)}
+    assert before_chain(stored, [], None) == every  # no chain yet
+    assert before_chain(stored, [], 10_000) == every  # a chain begun after them
+    third = Entry.make(1, "T", 3, commits[2], 10_000, GENESIS)
+    assert before_chain(stored, [third], 10_000) == {1: commits[0], 2: commits[1]}
+    carried = [replace(s, logged=s.deal == 2) for s in stored]  # deal 2's event: an entry
+    assert before_chain(carried, [], None) == {1: commits[0]}
+    assert before_chain(stored, [], 3000) == {1: commits[0], 2: commits[1]}  # 3 is later
+    unproved = [replace(s, commitment=None) if s.deal == 1 else s for s in stored]
+    assert before_chain(unproved, [], None) == {n: every[n] for n in range(2, 6)}
+
+
+def test_a_deal_without_its_entry_passes_only_as_one_from_before_the_log() -> None:
+    record = verifiable_record(3)
+    n = len(record["deals"])
+    commits = {("T", d): record["deals"][d - 1]["shuffle"]["commitment"]
+               for d in range(1, n + 1)}
+    found = check_record_deals(record, [], commits)
+    assert all(f == DealLog((), BEFORE_CHAIN_NOTE) for f in found.values()), found
+    assert [f.problems for f in check_record_deals(record, []).values()] == [
+        ("the commitment log has no entry for this deal",)] * n
+    other = {**commits, ("T", 1): "ee" * 32}  # the stored event's commitment differs
+    assert check_record_deals(record, [], other)[1].problems == (
+        "dealt before the commitment log, but the commitment is not the one in the "
+        f"table's stored event log ({'ee' * 8}…)",)
+    first = Entry.make(1, "T", 1, commits[("T", 1)], 5, GENESIS)  # deal 1 logged: deal 2
+    found = check_record_deals(record, [first], commits)  # cannot predate the log
+    assert found[1] == DealLog() and found[2].problems == (
+        "the commitment log has no entry for this deal",)
+    claimed = json.loads(json.dumps(record))  # the record says deal 1 was logged
+    claimed["deals"][0]["shuffle"]["log"] = first.to_json()
+    assert check_record_deals(claimed, [], commits)[1].problems == (
+        "the commitment log has no entry for this deal",)

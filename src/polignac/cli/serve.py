@@ -81,11 +81,16 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser],
                         "the connection is cut (default 10)")
     p.add_argument("--forwarded-allow-ips", default=None, metavar="ADDRESSES",
                    help="the reverse proxies (comma-separated addresses or networks) whose "
-                        "X-Forwarded-For header names the client; the per-client limits "
-                        "then count that address. Default: $FORWARDED_ALLOW_IPS, else "
-                        "none: X-Forwarded-For is ignored and every client is the "
-                        "socket's peer (behind a proxy, set it, or all clients share the "
-                        "proxy's allowance; never name an address a client can send from)")
+                        "X-Forwarded-For header names the client: for a request from one "
+                        "of them, every per-client limit counts that address (open "
+                        "sockets --max-connections, requests at once --max-requests, "
+                        "tables --create-rate, seats asked for, sign-in tries, Find "
+                        "players requests, the job pool's fair share); a request from "
+                        "any other peer counts as that peer, whatever header it sends. "
+                        "Default: $FORWARDED_ALLOW_IPS, else none: X-Forwarded-For is "
+                        "ignored and every client is the socket's peer (behind a proxy, "
+                        "set it, or all clients share the proxy's allowance; never name "
+                        "an address a client can send from)")
     p.add_argument("--ping", type=float, default=20.0, metavar="SECONDS",
                    help="seconds between WebSocket pings, and to wait for the pong before "
                         "closing (default 20)")

@@ -1,7 +1,8 @@
 """``polignac verify``: check that every deal of a record follows from its committed
 seed and the players' cuts (``polignac.core.shuffle``), and, with ``--log``, that
 each deal's commitment is the one the server logged when it dealt it
-(``polignac.core.commitlog``)."""
+(``polignac.core.commitlog``), or, for a deal dealt before the log existed, the one
+the table's stored deal event carries (``commitlog.before_chain``)."""
 
 from __future__ import annotations
 
@@ -17,7 +18,14 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from ..core import RecordError
-from ..core.commitlog import GENESIS, Entry, LogError, check_chain, check_record_deals
+from ..core.commitlog import (
+    GENESIS,
+    MAX_DEAL,
+    Entry,
+    LogError,
+    check_chain,
+    check_record_deals,
+)
 from ..core.shuffle import DealCheck, verify_record
 from .common import CliError, read_json
 
@@ -34,6 +42,7 @@ MAX_HEADS = 10_000
 MAX_HEADS_FILE = 1 << 20
 """Bytes of a ``--heads`` file at most."""
 _HEAD = re.compile(r"([0-9]{1,16}):([0-9a-fA-F]{64})")
+_HEX64 = re.compile(r"[0-9a-f]{64}")
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser],
@@ -47,7 +56,10 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser],
         "A finished deal whose proof (shuffle, seed) is missing fails, unless --lenient. "
         "With --log, each deal's commitment must also be the one in the server's "
         "commitment log, so a record whose deal was forged again (a new seed with a "
-        "matching commitment) fails. Cuts the server refused are listed.")
+        "matching commitment) fails; a deal dealt before the server had its commitment "
+        "log (migration 0008) is checked against the table's stored event log instead "
+        "(noted: that log is the server's own database). Cuts the server refused are "
+        "listed.")
     p.add_argument("file", metavar="RECORD", nargs="?", default=None,
                    help="a record (JSON), e.g. a table's record.json (optional with --head "
                         "or --heads: then only the log is checked)")
@@ -138,20 +150,43 @@ def _pages(url_of: Callable[[int], str], after: int, unit: str,
     raise CliError(too_many(after))
 
 
-def log_from_server(base: str, table: str) -> list[Entry]:
-    """The entries of ``table`` in the commitment log of the server at ``base``.
+def _before_log(page: dict[str, Any], url: str) -> dict[int, str]:
+    """A page's ``before_log`` (a server from before it: none) as deal -> commitment.
+
+    Raises:
+        CliError: not a list of ``{"deal", "commitment"}`` (status 2).
+    """
+    items = page.get("before_log", [])
+    out: dict[int, str] = {}
+    for item in items if isinstance(items, list) else [None]:
+        deal = item.get("deal") if isinstance(item, dict) else None
+        commit = item.get("commitment") if isinstance(item, dict) else None
+        if not isinstance(deal, int) or isinstance(deal, bool) or not 0 < deal <= MAX_DEAL \
+                or not isinstance(commit, str) or not _HEX64.fullmatch(commit):
+            raise CliError(f"--log: {url}: before_log must list {{deal, commitment}} (a deal "
+                           "number and 64 lower-case hex digits)")
+        out[deal] = commit
+    return out
+
+
+def log_from_server(base: str, table: str) -> tuple[list[Entry], dict[int, str]]:
+    """The entries of ``table`` in the commitment log of the server at ``base``, and
+    its deals dealt before the log existed with the commitment the table's stored
+    event log gives (``before_log``: deal -> commitment).
 
     Raises:
         CliError: the server does not answer, or answers what is not a log (status 2).
     """
     root = f"{base.rstrip('/')}/tables/{urllib.parse.quote(table, safe='')}/commitments"
     entries: list[Entry] = []
-    for _url, _page, got in _pages(
+    before: dict[int, str] = {}
+    for url, page, got in _pages(
             lambda after: f"{root}?after={after}&limit={LOG_PAGE}", 0, "a deal number",
             lambda _after: f"--log: more than {MAX_LOG_PAGES * LOG_PAGE} entries for "
                            f"table {table}"):
         entries += got
-    return entries
+        before.update(_before_log(page, url))
+    return entries, before
 
 
 def _is_http(source: str) -> bool:
@@ -198,6 +233,30 @@ def log_from_database(source: str) -> tuple[list[Entry], list[str]]:
         problems.append(f"the chain's head (entry {head['seq']}, {str(head['hash'])[:16]}…) "
                         f"is not its last entry (entry {last[0]}, {last[1][:16]}…)")
     return chain, problems
+
+
+def before_log_from_database(source: str, table: str) -> dict[int, str]:
+    """``table``'s deals dealt before the commitment log existed, with the commitment
+    its stored deal event carries (``commitments.py:before_chain_of``).
+
+    Raises:
+        CliError: the database cannot be read (status 2).
+    """
+    from sqlalchemy.exc import SQLAlchemyError
+
+    from ..server.commitments import before_chain_of
+    from ..server.db import make_engine
+
+    try:
+        engine = make_engine(database_url(source))
+        try:
+            with engine.connect() as conn:
+                return before_chain_of(conn, table)
+        finally:
+            engine.dispose()
+    except SQLAlchemyError as exc:
+        raise CliError(f"--log: cannot read the event log of {source}: "
+                       f"{str(exc).splitlines()[0][:200]}") from None
 
 
 def parse_head(text: str, where: str) -> tuple[int, str]:
@@ -338,25 +397,30 @@ def _print_heads(source: str, heads: list[tuple[int, str]],
 def against_log(record: Mapping[str, Any], checks: list[DealCheck], source: str
                 ) -> tuple[list[DealCheck], list[str]]:
     """``checks`` with each deal also checked against the commitment log at ``source``
-    (a deal that differs fails), and the problems of the log's chain itself.
+    (a deal that differs fails), and the problems of the log's chain itself.  A deal
+    dealt before the log existed is checked against the table's stored event log
+    instead (``core/commitlog.py:before_chain``; it then carries a note).
 
     Raises:
         CliError: the log cannot be read, or the record names no table.
     """
     table = record_table(record)
     if _is_http(source):
-        entries = log_from_server(source, table)
+        entries, early = log_from_server(source, table)
         chain_problems = [f"entry {e.seq}: its hash is not the hash of its fields"
                           for e in entries if not e.sound]
     else:
         chain, chain_problems = log_from_database(source)
         entries = [e for e in chain if e.table == table]
-    found = check_record_deals(record, entries)
+        early = before_log_from_database(source, table)
+    found = check_record_deals(record, entries, {(table, d): c for d, c in early.items()})
     out = []
     for check in checks:
-        problems = found.get(check.deal)
-        if problems:
-            check = replace(check, status="failed", problems=(*check.problems, *problems))
+        got = found.get(check.deal)
+        if got is not None and got.problems:
+            check = replace(check, status="failed", problems=(*check.problems, *got.problems))
+        if got is not None and got.note is not None:
+            check = replace(check, notes=(*check.notes, got.note))
         out.append(check)
     return out, chain_problems
 
@@ -413,7 +477,8 @@ def run_verify(path: str | None, as_json: bool, strict: bool, out: TextIO,
     print(f"{'deal':>4}  {'result':<14}  {'cuts':>4}  {'commitment':<17}  notes", file=out)
     for c in checks:
         commit = "-" if c.commitment is None else f"{c.commitment[:8]}…{c.commitment[-8:]}"
-        notes = [*c.problems, *(f"{len(c.refused)} cut(s) refused",) * bool(c.refused)]
+        notes = [*c.problems, *c.notes,
+                 *(f"{len(c.refused)} cut(s) refused",) * bool(c.refused)]
         print(f"{c.deal:>4}  {LABELS[c.status]:<14}  {c.cuts:>4}  {commit:<17}  "
               f"{'; '.join(notes)}".rstrip(), file=out)
     passed = len(checks) - len(failed) - len(unverified)
@@ -436,6 +501,6 @@ def run_verify(path: str | None, as_json: bool, strict: bool, out: TextIO,
     return 0 if ok else 1
 
 
-__all__ = ["against_log", "chain_from_server", "check_heads", "database_url",
-           "log_from_database", "log_from_server", "parse_head", "read_heads",
-           "record_table", "register", "run_heads", "run_verify"]
+__all__ = ["against_log", "before_log_from_database", "chain_from_server", "check_heads",
+           "database_url", "log_from_database", "log_from_server", "parse_head",
+           "read_heads", "record_table", "register", "run_heads", "run_verify"]

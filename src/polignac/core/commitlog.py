@@ -6,6 +6,9 @@ before it, so an entry cannot be changed, dropped or slipped in without
 changing every later hash.  A record whose deal was forged again afterwards
 (a new seed with its matching commitment) no longer matches the log
 (``polignac verify RECORD --log ...``; docs/server.md, "The commitment log").
+A deal dealt before the chain existed (migration 0008) has no entry:
+:func:`before_chain` says which deals of a table those are, and their commitment is
+then the one the table's stored deal event carries.
 
 The scheme ``polignac-commitments/1``: entry number ``seq`` (from 1) of the
 chain is ``(seq, table, deal, commitment, at, prev)``, ``at`` the time in epoch
@@ -147,28 +150,101 @@ def check_chain(entries: Iterable[Entry], prev: Entry | None = None) -> list[str
     return problems
 
 
-def check_record_deals(record: Mapping[str, Any], entries: Sequence[Entry]
-                       ) -> dict[int, list[str]]:
+@dataclass(frozen=True)
+class StoredDeal:
+    """A deal as its table's stored event log has it (the table's ``deal`` events, in
+    order): what :func:`before_chain` needs of it."""
+
+    deal: int
+    """Its number, from 1 (the table's how-many-th deal event)."""
+    commitment: str | None
+    """The event's ``shuffle.commitment`` (None: a deal without a shuffle)."""
+    logged: bool
+    """The event carries its log entry (``shuffle.log``): dealt once the chain existed."""
+    at: int
+    """Epoch milliseconds at which the event was stored."""
+
+
+def before_chain(stored: Iterable[StoredDeal], entries: Iterable[Entry],
+                 start: int | None) -> dict[int, str]:
+    """The deals of one table that were dealt before the commitment log existed, with
+    the commitment their stored event carries: deal number -> commitment.
+
+    ``stored``: the table's deals as its event log has them, in order; ``entries``:
+    the table's entries in the chain; ``start``: the ``at`` of the chain's first entry
+    (None: the chain is empty).  Once the chain exists, every deal is appended to it in
+    the transaction that stores the deal's event, whose ``shuffle.log`` then carries
+    the entry, and a table's deals come one after the other.  So a deal predates the
+    chain only when it comes before the table's first deal that the chain holds and
+    before the first whose event carries an entry, and was stored before the chain's
+    first entry; only those with a commitment are given.
+    """
+    first = min((e.deal for e in entries), default=None)
+    out: dict[int, str] = {}
+    for d in stored:
+        if d.logged or (first is not None and d.deal >= first) \
+                or (start is not None and d.at >= start):
+            break
+        if d.commitment is not None:
+            out[d.deal] = d.commitment
+    return out
+
+
+BEFORE_CHAIN_NOTE = "dealt before the commitment log: checked against the table's stored " \
+    "event log"
+
+
+@dataclass(frozen=True)
+class DealLog:
+    """What :func:`check_record_deals` found for one deal."""
+
+    problems: tuple[str, ...] = ()
+    """What differs (empty: it matches)."""
+    note: str | None = None
+    """How it matched, when not by its entry (:data:`BEFORE_CHAIN_NOTE`)."""
+
+
+def check_record_deals(record: Mapping[str, Any], entries: Sequence[Entry],
+                       before: Mapping[tuple[str, int], str] | None = None
+                       ) -> dict[int, DealLog]:
     """Check each deal of ``record`` that carries a ``shuffle`` against the log
-    ``entries`` of its table: deal number -> what differs (an empty list: it matches).
+    ``entries`` of its table: deal number -> what was found.
 
     A deal matches when the log has an entry for its table and number whose
     commitment is the record's and, when the record's ``shuffle.log`` is given, is
-    that very entry.  Each entry must also be sound (its hash).  Never raises: a
-    malformed field is a difference.
+    that very entry.  Each entry must also be sound (its hash).  A deal the log has
+    no entry for matches only when ``before`` (``(table, deal) -> commitment``: the
+    deals dealt before the chain existed, :func:`before_chain`) gives the record's
+    commitment for it, the record claims no entry for it (no ``shuffle.log``) and
+    the log holds no deal of its table up to that one; it then carries
+    :data:`BEFORE_CHAIN_NOTE`.  Never raises: a malformed field is a difference.
     """
     by_deal: dict[tuple[str, int], Entry] = {(e.table, e.deal): e for e in entries}
-    out: dict[int, list[str]] = {}
+    first: dict[str, int] = {}
+    for e in entries:
+        first[e.table] = min(first.get(e.table, e.deal), e.deal)
+    out: dict[int, DealLog] = {}
     deals = record.get("deals")
     for number, entry in enumerate(deals if isinstance(deals, list) else [], start=1):
         shuffle = entry.get("shuffle") if isinstance(entry, Mapping) else None
         if not isinstance(shuffle, Mapping):
             continue
         problems: list[str] = []
+        note = None
         table = shuffle.get("table")
         logged = by_deal.get((table, number)) if isinstance(table, str) else None
+        claimed = shuffle.get("log")
         if logged is None:
-            problems.append("the commitment log has no entry for this deal")
+            stored = (before or {}).get((table, number)) if isinstance(table, str) else None
+            if stored is None or claimed is not None \
+                    or first.get(str(table), number + 1) <= number:
+                problems.append("the commitment log has no entry for this deal")
+            elif shuffle.get("commitment") != stored:
+                problems.append("dealt before the commitment log, but the commitment is "
+                                "not the one in the table's stored event log "
+                                f"({stored[:16]}…)")
+            else:
+                note = BEFORE_CHAIN_NOTE
         else:
             if not logged.sound:
                 problems.append(f"log entry {logged.seq}: its hash is not the hash of its "
@@ -176,7 +252,6 @@ def check_record_deals(record: Mapping[str, Any], entries: Sequence[Entry]
             if shuffle.get("commitment") != logged.commitment:
                 problems.append(f"the commitment is not the one in the log (entry "
                                 f"{logged.seq}: {logged.commitment[:16]}…)")
-            claimed = shuffle.get("log")
             if claimed is not None:
                 try:
                     mine = Entry.from_json(claimed)
@@ -185,9 +260,9 @@ def check_record_deals(record: Mapping[str, Any], entries: Sequence[Entry]
                 else:
                     if mine != logged:
                         problems.append(f"shuffle.log is not entry {logged.seq} of the log")
-        out[number] = problems
+        out[number] = DealLog(tuple(problems), note)
     return out
 
 
-__all__ = ["GENESIS", "TAG", "VERSION", "Entry", "LogError", "check_chain",
-           "check_record_deals", "entry_hash"]
+__all__ = ["BEFORE_CHAIN_NOTE", "GENESIS", "TAG", "VERSION", "DealLog", "Entry", "LogError",
+           "StoredDeal", "before_chain", "check_chain", "check_record_deals", "entry_hash"]

@@ -223,12 +223,15 @@ class DealCheck:
     problems: tuple[str, ...] = field(default=())
     refused: tuple[str, ...] = field(default=())
     """The cuts the server refused for this deal (``shuffle.refused``), one line each."""
+    notes: tuple[str, ...] = field(default=())
+    """How a check passed when it is worth saying (``polignac verify --log``: a deal
+    dealt before the commitment log, checked against the table's stored event log)."""
 
     def to_json(self) -> dict[str, Any]:
         """JSON-ready (``polignac verify --json``)."""
         return {"deal": self.deal, "status": self.status, "commitment": self.commitment,
                 "cuts": self.cuts, "problems": list(self.problems),
-                "refused": list(self.refused)}
+                "refused": list(self.refused), "notes": list(self.notes)}
 
 
 MAX_REFUSED = 64

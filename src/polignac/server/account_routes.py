@@ -32,6 +32,7 @@ from starlette.routing import Route
 
 from . import accounts
 from .accounts import Account, AccountError, AccountStore
+from .httplimits import client_address
 from .requests import JsonInputError, parse_json, read_body
 from .seating import IDENTITY_COOKIE, identity_hash, new_identity, read_identity
 from .security import hash_token, new_token, origin_allowed
@@ -157,14 +158,14 @@ def _set_identity(response: Response, svc: Service, identity: str) -> None:
 
 
 async def _limit(svc: Service, request: Request, username: str | None) -> None:
-    """One more sign-in try for this client (and this username), or 429; counted by
-    every process together when the bus is Redis (``ratelimits.py``).
+    """One more sign-in try for this client (its address as uvicorn gives it: the
+    socket's peer, or behind a trusted proxy the one in ``X-Forwarded-For``) and this
+    username, or 429; counted by every process together (``ratelimits.py``).
 
     Raises:
         AccountError: ``signin-rate`` (429), with ``headers`` (Retry-After).
     """
-    address = request.client.host if request.client else "?"
-    ok = await svc.per_client.allow(f"address:{address}")
+    ok = await svc.per_client.allow(f"address:{client_address(request.scope)}")
     if ok and username is not None:
         ok = await svc.per_account.allow(f"account:{username.lower()}")
     if not ok:

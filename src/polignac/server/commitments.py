@@ -16,11 +16,15 @@ A refused cut (``cut_window.py:CutWindow.refuse``) is stored in
     GET /api/commitments?after=SEQ&limit=N[&until=B]  the chain, N entries after SEQ
                                                       (and at most up to entry B)
     GET /tables/{id}/commitments?after=DEAL&limit=N   a table's entries, by deal number
+                                                      (and its deals dealt before the
+                                                      chain existed: ``before_log``)
 """
 
 from __future__ import annotations
 
 import asyncio
+import json
+import re
 import time
 from collections.abc import Callable
 from typing import Any
@@ -43,9 +47,9 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from ..core.commitlog import GENESIS, VERSION, Entry
+from ..core.commitlog import GENESIS, VERSION, Entry, StoredDeal, before_chain
 from ..core.shuffle import MAX_REFUSED
-from .db import metadata
+from .db import events_t, metadata
 from .errors import ApiError
 from .inputs import ascii_int
 
@@ -80,6 +84,7 @@ cut_refusals_t = Table(
 
 PAGE = 100
 """Entries a page by default."""
+_HEX64 = re.compile(r"[0-9a-f]{64}")
 MAX_PAGE = 1000
 """Entries a page at most."""
 
@@ -151,15 +156,63 @@ def chain_page(engine: Engine, after: int, limit: int, until: int | None = None
 
 
 def table_page(engine: Engine, table_id: str, after: int, limit: int) -> dict[str, Any]:
-    """``table_id``'s entries for deals after number ``after`` (at most ``limit``)."""
+    """``table_id``'s entries for deals after number ``after``, and its deals dealt
+    before the chain existed (:func:`before_chain_of`) after that number as
+    ``before_log`` (``{"deal", "commitment"}``): at most ``limit`` of both together,
+    in deal order; ``next``: the last deal's number when more follow."""
     with engine.connect() as conn:
         rows = conn.execute(select(commitment_log_t).where(
             commitment_log_t.c.table_id == table_id, commitment_log_t.c.deal > after)
             .order_by(commitment_log_t.c.deal).limit(limit + 1)).all()
+        early = before_chain_of(conn, table_id, after + limit + 1)
         top = head(conn)
-    entries = [_entry(r).to_json() for r in rows[:limit]]
-    return {"version": VERSION, "table": table_id, "head": top, "entries": entries,
-            "next": entries[-1]["deal"] if len(rows) > limit else None}
+    items: list[tuple[int, bool, dict[str, Any]]] = [
+        (r.deal, True, _entry(r).to_json()) for r in rows]
+    items += [(deal, False, {"deal": deal, "commitment": commit})
+              for deal, commit in early.items() if deal > after]
+    items.sort(key=lambda item: item[0])
+    page = items[:limit]
+    return {"version": VERSION, "table": table_id, "head": top,
+            "entries": [item for _, logged, item in page if logged],
+            "before_log": [item for _, logged, item in page if not logged],
+            "next": page[-1][0] if len(items) > limit else None}
+
+
+def _stored_deal(number: int, data: str | None, created_at: float) -> StoredDeal:
+    """Deal ``number`` as its stored event (``data``: its JSON) has it."""
+    try:
+        parsed = json.loads(data) if data else None
+    except ValueError:
+        parsed = None
+    proof = parsed.get("shuffle") if isinstance(parsed, dict) else None
+    proof = proof if isinstance(proof, dict) else {}
+    commit = proof.get("commitment")
+    return StoredDeal(number, commit if isinstance(commit, str) and _HEX64.fullmatch(commit)
+                      else None, "log" in proof, int(created_at * 1000))
+
+
+def before_chain_of(conn: Connection, table_id: str, upto: int | None = None
+                    ) -> dict[int, str]:
+    """``table_id``'s deals dealt before the chain existed, with the commitment each
+    one's stored deal event carries (deal number -> commitment), among its first
+    ``upto`` deals (None: all): the rule is ``core/commitlog.py:before_chain``, on
+    the table's deal events (only those before its first logged deal are read), its
+    first entry in the chain and the chain's first entry."""
+    first = conn.execute(select(commitment_log_t).where(commitment_log_t.c.table_id == table_id)
+                         .order_by(commitment_log_t.c.deal).limit(1)).all()
+    start = conn.execute(select(commitment_log_t.c.at).order_by(commitment_log_t.c.seq)
+                         .limit(1)).scalar()
+    if first:
+        upto = min(first[0].deal - 1, upto) if upto is not None else first[0].deal - 1
+    query = select(events_t.c.data, events_t.c.created_at).where(
+        events_t.c.table_id == table_id, events_t.c.kind == "deal").order_by(events_t.c.seq)
+    if upto is not None:
+        if upto <= 0:
+            return {}
+        query = query.limit(upto)
+    stored = (_stored_deal(n, r.data, r.created_at)
+              for n, r in enumerate(conn.execute(query), start=1))
+    return before_chain(stored, [_entry(r) for r in first], start)
 
 
 def read_chain(engine: Engine, page: int = MAX_PAGE) -> list[Entry]:
@@ -268,7 +321,7 @@ def routes() -> list[Route]:
             Route("/tables/{table_id}/commitments", table_route)]
 
 
-__all__ = ["GENESIS", "append", "append_op", "chain_page", "commitment_head_t",
+__all__ = ["GENESIS", "append", "append_op", "before_chain_of", "chain_page", "commitment_head_t",
            "commitment_log_t", "cut_refusals_t", "read_chain", "read_chain_and_head",
            "record_refusal",
            "refusals_of", "routes", "table_page"]
