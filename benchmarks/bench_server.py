@@ -307,8 +307,12 @@ def process_tree_cpu(pid: int) -> float:
 
 
 async def run(args: argparse.Namespace, port: int, server_pid: int,
-              proxy_pid: int | None = None) -> dict[str, Any]:
-    """Create the tables, play for ``args.seconds``; the figures."""
+              proxy_pid: int | None = None, server_port: int | None = None) -> dict[str, Any]:
+    """Create the tables through ``port`` (the server's, or the proxy's), play for
+    ``args.seconds``; the figures.  ``GET /health`` is asked of the server's own port
+    (``server_port``, default ``port``): through a proxy's kept connections it would
+    reach one process only."""
+    health_port = port if server_port is None else server_port
     sem = asyncio.Semaphore(20)
 
     async def one() -> tuple[str, list[str]]:
@@ -326,7 +330,7 @@ async def run(args: argparse.Namespace, port: int, server_pid: int,
                 player(port, table, cookie, t * 4 + s, deadline, latencies, go, args.think)))
     await asyncio.sleep(min(10.0, 0.5 + len(tasks) / 200))  # let the connections open
     many = getattr(args, "workers_now", 1) > 1
-    crossed = cluster_counts(port, args.workers_now) if many else {}
+    crossed = cluster_counts(health_port, args.workers_now) if many else {}
     profiled = web_processes(server_pid, many) if args.profile else []
     signal_all(profiled, signal.SIGUSR1)
     started = time.monotonic()
@@ -343,7 +347,7 @@ async def run(args: argparse.Namespace, port: int, server_pid: int,
     loop_cpu = loop_cpu_seconds(server_pids) - loop_cpu
     signal_all(profiled, signal.SIGUSR2)
     if many:  # during the play only
-        after = cluster_counts(port, args.workers_now)
+        after = cluster_counts(health_port, args.workers_now)
         crossed = {"during_play": {k: v - crossed.get(k, 0) for k, v in after.items()
                                    if k != "processes_heard"}, "since_start": after}
     proxy_cpu = process_tree_cpu(proxy_pid) - proxy_cpu if proxy_pid else 0.0
@@ -428,7 +432,7 @@ def main(argv: list[str] | None = None) -> int:
                 else:
                     client_port = port
                 figures = asyncio.run(run(args, client_port, proc.pid,
-                                          nginx.pid if nginx else None))
+                                          nginx.pid if nginx else None, port))
             finally:
                 if nginx is not None:
                     nginx.terminate()

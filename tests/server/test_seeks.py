@@ -287,6 +287,30 @@ def test_online_counts_people_not_tabs(app_client: TestClient) -> None:
     assert app_client.get("/api/seeks").json()["online"] >= 1
 
 
+def _seen_at(client: TestClient) -> list[float]:
+    engine = _database(client)
+    with engine.connect() as conn:
+        rows = [float(r[0]) for r in conn.execute(text("SELECT seen_at FROM online"))]
+    engine.dispose()
+    return rows
+
+
+def test_a_player_stays_online_with_a_write_a_third_of_the_window(
+        fast: ServerConfig, bot_backend: PoolBackend) -> None:
+    # every round (50 ms here) sees the player at the table, but the row is written
+    # again only once a third of the window (0.6 s) has passed: never a write a round
+    config = replace(fast, online_window=1.8)
+    with TestClient(create_app(config, bot_backend), base_url="http://testserver") as c:
+        url = c.post("/api/play-now", json={}).json()["url"]
+        with c.websocket_connect(url + "/ws") as ws:
+            ws.send_json({"type": "hello", "last_seq": 0})
+            first = wait_for(lambda: _seen_at(c))[0]
+            second = wait_for(lambda: [t for t in _seen_at(c) if t != first])[0]
+            third = wait_for(lambda: [t for t in _seen_at(c) if t not in (first, second)])[0]
+            assert second - first >= 0.6 - 0.05 and third - second >= 0.6 - 0.05
+            assert _online(c) == 1  # the row is never older than the window
+
+
 # ------------------------------------------------------------------ a claimant that dies
 
 

@@ -185,14 +185,32 @@ def name_fields(name: str, seat: int, level: str | None) -> dict[str, object]:
     >>> name_fields("Alice", 0, None)
     {}
     """
-    candidates: list[tuple[str, dict[str, int]]] = [
-        ("name.you", {}), ("name.guest", {"n": seat + 1}), ("name.player", {"n": seat + 1})]
-    levels = [level] if level else [k[9:] for k in catalog(DEFAULT) if k.startswith("name.bot.")]
-    candidates += [(f"name.bot.{lv}", {"n": seat + 1}) for lv in levels]
-    for key, params in candidates:
-        if key in catalog(DEFAULT) and default_name(key, **params) == name:
-            return {"name_key": key, "name_params": params}
-    return {}
+    found = _default_name_key(name, seat, level)
+    if found is None:
+        return {}
+    key, n = found
+    return {"name_key": key, "name_params": {} if n is None else {"n": n}}
+
+
+@functools.lru_cache(maxsize=1)
+def _bot_levels() -> tuple[str, ...]:
+    """The bot levels that have a default name in the default catalog."""
+    return tuple(k[9:] for k in catalog(DEFAULT) if k.startswith("name.bot."))
+
+
+@functools.lru_cache(maxsize=4096)
+def _default_name_key(name: str, seat: int, level: str | None) -> tuple[str, int | None] | None:
+    """:func:`name_fields`' answer as ``(key, n)`` (``n`` None: no parameter), kept: the
+    server asks it for every seat of every presence and state frame, and the answer
+    never changes (the catalog is read once)."""
+    candidates: list[tuple[str, int | None]] = [
+        ("name.you", None), ("name.guest", seat + 1), ("name.player", seat + 1)]
+    candidates += [(f"name.bot.{lv}", seat + 1) for lv in ((level,) if level else _bot_levels())]
+    for key, n in candidates:
+        if key in catalog(DEFAULT) and \
+                default_name(key, **({} if n is None else {"n": n})) == name:
+            return key, n
+    return None
 
 
 # ------------------------------------------------------------- the rules text

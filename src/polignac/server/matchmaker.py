@@ -8,6 +8,7 @@ import asyncio
 import contextlib
 import logging
 import random
+import time
 from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import Connection
@@ -54,6 +55,11 @@ class Matchmaker:
         """Browser identities seen in the lobby since the last round (likewise)."""
         self.seating: set[str] = set()
         """The groups this process claimed and is seating now."""
+        self.written: dict[str, float] = {}
+        """When (``time.monotonic``) each identity's ``online`` row was last written by
+        this process: a row is written again only once a third of ``online_window``
+        has passed, not at every round (2,000 people at tables were 2,000 upserts a
+        second, each round holding SQLite's one writer)."""
 
     def mark(self, seek_id: str | None, identity: str) -> None:
         """A lobby's poll: its request (if any) is alive and its browser online; the
@@ -128,10 +134,16 @@ class Matchmaker:
         online.update(s.holder_hash for t in list(self.hub.tables.values())
                       for s in t.seats if s.kind == "human" and s.holder_hash
                       and t.presence.connections.get(s.seat, 0) > 0)
+        mono = time.monotonic()
+        again = mono - config.online_window / 3
+        written = self.written
+        for identity in [i for i, at in written.items() if at <= again]:
+            del written[identity]  # due again (and the dict stays bounded by the window)
+        due = {i for i in online if i not in written}
 
         def round_(conn: Connection, now: float) -> list[list[Any]]:  # one transaction
             seen_now(conn, seen, now)
-            touch_online(conn, online, now)
+            touch_online(conn, due, now)
             expire(conn, now, config.seek_stale, config.seek_lifetime, 4 * config.online_window)
             form_groups(conn, now, config.seek_countdown)
             groups = [take_group(conn, g, now, config.seek_stale, me, config.lease_seconds,
@@ -152,6 +164,7 @@ class Matchmaker:
             self.seen |= seen
             self.online |= online
             raise
+        written.update(dict.fromkeys(due, mono))
         self.seating.update(rows[0].group_id for rows in groups)
         try:
             seated: dict[str, tuple[str, int]] = {}

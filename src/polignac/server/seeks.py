@@ -40,7 +40,8 @@ seats are checked there, once.
 
 **Online.**  Table ``online`` holds each browser identity seen in the last
 seconds: a lobby's poll, and every ``seek_tick`` each process writes the
-identities of the people connected to its tables.  The count is the distinct
+identities of the people connected to its tables (each again once a third of
+``online_window`` has passed: ``Matchmaker.written``).  The count is the distinct
 accounts (an identity linked to an account counts as that account) and guest
 identities seen in the last ``online_window`` seconds: one person's several tabs
 share the browser identity and count once.
@@ -436,9 +437,9 @@ def touch_online(conn: Connection, identities: Iterable[str], now: float) -> Non
         from sqlalchemy.dialects.postgresql import insert as upsert
     else:
         from sqlalchemy.dialects.sqlite import insert as upsert  # type: ignore[assignment]
-    stmt = upsert(online_t).values(values)
+    stmt = upsert(online_t)  # one statement run for every row: compiled once, and cached
     conn.execute(stmt.on_conflict_do_update(index_elements=["identity_hash"],
-                                            set_={"seen_at": stmt.excluded.seen_at}))
+                                            set_={"seen_at": stmt.excluded.seen_at}), values)
 
 
 def online_count(conn: Connection, now: float, window: float) -> int:
