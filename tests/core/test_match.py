@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import copy
+import dataclasses
+import pickle
 import random
 
 import pytest
@@ -334,3 +337,30 @@ def test_deal_random_deals_as_a_shuffled_pack(preset: str) -> None:
             match = dealt
             while match.current is not None:
                 match = match.apply(play.choice(match.legal_actions()))
+
+
+@pytest.mark.parametrize("preset", ["polignac", "pollack", "bassadewitz", "black-lady"])
+def test_a_match_is_a_frozen_dataclass_at_every_step(preset: str) -> None:
+    """The match keeps its state in slots (core/match.py:_Slots): at every step it
+    still refuses changes, compares, copies, pickles and replaces as a frozen dataclass,
+    and ``finished``/``needs_deal`` say what the standing and the deal say."""
+    rng = random.Random(11)
+    m = Match.new(get_rules(preset), names=("A", "B", "C", "D")[:get_rules(preset).default_players])
+    steps = 0
+    while not m.finished and steps < 300:
+        assert m.finished == m.standing.finished
+        assert m.needs_deal == (m.current is None and not m.finished)
+        if steps % 17 == 0:
+            for name in ("current", "finished", "needs_deal", "results", "standing"):
+                with pytest.raises(dataclasses.FrozenInstanceError):
+                    setattr(m, name, None)
+            again = pickle.loads(pickle.dumps(m))
+            assert again == m and copy.copy(m) == m and copy.deepcopy(m) == m
+            assert type(again) is Match and again.view(0) == m.view(0)
+            renamed = dataclasses.replace(m, names=tuple(n + "!" for n in m.names))
+            assert renamed.names != m.names and renamed.current is m.current
+            assert renamed.results == m.results and renamed.needs_deal == m.needs_deal
+            assert repr(renamed).startswith("Match(rules=")
+        m = m.deal_random(rng) if m.needs_deal else m.apply(rng.choice(m.legal_actions()))
+        steps += 1
+    assert m.finished == m.standing.finished

@@ -21,7 +21,8 @@ from __future__ import annotations
 import random as _random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, Final
+from operator import attrgetter
+from typing import TYPE_CHECKING, Any, Final
 
 from .actions import Action, parse_action
 from .cards import CODES, Card, Mask, cards_of
@@ -64,18 +65,90 @@ class DealResult:
         return self.deal.rules.scorer.result_sheet(self)
 
 
-class _CurrentSlot:
-    """The slot of a match's deal in progress (:attr:`Match.current`): an action in a
-    deal changes only it, so the match after an action shares the other fields'
-    ``__dict__`` with the match before and sets this slot (a match's ``__dict__`` is
-    never changed once built: :meth:`Match.__post_init__` sets its own at the start)."""
+class _Shared:
+    """What every state of a match during one deal shares: the fields of
+    :class:`Match` but the deal in progress (a plain object: built once per deal,
+    never changed once built)."""
 
-    __slots__ = ("current",)
+    __slots__ = ("current_dealer", "current_seats", "first_dealer", "names", "num_players",
+                 "results", "rules", "standing")
+
+    rules: Rules
+    num_players: int
+    first_dealer: int
+    names: tuple[str, ...]
+    results: tuple[DealResult, ...]
+    current_seats: tuple[int, ...]
+    current_dealer: int
+    standing: Standing
 
 
-@dataclass(frozen=True)
-class Match(StandingView, _CurrentSlot):
-    """The state of a match.  Build with :meth:`new`; every method returns a new match."""
+def _shared(rules: Rules, num_players: int, first_dealer: int, names: tuple[str, ...],
+            results: tuple[DealResult, ...], current_seats: tuple[int, ...],
+            current_dealer: int, standing: Standing) -> _Shared:
+    """A match's shared fields."""
+    f = _Shared()
+    f.rules = rules
+    f.num_players = num_players
+    f.first_dealer = first_dealer
+    f.names = names
+    f.results = results
+    f.current_seats = current_seats
+    f.current_dealer = current_dealer
+    f.standing = standing
+    return f
+
+
+class _Slots:
+    """A match's own state: the deal in progress (``current``), ``finished`` and
+    ``needs_deal`` (read at every step of a play loop), and the fields it shares with
+    the other states of that deal (``_f``).  An action in a deal changes only the
+    deal: the match after it is a new object with these four slots set."""
+
+    __slots__ = ("_f", "current", "finished", "needs_deal")
+
+    _f: _Shared
+    if TYPE_CHECKING:  # the Match's fields (its dataclass' annotations) say the rest
+        current: Deal | None
+        finished: bool
+        needs_deal: bool
+
+
+class _Build(_Slots):
+    """A match being built (:func:`_built`, :meth:`Match.apply`): the same slots as a
+    :class:`Match`, set by plain attribute stores (a frozen dataclass' own
+    ``__setattr__`` refuses them, and setting a slot through its descriptor costs
+    several times more), then given the class :class:`Match` (``__class__``
+    assignment: the same layout).  A match whose fields lived in its ``__dict__``
+    cost about twice as much to build and to read (Python 3.11 keeps no fast path
+    for an instance dict set at once, nor for an instance attribute that shadows
+    a class attribute, the dataclass' default)."""
+
+    __slots__ = ()
+
+
+def _built(f: _Shared, current: Deal | None) -> Match:
+    """A match of these shared fields and this deal in progress."""
+    new = _Build()
+    new._f = f
+    new.current = current
+    finished = new.finished = f.standing.finished
+    new.needs_deal = current is None and not finished
+    new.__class__ = Match  # type: ignore[assignment]
+    return new  # type: ignore[return-value]
+
+
+@dataclass(frozen=True, init=False)
+class Match(_Slots, StandingView):
+    """The state of a match.  Build with :meth:`new`; every method returns a new match.
+
+    ``current``, ``finished`` and ``needs_deal`` are slots, the other fields
+    read-only properties of the part shared by the states of a deal (see
+    :class:`_Slots`); ``dataclasses.replace``, ``==``, ``repr``, ``copy`` and
+    ``pickle`` work as on any frozen dataclass.
+    """
+
+    __slots__ = ()
 
     rules: Rules
     num_players: int
@@ -87,24 +160,38 @@ class Match(StandingView, _CurrentSlot):
     current_dealer: int = -1
     standing: Standing = field(default_factory=lambda: Standing(()))
     """Totals and match status (see :class:`~polignac.core.standing.Standing`)."""
-    # Read at every step of a play loop: plain attributes, kept equal to what they
-    # say (set by __post_init__ and by every method that changes current or standing),
-    # instead of properties (a property call costs more than the attribute).
+    # Read at every step of a play loop: slots kept equal to what they say (set
+    # whenever current or the standing changes), instead of properties of the
+    # standing (a property call costs several times more than a slot).
     finished: bool = field(default=False, init=False, repr=False, compare=False)
     """True when the match is over (``standing.finished``)."""
     needs_deal: bool = field(default=True, init=False, repr=False, compare=False)
     """True when the match waits for the next deal to be dealt (no deal in
     progress, the match not over)."""
 
-    def __post_init__(self) -> None:
-        finished = self.standing.finished
-        _set(self, "finished", finished)
-        _set(self, "needs_deal", self.current is None and not finished)
+    def __init__(
+        self,
+        rules: Rules,
+        num_players: int,
+        first_dealer: int,
+        names: tuple[str, ...],
+        results: tuple[DealResult, ...] = (),
+        current: Deal | None = None,
+        current_seats: tuple[int, ...] = (),
+        current_dealer: int = -1,
+        standing: Standing | None = None,
+    ) -> None:
+        built = _built(_shared(rules, num_players, first_dealer, names, results, current_seats,
+                               current_dealer, Standing(()) if standing is None else standing),
+                       current)
+        for name in _Slots.__slots__:  # the frozen dataclass' __setattr__ refuses them
+            _set(self, name, getattr(built, name))
 
     def __reduce__(self) -> tuple[Any, ...]:
-        """Pickle and copy: the fields' dict and the deal in progress (its slot; the
-        frozen dataclass' setattr would refuse it)."""
-        return _rebuild, (dict(self.__dict__), self.current)
+        """Pickle and copy: the shared fields and the deal in progress."""
+        f = self._f
+        return _rebuild, (f.rules, f.num_players, f.first_dealer, f.names, f.results,
+                          f.current_seats, f.current_dealer, f.standing, self.current)
 
     # ---------------------------------------------------------- construction
 
@@ -231,14 +318,9 @@ class Match(StandingView, _CurrentSlot):
         return self.next_deal()
 
     def _with_deal(self, deal: Deal, dealer: int, seats: tuple[int, ...]) -> Match:
-        fields = self.__dict__.copy()
-        fields["current_seats"] = seats
-        fields["current_dealer"] = dealer
-        fields["needs_deal"] = False
-        new = _new(Match)
-        _set_fields(new, fields)
-        _set_current(new, deal)
-        return new
+        f = self._f
+        return _built(_shared(f.rules, f.num_players, f.first_dealer, f.names, f.results,
+                              seats, dealer, f.standing), deal)
 
     # --------------------------------------------------------------- acting
 
@@ -261,12 +343,15 @@ class Match(StandingView, _CurrentSlot):
             raise
         if deal.done:
             return self._finish_deal(deal)
-        # only the deal changes: the new match shares this one's other fields (see
-        # _CurrentSlot; the frozen dataclass' per-field setattr costs more)
-        new = _new(Match)
-        _set_fields(new, self.__dict__)
-        _set_current(new, deal)
-        return new
+        # only the deal changes: the new match shares this one's other fields (_Slots,
+        # _Build: _built, inlined)
+        new = _Build()
+        new._f = self._f
+        new.current = deal
+        new.finished = self.finished
+        new.needs_deal = False
+        new.__class__ = Match  # type: ignore[assignment]
+        return new  # type: ignore[return-value]
 
     def _apply_checked(self, action: Action, seat: int | None) -> Match:
         """:meth:`apply` with a seat to check, or without a deal in progress.
@@ -301,10 +386,7 @@ class Match(StandingView, _CurrentSlot):
             raise
         if deal.done:
             return self._finish_deal(deal)
-        new = _new(Match)
-        _set_fields(new, self.__dict__)
-        _set_current(new, deal)
-        return new
+        return _built(self._f, deal)
 
     def _seat_fields(self, exc: IllegalActionError, seat: int | None) -> None:
         """Name the seats in an illegal action's error fields: the deal numbers its
@@ -323,8 +405,9 @@ class Match(StandingView, _CurrentSlot):
     # ----------------------------------------------------------- match end
 
     def _finish_deal(self, deal: Deal) -> Match:
-        n = self.num_players
-        seats = self.current_seats
+        f = self._f
+        n = f.num_players
+        seats = f.current_seats
         score = deal.score()
         deal_scores = score.scores
         if seats is _ALL_SEATS[n] or seats == _ALL_SEATS[n]:  # seat i is player i
@@ -339,30 +422,21 @@ class Match(StandingView, _CurrentSlot):
             claim = (seats[score.claim[0]], score.claim[1])
         last = deal._last  # the last trick's link: its winner (no Trick built)
         last_side = seats[last[_WINNER]] & 1 if last is not None else None
-        before = self.standing
+        before = f.standing
+        rules = f.rules
         standing, family_result = before.after_deal(
-            self.rules, scores, redeal=score.redeal, claim=claim,
+            rules, scores, redeal=score.redeal, claim=claim,
             last_trick_side=last_side, name=self._name,
         )
-        results = self.results
-        # built as the frozen dataclasses would be, without their per-field setattr
+        results = f.results
+        # built as the frozen dataclass would be, without its per-field setattr
         result = _new(DealResult)
         _set_result(result, {
-            "number": len(results) + 1, "dealer": self.current_dealer, "seats": seats,
+            "number": len(results) + 1, "dealer": f.current_dealer, "seats": seats,
             "deal": deal, "score": score, "scores": scores, "tiebreak": bool(before.tied),
             "family_result": family_result, "after": standing})
-        fields = self.__dict__.copy()
-        finished = standing.finished
-        fields["results"] = (*results, result)
-        fields["current_seats"] = ()
-        fields["current_dealer"] = -1
-        fields["standing"] = standing
-        fields["finished"] = finished
-        fields["needs_deal"] = not finished
-        new = _new(Match)
-        _set_fields(new, fields)
-        _set_current(new, None)
-        return new
+        return _built(_shared(rules, n, f.first_dealer, f.names, (*results, result), (), -1,
+                              standing), None)
 
     def _name(self, seat: int) -> str:
         return self.names[seat]
@@ -426,22 +500,23 @@ class Match(StandingView, _CurrentSlot):
 
 
 _new = object.__new__
-_set = object.__setattr__
-_set_fields = dict_setter(Match)
-"""Sets a new match's ``__dict__`` at once (the frozen dataclass' ``__setattr__``
-refuses it; its class' descriptor costs less than ``object.__setattr__``)."""
 _set_result = dict_setter(DealResult)
-del Match.current  # the dataclass' default (its __init__ keeps it): the slot is read instead
-_set_current = _CurrentSlot.current.__set__  # type: ignore[attr-defined]
-"""Sets a new match's deal in progress (its slot)."""
+"""Sets a new deal result's ``__dict__`` at once (the frozen dataclass' ``__setattr__``
+refuses it)."""
+_set = object.__setattr__
+for _field in _Slots.__slots__:  # the dataclass' defaults: the slots (_Slots) are read instead
+    if _field in Match.__dict__:
+        delattr(Match, _field)
+for _field in _Shared.__slots__:  # the fields but current: read from the shared part
+    setattr(Match, _field, property(attrgetter("_f." + _field)))
 
 
-def _rebuild(fields: dict[str, Any], current: Deal | None) -> Match:
+def _rebuild(rules: Rules, num_players: int, first_dealer: int, names: tuple[str, ...],
+             results: tuple[DealResult, ...], current_seats: tuple[int, ...],
+             current_dealer: int, standing: Standing, current: Deal | None) -> Match:
     """A match from :meth:`Match.__reduce__`'s parts."""
-    new = _new(Match)
-    _set_fields(new, fields)
-    _set_current(new, current)
-    return new
+    return Match(rules, num_players, first_dealer, names, results, current, current_seats,
+                 current_dealer, standing)
 
 
 _ALL_SEATS: Final = tuple(tuple(range(n)) for n in range(16))

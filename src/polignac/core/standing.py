@@ -196,6 +196,8 @@ class StandingView:
     """Read-only properties of a :class:`Standing` for a class that keeps one in
     ``self.standing`` (a played Match and a ScorePad)."""
 
+    __slots__ = ()  # a Match keeps its state in slots (core/match.py:_Slots)
+
     standing: Standing
     rules: Rules
 
