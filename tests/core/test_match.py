@@ -364,3 +364,27 @@ def test_a_match_is_a_frozen_dataclass_at_every_step(preset: str) -> None:
         m = m.deal_random(rng) if m.needs_deal else m.apply(rng.choice(m.legal_actions()))
         steps += 1
     assert m.finished == m.standing.finished
+
+
+@pytest.mark.parametrize("preset", sorted(PRESETS))
+def test_views_of_every_seat_at_once_are_each_seats_own_view(preset: str) -> None:
+    """``Match.views`` builds the public part once for every seat: each seat's view is
+    still exactly its own (no hand, legal action or passed card of another seat), at
+    every step of a match, between deals included."""
+    import json
+
+    rules = get_rules(preset)
+    n = rules.default_players
+    rng = random.Random(5)
+    m = Match.new(rules, n)
+    seats: list[int | None] = [None, *range(n)]
+    for _ in range(120):
+        if m.finished:
+            break
+        together = m.views(seats)
+        assert list(together) == seats
+        for seat in seats:
+            alone = m.views([seat])[seat]
+            assert json.dumps(together[seat]) == json.dumps(alone), (preset, seat)
+            assert together[seat]["seat"] == seat
+        m = m.deal_random(rng) if m.needs_deal else m.apply(rng.choice(m.legal_actions()))

@@ -19,7 +19,7 @@ maps them to its seats (tie-break deals have fewer players than the match).
 from __future__ import annotations
 
 import random as _random
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from operator import itemgetter
 from typing import Any, Final, NamedTuple
@@ -1237,13 +1237,37 @@ class Deal:
         turn-up, the announcements and, when the deal is over, the score.  It
         never sees another player's unplayed cards.
         """
+        return self.views((player,))[player]
+
+    def views(self, players: Iterable[int | None]) -> dict[int | None, dict[str, object]]:
+        """:meth:`view` of each of ``players`` (None: a spectator), the part every
+        viewer may see built once for all of them (a server sends each seat its view
+        after every action).  Each view is a dict of its own; the values of the
+        public part are shared between them (JSON-ready data, not to be changed in
+        place)."""
+        players = tuple(players)
+        if not players:
+            return {}
+        public = self._public_view()
+        out: dict[int | None, dict[str, object]] = {}
+        hands = self.hands
+        for player in players:
+            own = dict(public)
+            own["hand"] = None if player is None else [CODES[c] for c in cards_of(hands[player])]
+            if player is not None and player == self.to_act and self.phase != DONE:
+                own["legal"] = [action_name(a) for a in self.legal_actions()]
+            out[player] = own
+        return out
+
+    def _public_view(self) -> dict[str, object]:
+        """The part of a view every viewer sees (:meth:`views`)."""
         s = self._s
         out: dict[str, object] = {
             "players": s.n,
             "dealer": s.dealer,
             "phase": PHASE_NAMES[self.phase],
             "to_act": None if self.phase == DONE else self.to_act,
-            "hand": None if player is None else [CODES[c] for c in cards_of(self.hands[player])],
+            "hand": None,
             "hand_sizes": [h.bit_count() for h in self.hands],
             "turn_up": None if s.turn_up < 0 else CODES[s.turn_up],
             "trump": None if s.trump < 0 else SUIT_LETTERS[s.trump],
@@ -1259,8 +1283,6 @@ class Deal:
         if s.has_calls:
             out["announcements"] = [{"player": p, "announcement": a} for p, a in self._calls.log]
             out["side_totals"] = [self.side_total(0), self.side_total(1)]
-        if player is not None and player == self.to_act and self.phase != DONE:
-            out["legal"] = [action_name(a) for a in self.legal_actions()]
         if self.phase == DONE:
             out["score"] = self.score().to_dict()
         return out

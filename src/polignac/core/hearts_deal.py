@@ -26,7 +26,7 @@ deal's fixed facts, a card play builds its state itself (no call to
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Final
 
 from .actions import NUM_ACTIONS, Action, action_name
@@ -576,40 +576,41 @@ class HeartsDeal(Deal):
 
     # ------------------------------------------------------------------ views
 
-    def view(self, player: int | None) -> dict[str, object]:
-        """What ``player`` may see (see :meth:`Deal.view`), with the passing: its
-        own passed cards, and the cards it received once everyone has passed.
+    def views(self, players: Iterable[int | None]) -> dict[int | None, dict[str, object]]:
+        """What each of ``players`` may see (see :meth:`Deal.views`), with the passing:
+        its own passed cards, and the cards it received once everyone has passed.
         Other players' passed cards show as ``"hidden"`` in ``actions``.
         """
-        out = Deal.view(self, player)
+        out = Deal.views(self, players)
         s = self._s
         passes = sum(g.bit_count() for g in self.passed) if s.offset else 0
-        if passes:
-            actions = list(self.history)
-            shown = []
-            q = s.eldest
-            k = 0
-            count = s.rules.pass_count
-            for i, a in enumerate(actions):
-                if i < passes:
-                    shown.append(action_name(a) if q == player or self.phase == DONE
-                                 else HIDDEN)
-                    k += 1
-                    if k == count:
-                        k = 0
-                        q = s.nxt[q]
-                else:
-                    shown.append(action_name(a))
-            out["actions"] = shown
-        passing: dict[str, object] = {"direction": s.direction,
-                                      "count": s.rules.pass_count if s.offset else 0}
-        if player is not None and s.offset:
-            passing["to"] = (player + s.offset) % s.n
-            passing["from"] = (player - s.offset) % s.n
-            passing["given"] = [CODES[c] for c in cards_of(self.passed[player])]
-            passing["received"] = [CODES[c] for c in cards_of(self.received(player))]
-        out["passing"] = passing
-        out["hearts_broken"] = self.hearts_broken()
+        broken = self.hearts_broken()
+        for player, view in out.items():
+            if passes:
+                shown = []
+                q = s.eldest
+                k = 0
+                count = s.rules.pass_count
+                for i, a in enumerate(self.history):
+                    if i < passes:
+                        shown.append(action_name(a) if q == player or self.phase == DONE
+                                     else HIDDEN)
+                        k += 1
+                        if k == count:
+                            k = 0
+                            q = s.nxt[q]
+                    else:
+                        shown.append(action_name(a))
+                view["actions"] = shown
+            passing: dict[str, object] = {"direction": s.direction,
+                                          "count": s.rules.pass_count if s.offset else 0}
+            if player is not None and s.offset:
+                passing["to"] = (player + s.offset) % s.n
+                passing["from"] = (player - s.offset) % s.n
+                passing["given"] = [CODES[c] for c in cards_of(self.passed[player])]
+                passing["received"] = [CODES[c] for c in cards_of(self.received(player))]
+            view["passing"] = passing
+            view["hearts_broken"] = broken
         return out
 
     def __repr__(self) -> str:

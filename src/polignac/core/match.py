@@ -19,7 +19,7 @@ True
 from __future__ import annotations
 
 import random as _random
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from operator import attrgetter
 from typing import TYPE_CHECKING, Any, Final
@@ -458,10 +458,21 @@ class Match(_Slots, StandingView):
         just finished (tricks, takings, score; ``hand`` is the viewer's hand as
         dealt), with ``last_deal_seats``.
         """
-        out: dict[str, Any] = {
+        return self.views((seat,))[seat]
+
+    def views(self, seats: Iterable[int | None]) -> dict[int | None, dict[str, Any]]:
+        """:meth:`view` of each of ``seats`` (None: a spectator), the part every viewer
+        may see built once for all of them (the match's and the deal's: see
+        :meth:`Deal.views <polignac.core.deal.Deal.views>`).  Each view is a dict of
+        its own; the values of the public part are shared between them (JSON-ready
+        data, not to be changed in place)."""
+        seats = tuple(dict.fromkeys(seats))
+        if not seats:
+            return {}
+        public: dict[str, Any] = {
             "preset": self.rules.preset,
             "names": list(self.names),
-            "seat": seat,
+            "seat": None,
             "totals": list(self.totals),
             "deal_number": self.deal_number,
             "deals": [
@@ -475,27 +486,43 @@ class Match(_Slots, StandingView):
             "tied": list(self.tied),
         }
         if self.finished:
-            out["places"] = self.places()
+            public["places"] = self.places()
         if self.rules.partnerships:
-            out["sides"] = [list(side) for side in self.rules.sides]
-        out.update(self.family_sheet())
+            public["sides"] = [list(side) for side in self.rules.sides]
+        public.update(self.family_sheet())
+        out: dict[int | None, dict[str, Any]] = {}
         if self.current is not None:
-            player = None
-            if seat is not None and seat in self.current_seats:
-                player = self.current_seats.index(seat)
-            out["deal"] = self.current.view(player)
-            out["deal_seats"] = list(self.current_seats)
-            out["dealer"] = self.current_dealer
+            deal_seats = self.current_seats
+            players = {seat: deal_seats.index(seat) if seat is not None and seat in deal_seats
+                       else None for seat in seats}
+            deal_views = self.current.views(players.values())
+            shown_seats = list(deal_seats)
+            for seat in seats:
+                out[seat] = own = dict(public)
+                own["seat"] = seat
+                own["deal"] = deal_views[players[seat]]
+                own["deal_seats"] = shown_seats
+                own["dealer"] = self.current_dealer
         elif self.results:
             # Between deals (and after the match) the finished deal stays on view:
             # its tricks, takings and score, and the viewer's own hand as dealt.
             last = self.results[-1]
-            player = last.seats.index(seat) if seat is not None and seat in last.seats else None
-            done = last.deal.view(player)
-            done["hand"] = None if player is None else [
-                CODES[c] for c in cards_of(last.deal.initial_hands[player])]
-            out["last_deal"] = done
-            out["last_deal_seats"] = list(last.seats)
+            players = {seat: last.seats.index(seat) if seat is not None and seat in last.seats
+                       else None for seat in seats}
+            done = last.deal.views(players.values())
+            shown_seats = list(last.seats)
+            for seat in seats:
+                player = players[seat]
+                out[seat] = own = dict(public)
+                own["seat"] = seat
+                own["last_deal"] = last_deal = dict(done[player])
+                last_deal["hand"] = None if player is None else [
+                    CODES[c] for c in cards_of(last.deal.initial_hands[player])]
+                own["last_deal_seats"] = shown_seats
+        else:
+            for seat in seats:
+                out[seat] = own = dict(public)
+                own["seat"] = seat
         return out
 
 

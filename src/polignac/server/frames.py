@@ -69,12 +69,13 @@ def state_frame(table: GameTable, seat: int | None) -> dict[str, Any]:
 
 
 def event_frame(table: GameTable, index: int, seat: int | None,
-                with_view: bool) -> dict[str, Any]:
-    """Event number ``index + 1`` as ``seat`` may see it."""
+                with_view: bool, view: dict[str, Any] | None = None) -> dict[str, Any]:
+    """Event number ``index + 1`` as ``seat`` may see it (with ``with_view``, the
+    match's ``view`` for that seat, built here unless given: ``Match.views``)."""
     public = seen_by(table.public[index], seat)
     frame: dict[str, Any] = {"type": "event", "seq": index + 1, "event": public}
     if with_view:
-        frame["view"] = table.match.view(seat)
+        frame["view"] = table.match.view(seat) if view is None else view
         if public.get("deal_over"):
             frame["summary"] = summary(table.match)
     return frame

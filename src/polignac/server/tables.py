@@ -301,7 +301,8 @@ class GameTable:
         same transaction, run before the event is stored), then apply and announce it.
 
         Call with the lock held.  Each seat's frame is built and encoded once,
-        however many connections that seat (or the spectators) has.
+        however many connections that seat (or the spectators) has, and the part of
+        the views every seat sees once for all of them (``Match.views``).
 
         Raises:
             ProtocolError: another process wrote that event number (``table-moved``).
@@ -324,11 +325,14 @@ class GameTable:
         self.public.append(frames.public_event(self.events, before, after, ev))
         index = len(self.events) - 1
         encoded: dict[int | None, str] = {}
-        for sub in list(self.subscribers):
+        subscribers = list(self.subscribers)
+        views = after.views(sub.seat for sub in subscribers)  # the public part once
+        for sub in subscribers:
             text = encoded.get(sub.seat)
             if text is None:
                 text = encoded[sub.seat] = json.dumps(
-                    frames.event_frame(self, index, sub.seat, with_view=True),
+                    frames.event_frame(self, index, sub.seat, with_view=True,
+                                       view=views[sub.seat]),
                     ensure_ascii=False)
             self._send(sub, text)
         if after.current is None:  # a deal boundary: seats people asked for change hands
