@@ -228,3 +228,26 @@ class Viewer:
             with contextlib.suppress(Exception):
                 self.ws.close()
         self.ws = None
+
+
+def stop_nginx(nginx: subprocess.Popen[bytes] | None) -> None:
+    """Stop a test's nginx (None: none was started) and close its error pipe."""
+    if nginx is None:
+        return
+    nginx.terminate()
+    nginx.wait(10)
+    if nginx.stderr:
+        nginx.stderr.close()
+
+
+def stop_group(proc: subprocess.Popen[bytes]) -> None:
+    """Stop ``polignac serve`` started in a process group of its own (``--workers``: the
+    supervisor and its processes): SIGTERM, then SIGKILL after 20 s."""
+    import signal
+
+    os.killpg(proc.pid, signal.SIGTERM)
+    try:
+        proc.wait(20)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait(10)

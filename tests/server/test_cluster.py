@@ -325,11 +325,10 @@ def test_serve_workers_2_on_postgresql(pg_server: PgServer, tmp_path: Path) -> N
     """``polignac serve --workers 2`` on PostgreSQL: two processes share the port (the
     bus is the database's LISTEN/NOTIFY); a person connected to either plays on."""
     import os
-    import signal
     import subprocess
     import sys
 
-    from .cluster_support import SRC
+    from .cluster_support import SRC, stop_group
 
     url = pg_server.new_database()
     port = free_port()
@@ -368,9 +367,4 @@ def test_serve_workers_2_on_postgresql(pg_server: PgServer, tmp_path: Path) -> N
         for p in players:
             p.close()
     finally:
-        os.killpg(proc.pid, signal.SIGTERM)
-        try:
-            proc.wait(20)
-        except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait(10)
+        stop_group(proc)

@@ -153,7 +153,7 @@ def test_nginx_of_deploy_in_front_of_two_machines(redis_server: Any, tmp_path: P
 
     import httpx
 
-    from .cluster_support import Proc, Viewer, new_table, owner_pid, stored_events
+    from .cluster_support import Proc, Viewer, new_table, owner_pid, stop_nginx, stored_events
     from .conftest import free_port
     from .test_cluster import _act
 
@@ -231,10 +231,6 @@ def test_nginx_of_deploy_in_front_of_two_machines(redis_server: Any, tmp_path: P
             stored = {s[0]: s for s in stored_events(url, table)}
             assert stored[seq][1:] == ("act", action, seat)
     finally:
-        if nginx is not None:
-            nginx.terminate()
-            nginx.wait(10)
-            if nginx.stderr:
-                nginx.stderr.close()
+        stop_nginx(nginx)
         for p in procs:
             p.kill()

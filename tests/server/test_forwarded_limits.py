@@ -284,7 +284,7 @@ def test_two_processes_behind_the_nginx_of_deploy(redis_server: Any, tmp_path: P
     and a peer reaching the processes directly cannot forge one either; the requests
     at once of a table's path, handed to its owner process, count the forwarded client
     too."""
-    from .cluster_support import SECRET, SRC
+    from .cluster_support import SECRET, SRC, stop_group, stop_nginx
     from .conftest import free_port
     from .test_deploy import NGINX, nginx_conf
 
@@ -351,14 +351,5 @@ def test_two_processes_behind_the_nginx_of_deploy(redis_server: Any, tmp_path: P
             for s in held:
                 s.close()
     finally:
-        if nginx is not None:
-            nginx.terminate()
-            nginx.wait(10)
-            if nginx.stderr:
-                nginx.stderr.close()
-        os.killpg(proc.pid, signal.SIGTERM)
-        try:
-            proc.wait(20)
-        except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait(10)
+        stop_nginx(nginx)
+        stop_group(proc)
