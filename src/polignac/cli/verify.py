@@ -25,6 +25,7 @@ from ..core.commitlog import (
     LogError,
     check_chain,
     check_record_deals,
+    is_hex64,
 )
 from ..core.shuffle import DealCheck, verify_record
 from .common import CliError, read_json
@@ -42,7 +43,6 @@ MAX_HEADS = 10_000
 MAX_HEADS_FILE = 1 << 20
 """Bytes of a ``--heads`` file at most."""
 _HEAD = re.compile(r"([0-9]{1,16}):([0-9a-fA-F]{64})")
-_HEX64 = re.compile(r"[0-9a-f]{64}")
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser],
@@ -162,7 +162,7 @@ def _before_log(page: dict[str, Any], url: str) -> dict[int, str]:
         deal = item.get("deal") if isinstance(item, dict) else None
         commit = item.get("commitment") if isinstance(item, dict) else None
         if not isinstance(deal, int) or isinstance(deal, bool) or not 0 < deal <= MAX_DEAL \
-                or not isinstance(commit, str) or not _HEX64.fullmatch(commit):
+                or not is_hex64(commit):
             raise CliError(f"--log: {url}: before_log must list {{deal, commitment}} (a deal "
                            "number and 64 lower-case hex digits)")
         out[deal] = commit

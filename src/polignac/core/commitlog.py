@@ -50,6 +50,11 @@ MAX_AT = 10 ** 15
 _HEX64 = re.compile(r"[0-9a-f]{64}")
 
 
+def is_hex64(value: object) -> bool:
+    """Whether ``value`` is 64 lower-case hex digits (a commitment, a hash)."""
+    return isinstance(value, str) and _HEX64.fullmatch(value) is not None
+
+
 class LogError(PolignacError):
     """A log entry that is malformed (not a failed check: see :func:`check_chain`)."""
 
@@ -119,7 +124,7 @@ class Entry:
                            "characters")
         for name in ("commitment", "prev", "hash"):
             value = data.get(name)
-            if not isinstance(value, str) or not _HEX64.fullmatch(value):
+            if not is_hex64(value):
                 raise LogError(f"log entry {name} must be 64 lower-case hex digits")
             out[name] = value
         return cls(out["seq"], table, out["deal"], out["commitment"], out["at"],
@@ -265,4 +270,5 @@ def check_record_deals(record: Mapping[str, Any], entries: Sequence[Entry],
 
 
 __all__ = ["BEFORE_CHAIN_NOTE", "GENESIS", "TAG", "VERSION", "DealLog", "Entry", "LogError",
-           "StoredDeal", "before_chain", "check_chain", "check_record_deals", "entry_hash"]
+           "StoredDeal", "before_chain", "check_chain", "check_record_deals", "entry_hash",
+           "is_hex64"]

@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import re
 import time
 from collections.abc import Callable
 from typing import Any
@@ -47,7 +46,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from ..core.commitlog import GENESIS, VERSION, Entry, StoredDeal, before_chain
+from ..core.commitlog import GENESIS, VERSION, Entry, StoredDeal, before_chain, is_hex64
 from ..core.shuffle import MAX_REFUSED
 from .db import events_t, metadata
 from .errors import ApiError
@@ -84,7 +83,6 @@ cut_refusals_t = Table(
 
 PAGE = 100
 """Entries a page by default."""
-_HEX64 = re.compile(r"[0-9a-f]{64}")
 MAX_PAGE = 1000
 """Entries a page at most."""
 
@@ -187,8 +185,8 @@ def _stored_deal(number: int, data: str | None, created_at: float) -> StoredDeal
     proof = parsed.get("shuffle") if isinstance(parsed, dict) else None
     proof = proof if isinstance(proof, dict) else {}
     commit = proof.get("commitment")
-    return StoredDeal(number, commit if isinstance(commit, str) and _HEX64.fullmatch(commit)
-                      else None, "log" in proof, int(created_at * 1000))
+    return StoredDeal(number, commit if is_hex64(commit) else None, "log" in proof,
+                      int(created_at * 1000))
 
 
 def before_chain_of(conn: Connection, table_id: str, upto: int | None = None
