@@ -93,6 +93,10 @@ def test_guest_account_history_signin_export_delete(quick_server: str, chromium:
     page.click("#signin-form button[type=submit]")
     page.wait_for_selector("#sessions li")
     assert "this browser" in page.inner_text("#sessions")
+    # the session in words (Chromium's own header: "HeadlessChrome 156 on Linux"), the
+    # raw header in its title
+    assert " on Linux" in page.inner_text("#sessions"), page.inner_text("#sessions")
+    assert "Mozilla/5.0" in (page.get_attribute("#sessions li span", "title") or "")
 
     # export: the two games and the rating
     with page.expect_download() as info:

@@ -142,6 +142,10 @@ CELLS = r"""() => {
       }
     }
   }
+  // A partnership's sheet has two columns of sides: both fit the panel (no scrolling).
+  if (sheet.classList.contains('sides') && sheet.scrollWidth > sheet.clientWidth + 1) {
+    bad.push(`the sides' sheet scrolls: ${sheet.scrollWidth} > ${sheet.clientWidth} px`);
+  }
   const first = sheet.querySelector('tbody td, tfoot td');
   if (first && getComputedStyle(first).position !== 'sticky') {
     bad.push('the first column does not stay');

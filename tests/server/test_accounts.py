@@ -175,6 +175,9 @@ def test_sessions_listed_and_ended(client: TestClient) -> None:
                                                 "password": PASSWORD}).status_code == 200
     listed = client.get("/api/account/sessions").json()["sessions"]
     assert len(listed) == 2 and sum(s["current"] for s in listed) == 1
+    for s in listed:  # the test client's header: no browser recognised, nothing made up
+        assert s["agent"] == "testclient"
+        assert s["device"] == {"browser": "", "os": "", "device": ""}
     other = next(s for s in listed if not s["current"])
     assert post(client, "/api/account/sessions/end", {"id": other["id"]}).json() == {"ended": 1}
     assert second.get("/api/account").json() == {"signed_in": False}

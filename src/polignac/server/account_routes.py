@@ -32,6 +32,7 @@ from starlette.routing import Route
 
 from . import accounts
 from .accounts import Account, AccountError, AccountStore
+from .agents import describe_all
 from .httplimits import client_address
 from .requests import JsonInputError, parse_json, read_body
 from .seating import IDENTITY_COOKIE, identity_hash, new_identity, read_identity
@@ -300,14 +301,17 @@ async def _required(request: Request) -> Account:
 @_api
 async def sessions(request: Request) -> Response:
     """The account's live sessions: ``{"sessions": [{"id", "created_at", "expires_at",
-    "agent", "current"}]}``."""
+    "agent", "device", "current"}]}`` (``device``: the browser, system and device
+    read from ``agent``, :func:`polignac.server.agents.describe`)."""
     account = await _required(request)
     svc = service(request)
     mine = _session_hash(request)
     rows = await svc.db(svc.store.sessions, account.id)
+    devices = await asyncio.to_thread(describe_all, [r["agent"] for r in rows])
     return JSONResponse({"sessions": [
         {"id": r["id"], "created_at": r["created_at"], "expires_at": r["expires_at"],
-         "agent": r["agent"], "current": r["token_hash"] == mine} for r in rows]})
+         "agent": r["agent"], "device": device, "current": r["token_hash"] == mine}
+        for r, device in zip(rows, devices, strict=True)]})
 
 
 @_api

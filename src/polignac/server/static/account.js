@@ -29,6 +29,18 @@ function values(id) {
   return Object.fromEntries([...new FormData(form).entries()].map(([k, v]) => [k, String(v)]));
 }
 
+/**
+ * A session's browser and system in words ("Firefox 128 on Windows 10"); the raw
+ * User-Agent where the server recognised no browser.
+ * @param {{browser: string, os: string, device: string} | undefined} device
+ * @param {string} agent
+ */
+function deviceName(device, agent) {
+  if (!device || !device.browser) return agent || "?";
+  if (!device.os) return device.device ? `${device.browser} (${device.device})` : device.browser;
+  return t(device.device ? "account.deviceOn" : "account.device", device);
+}
+
 async function showSessions() {
   const list = $("sessions");
   try {
@@ -42,7 +54,8 @@ async function showSessions() {
         } catch (err) { showError(err); }
       });
       return el("li", {},
-        el("span", {}, `${s.agent || "?"} · ${t("account.started", { date: date(s.created_at) })}`
+        el("span", { title: s.agent },
+          `${deviceName(s.device, s.agent)} · ${t("account.started", { date: date(s.created_at) })}`
           + (s.current ? ` · ${t("account.current")}` : "")), " ", end);
     }));
   } catch (err) { showError(err); }

@@ -59,7 +59,7 @@ function renderStats() {
     ...cols.map((c) => el("td", {}, c === "capots" ? `${s.capots_declared} / ${s.capots_made}`
       : c === "mean_points" ? (s.mean_points ?? 0).toFixed(2) : String(s[c] ?? 0)))));
   $("stats").replaceChildren(el("thead", {}, head), el("tbody", {}, ...rows));
-  if (!rows.length) $("stats").replaceChildren(el("caption", {}, t("profile.noGames")));
+  if (!rows.length) $("stats").replaceChildren(el("caption", { class: "small-muted empty" }, t("profile.noGames")));
 }
 
 /**
@@ -80,7 +80,7 @@ function renderGames() {
     el("span", { class: "small-muted" }, `${day(g.finished_at)} · ${t(g.rated ? "profile.rated" : "profile.casual")}`),
     el("span", { class: "small-muted" }, g.seats.map((/** @type {any} */ s) => seatLabel(g, s)).join(", ")),
     el("a", { href: g.replay }, t("profile.replay")))));
-  if (!games.length) $("games").replaceChildren(el("li", {}, t("profile.noGames")));
+  if (!games.length) $("games").replaceChildren(el("li", { class: "small-muted empty" }, t("profile.noGames")));
   // One page of games: no pager at all.
   $("pager").hidden = page === 0 && data.games_total <= data.page_size;
   $("newer", HTMLButtonElement).disabled = page === 0;
