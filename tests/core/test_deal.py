@@ -487,3 +487,26 @@ def test_shuffled_with_a_system_random_deals_a_valid_pack() -> None:
         assert hand.bit_count() == 17 and not together & hand
         together |= hand
     assert deal.turn_up is not None and not together >> deal.turn_up & 1
+
+
+def test_legal_actions_fill_the_suit_tables_of_an_unpickled_deal(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A deal unpickled in a process that never dealt its pack fills the cards-of-a-suit
+    table on its first legal_actions (the table is a plain dict, filled per pack)."""
+    import pickle
+
+    from polignac.core import deal as deal_module
+
+    for preset, n in (("polignac", 4), ("knaves", 3), ("pollack", 4)):
+        deal = Deal.shuffled(get_rules(preset), n, 0, random.Random(3))
+        while deal.phase_name != "play":
+            deal = deal.apply(deal.legal_actions()[0])
+        expected = [deal.legal_actions()]
+        deal = deal.apply(expected[0][0])
+        expected.append(deal.legal_actions())  # following
+        data = pickle.dumps(deal)
+        monkeypatch.setattr(deal_module, "_SUIT_CARDS", {})
+        monkeypatch.setattr(deal_module, "_FILLED_SUITS", set())
+        assert pickle.loads(data).legal_actions() == expected[1]
+        assert deal_module._SUIT_CARDS  # filled again
+        monkeypatch.undo()

@@ -161,15 +161,10 @@ _new = object.__new__
 _Chain = tuple[int, "_Chain"] | None
 """A history as a chain: None, or (last action, the chain before it)."""
 
-class _CardsOfSuit(dict[Mask, tuple[Card, ...]]):
-    """The cards of a one-suit mask, ascending; filled on first use (at most 4 x 8192)."""
-
-    def __missing__(self, mask: Mask) -> tuple[Card, ...]:
-        cards = self[mask] = tuple(cards_of(mask))
-        return cards
-
-
-_SUIT_CARDS: Final = _CardsOfSuit()
+_SUIT_CARDS: Final[dict[Mask, tuple[Card, ...]]] = {}
+"""The cards of a one-suit mask, ascending (at most 4 x 8192), filled per pack by
+_fill_suit_cards.  A plain dict: a subclass with ``__missing__`` pays a Python-level
+``__getitem__`` lookup at every read (legal_actions reads it up to four times)."""
 _FILLED_SUITS: set[Mask] = set()
 
 
@@ -931,11 +926,15 @@ class Deal:
             # follow suit (tricks.legal_mask, inlined: this runs at every action)
             follow = hand & self._led  # 0 on lead, or when void in the led suit
             cards = _SUIT_CARDS
-            if follow:
-                out = list(cards[follow])
-            else:
-                out = [*cards[hand & _S0], *cards[hand & _S1], *cards[hand & _S2],
-                       *cards[hand & _S3]]
+            try:
+                if follow:
+                    out = list(cards[follow])
+                else:
+                    out = [*cards[hand & _S0], *cards[hand & _S1], *cards[hand & _S2],
+                           *cards[hand & _S3]]
+            except KeyError:  # a pack not dealt in this process (an unpickled deal)
+                _fill_suit_cards(s.rules.pack_mask(s.n))
+                return self.legal_actions()
             if s.has_calls:
                 # calls (the family's CallRules), in action order: the claim (on lead),
                 # then the announcements still open (a cached tuple, CallRules.open).
@@ -951,9 +950,7 @@ class Deal:
                         if ann:  # often empty: skip the rest
                             made = self._c.calls.made[p]
                             if made:  # after its own announcement: not the used slots
-                                slot = s.call_slot
-                                out += [a for a in ann
-                                        if not made >> slot[a - ANNOUNCE_BASE] & 1]
+                                out += _unused(ann, made, s.call_slot)
                             else:
                                 out += ann
             return out
@@ -1017,7 +1014,7 @@ class Deal:
                     if link is not None:
                         won |= link[_WON]
                     rem ^= bit
-                    new = _new(Deal)
+                    new = Deal()  # no __init__: an empty state (cheaper than _new(Deal))
                     new._s = s
                     new._rem = rem
                     new._h = (action, self._h)
@@ -1035,7 +1032,7 @@ class Deal:
             else:  # leading (n >= 2: a lead never ends the trick)
                 trick = (action,)
                 led = SUIT_MASKS[action // 13]
-            new = _new(Deal)
+            new = Deal()  # no __init__: an empty state (cheaper than _new(Deal))
             new._s = s
             new._rem = rem ^ bit
             new._h = (action, self._h)
@@ -1136,7 +1133,7 @@ class Deal:
         Every slot is set here, one by one (a loop over __slots__ with
         getattr/setattr costs several times more, at every declaration).
         """
-        new = _new(Deal)
+        new = Deal()  # no __init__: an empty state (cheaper than _new(Deal))
         new._s = self._s
         new._rem = self._rem
         new._h = (action, self._h)
@@ -1304,6 +1301,13 @@ class Deal:
     def __repr__(self) -> str:
         return (f"<Deal {self._s.rules.preset} players={self._s.n} "
                 f"phase={PHASE_NAMES[self.phase]} actions={len(self.history)}>")
+
+
+def _unused(ann: tuple[Action, ...], made: int, slot: tuple[int, ...]) -> list[Action]:
+    """The announcements of ``ann`` whose slot is not in ``made`` (a function of its
+    own: a comprehension in legal_actions would make cells of its variables at
+    every call)."""
+    return [a for a in ann if not made >> slot[a - ANNOUNCE_BASE] & 1]
 
 
 def _name(action: Action) -> str:

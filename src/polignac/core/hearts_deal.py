@@ -440,7 +440,7 @@ class HeartsDeal(Deal):
                     if link is not None:
                         won |= link[_WON]
                     rem ^= bit
-                    new = _new(HeartsDeal)
+                    new = HeartsDeal()  # no __init__: an empty state (cheaper than _new)
                     new._s = s
                     new._rem = rem
                     new._h = (action, self._h)
@@ -453,7 +453,7 @@ class HeartsDeal(Deal):
                     new.phase = PLAY if rem else DONE
                     new.done = not rem
                     return new
-                new = _new(HeartsDeal)
+                new = HeartsDeal()  # no __init__: an empty state (cheaper than _new)
                 new._s = s
                 new._rem = rem ^ bit
                 new._h = (action, self._h)
@@ -473,7 +473,7 @@ class HeartsDeal(Deal):
                 if (self._last is None or (bit & s.unbroken and rem & s.bp == s.bp)) \
                         and not bit & self.legal_card_mask():
                     raise self._family_error(action)
-                new = _new(HeartsDeal)
+                new = HeartsDeal()  # no __init__: an empty state (cheaper than _new)
                 new._s = s
                 new._rem = rem ^ bit
                 new._h = (action, self._h)
@@ -491,7 +491,7 @@ class HeartsDeal(Deal):
                 done = s.plan.cards - rem.bit_count()  # the passes so far, this one too
                 if done == s.plan.passes:
                     return self._passed(action, rem)
-                new = _new(HeartsDeal)
+                new = HeartsDeal()  # no __init__: an empty state (cheaper than _new)
                 new._s = s  # the same static: the chosen cards have left _rem
                 new._rem = rem
                 new._h = (action, self._h)
@@ -540,7 +540,7 @@ class HeartsDeal(Deal):
         static = _static(s.plan, s.dealer, hands, dealt, given, s.direction, s.offset)
         for g in given:  # every card is in a hand again
             rem |= g
-        new = _new(HeartsDeal)
+        new = HeartsDeal()  # no __init__: an empty state (cheaper than _new)
         new._s = static
         new._rem = rem
         new._h = (action, self._h)
