@@ -125,39 +125,38 @@ RANK_SLOTS: Final = 3
 ANN_CARDS: Final = _RANK_ALL[_T] | _RANK_ALL[_9] | _RANK_ALL[_A]
 
 
-class _OpenAnnouncements(dict[int, tuple[Action, ...]]):
-    """The announcements a hand holds, ascending, by ``hand & ANN_CARDS``.
-
-    The Tens, Nines and Aces in hand decide it, so one dict lookup replaces
-    checking the ten announcements at every action (2**12 keys, all filled by
-    fill_open_announcements).  The caller drops those whose slot the player
-    has already used (rare: only after its own announcement).
-    """
-
-    def __missing__(self, hand: int) -> tuple[Action, ...]:
-        calls = self[hand] = tuple(
-            ANNOUNCE_BASE + i
-            for i, (need, k, _value) in enumerate(ANN_NEED)
-            if (hand & need).bit_count() >= k
-        )
-        return calls
+def _open_announcements(hand: Mask) -> tuple[Action, ...]:
+    """The announcements ``hand`` holds (by its Tens, Nines and Aces), ascending."""
+    return tuple(
+        ANNOUNCE_BASE + i
+        for i, (need, k, _value) in enumerate(ANN_NEED)
+        if (hand & need).bit_count() >= k
+    )
 
 
-OPEN_ANNOUNCEMENTS: Final = _OpenAnnouncements()
+OPEN_ANNOUNCEMENTS: Final[dict[Mask, tuple[Action, ...]]] = {}
+"""The announcements a hand holds, ascending, by ``hand & ANN_CARDS``.
+
+The Tens, Nines and Aces in hand decide it, so one dict lookup replaces
+checking the ten announcements at every action (2**12 keys, all filled by
+fill_open_announcements before a Pollack deal is dealt; a plain dict: a subclass
+with ``__missing__`` pays a Python-level ``__getitem__`` lookup at every read).
+The caller drops those whose slot the player has already used (rare: only
+after its own announcement).
+"""
 
 
 def fill_open_announcements() -> None:
     """Fill OPEN_ANNOUNCEMENTS for every set of Tens, Nines and Aces.
 
-    Filling on first use cost a __missing__ call (~5 us) for hundreds of new
-    hands a few hundred Pollack deals in; the 2**12 sets take ~10 ms once,
-    when a Pollack game's tables are first built.
+    The 2**12 sets take ~10 ms once, when a Pollack game's tables are first
+    built (filling on first use cost ~5 us for each of hundreds of new hands).
     """
     if 0 in OPEN_ANNOUNCEMENTS and ANN_CARDS in OPEN_ANNOUNCEMENTS:
         return
     sub = 0
     while True:  # every subset of ANN_CARDS, 0 included
-        OPEN_ANNOUNCEMENTS[sub]  # __missing__ fills the entry
+        OPEN_ANNOUNCEMENTS[sub] = _open_announcements(sub)
         sub = (sub - ANN_CARDS) & ANN_CARDS
         if not sub:
             break
