@@ -45,6 +45,9 @@ SPADES: Final = 3
 
 SUIT_MASKS: Final[tuple[Mask, ...]] = tuple(0x1FFF << (13 * s) for s in range(4))
 FULL_PACK: Final[Mask] = (1 << 52) - 1
+CARD_BITS: Final[tuple[Mask, ...]] = tuple(1 << c for c in range(52))
+"""Each card's one-card mask: ``CARD_BITS[c] == 1 << c`` (read from a tuple, without
+building a new int: the rules core's per-action path)."""
 # Ranks 7 to Ace in every suit: the 32-card piquet pack.
 PIQUET_PACK: Final[Mask] = sum(((1 << 13) - (1 << 5)) << (13 * s) for s in range(4))
 

@@ -38,6 +38,7 @@ from .actions import (
     parse_action,
 )
 from .cards import (
+    CARD_BITS,
     CODES,
     SUIT_LETTERS,
     SUIT_MASKS,
@@ -192,6 +193,7 @@ def _fill_suit_cards(pack: Mask) -> None:
             sub = (sub - full) & full  # the next subset of full (0 after the last)
         _FILLED_SUITS.add(full)
 _S0, _S1, _S2, _S3 = SUIT_MASKS
+_BITS: Final = CARD_BITS  # a card's one-card mask, without a new int at every action
 
 
 # Shuffling as random.Random.shuffle does, without its per-card method calls.
@@ -340,6 +342,7 @@ class _Static:
     """What does not change during a deal (shared by all its states)."""
 
     __slots__ = (
+        "all_cards",
         "announcers",
         "call_cards",
         "call_rules",
@@ -381,6 +384,10 @@ class _Static:
         self.dealer = dealer
         self.eldest = tables.nxt[dealer]
         self.hands = hands
+        all_cards = 0
+        for h in hands:
+            all_cards |= h
+        self.all_cards = all_cards  # the cards in the hands as play starts
         self.turn_up = turn_up
         self.trump = turn_up // 13 if turn_up >= 0 and tables.turn_up_game else -1
         self.trump_mask = SUIT_MASKS[self.trump] if self.trump >= 0 else 0
@@ -440,7 +447,7 @@ class _Called(NamedTuple):
 _NOT_CALLED: Final = _Called(-1, NO_CALLS)
 
 # The finished tricks of a deal, as a chain with one link a trick, shared by
-# the states that follow it: a list indexed by the _PREV.._TOTALS constants
+# the states that follow it: a list indexed by the _PREV.._REM constants
 # below (a list, not a class: a trick's end builds one, and a list literal
 # costs a quarter of an instance).  Ending a trick only adds a link;
 # totals, (taken, tricks, past) after this trick as the taken/tricks/past
@@ -456,6 +463,7 @@ _WINNER: Final = 3  # who won it
 _MASK: Final = 4  # its cards as a mask
 _WON: Final = 5  # a bit per side (player & 1) that has won a trick so far
 _TOTALS: Final = 6  # the cached (taken, tricks, past or None) after it, or None
+_REM: Final = 7  # the cards still in the hands after it (the deal's _rem then)
 _Totals = tuple[tuple[Mask, ...], tuple[int, ...], tuple["Trick", ...] | None]
 
 
@@ -489,7 +497,8 @@ def _totals(link: _Link | None, n: int) -> _Totals:
     if link is not None:
         taken_, tricks_ = link[_TOTALS][:2]
     for link in reversed(todo):
-        _prev, _leader, _cards, winner, mask, _won, _none = link
+        winner = link[_WINNER]
+        mask = link[_MASK]
         taken = list(taken_)
         taken[winner] |= mask
         tricks = list(tricks_)
@@ -552,7 +561,7 @@ class Deal:
     _s: _Static
     _rem: Mask
     _last: _Link | None
-    """The last finished trick's link (see _PREV.._TOTALS), None before the first."""
+    """The last finished trick's link (see _PREV.._REM), None before the first."""
     _c: _Called
     _h: _Chain
     _hist: tuple[Action, ...] | None
@@ -641,12 +650,9 @@ class Deal:
             return tables.start(tables, hands, dealer)
         static = _Static(tables, dealer, hands, turn_up,
                          tables.deal_state if family_state is None else family_state)
-        rem = 0
-        for h in hands:
-            rem |= h
         deal = _new(cls)
         deal._s = static
-        deal._rem = rem
+        deal._rem = static.all_cards
         deal.phase = tables.first_phase
         deal.done = False
         deal.to_act = static.eldest
@@ -990,7 +996,7 @@ class Deal:
             p = self.to_act
             rem = self._rem
             hand = s.hands[p] & rem
-            bit = 1 << action
+            bit = _BITS[action]
             if not hand & bit:
                 raise self._card_error(action)
             led = self._led
@@ -1003,24 +1009,23 @@ class Deal:
                     # a trick).  The strongest trump wins, or else the strongest
                     # card of the led suit (tricks.TopCards, the table form of
                     # tricks.winning_index); its leader came after p.
-                    mask = 0
-                    for c in trick:
-                        mask |= 1 << c
+                    rem ^= bit
+                    link = self._last
+                    # the trick's cards: those gone from the hands since its lead
+                    mask = (s.all_cards if link is None else link[_REM]) ^ rem
                     leader = s.nxt[p]
                     winner = (leader + trick.index(s.top[mask & s.trump_mask or mask & led])) \
                         % s.n
-                    link = self._last
                     won = 1 << (winner & 1)
                     if link is not None:
                         won |= link[_WON]
-                    rem ^= bit
                     new = Deal()  # no __init__: an empty state (cheaper than _new(Deal))
                     new._s = s
                     new._rem = rem
                     new._h = (action, self._h)
                     new._hist = None
                     # taken, tricks and past are worked out from the links when read
-                    new._last = [link, leader, trick, winner, mask, won, None]
+                    new._last = [link, leader, trick, winner, mask, won, None, rem]
                     new._c = self._c
                     new.trick = ()
                     new._led = 0

@@ -30,9 +30,10 @@ from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Final
 
 from .actions import NUM_ACTIONS, Action, action_name
-from .cards import CODES, SUIT_MASKS, Card, Mask, cards_of
+from .cards import CARD_BITS, CODES, SUIT_MASKS, Card, Mask, cards_of
 from .deal import (
     _NOT_CALLED,
+    _REM,
     _SUIT_CARDS,
     _WON,
     DONE,
@@ -73,8 +74,7 @@ HIDDEN: Final = "hidden"
 """What a view shows in place of another player's passed card."""
 
 _new = object.__new__
-_BITS: Final = tuple(1 << c for c in range(52))
-"""A card's one-card mask (_BITS[c] == 1 << c, without a new int at every action)."""
+_BITS: Final = CARD_BITS  # a card's one-card mask, without a new int
 
 # The cards of a hand, suit by suit: _CLUBS[hand & 0x1FFF], _DIAMONDS[hand >> 13 & 0x1FFF],
 # _HEARTS[hand >> 26 & 0x1FFF], _SPADES[hand >> 39] are its clubs, diamonds, hearts,
@@ -203,10 +203,7 @@ def start_hearts(tables: _Tables, hands: tuple[Mask, ...], dealer: int) -> Heart
     s = _static(plan, dealer, hands, hands, (0,) * tables.n, direction, offset)
     deal = _new(HeartsDeal)
     deal._s = s
-    rem = 0
-    for h in hands:
-        rem |= h
-    deal._rem = rem
+    deal._rem = s.all_cards
     deal.done = False
     deal.trick = ()
     deal._led = 0
@@ -430,22 +427,21 @@ class HeartsDeal(Deal):
                 if len(trick) == s.n:
                     # the trick is full: the strongest card of the led suit wins
                     # (no trumps in this family; tricks.TopCards, as Deal.apply)
-                    mask = bit
-                    for c in before:
-                        mask |= _BITS[c]
+                    rem ^= bit
+                    link = self._last
+                    # the trick's cards: those gone from the hands since its lead
+                    mask = (s.all_cards if link is None else link[_REM]) ^ rem
                     leader = s.nxt[p]
                     winner = (leader + trick.index(s.top[mask & led])) % s.n
-                    link = self._last
                     won = 1 << (winner & 1)
                     if link is not None:
                         won |= link[_WON]
-                    rem ^= bit
                     new = HeartsDeal()  # no __init__: an empty state (cheaper than _new)
                     new._s = s
                     new._rem = rem
                     new._h = (action, self._h)
                     new._hist = None
-                    new._last = [link, leader, trick, winner, mask, won, None]
+                    new._last = [link, leader, trick, winner, mask, won, None, rem]
                     new._c = self._c
                     new.trick = ()
                     new._led = 0
