@@ -16,11 +16,11 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, Final
 
 from .actions import CONTRACT_WORDS, PASS, Action, action_name
-from .deal import DECLARE, PLAY, Deal, _Called
+from .deal import _PREV, _WINNER, DECLARE, PLAY, Deal, _Called, _totals
 from .errors import IllegalActionError
 from .family import Family
 from .rules import Rules, ScoreKind, derive
-from .scoring import DealScore, score_tricks, trick_score_bounds
+from .scoring import DealScore, score_taken, score_tricks, trick_score_bounds
 
 if TYPE_CHECKING:  # pragma: no cover
     from .describe import Param
@@ -142,10 +142,21 @@ def _declared(deal: Deal, action: Action, s: Any, p: int) -> Deal:
 
 
 def score_played_tricks(deal: Deal) -> DealScore:
-    """The score of a finished trick game's deal (:func:`score_tricks` from its play)."""
-    winners = deal.trick_winners
-    return score_tricks(deal.rules, deal.num_players, deal.point_takers(), deal.tricks,
-                        winners[0], winners[-1], deal.declarer, deal.slam())
+    """The score of a finished trick game's deal (:func:`score_taken` from its play:
+    the cards and tricks each player took, the first and last tricks' winners)."""
+    link = deal._last
+    if link is None:  # no trick played: as score_tricks' facts would have it (no first)
+        winners = deal.trick_winners
+        return score_tricks(deal.rules, deal.num_players, deal.point_takers(), deal.tricks,
+                            winners[0], winners[-1], deal.declarer, deal.slam())
+    s = deal._s
+    n = s.n
+    taken, tricks, _past = _totals(link, n)
+    last = link[_WINNER]
+    while link[_PREV] is not None:
+        link = link[_PREV]
+    return score_taken(s.rules, n, taken, tricks, link[_WINNER], last, deal._c.declarer,
+                       deal.slam(), deal.point_takers)
 
 
 def score_trick_entry(pad: ScorePad, entry: Entry, dealer: int,

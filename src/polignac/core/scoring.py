@@ -8,10 +8,10 @@ off the play, the pad off what the players enter.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
-from .cards import CODES, cards_of
+from .cards import CODES, Mask, cards_of
 from .rules import Rules
 
 SCORE_REASONS: dict[str, tuple[str, ...]] = {
@@ -152,17 +152,25 @@ class _Lines:
     count, built once (:func:`_lines_of`): a line is immutable, so every deal's score
     shares them (building a line costs more than the rest of the score)."""
 
-    __slots__ = ("adjust", "all_three", "cards", "chelem", "contract_failed", "contract_made",
-                 "first", "in_play", "last", "opponent", "opponent_chelem", "rules", "tricks")
+    __slots__ = ("adjust", "all_three", "automatic", "by_card", "chelem", "codes",
+                 "contract_failed", "contract_made", "declarer_leads", "first", "last",
+                 "opponent", "opponent_chelem", "point_mask", "rules", "trick_points", "tricks")
 
     def __init__(self, rules: Rules, n: int) -> None:
-        _rules, in_play, valued = _point_cards(rules, n)
+        from .family import Family  # above this module (it imports the score's classes)
+
+        _rules, _in_play, valued = _point_cards(rules, n)
         self.rules = rules
-        self.in_play = in_play
-        self.cards = tuple((c, tuple(ScoreLine(p, value, "card", c) for p in range(n)))
-                           for c, value in valued)
-        """Per point card in play: its code, and its line for each player who took it."""
-        tp = rules.trick_points
+        self.codes = tuple((CODES.index(c), c) for c, _value in valued)
+        """Per point card in play, in card order: its number and its code."""
+        self.point_mask = sum(1 << c for c, _code in self.codes)
+        """The point cards in play."""
+        by_card: list[tuple[ScoreLine, ...] | None] = [None] * 52
+        for c, value in valued:
+            by_card[CODES.index(c)] = tuple(ScoreLine(p, value, "card", c) for p in range(n))
+        self.by_card = tuple(by_card)
+        """Per card number: its line for each player who took it (None: no points)."""
+        tp = self.trick_points = rules.trick_points
         size = rules.hand_size(n)
         self.tricks = tuple(tuple(ScoreLine(p, tp * k, "tricks", str(k)) if tp and k else None
                                   for k in range(size + 1)) for p in range(n))
@@ -177,6 +185,8 @@ class _Lines:
                                               "detail.all-three") for p in range(n))
         v = rules.contract_points
         contract = rules.contract
+        self.declarer_leads = contract.declarer_leads
+        self.automatic = contract.automatic
         word = contract.word
         mine = -v if contract.bonus else 0
         # the opponents' line when player d makes its contract (or takes every trick
@@ -193,7 +203,10 @@ class _Lines:
                                                      "detail.by", (("player", s),))
                                            for p in range(n)) for s in range(n))
         self.chelem = tuple(ScoreLine(s, 0, "chelem") for s in range(n))
-        self.adjust = rules.family.adjust_lines  # the game family's (the moon)
+        family = rules.family
+        self.adjust = (None if type(family).adjust_lines is Family.adjust_lines
+                       else family.adjust_lines)
+        """The game family's change to the lines (the moon), None: none."""
 
 
 _LINES: dict[tuple[int, int], _Lines] = {}
@@ -223,28 +236,64 @@ def score_tricks(
     slam: int,
 ) -> DealScore:
     """Score a trick-game deal (the trick-avoidance games, Knaves, the Hearts family)
-    from its facts.
+    from its facts (:func:`score_taken`, the cards taken given by their takers).
 
     Players are numbered within the deal; ``taken`` maps each point card in
     play to its taker (None: nobody); ``declarer`` and ``slam`` are -1 for
-    none.  The engine scores a played deal with this same function.
+    none.
+    """
+    masks = [0] * n
+    for c, code in _lines_of(rules, n).codes:
+        p = taken.get(code)
+        if p is not None and 0 <= p < n:
+            masks[p] |= 1 << c
+    return score_taken(rules, n, masks, tricks, first_trick, last_trick, declarer, slam,
+                       lambda: taken)
+
+
+def score_taken(
+    rules: Rules,
+    n: int,
+    taken: Sequence[Mask],
+    tricks: Sequence[int],
+    first_trick: int,
+    last_trick: int,
+    declarer: int,
+    slam: int,
+    takers: Callable[[], Mapping[str, int | None]],
+) -> DealScore:
+    """Score a trick-game deal from its facts: the one home of the rule (a played deal
+    is scored here straight, a score pad's entry through :func:`score_tricks`).
+
+    ``taken`` has each player's cards taken (masks: the point cards in play count);
+    ``takers`` gives them as :func:`score_tricks`' ``taken`` for the game family's
+    change to the lines (the moon), asked only where it has one; ``tricks`` each
+    player's trick count; ``declarer`` and ``slam`` are -1 for none.
     """
     lines = _lines_of(rules, n)
-    per: list[list[ScoreLine]] = [[] for _ in range(n)]
-    for c, line in lines.cards:  # each player's cards in card order, in one pass
-        p = taken.get(c)
-        if p is not None and 0 <= p < n:
-            per[p].append(line[p])
-    counts = lines.tricks
-    for p in range(n):
-        k = tricks[p]
-        if k:
-            row = counts[p]
-            won = row[k] if 0 < k < len(row) else None
-            if won is not None:
-                per[p].append(won)
-            elif rules.trick_points:  # a count no hand has (a score pad's entry)
-                per[p].append(ScoreLine(p, rules.trick_points * k, "tricks", str(k)))
+    by_card = lines.by_card
+    point_mask = lines.point_mask
+    per: list[list[ScoreLine]] = []
+    for p in range(n):  # each player's cards in card order
+        row = []
+        m = taken[p] & point_mask
+        while m:
+            low = m & -m
+            row.append(by_card[low.bit_length() - 1][p])  # type: ignore[index]
+            m ^= low
+        per.append(row)
+    tp = lines.trick_points
+    if tp:
+        counts = lines.tricks
+        for p in range(n):
+            k = tricks[p]
+            if k:
+                row = counts[p]
+                won = row[k] if 0 < k < len(row) else None
+                if won is not None:
+                    per[p].append(won)
+                else:  # a count no hand has (a score pad's entry)
+                    per[p].append(ScoreLine(p, tp * k, "tricks", str(k)))
     if 0 <= first_trick < n:
         first = lines.first[first_trick]
         if first is not None:
@@ -256,19 +305,20 @@ def score_tricks(
     p = first_trick
     if 0 <= p < n and p == last_trick:
         all_three = lines.all_three[p]
-        if all_three is not None and all(taken.get(c) == p for c in lines.in_play):
+        if all_three is not None and taken[p] & point_mask == point_mask:
             per[p] = [all_three]
-    per = lines.adjust(rules, n, taken, per)  # the game family's (the moon)
+    if lines.adjust is not None:
+        per = lines.adjust(rules, n, takers(), per)  # the game family's (the moon)
     if declarer >= 0:
         if slam == declarer:
             opponent = lines.opponent[declarer]
             per = [[opponent[p]] for p in range(n)]
             per[declarer] = [lines.contract_made[declarer]]
-        elif rules.contract.declarer_leads:
+        elif lines.declarer_leads:
             per[declarer] = [lines.contract_failed[declarer]]
         else:
             per[declarer].append(lines.contract_failed[declarer])
-    elif slam >= 0 and rules.contract.automatic:
+    elif slam >= 0 and lines.automatic:
         opponent = lines.opponent_chelem[slam]
         per = [[opponent[p]] for p in range(n)]
         per[slam] = [lines.chelem[slam]]
