@@ -20,7 +20,7 @@ docs/architecture.md#change-family.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
 
 from .actions import Action
 from .cards import Mask
@@ -102,6 +102,13 @@ class Family:
     presets: tuple[Rules, ...] = ()
     """Its presets, in the rule book's order (:data:`polignac.core.presets.PRESETS`
     gathers every family's, in the order of :data:`polignac.core.families.FAMILIES`)."""
+    adjusts_lines: ClassVar[bool] = False
+    """It overrides :meth:`adjust_lines` (set for each subclass, never by hand): the
+    scoring asks for a deal's takers and calls the hook only then."""
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        cls.adjusts_lines = cls.adjust_lines is not Family.adjust_lines
 
     # ------------------------------------------------------------- rules
 

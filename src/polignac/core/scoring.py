@@ -157,8 +157,6 @@ class _Lines:
                  "opponent", "opponent_chelem", "point_mask", "rules", "trick_points", "tricks")
 
     def __init__(self, rules: Rules, n: int) -> None:
-        from .family import Family  # above this module (it imports the score's classes)
-
         _rules, _in_play, valued = _point_cards(rules, n)
         self.rules = rules
         self.codes = tuple((CODES.index(c), c) for c, _value in valued)
@@ -204,8 +202,7 @@ class _Lines:
                                            for p in range(n)) for s in range(n))
         self.chelem = tuple(ScoreLine(s, 0, "chelem") for s in range(n))
         family = rules.family
-        self.adjust = (None if type(family).adjust_lines is Family.adjust_lines
-                       else family.adjust_lines)
+        self.adjust = family.adjust_lines if family.adjusts_lines else None
         """The game family's change to the lines (the moon), None: none."""
 
 
@@ -288,8 +285,8 @@ def score_taken(
         for p in range(n):
             k = tricks[p]
             if k:
-                row = counts[p]
-                won = row[k] if 0 < k < len(row) else None
+                count_lines = counts[p]
+                won = count_lines[k] if 0 < k < len(count_lines) else None
                 if won is not None:
                     per[p].append(won)
                 else:  # a count no hand has (a score pad's entry)
