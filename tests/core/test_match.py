@@ -388,3 +388,25 @@ def test_views_of_every_seat_at_once_are_each_seats_own_view(preset: str) -> Non
             assert json.dumps(together[seat]) == json.dumps(alone), (preset, seat)
             assert together[seat]["seat"] == seat
         m = m.deal_random(rng) if m.needs_deal else m.apply(rng.choice(m.legal_actions()))
+
+
+@pytest.mark.parametrize("preset", ["polignac", "bassadewitz", "pollack", "polignac-fr"])
+def test_every_standing_and_score_a_match_builds_is_its_dataclass(preset: str) -> None:
+    """The standings and deal scores of a match's deals' ends are built with their
+    ``__dict__`` set at once (core/standing.py:_standing, core/scoring.py:score_taken):
+    each holds every field of its dataclass, in order, and equals, pickles and shows
+    as the one its ``__init__`` builds from the same fields."""
+    rules = get_rules(preset)
+    rng = random.Random(3)
+    m = Match.new(rules)
+    built: list[object] = [m.standing]
+    while not m.finished and len(m.results) < 12:
+        m = m.deal_random(rng) if m.needs_deal else m.apply(rng.choice(m.legal_actions()))
+        if m.needs_deal or m.finished:
+            built += [m.standing, m.results[-1].score]
+    for obj in built:
+        names = [f.name for f in dataclasses.fields(obj)]  # type: ignore[arg-type]
+        assert list(vars(obj)) == names
+        again = type(obj)(**{name: getattr(obj, name) for name in names})
+        assert again == obj and repr(again) == repr(obj)
+        assert pickle.dumps(again) == pickle.dumps(obj)

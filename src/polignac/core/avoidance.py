@@ -16,7 +16,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, Final
 
 from .actions import CONTRACT_WORDS, PASS, Action, action_name
-from .deal import _PREV, _WINNER, DECLARE, PLAY, Deal, _Called, _totals
+from .deal import _PREV, _WINNER, DECLARE, PLAY, Deal, _Called, _totals, slam_of
 from .errors import IllegalActionError
 from .family import Family
 from .rules import Rules, ScoreKind, derive
@@ -153,10 +153,12 @@ def score_played_tricks(deal: Deal) -> DealScore:
     n = s.n
     taken, tricks, _past = _totals(link, n)
     last = link[_WINNER]
-    while link[_PREV] is not None:
-        link = link[_PREV]
+    prev = link[_PREV]
+    while prev is not None:  # back to the first trick
+        link = prev
+        prev = link[_PREV]
     return score_taken(s.rules, n, taken, tricks, link[_WINNER], last, deal._c.declarer,
-                       deal.slam(), deal.point_takers)
+                       slam_of(tricks, s.total_tricks), deal.point_takers)
 
 
 def score_trick_entry(pad: ScorePad, entry: Entry, dealer: int,

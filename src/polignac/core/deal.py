@@ -476,22 +476,27 @@ def _totals(link: _Link | None, n: int) -> _Totals:
     totals: _Totals | None = link[_TOTALS]
     if totals is not None:
         return totals
-    todo = []  # the links without totals, latest first
+    # Nothing read before (a deal scored at its end): one walk back that adds up the
+    # tricks (in any order: | and +), kept in the last link only; an earlier state
+    # that is read later walks back on its own.
     last = link
+    taken = [0] * n
+    tricks = [0] * n
+    walked = 0
+    at: _Link | None = link
+    while at is not None and at[_TOTALS] is None:
+        winner = at[_WINNER]
+        taken[winner] |= at[_MASK]
+        tricks[winner] += 1
+        at = at[_PREV]
+        walked += 1
+    if at is None and walked > 2:
+        last[_TOTALS] = totals = (tuple(taken), tuple(tricks), None)
+        return totals
+    todo = []  # the links without totals, latest first
     while link is not None and link[_TOTALS] is None:
         todo.append(link)
         link = link[_PREV]
-    if link is None and len(todo) > 2:
-        # Nothing read before (a deal scored at its end): one pass, kept in the last
-        # link only; an earlier state that is read later walks back on its own.
-        taken = [0] * n
-        tricks = [0] * n
-        for at in todo:
-            winner = at[_WINNER]
-            taken[winner] |= at[_MASK]
-            tricks[winner] += 1
-        last[_TOTALS] = totals = (tuple(taken), tuple(tricks), None)
-        return totals
     taken_: tuple[Mask, ...] = (0,) * n
     tricks_: tuple[int, ...] = (0,) * n
     if link is not None:
@@ -507,6 +512,12 @@ def _totals(link: _Link | None, n: int) -> _Totals:
         link[_TOTALS] = totals = (taken_, tricks_, None)
     assert totals is not None
     return totals
+
+
+def slam_of(tricks: tuple[int, ...], total: int) -> int:
+    """The player whose count in ``tricks`` is ``total`` (every trick of the deal), or -1
+    (:meth:`Deal.slam`; a deal's score reads it off its totals)."""
+    return tricks.index(total) if total in tricks else -1
 
 
 def _past(link: _Link | None, n: int) -> tuple[Trick, ...]:
@@ -1212,9 +1223,7 @@ class Deal:
 
     def slam(self) -> int:
         """The player who has taken every trick of the deal, or -1."""
-        tricks = self.tricks
-        total = self._s.total_tricks
-        return tricks.index(total) if total in tricks else -1
+        return slam_of(self.tricks, self._s.total_tricks)
 
     def side_card_points(self, side: int) -> int:
         """The card points taken so far by partnership ``side`` (0 or 1)."""

@@ -29,7 +29,7 @@ from .cards import CODES, Card, Mask, cards_of
 from .deal import _WINNER, Deal, DealScore
 from .errors import GameOverError, IllegalActionError, NotYourTurnError, RulesError
 from .rules import Rules
-from .standing import Standing, StandingView, dict_setter
+from .standing import ALL_SEATS, Standing, StandingView, dict_setter
 
 
 @dataclass(frozen=True)
@@ -223,8 +223,12 @@ class Match(_Slots, StandingView):
             names = [f"Player {i + 1}" for i in range(n)]
         if len(names) != n:
             raise RulesError(f"{len(names)} player names for {n} players")
-        return cls(rules, n, first_dealer, tuple(names),
-                   standing=Standing.start(n, rules.scorer.start_state(rules, n)))
+        standing = Standing.start(n, rules.scorer.start_state(rules, n))
+        if cls is not Match:
+            return cls(rules, n, first_dealer, tuple(names), standing=standing)
+        # as Match(...) builds it, without building it twice (__init__ copies a _built)
+        return _built(_shared(rules, n, first_dealer, tuple(names), (), (), -1, standing),
+                      None)
 
     # ---------------------------------------------------------------- state
 
@@ -242,12 +246,13 @@ class Match(_Slots, StandingView):
         """
         if self.finished:
             raise GameOverError("the match is over", rule="match-over")
-        prev = self.results[-1] if self.results else None
-        return self.standing.next_deal(
-            self.num_players, self.first_dealer,
-            None if prev is None else prev.dealer,
-            prev is not None and prev.score.redeal,
-        )
+        f = self._f
+        results = f.results
+        if not results:
+            return f.standing.next_deal(f.num_players, f.first_dealer, None, False)
+        prev = results[-1]
+        return f.standing.next_deal(f.num_players, f.first_dealer, prev.dealer,
+                                    prev.score.redeal)
 
     def to_act(self) -> int | None:
         """The seat to act in the current deal, or None between deals."""
@@ -302,9 +307,13 @@ class Match(_Slots, StandingView):
         # Deal.shuffled shuffles the pack in order as rng.shuffle does and deals it as
         # Deal.from_pack would: the same deal and the same rng state, without the checks
         # of a pack that comes from outside.
-        deal = Deal.shuffled(self.rules, len(seats), seats.index(dealer), rng,
-                             self._deal_state())
-        return self._with_deal(deal, dealer, seats)
+        f = self._f
+        rules = f.rules
+        deal = Deal.shuffled(rules, len(seats), seats.index(dealer), rng,
+                             rules.scorer.deal_state(f.standing.family_state))
+        # _with_deal, inlined
+        return _built(_shared(rules, f.num_players, f.first_dealer, f.names, f.results,
+                              seats, dealer, f.standing), deal)
 
     def _deal_state(self) -> Any:
         """The scoring family's state of the next deal (``Family.deal_state``)."""
@@ -408,7 +417,7 @@ class Match(_Slots, StandingView):
         f = self._f
         n = f.num_players
         seats = f.current_seats
-        score = deal.score()
+        score = deal._s.score_deal(deal)  # Deal.score: the deal is done
         deal_scores = score.scores
         if seats is _ALL_SEATS[n] or seats == _ALL_SEATS[n]:  # seat i is player i
             scores = deal_scores
@@ -546,5 +555,5 @@ def _rebuild(rules: Rules, num_players: int, first_dealer: int, names: tuple[str
                  current_dealer, standing)
 
 
-_ALL_SEATS: Final = tuple(tuple(range(n)) for n in range(16))
+_ALL_SEATS: Final = ALL_SEATS
 """``_ALL_SEATS[n]``: every seat of ``n``, in order (a deal that everyone plays)."""

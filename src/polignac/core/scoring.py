@@ -123,6 +123,13 @@ class DealScore:
         return out
 
 
+_new = object.__new__
+_set_score: Callable[[DealScore, dict[str, object]], None] = \
+    DealScore.__dict__["__dict__"].__set__
+"""Sets a new deal score's ``__dict__`` (its class' descriptor: a step shorter than
+``object.__setattr__``, and no ``__init__`` call)."""
+
+
 def point_cards_in_play(rules: Rules, num_players: int) -> tuple[str, ...]:
     """The codes of the cards that score when taken, in a deal of ``num_players``."""
     return _point_cards(rules, num_players)[1]
@@ -267,18 +274,23 @@ def score_taken(
     change to the lines (the moon), asked only where it has one; ``tricks`` each
     player's trick count; ``declarer`` and ``slam`` are -1 for none.
     """
-    lines = _lines_of(rules, n)
+    lines = _LINES.get((id(rules), n))  # _lines_of, its usual case inlined
+    if lines is None or lines.rules is not rules:
+        lines = _lines_of(rules, n)
     by_card = lines.by_card
     point_mask = lines.point_mask
     per: list[list[ScoreLine]] = []
     for p in range(n):  # each player's cards in card order
-        row = []
         m = taken[p] & point_mask
-        while m:
-            low = m & -m
-            row.append(by_card[low.bit_length() - 1][p])  # type: ignore[index]
-            m ^= low
-        per.append(row)
+        if m:
+            row = []
+            while m:
+                low = m & -m
+                row.append(by_card[low.bit_length() - 1][p])  # type: ignore[index]
+                m ^= low
+            per.append(row)
+        else:
+            per.append([])
     tp = lines.trick_points
     if tp:
         counts = lines.tricks
@@ -322,12 +334,19 @@ def score_taken(
     scores = []
     flat: list[ScoreLine] = []
     for g in per:
-        total = 0
-        for x in g:
-            total += x.points
-        scores.append(total)
-        flat += g
-    return DealScore(tuple(scores), tuple(flat))
+        if g:
+            total = 0
+            for x in g:
+                total += x.points
+            scores.append(total)
+            flat += g
+        else:
+            scores.append(0)
+    # built as DealScore(tuple(scores), tuple(flat)) would be, without its __init__ call
+    score = _new(DealScore)
+    _set_score(score, {"scores": tuple(scores), "lines": tuple(flat), "card_points": (),
+                       "redeal": False, "claim": None})
+    return score
 
 
 def trick_score_bounds(rules: Rules, n: int) -> tuple[int, int]:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from operator import add as _add
-from typing import Any, TypeVar
+from typing import Any, Final, TypeVar
 
 from .rules import Rules
 
@@ -43,7 +43,9 @@ class Standing:
     def start(cls, num_players: int, family_state: Any = None) -> Standing:
         """The standing before the first deal, with the scoring family's state
         (``Family.start_state``)."""
-        return cls(totals=(0,) * num_players, family_state=family_state)
+        if cls is not Standing:
+            return cls(totals=(0,) * num_players, family_state=family_state)
+        return _standing((0,) * num_players, 0, False, (), (), (), family_state, ())
 
     def next_deal(
         self,
@@ -59,7 +61,7 @@ class Standing:
         the first tied seat after the previous dealer (docs/rules/common.md#tie-break-deals).
         """
         n = num_players
-        everyone = tuple(range(n))
+        everyone = ALL_SEATS[n] if n < len(ALL_SEATS) else tuple(range(n))
         if prev_dealer is None:
             return first_dealer, everyone
         if self.tied:
@@ -96,13 +98,15 @@ class Standing:
         own = scorer.after_deal(self, rules, scores, claim, last_trick_side)
         if own is not None:  # the scoring family's own match end (parties)
             return own
-        n = len(self.totals)
-        if len(scores) != len(self.totals):
-            raise ValueError(f"{len(scores)} scores for {len(self.totals)} seats")
-        totals = tuple(map(_add, self.totals, scores))
+        before = self.totals
+        n = len(before)
+        if len(scores) != n:
+            raise ValueError(f"{len(scores)} scores for {n} seats")
+        totals = tuple(map(_add, before, scores))
         counted = self.counted + (0 if redeal else 1)
-        m = _replace(self, totals=totals, counted=counted,
-                     family_state=scorer.next_state(self.family_state, redeal))
+        # built at once (every deal of a match builds one): _replace with its fields
+        m = _standing(totals, counted, self.finished, self.winners, self.losers, self.tied,
+                      scorer.next_state(self.family_state, redeal), self.notes)
         end = rules.end
         if end.chips:
             if not redeal and counted >= rules.num_deals(n):
@@ -187,9 +191,27 @@ def dict_setter(cls: type) -> Callable[[Any, dict[str, Any]], None]:
     raise TypeError(f"{cls.__name__} instances have no __dict__")
 
 
+ALL_SEATS: Final = tuple(tuple(range(n)) for n in range(16))
+"""``ALL_SEATS[n]``: every seat of ``n``, in order (the seats of a deal everyone plays:
+:meth:`Standing.next_deal` returns this very tuple, which a match compares by identity)."""
 _replace = replace_fields
 _new = object.__new__
 _set = object.__setattr__
+_set_standing = dict_setter(Standing)
+
+
+def _standing(totals: tuple[int, ...], counted: int, finished: bool, winners: tuple[int, ...],
+              losers: tuple[int, ...], tied: tuple[int, ...], family_state: Any,
+              notes: tuple[str, ...]) -> Standing:
+    """A :class:`Standing` of these fields (already valid), its ``__dict__`` set at once
+    in the fields' order (as its ``__init__`` or :func:`replace_fields` would leave it:
+    ``==``, ``repr`` and ``pickle`` see the same), without the frozen dataclass'
+    per-field ``__setattr__`` nor a copy of another's fields."""
+    new = _new(Standing)
+    _set_standing(new, {"totals": totals, "counted": counted, "finished": finished,
+                        "winners": winners, "losers": losers, "tied": tied,
+                        "family_state": family_state, "notes": notes})
+    return new
 
 
 class StandingView:
