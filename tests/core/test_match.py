@@ -410,3 +410,30 @@ def test_every_standing_and_score_a_match_builds_is_its_dataclass(preset: str) -
         again = type(obj)(**{name: getattr(obj, name) for name in names})
         assert again == obj and repr(again) == repr(obj)
         assert pickle.dumps(again) == pickle.dumps(obj)
+
+
+@pytest.mark.parametrize("preset", ["polignac", "slobberhannes", "knaves"])
+def test_the_card_lines_table_gives_the_lines_read_card_by_card(preset: str) -> None:
+    """With few point cards a rule set's lines hold each player's card lines for
+    every set of point cards (core/scoring.py:_Lines.card_rows): a deal's score from
+    it is the score read off the cards one by one (the table left out)."""
+    from polignac.core import scoring
+
+    rules = get_rules(preset)
+    n = rules.default_players
+    lines = scoring._lines_of(rules, n)
+    assert lines.card_rows is not None
+    rng = random.Random(8)
+    for _ in range(200):
+        taken = [0] * n
+        for c, _code in lines.codes:
+            if rng.random() < 0.8:
+                taken[rng.randrange(n)] |= 1 << c
+        tricks = [rng.randrange(3) for _ in range(n)]
+        args = (rules, n, taken, tricks, rng.randrange(n), rng.randrange(n), -1, -1, dict)
+        with_table = scoring.score_taken(*args)
+        lines.card_rows, table = None, lines.card_rows
+        try:
+            assert scoring.score_taken(*args) == with_table
+        finally:
+            lines.card_rows = table

@@ -220,7 +220,8 @@ class Match(_Slots, StandingView):
                 f"deal equally; choose a multiple of {n}"
             )
         if names is None:
-            names = [f"Player {i + 1}" for i in range(n)]
+            names = _DEFAULT_NAMES[n] if n < len(_DEFAULT_NAMES) else [
+                f"Player {i + 1}" for i in range(n)]
         if len(names) != n:
             raise RulesError(f"{len(names)} player names for {n} players")
         standing = Standing.start(n, rules.scorer.start_state(rules, n))
@@ -557,3 +558,5 @@ def _rebuild(rules: Rules, num_players: int, first_dealer: int, names: tuple[str
 
 _ALL_SEATS: Final = ALL_SEATS
 """``_ALL_SEATS[n]``: every seat of ``n``, in order (a deal that everyone plays)."""
+_DEFAULT_NAMES: Final = tuple(tuple(f"Player {i + 1}" for i in range(n)) for n in range(16))
+"""``_DEFAULT_NAMES[n]``: the names of ``n`` seats when none are given (``Player 1``...)."""

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Final
 
 from .cards import CODES, Mask, cards_of
 from .rules import Rules
@@ -159,7 +160,7 @@ class _Lines:
     count, built once (:func:`_lines_of`): a line is immutable, so every deal's score
     shares them (building a line costs more than the rest of the score)."""
 
-    __slots__ = ("adjust", "all_three", "automatic", "by_card", "chelem", "codes",
+    __slots__ = ("adjust", "all_three", "automatic", "by_card", "card_rows", "chelem", "codes",
                  "contract_failed", "contract_made", "declarer_leads", "first", "last",
                  "opponent", "opponent_chelem", "point_mask", "rules", "trick_points", "tricks")
 
@@ -175,6 +176,20 @@ class _Lines:
             by_card[CODES.index(c)] = tuple(ScoreLine(p, value, "card", c) for p in range(n))
         self.by_card = tuple(by_card)
         """Per card number: its line for each player who took it (None: no points)."""
+        self.card_rows: tuple[dict[Mask, tuple[ScoreLine, ...]], ...] | None = None
+        """With at most :data:`_ROW_TABLE_CARDS` point cards in play: per player, its
+        card lines (in card order) for each set of point cards it can take (a mask);
+        None with more (each deal's lines are then read off ``by_card`` one by one)."""
+        if len(self.codes) <= _ROW_TABLE_CARDS:
+            rows: list[dict[Mask, tuple[ScoreLine, ...]]] = []
+            for p in range(n):
+                row: dict[Mask, tuple[ScoreLine, ...]] = {}
+                for subset in range(1 << len(self.codes)):
+                    chosen = [c for i, (c, _code) in enumerate(self.codes) if subset >> i & 1]
+                    row[sum(1 << c for c in chosen)] = tuple(
+                        by_card[c][p] for c in chosen)  # type: ignore[index]
+                rows.append(row)
+            self.card_rows = tuple(rows)
         tp = self.trick_points = rules.trick_points
         size = rules.hand_size(n)
         self.tricks = tuple(tuple(ScoreLine(p, tp * k, "tricks", str(k)) if tp and k else None
@@ -212,6 +227,10 @@ class _Lines:
         self.adjust = family.adjust_lines if family.adjusts_lines else None
         """The game family's change to the lines (the moon), None: none."""
 
+
+_ROW_TABLE_CARDS: Final = 6
+"""The most point cards in play for which a rule set's lines hold a table of each
+player's card lines (``_Lines.card_rows``: 2 ** 6 sets of cards a player)."""
 
 _LINES: dict[tuple[int, int], _Lines] = {}
 """Per (rules, players): its lines (a cache: at most 256; the rules are kept in it,
@@ -280,17 +299,23 @@ def score_taken(
     by_card = lines.by_card
     point_mask = lines.point_mask
     per: list[list[ScoreLine]] = []
-    for p in range(n):  # each player's cards in card order
-        m = taken[p] & point_mask
-        if m:
-            row = []
-            while m:
-                low = m & -m
-                row.append(by_card[low.bit_length() - 1][p])  # type: ignore[index]
-                m ^= low
-            per.append(row)
-        else:
-            per.append([])
+    card_rows = lines.card_rows
+    if card_rows is not None:  # each player's cards in card order, from the table
+        for p in range(n):
+            m = taken[p] & point_mask
+            per.append(list(card_rows[p][m]) if m else [])
+    else:
+        for p in range(n):  # each player's cards in card order
+            m = taken[p] & point_mask
+            if m:
+                row = []
+                while m:
+                    low = m & -m
+                    row.append(by_card[low.bit_length() - 1][p])  # type: ignore[index]
+                    m ^= low
+                per.append(row)
+            else:
+                per.append([])
     tp = lines.trick_points
     if tp:
         counts = lines.tricks
