@@ -482,15 +482,14 @@ def _totals(link: _Link | None, n: int) -> _Totals:
     last = link
     taken = [0] * n
     tricks = [0] * n
-    walked = 0
     at: _Link | None = link
     while at is not None and at[_TOTALS] is None:
         winner = at[_WINNER]
         taken[winner] |= at[_MASK]
         tricks[winner] += 1
         at = at[_PREV]
-        walked += 1
-    if at is None and walked > 2:
+    second = link[_PREV]
+    if at is None and second is not None and second[_PREV] is not None:  # 3 tricks or more
         last[_TOTALS] = totals = (tuple(taken), tuple(tricks), None)
         return totals
     todo = []  # the links without totals, latest first

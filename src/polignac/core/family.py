@@ -106,9 +106,14 @@ class Family:
     """It overrides :meth:`adjust_lines` (set for each subclass, never by hand): the
     scoring asks for a deal's takers and calls the hook only then."""
 
+    own_match_end: ClassVar[bool] = False
+    """It overrides :meth:`after_deal` (set for each subclass, never by hand): a
+    standing asks it after each deal only then."""
+
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
         cls.adjusts_lines = cls.adjust_lines is not Family.adjust_lines
+        cls.own_match_end = cls.after_deal is not Family.after_deal
 
     # ------------------------------------------------------------- rules
 

@@ -95,9 +95,10 @@ class Standing:
         if self.tied:
             return self._after_tiebreak(scores, name), None
         scorer = rules.scorer
-        own = scorer.after_deal(self, rules, scores, claim, last_trick_side)
-        if own is not None:  # the scoring family's own match end (parties)
-            return own
+        if scorer.own_match_end:  # the scoring family's own match end (parties)
+            own = scorer.after_deal(self, rules, scores, claim, last_trick_side)
+            if own is not None:
+                return own
         before = self.totals
         n = len(before)
         if len(scores) != n:
