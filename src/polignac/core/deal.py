@@ -163,35 +163,49 @@ _Chain = tuple[int, "_Chain"] | None
 """A history as a chain: None, or (last action, the chain before it)."""
 
 _SUIT_CARDS: Final[dict[Mask, tuple[Card, ...]]] = {}
-"""The cards of a one-suit mask, ascending (at most 4 x 8192), filled per pack by
-_fill_suit_cards.  A plain dict: a subclass with ``__missing__`` pays a Python-level
-``__getitem__`` lookup at every read (legal_actions reads it up to four times)."""
-_FILLED_SUITS: set[Mask] = set()
+"""The cards of a one-suit mask, ascending (4 x 8192 keys: every set of cards of one
+suit), filled by _fill_suit_cards.  A plain dict: a subclass with ``__missing__`` pays a
+Python-level ``__getitem__`` lookup at every read.  legal_actions reads it to follow."""
+
+# The cards of a hand, suit by suit: _CLUBS[hand & 0x1FFF], _DIAMONDS[hand >> 13 & 0x1FFF],
+# _HEARTS[hand >> 26 & 0x1FFF], _SPADES[hand >> 39] are its clubs, diamonds, hearts,
+# spades as tuples of cards, ascending (a card is suit * 13 + rank; the tuples are
+# _SUIT_CARDS' own): four index lookups in tuples when leading, instead of four
+# lookups in _SUIT_CARDS by masks.  Filled by _fill_suit_cards, with it.
+_Cards = tuple[tuple[Card, ...], ...]
+_CLUBS: _Cards = ()
+_DIAMONDS: _Cards = ()
+_HEARTS: _Cards = ()
+_SPADES: _Cards = ()
 
 
-def _fill_suit_cards(pack: Mask) -> None:
-    """Fill _SUIT_CARDS for every set of cards of one suit of ``pack``, once per suit mask.
+def _fill_suit_cards() -> None:
+    """Fill _SUIT_CARDS and the per-suit tuples (_CLUBS.._SPADES), once a process.
 
-    Filling on first use costs a cards_of call per new set, and with 13-card
-    suits (Knaves) new sets keep turning up for thousands of deals; filling
-    them all when a pack is first dealt (2**8 sets a suit for 32 cards, 2**13
-    for 52: a few ms once) keeps that out of play.  Each set is built from
-    the set without its highest card, so it costs one tuple concatenation.
+    Every set of cards of each suit of the 52-card pack (4 x 2**13, a few ms),
+    when the first deal's tables are built (or the first legal_actions of a
+    deal unpickled in a process that never built any: its KeyError or
+    IndexError fills them).  Each set is built from the set without its
+    highest card, so it costs one tuple concatenation.
     """
+    global _CLUBS, _DIAMONDS, _HEARTS, _SPADES  # filled once, on first use
+    if _SPADES and _SUIT_CARDS:
+        return
+    table = _SUIT_CARDS
+    table[0] = ()
     for suit_mask in SUIT_MASKS:
-        full = pack & suit_mask
-        if full in _FILLED_SUITS:
-            continue
-        # Subsets of full in increasing order of value: a subset's highest
+        # Subsets of the suit in increasing order of value: a subset's highest
         # card is its highest bit, and the rest is a smaller subset, already there.
-        table = _SUIT_CARDS
-        sub = full & -full  # the subsets after the empty one
-        table[0] = ()
+        sub = suit_mask & -suit_mask  # the subsets after the empty one
         while sub:
             high = 1 << (sub.bit_length() - 1)
             table[sub] = table[sub ^ high] + (sub.bit_length() - 1,)
-            sub = (sub - full) & full  # the next subset of full (0 after the last)
-        _FILLED_SUITS.add(full)
+            sub = (sub - suit_mask) & suit_mask  # the next subset (0 after the last)
+    tables = [tuple([table[m << 13 * suit] for m in range(1 << 13)]) for suit in range(4)]
+    _CLUBS, _DIAMONDS, _HEARTS = tables[:3]
+    _SPADES = tables[3]  # the last: another thread that sees it sees them all
+
+
 _S0, _S1, _S2, _S3 = SUIT_MASKS
 _BITS: Final = CARD_BITS  # a card's one-card mask, without a new int at every action
 
@@ -290,7 +304,7 @@ class _Tables:
         self.first_phase = DECLARE if rules.has_declaration_round else PLAY
         self.turn_up_game = rules.has_turn_up
         self.pack_order = tuple(cards_of(rules.pack_mask(n)))
-        _fill_suit_cards(rules.pack_mask(n))
+        _fill_suit_cards()
         # Per dealer: the player who gets each card of the pack order (as deal_packets).
         positions = list(range(n * rules.hand_size(n)))
         by_position = []
@@ -541,7 +555,8 @@ class Deal:
     # the first), what changes at a declaration or a call in _c.
     # The history is a chain of (action, earlier chain) pairs, shared with the
     # states before (one pair a action instead of copying the whole tuple);
-    # the history property turns it into a tuple on first use (_hist).
+    # the history property turns it into a tuple on first use (_hist, left
+    # unset by apply: a slot set costs at every action, an unset one only when read).
     # done is a plain slot (read at every step of a play loop), kept equal to
     # phase == DONE; _led is the mask of the led suit's cards (0 before a lead).
     __slots__ = (
@@ -564,7 +579,8 @@ class Deal:
     """The last finished trick's link (see _PREV.._REM), None before the first."""
     _c: _Called
     _h: _Chain
-    _hist: tuple[Action, ...] | None
+    _hist: tuple[Action, ...]
+    """The history as a tuple, once built (unset until then)."""
     _led: Mask
     phase: int
     to_act: int
@@ -739,8 +755,9 @@ class Deal:
     @property
     def history(self) -> tuple[Action, ...]:
         """Every action so far, in order."""
-        hist = self._hist
-        if hist is None:
+        try:
+            return self._hist
+        except AttributeError:  # not built yet
             out = []
             h = self._h
             while h is not None:
@@ -748,7 +765,7 @@ class Deal:
                 h = h[1]
             out.reverse()
             hist = self._hist = tuple(out)  # a cache: the state itself is unchanged
-        return hist
+            return hist
 
     @property
     def hands(self) -> tuple[Mask, ...]:
@@ -931,15 +948,14 @@ class Deal:
             hand = s.hands[self.to_act] & self._rem
             # follow suit (tricks.legal_mask, inlined: this runs at every action)
             follow = hand & self._led  # 0 on lead, or when void in the led suit
-            cards = _SUIT_CARDS
             try:
                 if follow:
-                    out = list(cards[follow])
+                    out = [*_SUIT_CARDS[follow]]
                 else:
-                    out = [*cards[hand & _S0], *cards[hand & _S1], *cards[hand & _S2],
-                           *cards[hand & _S3]]
-            except KeyError:  # a pack not dealt in this process (an unpickled deal)
-                _fill_suit_cards(s.rules.pack_mask(s.n))
+                    out = [*_CLUBS[hand & 0x1FFF], *_DIAMONDS[hand >> 13 & 0x1FFF],
+                           *_HEARTS[hand >> 26 & 0x1FFF], *_SPADES[hand >> 39]]
+            except (KeyError, IndexError):  # tables not built in this process (unpickled)
+                _fill_suit_cards()
                 return self.legal_actions()
             if s.has_calls:
                 # calls (the family's CallRules), in action order: the claim (on lead),
@@ -1023,7 +1039,6 @@ class Deal:
                     new._s = s
                     new._rem = rem
                     new._h = (action, self._h)
-                    new._hist = None
                     # taken, tricks and past are worked out from the links when read
                     new._last = [link, leader, trick, winner, mask, won, None, rem]
                     new._c = self._c
@@ -1041,7 +1056,6 @@ class Deal:
             new._s = s
             new._rem = rem ^ bit
             new._h = (action, self._h)
-            new._hist = None
             new.phase = PLAY
             new.done = False
             new.to_act = s.nxt[p]
@@ -1142,7 +1156,6 @@ class Deal:
         new._s = self._s
         new._rem = self._rem
         new._h = (action, self._h)
-        new._hist = None
         new._last = self._last
         new._c = self._c
         new._led = self._led

@@ -29,12 +29,12 @@ import dataclasses
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Final
 
+from . import deal as _deal
 from .actions import NUM_ACTIONS, Action, action_name
 from .cards import CARD_BITS, CODES, SUIT_MASKS, Card, Mask, cards_of
 from .deal import (
     _NOT_CALLED,
     _REM,
-    _SUIT_CARDS,
     _WON,
     DONE,
     PASS_CARDS,
@@ -76,13 +76,11 @@ HIDDEN: Final = "hidden"
 _new = object.__new__
 _BITS: Final = CARD_BITS  # a card's one-card mask, without a new int
 
-# The cards of a hand, suit by suit: _CLUBS[hand & 0x1FFF], _DIAMONDS[hand >> 13 & 0x1FFF],
-# _HEARTS[hand >> 26 & 0x1FFF], _SPADES[hand >> 39] are its clubs, diamonds, hearts,
-# spades as tuples of cards, ascending (a card is suit * 13 + rank): four index
-# lookups in tuples instead of four in _SUIT_CARDS' dict keyed by masks (which
-# for a 52-card pack holds 32768 of them).  _FOLLOW gives, for the led suit's mask,
-# that suit's table and shift.  Filled when the first Hearts-family deal is planned
-# (8192 entries a suit; the cards' tuples are _SUIT_CARDS' own).
+# The cards of a hand, suit by suit (core/deal.py's _CLUBS.._SPADES, the same tuples:
+# _CLUBS[hand & 0x1FFF], _DIAMONDS[hand >> 13 & 0x1FFF], _HEARTS[hand >> 26 & 0x1FFF],
+# _SPADES[hand >> 39]), and _FOLLOW, for the led suit's mask, that suit's tuple and
+# shift.  Taken from core/deal.py by _fill_suits, when the first Hearts-family deal
+# is planned or an unpickled deal's first legal_actions finds them empty.
 _Cards = tuple[tuple[Card, ...], ...]
 _CLUBS: _Cards = ()
 _DIAMONDS: _Cards = ()
@@ -93,10 +91,9 @@ _FOLLOW: dict[Mask, tuple[_Cards, int]] = {}
 
 def _fill_suits() -> None:
     global _CLUBS, _DIAMONDS, _HEARTS, _SPADES  # filled once, on first use
-    if not _SPADES:
-        _fill_suit_cards((1 << 52) - 1)
-        tables = [tuple([_SUIT_CARDS[m << 13 * suit] for m in range(1 << 13)])
-                  for suit in range(4)]
+    if not _SPADES or not _FOLLOW:
+        _fill_suit_cards()
+        tables = (_deal._CLUBS, _deal._DIAMONDS, _deal._HEARTS, _deal._SPADES)
         for suit, table in enumerate(tables):
             _FOLLOW[SUIT_MASKS[suit]] = table, 13 * suit
         _CLUBS, _DIAMONDS, _HEARTS = tables[:3]
@@ -366,33 +363,37 @@ class HeartsDeal(Deal):
 
     def legal_actions(self) -> list[Action]:
         """Every legal action of the player to act, ascending (empty when done)."""
-        s = self._s
-        rem = self._rem
-        hand = s.hands[self.to_act] & rem
-        led = self._led
-        if led:  # following a lead (_led is 0 while passing, on lead and once done)
-            follow = hand & led
-            if follow:  # the plain rule
-                cards, shift = _FOLLOW[led]
-                return list(cards[follow >> shift])
-            if self._last is None:
-                hand = hand & s.keep or hand
-        else:
-            phase = self.phase
-            if phase == PLAY:
+        try:
+            s = self._s
+            rem = self._rem
+            hand = s.hands[self.to_act] & rem
+            led = self._led
+            if led:  # following a lead (_led is 0 while passing, on lead and once done)
+                follow = hand & led
+                if follow:  # the plain rule
+                    cards, shift = _FOLLOW[led]
+                    return [*cards[follow >> shift]]
                 if self._last is None:
-                    if s.first_card >= 0:
-                        return [s.first_card]
                     hand = hand & s.keep or hand
-                    hand = hand & s.unhearts or hand  # nothing played yet: unbroken
-                else:
-                    bp = s.bp
-                    if rem & bp == bp:
-                        hand = hand & s.unhearts or hand
-            elif phase != PASS_CARDS:
-                return []
-        return [*_CLUBS[hand & 0x1FFF], *_DIAMONDS[hand >> 13 & 0x1FFF],
-                *_HEARTS[hand >> 26 & 0x1FFF], *_SPADES[hand >> 39]]
+            else:
+                phase = self.phase
+                if phase == PLAY:
+                    if self._last is None:
+                        if s.first_card >= 0:
+                            return [s.first_card]
+                        hand = hand & s.keep or hand
+                        hand = hand & s.unhearts or hand  # nothing played yet: unbroken
+                    else:
+                        bp = s.bp
+                        if rem & bp == bp:
+                            hand = hand & s.unhearts or hand
+                elif phase != PASS_CARDS:
+                    return []
+            return [*_CLUBS[hand & 0x1FFF], *_DIAMONDS[hand >> 13 & 0x1FFF],
+                    *_HEARTS[hand >> 26 & 0x1FFF], *_SPADES[hand >> 39]]
+        except (KeyError, IndexError):  # tables not built in this process (unpickled)
+            _fill_suits()
+            return self.legal_actions()
 
     # ----------------------------------------------------------------- apply
 
@@ -440,7 +441,6 @@ class HeartsDeal(Deal):
                     new._s = s
                     new._rem = rem
                     new._h = (action, self._h)
-                    new._hist = None
                     new._last = [link, leader, trick, winner, mask, won, None, rem]
                     new._c = self._c
                     new.trick = ()
@@ -453,7 +453,6 @@ class HeartsDeal(Deal):
                 new._s = s
                 new._rem = rem ^ bit
                 new._h = (action, self._h)
-                new._hist = None
                 new.phase = PLAY
                 new.done = False
                 new.to_act = s.nxt[p]
@@ -473,7 +472,6 @@ class HeartsDeal(Deal):
                 new._s = s
                 new._rem = rem ^ bit
                 new._h = (action, self._h)
-                new._hist = None
                 new.phase = PLAY
                 new.done = False
                 new.to_act = s.nxt[p]
@@ -491,7 +489,6 @@ class HeartsDeal(Deal):
                 new._s = s  # the same static: the chosen cards have left _rem
                 new._rem = rem
                 new._h = (action, self._h)
-                new._hist = None
                 new._last = None
                 new._c = self._c
                 new._led = 0
@@ -540,7 +537,6 @@ class HeartsDeal(Deal):
         new._s = static
         new._rem = rem
         new._h = (action, self._h)
-        new._hist = None
         new._last = None
         new._c = self._c
         new._led = 0
