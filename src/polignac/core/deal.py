@@ -51,7 +51,7 @@ from .cards import (
 from .errors import GameOverError, IllegalActionError, NotYourTurnError, RulesError
 from .rules import Rules
 from .scoring import DealScore, ScoreLine
-from .tricks import TopCards, card_strength, legal_mask, winning_index
+from .tricks import card_strength, legal_mask, top_cards, winning_index
 
 DECLARE: Final = 0
 PLAY: Final = 1
@@ -330,7 +330,8 @@ class _Tables:
                 break
             hands_by_dealer.append(tuple(itemgetter(*spot) for spot in spots))
         self.deal_hands = tuple(hands_by_dealer) if len(hands_by_dealer) == n else None
-        self.top = TopCards(self.strength)  # the winner of a full trick (tricks.py)
+        # the winner of a full trick (tricks.py; a plain dict, filled at once)
+        self.top = top_cards(self.strength, rules.pack_mask(n), n)
 
 
 # Tables by (id(rules), n); each entry holds its rules, so an id is not reused
@@ -1023,7 +1024,7 @@ class Deal:
                 if len(trick) == s.n:
                     # The trick is full (done here, not in a method: one call less
                     # a trick).  The strongest trump wins, or else the strongest
-                    # card of the led suit (tricks.TopCards, the table form of
+                    # card of the led suit (tricks.top_cards, the table form of
                     # tricks.winning_index); its leader came after p.
                     rem ^= bit
                     link = self._last

@@ -427,7 +427,7 @@ class HeartsDeal(Deal):
                 trick = before + (action,)
                 if len(trick) == s.n:
                     # the trick is full: the strongest card of the led suit wins
-                    # (no trumps in this family; tricks.TopCards, as Deal.apply)
+                    # (no trumps in this family; tricks.top_cards, as Deal.apply)
                     rem ^= bit
                     link = self._last
                     # the trick's cards: those gone from the hands since its lead
