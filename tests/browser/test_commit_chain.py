@@ -98,7 +98,7 @@ def test_a_rewritten_chain_is_caught_and_the_warning_kept(
     assert page.is_visible("#log-warning")
     page.screenshot(path=tmp_path / "log-warning.png")
     page.select_option("#lang", "fr")
-    assert "l'entrée 4 ne suit pas l'entrée précédente" in page.inner_text("#log-warning")
+    assert "l’entrée 4 ne suit pas l’entrée précédente" in page.inner_text("#log-warning")
     page.select_option("#lang", "de")
     assert "Eintrag 4 folgt nicht auf den Eintrag davor" in page.inner_text("#log-warning")
     page.select_option("#lang", "en")

@@ -62,7 +62,7 @@ def test_dom_helpers(chromium: Any, server: str) -> None:
 
 @pytest.mark.parametrize(("lang", "bad", "missing"), [
     ("en", "These rules are not valid.", "There is no such table."),
-    ("fr", "Ces règles ne sont pas valables.", "Cette table n'existe pas.")])
+    ("fr", "Ces règles ne sont pas valables.", "Cette table n’existe pas.")])
 def test_api_errors_in_the_page_language(chromium: Any, server: str, lang: str, bad: str,
                                          missing: str) -> None:
     out = _page(chromium, server, lang).evaluate(API)

@@ -273,3 +273,27 @@ def test_apply_takes_exactly_the_legal_cards(preset: str, n: int,
                     assert info.value.rule in FAMILY_RULES
             choices = deal.legal_actions()
             deal = deal.apply(choices[rng.randrange(len(choices))])
+
+
+def test_a_deal_unpickled_in_a_fresh_process_plays_on() -> None:
+    """A Hearts deal pickled here and loaded in a process that never planned one (a
+    worker of a research pool, say) gives the same legal actions before and after a
+    card: its plan fills the suit tables as it is unpickled."""
+    import pickle
+    import subprocess
+    import sys
+
+    for preset, n in (("black-lady", 4), ("black-maria", 3)):
+        deal = Deal.shuffled(get_rules(preset), n, 0, random.Random(5))
+        rng = random.Random(6)
+        while deal.phase_name != "play" or len(deal.history) < deal.num_players * 3 + 2:
+            deal = deal.apply(rng.choice(deal.legal_actions()))
+        assert isinstance(deal, HeartsDeal)
+        card = deal.legal_actions()[0]
+        expected = (deal.legal_actions(), deal.apply(card).legal_actions())
+        code = ("import pickle, sys; d = pickle.loads(sys.stdin.buffer.read()); "
+                f"print(repr((d.legal_actions(), d.apply({card}).legal_actions())))")
+        run = subprocess.run([sys.executable, "-c", code], input=pickle.dumps(deal),
+                             capture_output=True, timeout=120, check=False)
+        assert run.returncode == 0, run.stderr.decode()[-2000:]
+        assert run.stdout.decode().strip() == repr(expected)

@@ -38,6 +38,15 @@ def test_translations_are_not_english_copies(lang: str) -> None:
     assert not copies, copies
 
 
+def test_french_writes_one_apostrophe() -> None:
+    """French elides with the typographic apostrophe (’) everywhere, outside code
+    (`claim`) and placeholders: a catalog that mixed it with the straight one showed
+    "Clés d'accès" beside "Retour à l’accueil"."""
+    code = re.compile(r"`[^`]*`|\{[^}]*\}")
+    straight = {k: v for k, v in i18n.catalog("fr").items() if "'" in code.sub("", v)}
+    assert not straight, straight
+
+
 def test_plural_keys_have_both_forms() -> None:
     for lang in i18n.LANGS:
         table = i18n.catalog(lang)

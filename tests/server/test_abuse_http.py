@@ -67,6 +67,84 @@ def test_requests_per_client_are_bounded() -> None:
     asyncio.run(go())
 
 
+def _call(app: Any, client: str, path: str = "/") -> Any:
+    """A GET of ``path`` by ``client`` through ``app``: a coroutine for its status."""
+    async def go() -> int:
+        scope = {"type": "http", "method": "GET", "path": path, "headers": [],
+                 "client": (client, 1234), "query_string": b""}
+        out: list[dict[str, Any]] = []
+
+        async def receive() -> dict[str, Any]:
+            return {"type": "http.request", "body": b"", "more_body": False}
+
+        async def send(message: dict[str, Any]) -> None:
+            out.append(message)
+
+        await app(scope, receive, send)
+        return int(out[0]["status"])
+    return go()
+
+
+def test_a_burst_waits_in_a_short_line() -> None:
+    """Past the limit a client's requests wait in a line of ``queue`` places and enter,
+    in order, as the ones in the app end; one more than the line holds is refused at
+    once; a request whose wait is over is refused and leaves the line; a request
+    cancelled while it waits leaves it too, and the counts empty at the end."""
+    gates: list[asyncio.Event] = []
+    order: list[str] = []
+
+    async def app_(scope: Any, receive: Any, send: Any) -> None:
+        gate = asyncio.Event()
+        gates.append(gate)
+        order.append(scope["path"])
+        await gate.wait()
+        await send({"type": "http.response.start", "status": 200, "headers": []})
+        await send({"type": "http.response.body", "body": b"ok"})
+
+    async def go() -> None:
+        counts = RequestCounts(2, queue=2, wait=60)
+        app = ClientRequests(app_, counts)
+        held = [asyncio.create_task(_call(app, "10.0.0.1")) for _ in range(2)]
+        while len(gates) < 2:
+            await asyncio.sleep(0)
+        line = [asyncio.create_task(_call(app, "10.0.0.1", f"/line{i}")) for i in range(2)]
+        while counts.waiting < 2:
+            await asyncio.sleep(0)
+        assert await _call(app, "10.0.0.1") == 429  # the line is full: at once
+        assert counts.refused == 1 and counts.waited == 2
+        other = asyncio.create_task(_call(ClientRequests(app_, counts), "10.0.0.2"))
+        while len(gates) < 3:  # another address does not wait behind this one
+            await asyncio.sleep(0)
+        gates[0].set()  # the first ends: the first of the line takes its place
+        assert await held[0] == 200
+        while len(gates) < 4:
+            await asyncio.sleep(0)
+        assert counts.counts["10.0.0.1"] == 2 and counts.waiting == 1
+        assert order[3] == "/line0", order  # first come, first in
+        line[1].cancel()  # its browser went away while it waited
+        with contextlib.suppress(asyncio.CancelledError):
+            await line[1]
+        assert counts.waiting == 0 and counts.lines == {}
+        for gate in gates:
+            gate.set()
+        assert await asyncio.gather(held[1], line[0], other) == [200] * 3
+        assert counts.counts == {} and counts.in_flight == 0
+
+        # a wait that is over: refused, and the line is left
+        counts = RequestCounts(1, queue=4, wait=0.05)
+        app = ClientRequests(app_, counts)
+        gates.clear()
+        first = asyncio.create_task(_call(app, "10.0.0.1"))
+        while not gates:
+            await asyncio.sleep(0)
+        assert await _call(app, "10.0.0.1") == 429
+        assert counts.refused == 1 and counts.waiting == 0 and counts.lines == {}
+        gates[0].set()
+        assert await first == 200 and counts.counts == {}
+
+    asyncio.run(go())
+
+
 def _serve_args(*argv: str) -> argparse.Namespace:
     parser = argparse.ArgumentParser()
     register(parser.add_subparsers(), "serve")
@@ -103,12 +181,14 @@ def test_readers_that_never_read_hold_no_memory() -> None:
     read (4 KiB receive buffers): each answer is one page, which the socket's buffers
     take whole, so the server holds nothing for them once answered; memory stays
     bounded while they hold their sockets and comes back once they are gone; the
-    17th request of the address is refused at once, a forged X-Forwarded-For
+    17th request of the address is refused at once (no line: ``--request-queue 0``;
+    the line's own bound is :func:`test_a_burst_waits_in_a_short_line`), a forged X-Forwarded-For
     changes nothing. Eight job workers: the pool's fair share lets one address run 4
     jobs and queue 16, so all 16 slow requests are in the app at once."""
     body = long_record(100)
     path = "/api/replay?count=32"
-    with serve("--write-timeout", "1", "--max-requests", "16", "--job-workers", "8",
+    with serve("--write-timeout", "1", "--max-requests", "16", "--request-queue", "0",
+               "--job-workers", "8",
                "--job-timeout", "60") as (port, proc):
         warm = httpx.post(f"http://127.0.0.1:{port}{path}", content=body, timeout=60,
                           headers={"content-type": "application/json"}, trust_env=False)

@@ -195,7 +195,8 @@ def _workers_of(pid: int) -> list[int]:
 @pytest.mark.slow
 def test_each_limit_keys_on_the_forwarded_client_only_from_the_proxy() -> None:
     body = long_record(2)
-    with serve("--forwarded-allow-ips", PROXY, "--max-requests", "3", "--max-connections", "2",
+    with serve("--forwarded-allow-ips", PROXY, "--max-requests", "3", "--request-queue", "0",
+               "--max-connections", "2",
                "--job-workers", "1", "--bot-workers", "1", "--job-timeout", "300",
                "--seek-countdown", "120") as (port, proc):
         base = f"http://127.0.0.1:{port}"
@@ -297,7 +298,8 @@ def test_two_processes_behind_the_nginx_of_deploy(redis_server: Any, tmp_path: P
             [sys.executable, "-m", "polignac", "serve", "--port", str(port), "--data",
              str(tmp_path / "data"), "--workers", "2", "--bus", redis_server.url(11),
              "--forwarded-allow-ips", PROXY, "--job-workers", "1", "--bot-workers", "1",
-             "--max-requests", "3", "--seek-countdown", "120", "--allowed-host", "127.0.0.1"],
+             "--max-requests", "3", "--request-queue", "0", "--seek-countdown", "120",
+             "--allowed-host", "127.0.0.1"],
             stdout=out, stderr=subprocess.STDOUT, start_new_session=True,
             env=dict(os.environ, PYTHONPATH=SRC, POLIGNAC_BUS_SECRET=SECRET))
     nginx = None

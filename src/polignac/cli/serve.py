@@ -74,8 +74,13 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser],
     p.add_argument("--header-timeout", type=float, default=10.0, metavar="SECONDS",
                    help="seconds a request's headers have to arrive (default 10)")
     p.add_argument("--max-requests", type=int, default=16, metavar="N",
-                   help="HTTP requests per client address at once (default 16; one more "
-                        "is answered 429)")
+                   help="HTTP requests per client address at once (default 16; more wait "
+                        "for a place, see --request-queue)")
+    p.add_argument("--request-queue", type=int, default=64, metavar="N",
+                   help="HTTP requests per client address that may wait up to 10 s for "
+                        "a place when it has --max-requests at once (default 64: a "
+                        "page's burst of scripts, several browsers behind one address); "
+                        "one more is answered 429; 0: refuse at once")
     p.add_argument("--write-timeout", type=float, default=10.0, metavar="SECONDS",
                    help="seconds an answer may wait for a client that does not read before "
                         "the connection is cut (default 10)")
@@ -170,6 +175,7 @@ def build_config(args: argparse.Namespace) -> object:
     within(args, "hint_timeout", 0.1, 3600, " seconds")
     within(args, "max_connections", 1, 100_000)
     within(args, "max_requests", 1, 100_000)
+    within(args, "request_queue", 0, 100_000)
     within(args, "write_timeout", 0, 3600, " seconds", above=True)
     for option in ("header_timeout", "ping"):
         within(args, option, 0, 3600, " seconds", above=True)
@@ -210,6 +216,7 @@ def build_config(args: argparse.Namespace) -> object:
                         warm_workers=True,
                         allowed_hosts=hosts, max_connections_per_client=args.max_connections,
                         max_requests_per_client=args.max_requests,
+                        request_queue=args.request_queue,
                         write_timeout=args.write_timeout,
                         forwarded_allow_ips=_forwarded(args.forwarded_allow_ips),
                         header_timeout=args.header_timeout, ws_ping_interval=args.ping,

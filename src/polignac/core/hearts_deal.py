@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Iterable, Mapping
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from . import deal as _deal
 from .actions import NUM_ACTIONS, Action, action_name
@@ -134,6 +134,13 @@ class _Plan:
             offset = pass_offset(direction, n)
             turns.append((direction if offset else "none", offset))
         self.turns = tuple(turns)
+
+    def __setstate__(self, state: tuple[None, dict[str, Any]]) -> None:
+        """A plan unpickled (with its deal) in a process that never planned a Hearts
+        deal: the suit tables legal_actions reads are filled first."""
+        _fill_suits()
+        for name, value in state[1].items():
+            setattr(self, name, value)
 
 
 # Plans by id(tables) (one _Tables per rule set and player count, see deal._tables);

@@ -148,7 +148,8 @@ def create_app(config: ServerConfig | None = None, bots: BotBackend | None = Non
     # process has checked the Host header; one process: nothing
     hub.cluster.serve(app, lambda: listed(hub))
     app.add_middleware(HostCheck, allowed_hosts=config.allowed_hosts)
-    app.state.http_requests = RequestCounts(config.max_requests_per_client)  # httplimits.py
+    app.state.http_requests = RequestCounts(  # httplimits.py
+        config.max_requests_per_client, config.request_queue, config.request_wait)
     app.add_middleware(ClientRequests, counts=app.state.http_requests)
     app.add_middleware(SecurityHeaders)
     return app

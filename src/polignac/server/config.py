@@ -113,8 +113,15 @@ class ServerConfig:
     """Seconds a closed WebSocket may take to deliver what it still had to send
     before it is cut."""
     max_requests_per_client: int = 16
-    """HTTP requests of one client address in the app at once; one more is answered
-    429 ``too-many-requests`` (httplimits.py)."""
+    """HTTP requests of one client address in the app at once; more wait for a place
+    (``request_queue``), and one more than that is answered 429
+    ``too-many-requests`` (httplimits.py)."""
+    request_queue: int = 64
+    """HTTP requests of one client address that may wait for a place when it has
+    ``max_requests_per_client`` in the app (a page's burst of scripts, several
+    browsers behind one address); 0: refuse at once."""
+    request_wait: float = 10.0
+    """Seconds a request may wait for a place before it is answered 429."""
     write_timeout: float = 10.0
     """Seconds an HTTP answer may wait for a client that does not read (the send
     buffers full) before the connection is cut (httplimits.py; 0: never)."""

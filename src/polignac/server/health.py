@@ -109,7 +109,8 @@ class LagMonitor:
 
 async def health(request: Request) -> Response:
     """The server's health: loop lag, tables in memory, connections, workers, HTTP
-    requests in the app (``/health`` and ``/ready`` not counted), refused (429) and
+    requests in the app (``/health`` and ``/ready`` not counted), waiting for a place
+    now and since the start, refused (429) and
     cut for not reading (httplimits.py)."""
     hub = request.app.state.hub
     monitor: LagMonitor = hub.lag
@@ -138,6 +139,8 @@ async def health(request: Request) -> Response:
         "owned_tables": len(hub.tables),
         "cluster": hub.cluster.stats(),
         "http": {"requests": counts.in_flight if counts is not None else None,
+                 "waiting": counts.waiting if counts is not None else None,
+                 "waited": counts.waited if counts is not None else None,
                  "refused": counts.refused if counts is not None else None,
                  "write_cuts": WRITE_CUTS[0]},
     }, headers={"Cache-Control": "no-store"})

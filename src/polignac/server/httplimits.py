@@ -7,8 +7,10 @@ open.  Two bounds end that:
 
 - :class:`ClientRequests`, an ASGI middleware: at most ``limit`` HTTP requests of
   one client address are in the app at once (from the request's start until its
-  answer has been handed to the socket, the last byte included); one more is
-  answered ``429 too-many-requests`` at once, with ``Retry-After: 1``.  The
+  answer has been handed to the socket, the last byte included); a few more wait
+  for a place (``queue``, at most ``wait`` seconds: a page's burst of module
+  scripts, several browsers behind one address); one more is answered
+  ``429 too-many-requests`` at once, with ``Retry-After: 1``.  The
   WebSockets of a client have their own limit (``connections.ClientSockets``).
 - :class:`WriteDeadline`, a mixin for uvicorn's HTTP protocols
   (``connections.http_protocol``): when the socket's send buffer is full (the
@@ -23,6 +25,8 @@ proxy named in ``--forwarded-allow-ips``, the address in ``X-Forwarded-For``.
 from __future__ import annotations
 
 import asyncio
+import contextlib
+from collections import deque
 
 from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Receive, Scope, Send
@@ -35,36 +39,103 @@ def client_address(scope: Scope) -> str:
 
 
 class RequestCounts:
-    """HTTP requests in the app per client address, at most ``limit`` each (shared by
-    :class:`ClientRequests` and ``GET /health``).
+    """HTTP requests in the app per client address, at most ``limit`` each, and a
+    short line of those that wait for a place (shared by :class:`ClientRequests` and
+    ``GET /health``).
 
     ``counts`` maps each client with requests in the app to how many; a client
     leaves it when its last request ends, so it never grows past the clients that
-    are being served.
+    are being served.  A request past the limit waits in its client's line (at most
+    ``queue`` long) for at most ``wait`` seconds, and takes the place of the first
+    request of that client to end; a browser that asks for its page's thirty
+    scripts at once, or a household behind one address, is served a moment later
+    instead of being refused.  One more than the line holds, or one that waited
+    ``wait`` seconds, is refused.
     """
 
-    def __init__(self, limit: int) -> None:
+    def __init__(self, limit: int, queue: int = 0, wait: float = 10.0) -> None:
         self.limit = limit
+        self.queue = queue
+        self.wait = wait
         self.counts: dict[str, int] = {}
+        self.lines: dict[str, deque[asyncio.Future[None]]] = {}
         self.refused = 0
+        self.waited = 0
 
     @property
     def in_flight(self) -> int:
         """Requests in the app now, every client together."""
         return sum(self.counts.values())
 
+    @property
+    def waiting(self) -> int:
+        """Requests waiting for a place now, every client together."""
+        return sum(len(line) for line in self.lines.values())
+
     def acquire(self, client: str) -> bool:
         """Count one more request of ``client``; False (nothing counted, one refusal
         more) at the limit."""
+        if self._take(client):
+            return True
+        self.refused += 1
+        return False
+
+    def _take(self, client: str) -> bool:
         n = self.counts.get(client, 0)
-        if n >= self.limit:
-            self.refused += 1
+        if n >= self.limit or client in self.lines:  # no overtaking the line
             return False
         self.counts[client] = n + 1
         return True
 
+    async def enter(self, client: str) -> bool:
+        """Count one more request of ``client``, after a wait in its line at the
+        limit; False (nothing counted, one refusal more) when the line is full or the
+        wait is over."""
+        if self._take(client):
+            return True
+        line = self.lines.get(client)
+        if (line is not None and len(line) >= self.queue) or self.queue <= 0:
+            self.refused += 1
+            return False
+        if line is None:
+            line = self.lines[client] = deque()
+        place: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        line.append(place)
+        self.waited += 1
+        try:
+            await asyncio.wait((place,), timeout=self.wait)
+        except BaseException:  # the request is cancelled while it waits
+            if place.done() and not place.cancelled():
+                self.release(client)  # a place it was handed and will not use
+            else:
+                self._leave(client, place)
+            raise
+        if place.done():
+            return True  # release() handed it its place (counted already)
+        self._leave(client, place)
+        self.refused += 1
+        return False
+
+    def _leave(self, client: str, place: asyncio.Future[None]) -> None:
+        place.cancel()
+        line = self.lines.get(client)
+        if line is not None:
+            with contextlib.suppress(ValueError):
+                line.remove(place)
+            if not line:
+                del self.lines[client]
+
     def release(self, client: str) -> None:
-        """One request of ``client`` ended."""
+        """One request of ``client`` ended: its place goes to the first of the line,
+        if any."""
+        line = self.lines.get(client)
+        while line:
+            place = line.popleft()
+            if not line:
+                del self.lines[client]
+            if not place.done():
+                place.set_result(None)  # the count stays: the place changes hands
+                return
         left = self.counts.get(client, 1) - 1
         if left <= 0:
             self.counts.pop(client, None)
@@ -78,7 +149,9 @@ UNCOUNTED = frozenset({"/health", "/ready"})
 
 class ClientRequests:
     """ASGI middleware: at most ``counts.limit`` HTTP requests of one client address
-    in the app at once; one more gets 429 ``too-many-requests`` (``Retry-After: 1``)."""
+    in the app at once, a few more waiting for a place (``counts.queue``, at most
+    ``counts.wait`` seconds); one more gets 429 ``too-many-requests``
+    (``Retry-After: 1``)."""
 
     def __init__(self, app: ASGIApp, counts: RequestCounts) -> None:
         self.app = app
@@ -89,10 +162,11 @@ class ClientRequests:
             await self.app(scope, receive, send)
             return
         client = client_address(scope)
-        if not self.counts.acquire(client):
+        if not await self.counts.enter(client):
             response = JSONResponse(
                 {"error": f"too many requests at once from this address (at most "
-                          f"{self.counts.limit}); wait for the answers, then try again",
+                          f"{self.counts.limit}, and {self.counts.queue} waiting); wait "
+                          f"for the answers, then try again",
                  "rule": "too-many-requests"}, status_code=429, headers={"Retry-After": "1"})
             await response(scope, receive, send)
             return

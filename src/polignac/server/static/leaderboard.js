@@ -26,7 +26,7 @@ function render() {
       p.provisional ? el("span", { class: "provisional" }, t("profile.provisional")) : null),
     el("td", {}, `${p.rating} ± ${p.deviation}`), el("td", {}, String(p.matches))));
   $("board").replaceChildren(el("thead", {}, head), el("tbody", {}, ...rows));
-  if (!rows.length) $("board").replaceChildren(el("caption", {}, t("board.empty")));
+  if (!rows.length) $("board").replaceChildren(el("caption", { class: "small-muted empty" }, t("board.empty")));
 }
 
 async function load() {

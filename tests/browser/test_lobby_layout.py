@@ -1,0 +1,47 @@
+"""The lobby's layout: on a desktop two columns (Play now, Find players and Learn on the
+left; the tables, Create table, the replay viewer and the score pad on the right), on a
+phone one column in the same order, with no sideways scrolling, in all three languages."""
+
+from __future__ import annotations
+
+from itertools import pairwise
+from typing import Any
+
+from .support import open_page
+
+LEFT = ["#play-now", "#seek-panel", "#learn-panel"]
+RIGHT = ["#tables", "#create", "#replay-link", "#scorepad-link"]
+
+
+def _panels(page: Any) -> list[dict[str, float]]:
+    """The box of the panel of each of LEFT + RIGHT, in that order."""
+    boxes: list[dict[str, float]] = page.evaluate(
+        """sels => sels.map(s => {
+             const r = document.querySelector(s).closest('.panel').getBoundingClientRect();
+             return {x: r.left, y: r.top + window.scrollY, right: r.right, bottom: r.bottom};
+           })""", LEFT + RIGHT)
+    return boxes
+
+
+def test_two_columns_on_a_desktop_one_on_a_phone(server: str, chromium: Any) -> None:
+    page, errors = open_page(chromium)
+    for lang in ("en", "fr", "de"):
+        page.set_viewport_size({"width": 1280, "height": 800})
+        page.goto(f"{server}/?lang={lang}")
+        page.wait_for_selector("#preset option", state="attached")
+        boxes = _panels(page)
+        left, right = boxes[:len(LEFT)], boxes[len(LEFT):]
+        assert len({b["x"] for b in left}) == 1 and len({b["x"] for b in right}) == 1
+        assert right[0]["x"] >= left[0]["right"], boxes  # side by side
+        assert abs(right[0]["y"] - left[0]["y"]) < 1  # both columns start at the top
+        for column in (left, right):  # each column in order, top to bottom
+            assert all(a["bottom"] <= b["y"] for a, b in pairwise(column)), column
+        height = page.evaluate("document.documentElement.scrollHeight")
+        assert height < 1.9 * 800, height  # one narrow column was 2,440 px
+
+        page.set_viewport_size({"width": 390, "height": 844})
+        boxes = _panels(page)
+        assert len({round(b["x"]) for b in boxes}) == 1, boxes  # one column
+        assert all(a["bottom"] <= b["y"] for a, b in pairwise(boxes)), boxes
+        assert page.evaluate("document.documentElement.scrollWidth") <= 400
+    assert not errors, errors
