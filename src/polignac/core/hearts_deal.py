@@ -370,37 +370,33 @@ class HeartsDeal(Deal):
 
     def legal_actions(self) -> list[Action]:
         """Every legal action of the player to act, ascending (empty when done)."""
-        try:
-            s = self._s
-            rem = self._rem
-            hand = s.hands[self.to_act] & rem
-            led = self._led
-            if led:  # following a lead (_led is 0 while passing, on lead and once done)
-                follow = hand & led
-                if follow:  # the plain rule
-                    cards, shift = _FOLLOW[led]
-                    return [*cards[follow >> shift]]
+        s = self._s
+        rem = self._rem
+        hand = s.hands[self.to_act] & rem
+        led = self._led
+        if led:  # following a lead (_led is 0 while passing, on lead and once done)
+            follow = hand & led
+            if follow:  # the plain rule
+                cards, shift = _FOLLOW[led]
+                return [*cards[follow >> shift]]
+            if self._last is None:
+                hand = hand & s.keep or hand
+        else:
+            phase = self.phase
+            if phase == PLAY:
                 if self._last is None:
+                    if s.first_card >= 0:
+                        return [s.first_card]
                     hand = hand & s.keep or hand
-            else:
-                phase = self.phase
-                if phase == PLAY:
-                    if self._last is None:
-                        if s.first_card >= 0:
-                            return [s.first_card]
-                        hand = hand & s.keep or hand
-                        hand = hand & s.unhearts or hand  # nothing played yet: unbroken
-                    else:
-                        bp = s.bp
-                        if rem & bp == bp:
-                            hand = hand & s.unhearts or hand
-                elif phase != PASS_CARDS:
-                    return []
-            return [*_CLUBS[hand & 0x1FFF], *_DIAMONDS[hand >> 13 & 0x1FFF],
-                    *_HEARTS[hand >> 26 & 0x1FFF], *_SPADES[hand >> 39]]
-        except (KeyError, IndexError):  # tables not built in this process (unpickled)
-            _fill_suits()
-            return self.legal_actions()
+                    hand = hand & s.unhearts or hand  # nothing played yet: unbroken
+                else:
+                    bp = s.bp
+                    if rem & bp == bp:
+                        hand = hand & s.unhearts or hand
+            elif phase != PASS_CARDS:
+                return []
+        return [*_CLUBS[hand & 0x1FFF], *_DIAMONDS[hand >> 13 & 0x1FFF],
+                *_HEARTS[hand >> 26 & 0x1FFF], *_SPADES[hand >> 39]]
 
     # ----------------------------------------------------------------- apply
 
