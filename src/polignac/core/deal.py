@@ -163,49 +163,35 @@ _Chain = tuple[int, "_Chain"] | None
 """A history as a chain: None, or (last action, the chain before it)."""
 
 _SUIT_CARDS: Final[dict[Mask, tuple[Card, ...]]] = {}
-"""The cards of a one-suit mask, ascending (4 x 8192 keys: every set of cards of one
-suit), filled by _fill_suit_cards.  A plain dict: a subclass with ``__missing__`` pays a
-Python-level ``__getitem__`` lookup at every read.  legal_actions reads it to follow."""
-
-# The cards of a hand, suit by suit: _CLUBS[hand & 0x1FFF], _DIAMONDS[hand >> 13 & 0x1FFF],
-# _HEARTS[hand >> 26 & 0x1FFF], _SPADES[hand >> 39] are its clubs, diamonds, hearts,
-# spades as tuples of cards, ascending (a card is suit * 13 + rank; the tuples are
-# _SUIT_CARDS' own): four index lookups in tuples when leading, instead of four
-# lookups in _SUIT_CARDS by masks.  Filled by _fill_suit_cards, with it.
-_Cards = tuple[tuple[Card, ...], ...]
-_CLUBS: _Cards = ()
-_DIAMONDS: _Cards = ()
-_HEARTS: _Cards = ()
-_SPADES: _Cards = ()
+"""The cards of a one-suit mask, ascending (at most 4 x 8192), filled per pack by
+_fill_suit_cards.  A plain dict: a subclass with ``__missing__`` pays a Python-level
+``__getitem__`` lookup at every read (legal_actions reads it up to four times)."""
+_FILLED_SUITS: set[Mask] = set()
 
 
-def _fill_suit_cards() -> None:
-    """Fill _SUIT_CARDS and the per-suit tuples (_CLUBS.._SPADES), once a process.
+def _fill_suit_cards(pack: Mask) -> None:
+    """Fill _SUIT_CARDS for every set of cards of one suit of ``pack``, once per suit mask.
 
-    Every set of cards of each suit of the 52-card pack (4 x 2**13, a few ms),
-    when the first deal's tables are built (or the first legal_actions of a
-    deal unpickled in a process that never built any: its KeyError or
-    IndexError fills them).  Each set is built from the set without its
-    highest card, so it costs one tuple concatenation.
+    Filling on first use costs a cards_of call per new set, and with 13-card
+    suits (Knaves) new sets keep turning up for thousands of deals; filling
+    them all when a pack is first dealt (2**8 sets a suit for 32 cards, 2**13
+    for 52: a few ms once) keeps that out of play.  Each set is built from
+    the set without its highest card, so it costs one tuple concatenation.
     """
-    global _CLUBS, _DIAMONDS, _HEARTS, _SPADES  # filled once, on first use
-    if _SPADES and _SUIT_CARDS:
-        return
-    table = _SUIT_CARDS
-    table[0] = ()
     for suit_mask in SUIT_MASKS:
-        # Subsets of the suit in increasing order of value: a subset's highest
+        full = pack & suit_mask
+        if full in _FILLED_SUITS:
+            continue
+        # Subsets of full in increasing order of value: a subset's highest
         # card is its highest bit, and the rest is a smaller subset, already there.
-        sub = suit_mask & -suit_mask  # the subsets after the empty one
+        table = _SUIT_CARDS
+        sub = full & -full  # the subsets after the empty one
+        table[0] = ()
         while sub:
             high = 1 << (sub.bit_length() - 1)
             table[sub] = table[sub ^ high] + (sub.bit_length() - 1,)
-            sub = (sub - suit_mask) & suit_mask  # the next subset (0 after the last)
-    tables = [tuple([table[m << 13 * suit] for m in range(1 << 13)]) for suit in range(4)]
-    _CLUBS, _DIAMONDS, _HEARTS = tables[:3]
-    _SPADES = tables[3]  # the last: another thread that sees it sees them all
-
-
+            sub = (sub - full) & full  # the next subset of full (0 after the last)
+        _FILLED_SUITS.add(full)
 _S0, _S1, _S2, _S3 = SUIT_MASKS
 _BITS: Final = CARD_BITS  # a card's one-card mask, without a new int at every action
 
@@ -304,7 +290,7 @@ class _Tables:
         self.first_phase = DECLARE if rules.has_declaration_round else PLAY
         self.turn_up_game = rules.has_turn_up
         self.pack_order = tuple(cards_of(rules.pack_mask(n)))
-        _fill_suit_cards()
+        _fill_suit_cards(rules.pack_mask(n))
         # Per dealer: the player who gets each card of the pack order (as deal_packets).
         positions = list(range(n * rules.hand_size(n)))
         by_position = []
@@ -949,14 +935,15 @@ class Deal:
             hand = s.hands[self.to_act] & self._rem
             # follow suit (tricks.legal_mask, inlined: this runs at every action)
             follow = hand & self._led  # 0 on lead, or when void in the led suit
+            cards = _SUIT_CARDS
             try:
                 if follow:
-                    out = [*_SUIT_CARDS[follow]]
+                    out = [*cards[follow]]
                 else:
-                    out = [*_CLUBS[hand & 0x1FFF], *_DIAMONDS[hand >> 13 & 0x1FFF],
-                           *_HEARTS[hand >> 26 & 0x1FFF], *_SPADES[hand >> 39]]
-            except (KeyError, IndexError):  # tables not built in this process (unpickled)
-                _fill_suit_cards()
+                    out = [*cards[hand & _S0], *cards[hand & _S1], *cards[hand & _S2],
+                           *cards[hand & _S3]]
+            except KeyError:  # a pack not dealt in this process (an unpickled deal)
+                _fill_suit_cards(s.rules.pack_mask(s.n))
                 return self.legal_actions()
             if s.has_calls:
                 # calls (the family's CallRules), in action order: the claim (on lead),

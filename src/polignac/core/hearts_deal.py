@@ -29,12 +29,12 @@ import dataclasses
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any, Final
 
-from . import deal as _deal
 from .actions import NUM_ACTIONS, Action, action_name
 from .cards import CARD_BITS, CODES, SUIT_MASKS, Card, Mask, cards_of
 from .deal import (
     _NOT_CALLED,
     _REM,
+    _SUIT_CARDS,
     _WON,
     DONE,
     PASS_CARDS,
@@ -76,11 +76,13 @@ HIDDEN: Final = "hidden"
 _new = object.__new__
 _BITS: Final = CARD_BITS  # a card's one-card mask, without a new int
 
-# The cards of a hand, suit by suit (core/deal.py's _CLUBS.._SPADES, the same tuples:
-# _CLUBS[hand & 0x1FFF], _DIAMONDS[hand >> 13 & 0x1FFF], _HEARTS[hand >> 26 & 0x1FFF],
-# _SPADES[hand >> 39]), and _FOLLOW, for the led suit's mask, that suit's tuple and
-# shift.  Taken from core/deal.py by _fill_suits, when the first Hearts-family deal
-# is planned or an unpickled deal's first legal_actions finds them empty.
+# The cards of a hand, suit by suit: _CLUBS[hand & 0x1FFF], _DIAMONDS[hand >> 13 & 0x1FFF],
+# _HEARTS[hand >> 26 & 0x1FFF], _SPADES[hand >> 39] are its clubs, diamonds, hearts,
+# spades as tuples of cards, ascending (a card is suit * 13 + rank): four index
+# lookups in tuples instead of four in _SUIT_CARDS' dict keyed by masks (which
+# for a 52-card pack holds 32768 of them).  _FOLLOW gives, for the led suit's mask,
+# that suit's table and shift.  Filled when the first Hearts-family deal is planned
+# (8192 entries a suit; the cards' tuples are _SUIT_CARDS' own).
 _Cards = tuple[tuple[Card, ...], ...]
 _CLUBS: _Cards = ()
 _DIAMONDS: _Cards = ()
@@ -91,9 +93,10 @@ _FOLLOW: dict[Mask, tuple[_Cards, int]] = {}
 
 def _fill_suits() -> None:
     global _CLUBS, _DIAMONDS, _HEARTS, _SPADES  # filled once, on first use
-    if not _SPADES or not _FOLLOW:
-        _fill_suit_cards()
-        tables = (_deal._CLUBS, _deal._DIAMONDS, _deal._HEARTS, _deal._SPADES)
+    if not _SPADES:
+        _fill_suit_cards((1 << 52) - 1)
+        tables = [tuple([_SUIT_CARDS[m << 13 * suit] for m in range(1 << 13)])
+                  for suit in range(4)]
         for suit, table in enumerate(tables):
             _FOLLOW[SUIT_MASKS[suit]] = table, 13 * suit
         _CLUBS, _DIAMONDS, _HEARTS = tables[:3]
