@@ -491,22 +491,78 @@ def test_shuffled_with_a_system_random_deals_a_valid_pack() -> None:
 
 def test_legal_actions_fill_the_suit_tables_of_an_unpickled_deal(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    """A deal unpickled in a process that never dealt its pack fills the cards-of-a-suit
-    table on its first legal_actions (the table is a plain dict, filled per pack)."""
+    """A deal unpickled in a process that never built its tables (a bot worker, a
+    server process that took a table over) fills the cards-of-a-suit tables on its
+    first legal_actions (plain dicts and tuples, filled once a process); the Hearts
+    family's deal too, while passing and in play."""
     import pickle
 
     from polignac.core import deal as deal_module
+    from polignac.core import hearts_deal
 
-    for preset, n in (("polignac", 4), ("knaves", 3), ("pollack", 4)):
+    for preset, n, phase in (("polignac", 4, "play"), ("knaves", 3, "play"),
+                             ("pollack", 4, "play"), ("black-lady", 4, "pass"),
+                             ("black-lady", 4, "play")):
         deal = Deal.shuffled(get_rules(preset), n, 0, random.Random(3))
-        while deal.phase_name != "play":
+        while deal.phase_name != phase:
             deal = deal.apply(deal.legal_actions()[0])
         expected = [deal.legal_actions()]
         deal = deal.apply(expected[0][0])
-        expected.append(deal.legal_actions())  # following
+        expected.append(deal.legal_actions())  # following (or passing again)
         data = pickle.dumps(deal)
         monkeypatch.setattr(deal_module, "_SUIT_CARDS", {})
         monkeypatch.setattr(deal_module, "_FILLED_SUITS", set())
+        for name in ("_CLUBS", "_DIAMONDS", "_HEARTS", "_SPADES"):
+            monkeypatch.setattr(hearts_deal, name, ())
+        monkeypatch.setattr(hearts_deal, "_FOLLOW", {})
         assert pickle.loads(data).legal_actions() == expected[1]
+        if preset == "black-lady":
+            assert hearts_deal._SPADES  # filled again
+        # a lead: the per-suit tuples
+        lead = pickle.loads(data)
+        while lead.trick or lead.phase_name != "play":
+            lead = lead.apply(lead.legal_actions()[-1])
+        assert lead.legal_actions()
         assert deal_module._SUIT_CARDS  # filled again
         monkeypatch.undo()
+
+
+_PLAY_OUT = """
+import pickle, random, sys
+deals = pickle.loads(sys.stdin.buffer.read())
+rng = random.Random(5)
+for deal in deals:
+    while not deal.done:
+        legal = [a for a in deal.legal_actions() if a != 52]  # never claim
+        deal = deal.apply(legal[rng.randrange(len(legal))])
+    print(deal.history, deal.score().scores)
+"""
+
+
+def test_an_unpickled_deal_plays_on_in_a_fresh_process() -> None:
+    """A deal pickled mid-play (or mid-pass) and unpickled in a new process, which has
+    built no table of any pack, plays to its end as it does here (a bot worker, a
+    server process that took a table over)."""
+    import contextlib
+    import io
+    import pickle
+    import subprocess
+    import sys
+
+    deals = []
+    for preset, n, steps in (("polignac", 4, 6), ("knaves", 3, 5), ("pollack", 4, 3),
+                             ("black-lady", 4, 2), ("black-lady", 4, 20),
+                             ("black-maria", 3, 1)):
+        deal = Deal.shuffled(get_rules(preset), n, 1, random.Random(8))
+        for _ in range(steps):
+            legal = [a for a in deal.legal_actions() if a != CLAIM]
+            deal = deal.apply(legal[-1])
+        deals.append(deal)
+    out = subprocess.run([sys.executable, "-c", _PLAY_OUT], input=pickle.dumps(deals),
+                         capture_output=True, check=True, timeout=120).stdout.decode()
+    buf = io.StringIO()  # the same play here, where the tables are built
+    with contextlib.redirect_stdout(buf):
+        code = _PLAY_OUT.replace("pickle.loads(sys.stdin.buffer.read())", "_deals")
+        exec(code, {"_deals": pickle.loads(pickle.dumps(deals))})
+    assert out == buf.getvalue()
+    assert out.count("\n") == len(deals)

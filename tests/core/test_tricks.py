@@ -19,7 +19,6 @@ from polignac.core.cards import SUIT_MASKS, cards_of
 from polignac.core.hearts_deal import HeartsDeal
 from polignac.core.tricks import (
     NO_TRUMP,
-    TopCards,
     beats,
     card_strength,
     led_suit,
@@ -27,6 +26,7 @@ from polignac.core.tricks import (
     legal_mask,
     restricted_mask,
     shows_void,
+    top_cards,
     trick_winner,
     voids,
     winning_index,
@@ -83,7 +83,7 @@ def test_voids_from_the_plays() -> None:
 def test_top_cards_is_the_table_form_of_winning_index(cards: list[int], trump: int,
                                                      preset: str) -> None:
     strength = card_strength(PRESETS[preset])
-    top = TopCards(strength)
+    top = top_cards(strength, (1 << 52) - 1, 8)  # every set of up to 8 cards of a suit
     mask = mask_of(cards)
     led = SUIT_MASKS[cards[0] // 13]
     trumps = SUIT_MASKS[trump] if trump >= 0 else 0

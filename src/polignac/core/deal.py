@@ -51,7 +51,7 @@ from .cards import (
 from .errors import GameOverError, IllegalActionError, NotYourTurnError, RulesError
 from .rules import Rules
 from .scoring import DealScore, ScoreLine
-from .tricks import TopCards, card_strength, legal_mask, winning_index
+from .tricks import card_strength, legal_mask, top_cards, winning_index
 
 DECLARE: Final = 0
 PLAY: Final = 1
@@ -316,7 +316,8 @@ class _Tables:
                 break
             hands_by_dealer.append(tuple(itemgetter(*spot) for spot in spots))
         self.deal_hands = tuple(hands_by_dealer) if len(hands_by_dealer) == n else None
-        self.top = TopCards(self.strength)  # the winner of a full trick (tricks.py)
+        # the winner of a full trick (tricks.py; a plain dict, filled at once)
+        self.top = top_cards(self.strength, rules.pack_mask(n), n)
 
 
 # Tables by (id(rules), n); each entry holds its rules, so an id is not reused
@@ -551,7 +552,8 @@ class Deal:
     # the first), what changes at a declaration or a call in _c.
     # The history is a chain of (action, earlier chain) pairs, shared with the
     # states before (one pair a action instead of copying the whole tuple);
-    # the history property turns it into a tuple on first use (_hist).
+    # the history property turns it into a tuple on first use (_hist, left
+    # unset by apply: a slot set costs at every action, an unset one only when read).
     # done is a plain slot (read at every step of a play loop), kept equal to
     # phase == DONE; _led is the mask of the led suit's cards (0 before a lead).
     __slots__ = (
@@ -574,7 +576,8 @@ class Deal:
     """The last finished trick's link (see _PREV.._REM), None before the first."""
     _c: _Called
     _h: _Chain
-    _hist: tuple[Action, ...] | None
+    _hist: tuple[Action, ...]
+    """The history as a tuple, once built (unset until then)."""
     _led: Mask
     phase: int
     to_act: int
@@ -749,8 +752,9 @@ class Deal:
     @property
     def history(self) -> tuple[Action, ...]:
         """Every action so far, in order."""
-        hist = self._hist
-        if hist is None:
+        try:
+            return self._hist
+        except AttributeError:  # not built yet
             out = []
             h = self._h
             while h is not None:
@@ -758,7 +762,7 @@ class Deal:
                 h = h[1]
             out.reverse()
             hist = self._hist = tuple(out)  # a cache: the state itself is unchanged
-        return hist
+            return hist
 
     @property
     def hands(self) -> tuple[Mask, ...]:
@@ -944,7 +948,7 @@ class Deal:
             cards = _SUIT_CARDS
             try:
                 if follow:
-                    out = list(cards[follow])
+                    out = [*cards[follow]]
                 else:
                     out = [*cards[hand & _S0], *cards[hand & _S1], *cards[hand & _S2],
                            *cards[hand & _S3]]
@@ -1017,7 +1021,7 @@ class Deal:
                 if len(trick) == s.n:
                     # The trick is full (done here, not in a method: one call less
                     # a trick).  The strongest trump wins, or else the strongest
-                    # card of the led suit (tricks.TopCards, the table form of
+                    # card of the led suit (tricks.top_cards, the table form of
                     # tricks.winning_index); its leader came after p.
                     rem ^= bit
                     link = self._last
@@ -1033,7 +1037,6 @@ class Deal:
                     new._s = s
                     new._rem = rem
                     new._h = (action, self._h)
-                    new._hist = None
                     # taken, tricks and past are worked out from the links when read
                     new._last = [link, leader, trick, winner, mask, won, None, rem]
                     new._c = self._c
@@ -1051,7 +1054,6 @@ class Deal:
             new._s = s
             new._rem = rem ^ bit
             new._h = (action, self._h)
-            new._hist = None
             new.phase = PLAY
             new.done = False
             new.to_act = s.nxt[p]
@@ -1152,7 +1154,6 @@ class Deal:
         new._s = self._s
         new._rem = self._rem
         new._h = (action, self._h)
-        new._hist = None
         new._last = self._last
         new._c = self._c
         new._led = self._led

@@ -381,7 +381,7 @@ class HeartsDeal(Deal):
             follow = hand & led
             if follow:  # the plain rule
                 cards, shift = _FOLLOW[led]
-                return list(cards[follow >> shift])
+                return [*cards[follow >> shift]]
             if self._last is None:
                 hand = hand & s.keep or hand
         else:
@@ -433,7 +433,7 @@ class HeartsDeal(Deal):
                 trick = before + (action,)
                 if len(trick) == s.n:
                     # the trick is full: the strongest card of the led suit wins
-                    # (no trumps in this family; tricks.TopCards, as Deal.apply)
+                    # (no trumps in this family; tricks.top_cards, as Deal.apply)
                     rem ^= bit
                     link = self._last
                     # the trick's cards: those gone from the hands since its lead
@@ -447,7 +447,6 @@ class HeartsDeal(Deal):
                     new._s = s
                     new._rem = rem
                     new._h = (action, self._h)
-                    new._hist = None
                     new._last = [link, leader, trick, winner, mask, won, None, rem]
                     new._c = self._c
                     new.trick = ()
@@ -460,7 +459,6 @@ class HeartsDeal(Deal):
                 new._s = s
                 new._rem = rem ^ bit
                 new._h = (action, self._h)
-                new._hist = None
                 new.phase = PLAY
                 new.done = False
                 new.to_act = s.nxt[p]
@@ -480,7 +478,6 @@ class HeartsDeal(Deal):
                 new._s = s
                 new._rem = rem ^ bit
                 new._h = (action, self._h)
-                new._hist = None
                 new.phase = PLAY
                 new.done = False
                 new.to_act = s.nxt[p]
@@ -498,7 +495,6 @@ class HeartsDeal(Deal):
                 new._s = s  # the same static: the chosen cards have left _rem
                 new._rem = rem
                 new._h = (action, self._h)
-                new._hist = None
                 new._last = None
                 new._c = self._c
                 new._led = 0
@@ -547,7 +543,6 @@ class HeartsDeal(Deal):
         new._s = static
         new._rem = rem
         new._h = (action, self._h)
-        new._hist = None
         new._last = None
         new._c = self._c
         new._led = 0

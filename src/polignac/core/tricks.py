@@ -13,7 +13,7 @@ These are plain functions on masks and card tuples; the core
 (:class:`~polignac.core.deal.Deal`), the bots and the research interfaces
 call them.  Two places keep a copy for speed, each checked against these
 functions by a parity test over every preset: the deal's per-action path
-(``hand & led or hand``, and the winner by one lookup in :class:`TopCards`;
+(``hand & led or hand``, and the winner by one lookup in :func:`top_cards`' table;
 Deal's, and HeartsDeal's with :func:`restricted_mask` inlined),
 and the solver's compiled kernel (:mod:`polignac.bots.fast`).
 
@@ -25,9 +25,10 @@ suit), as :func:`card_strength` gives it.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from itertools import combinations
 from typing import Final
 
-from .cards import SUIT_MASKS, Card, Mask, cards_of
+from .cards import CARD_BITS, SUIT_MASKS, Card, Mask, cards_of
 from .rules import Rules
 
 NO_TRUMP: Final = -1
@@ -134,36 +135,45 @@ def without_voids(mask: Mask, void: int) -> Mask:
     return mask
 
 
-class TopCards(dict[Mask, Card]):
-    """The strongest card of a one-suit mask, by ``strength``; filled on first use.
+_TOP_CARDS: dict[tuple[tuple[int, ...], Mask, int], dict[Mask, Card]] = {}
 
-    The table form of :func:`winning_index` for a full trick: the winner is
-    ``top[the trick's trumps]``, or else ``top[the trick's cards of the led
-    suit]`` (one lookup instead of a loop; the deal's per-card path uses it).
-    The keys are sets of at most n cards of one suit (at most a few thousand).
-    Strengths are distinct within a suit for the cards of a pack.
+
+def top_cards(strength: Sequence[int], pack: Mask, most: int) -> dict[Mask, Card]:
+    """The strongest card, by ``strength``, of every set of 1 to ``most`` cards of one
+    suit of ``pack`` (a plain dict, filled at once and shared by equal arguments).
+
+    The table form of :func:`winning_index` for a full trick of ``most`` players:
+    the winner is ``top[the trick's trumps]``, or else ``top[the trick's cards of
+    the led suit]`` (one lookup instead of a loop; the deal's per-card path uses
+    it).  A few thousand keys at most for the presets (4,368 for four players and
+    52 cards).  Strengths are distinct within a suit for the cards of a pack.
     """
-
-    __slots__ = ("strength",)
-
-    def __init__(self, strength: Sequence[int]) -> None:
-        super().__init__()
-        self.strength = strength
-
-    def __missing__(self, mask: Mask) -> Card:
-        card = self[mask] = max(cards_of(mask), key=self.strength.__getitem__)
-        return card
+    key = (tuple(strength), pack, most)
+    top = _TOP_CARDS.get(key)
+    if top is None:
+        top = {}
+        bits = CARD_BITS.__getitem__
+        for suit_mask in SUIT_MASKS:
+            # strongest first: each combination's first card is its strongest
+            cards = sorted(cards_of(pack & suit_mask), key=strength.__getitem__, reverse=True)
+            for k in range(1, min(most, len(cards)) + 1):
+                for chosen in combinations(cards, k):
+                    top[sum(map(bits, chosen))] = chosen[0]
+        if len(_TOP_CARDS) >= 64:
+            _TOP_CARDS.clear()
+        _TOP_CARDS[key] = top
+    return top
 
 
 __all__ = [
     "NO_TRUMP",
-    "TopCards",
     "beats",
     "card_strength",
     "led_suit",
     "legal_cards",
     "legal_mask",
     "shows_void",
+    "top_cards",
     "trick_winner",
     "voids",
     "winning_index",
