@@ -37,19 +37,8 @@ def test_requests_per_client_are_bounded() -> None:
     counts = RequestCounts(4)
     app = ClientRequests(slow_app, counts)
 
-    async def call(client: str) -> int:
-        scope = {"type": "http", "method": "GET", "path": "/", "headers": [],
-                 "client": (client, 1234), "query_string": b""}
-        out: list[dict[str, Any]] = []
-
-        async def receive() -> dict[str, Any]:
-            return {"type": "http.request", "body": b"", "more_body": False}
-
-        async def send(message: dict[str, Any]) -> None:
-            out.append(message)
-
-        await app(scope, receive, send)
-        return int(out[0]["status"])
+    def call(client: str) -> Any:
+        return _call(app, client)
 
     async def go() -> None:
         held = [asyncio.create_task(call("10.0.0.1")) for _ in range(4)]
