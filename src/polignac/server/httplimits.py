@@ -72,14 +72,6 @@ class RequestCounts:
         """Requests waiting for a place now, every client together."""
         return sum(len(line) for line in self.lines.values())
 
-    def acquire(self, client: str) -> bool:
-        """Count one more request of ``client``; False (nothing counted, one refusal
-        more) at the limit."""
-        if self._take(client):
-            return True
-        self.refused += 1
-        return False
-
     def _take(self, client: str) -> bool:
         n = self.counts.get(client, 0)
         if n >= self.limit or client in self.lines:  # no overtaking the line
