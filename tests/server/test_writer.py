@@ -1,14 +1,18 @@
 """Group commit (writer.py): the writes waiting share one transaction, a write that
 came while another process held SQLite's write lock joins the transaction that was
-waiting for it, and a bad write fails alone."""
+waiting for it, the writers of several processes take turns on a file lock, and a
+bad write fails alone."""
 
 from __future__ import annotations
 
 import asyncio
+import os
 import sqlite3
 import threading
+import time
 from pathlib import Path
 
+import pytest
 from sqlalchemy import event, select
 from sqlalchemy.exc import IntegrityError
 
@@ -71,6 +75,48 @@ def test_writes_waiting_for_another_processs_commit_join_one_transaction(
             assert await asyncio.to_thread(_stored_seqs, store) == list(range(1, 11))
         finally:
             other.close()
+            await writer.stop()
+            store.engine.dispose()
+
+    asyncio.run(scenario())
+
+
+def _waits_on(inode: int, seconds: float = 60) -> bool:
+    """Whether a lock on the file ``inode`` gets a waiter (``/proc/locks``: a blocked
+    request is listed with ``->``) within ``seconds``."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        for line in Path("/proc/locks").read_text().splitlines():
+            if "->" in line and line.split()[-3].endswith(f":{inode}"):
+                return True
+        time.sleep(0.01)
+    return False
+
+
+def test_writers_of_several_processes_take_turns_on_a_file_lock(tmp_path: Path) -> None:
+    """Another process's writer holds ``<database>.write-lock``: this writer waits on it
+    in the kernel (listed as the lock's waiter) before it begins a transaction, so it
+    neither holds SQLite's lock nor sleeps in SQLite's busy wait, and it commits once
+    the lock is let go."""
+    fcntl = pytest.importorskip("fcntl")
+    if not Path("/proc/locks").exists():
+        pytest.skip("no /proc/locks on this system")
+
+    async def scenario() -> None:
+        store = await _store(tmp_path / "db.sqlite")
+        began = threading.Event()
+        event.listen(store.engine, "begin", lambda _conn: began.set())
+        writer = Writer(store)
+        try:
+            with open(tmp_path / "db.sqlite.write-lock", "a+b") as other:
+                fcntl.flock(other.fileno(), fcntl.LOCK_EX)  # the other process writes
+                write = asyncio.create_task(writer.append("t1", _event(1)))
+                assert await asyncio.to_thread(_waits_on, os.fstat(other.fileno()).st_ino)
+                assert not began.is_set() and not write.done()
+                fcntl.flock(other.fileno(), fcntl.LOCK_UN)
+                await asyncio.wait_for(write, 60)
+            assert await asyncio.to_thread(_stored_seqs, store) == [1]
+        finally:
             await writer.stop()
             store.engine.dispose()
 

@@ -196,7 +196,7 @@ def migrate(engine: Engine) -> None:
 
     cfg = Config()
     cfg.set_main_option("script_location", str(Path(__file__).parent / "migrations"))
-    with _sqlite_lock(engine), engine.begin() as conn:
+    with sqlite_file_lock(engine, "migrate-lock"), engine.begin() as conn:
         if conn.dialect.name == "postgresql":
             conn.exec_driver_sql("SELECT pg_advisory_xact_lock(7152031)")
         cfg.attributes["connection"] = conn
@@ -204,10 +204,11 @@ def migrate(engine: Engine) -> None:
 
 
 @contextlib.contextmanager
-def _sqlite_lock(engine: Engine) -> Iterator[None]:
-    """Hold an exclusive lock on ``<database>.migrate-lock`` for a SQLite file
-    database (nothing for other databases, an in-memory SQLite, or where ``fcntl``
-    does not exist); waits for a process that holds it.
+def sqlite_file_lock(engine: Engine, name: str) -> Iterator[None]:
+    """Hold an exclusive ``flock`` on the file ``<database>.<name>`` beside a SQLite file
+    database (nothing for other databases, an in-memory SQLite, or where ``fcntl`` does
+    not exist); waits for the process that holds it.  The kernel wakes a waiter as soon
+    as the lock is let go, where SQLite's own busy wait sleeps in steps of 1 to 100 ms.
 
     Raises:
         OSError: the lock file cannot be opened.
@@ -222,7 +223,7 @@ def _sqlite_lock(engine: Engine) -> Iterator[None]:
     except ImportError:  # pragma: no cover - not a POSIX system
         yield
         return
-    with open(f"{database}.migrate-lock", "a+b") as handle:
+    with open(f"{database}.{name}", "a+b") as handle:
         fcntl.flock(handle.fileno(), fcntl.LOCK_EX)  # released when the file closes
         try:
             yield
