@@ -173,3 +173,16 @@ def test_a_transaction_that_cannot_begin_fails_its_writes(tmp_path: Path) -> Non
             store.engine.dispose()
 
     asyncio.run(scenario())
+
+
+def test_every_write_transaction_of_the_server_takes_its_turn() -> None:
+    """The server's modules open write transactions only through ``db.writing`` (the
+    processes' writers take turns on a file lock, then SQLite's lock at once): an
+    ``engine.begin()`` elsewhere would wait in SQLite's busy wait, sleeping in steps,
+    and hold up the others' writers."""
+    server = Path(__file__).resolve().parents[2] / "src" / "polignac" / "server"
+    found = [f"{path.name}:{number}"
+             for path in sorted(server.glob("*.py")) if path.name != "db.py"
+             for number, line in enumerate(path.read_text().splitlines(), 1)
+             if ".begin()" in line]
+    assert found == []

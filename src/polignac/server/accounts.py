@@ -38,7 +38,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.exc import IntegrityError
 
-from .db import metadata, seats_t
+from .db import metadata, seats_t, writing
 
 accounts_t = Table(
     "accounts", metadata,
@@ -208,7 +208,7 @@ class AccountStore:
         """
         now = time.time()
         try:
-            with self.engine.begin() as conn:
+            with writing(self.engine) as conn:
                 account_id = conn.execute(insert(accounts_t).values(
                     username=username, username_key=username.lower(),
                     password_hash=password_hash, created_at=now)).inserted_primary_key
@@ -244,7 +244,7 @@ class AccountStore:
 
     def link(self, account_id: int, identity: str) -> None:
         """Make browser identity ``identity`` (a hash) the account's, if nobody's yet."""
-        with self.engine.begin() as conn:
+        with writing(self.engine) as conn:
             link_identity(conn, account_id, identity)
 
     def new_session(self, account_id: int, token_hash: str, agent: str,
@@ -253,7 +253,7 @@ class AccountStore:
         ended: a new session at each sign-in); link ``identity``; keep the newest
         :data:`MAX_SESSIONS`."""
         now = time.time()
-        with self.engine.begin() as conn:
+        with writing(self.engine) as conn:
             if replaces is not None:
                 conn.execute(delete(sessions_t).where(sessions_t.c.token_hash == replaces))
             conn.execute(insert(sessions_t).values(
@@ -293,19 +293,19 @@ class AccountStore:
         where = sessions_t.c.account_id == account_id
         if session_id is not None:
             where = where & sessions_t.c.token_hash.startswith(session_id, autoescape=True)
-        with self.engine.begin() as conn:
+        with writing(self.engine) as conn:
             return int(conn.execute(delete(sessions_t).where(where)).rowcount or 0)
 
     def end_session(self, token_hash: str) -> None:
         """End one session (sign-out)."""
-        with self.engine.begin() as conn:
+        with writing(self.engine) as conn:
             conn.execute(delete(sessions_t).where(sessions_t.c.token_hash == token_hash))
 
     def recover(self, username: str, code: str, password_hash: str) -> Account | None:
         """Use one recovery code of ``username``: the password becomes ``password_hash``,
         the code is spent and every session ends.  None (nothing changed) when the
         name or the code is wrong."""
-        with self.engine.begin() as conn:
+        with writing(self.engine) as conn:
             row = conn.execute(select(accounts_t).where(
                 accounts_t.c.username_key == username.lower(),
                 accounts_t.c.deleted_at.is_(None))).first()
@@ -333,7 +333,7 @@ class AccountStore:
         finished games and ratings stay, under that name."""
         from .results import match_seats_t  # the finished games' table
 
-        with self.engine.begin() as conn:
+        with writing(self.engine) as conn:
             conn.execute(update(accounts_t).where(accounts_t.c.id == account_id).values(
                 username=DELETED_NAME, username_key=None, password_hash=None,
                 deleted_at=time.time()))

@@ -41,7 +41,7 @@ from sqlalchemy import (
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 from sqlalchemy.sql.elements import ColumnElement
 
-from .db import metadata, tables_t
+from .db import metadata, tables_t, writing
 
 leases_t = Table(
     "leases", metadata,
@@ -229,7 +229,7 @@ class LeaseKeeper:
     async def release_all(self) -> None:
         """Give up every lease (others take the tables over at once)."""
         def run() -> None:
-            with self.engine().begin() as conn:
+            with writing(self.engine()) as conn:
                 release_all(conn, self.owner)
         try:
             await asyncio.to_thread(run)
@@ -261,7 +261,7 @@ class LeaseKeeper:
     async def release(self, table_id: str) -> None:
         """Give up the lease of ``table_id`` (a table that left memory)."""
         def run() -> None:
-            with self.engine().begin() as conn:
+            with writing(self.engine()) as conn:
                 release(conn, table_id, self.owner)
         try:
             await asyncio.to_thread(run)
@@ -302,7 +302,7 @@ class LeaseKeeper:
                     await self.hub.drop(table, "its lease was lost")
 
     def _renew(self) -> set[str]:
-        with self.engine().begin() as conn:
+        with writing(self.engine()) as conn:
             return renew(conn, self.owner, self.seconds)
 
     async def _sweep(self) -> None:

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 from sqlalchemy import Connection
 from sqlalchemy.exc import SQLAlchemyError
 
+from .db import writing
 from .errors import ApiError
 from .leases import db_now
 from .seeks import (
@@ -98,7 +99,7 @@ class Matchmaker:
     def _run(self, fn: Any) -> Any:
         """Run ``fn(conn, now)`` in one transaction (blocking; call from a thread)."""
         assert self.hub.store is not None
-        with self.hub.store.engine.begin() as conn:
+        with writing(self.hub.store.engine) as conn:
             return fn(conn, db_now(conn))
 
     async def db(self, fn: Any) -> Any:

@@ -44,6 +44,7 @@ from webauthn.helpers.structs import (
 
 from .account_routes import _api, _limit, _me, _required, _start_session, check_csrf, service
 from .accounts import Account, AccountError, accounts_t, challenges_t, passkeys_t
+from .db import writing
 from .requests import JsonInputError, parse_json, read_body
 
 CHALLENGE_SECONDS = 300
@@ -88,7 +89,7 @@ async def _credential(request: Request) -> tuple[dict[str, Any], str]:
 def _store_challenge(engine: Engine, challenge: bytes, kind: str,
                      account_id: int | None) -> None:
     now = time.time()
-    with engine.begin() as conn:
+    with writing(engine) as conn:
         conn.execute(delete(challenges_t).where(challenges_t.c.expires_at < now))
         conn.execute(insert(challenges_t).values(
             challenge=bytes_to_base64url(challenge), kind=kind, account_id=account_id,
@@ -101,7 +102,7 @@ def _spend(engine: Engine, challenge: str, kind: str, account_id: int | None) ->
         (challenges_t.c.expires_at > time.time())
     if account_id is not None:
         where = where & (challenges_t.c.account_id == account_id)
-    with engine.begin() as conn:
+    with writing(engine) as conn:
         return bool(conn.execute(delete(challenges_t).where(where)).rowcount)
 
 
@@ -158,7 +159,7 @@ async def register(request: Request) -> Response:
                            "bad-passkey") from None
 
     def store() -> int:
-        with svc.store.engine.begin() as conn:
+        with writing(svc.store.engine) as conn:
             conn.execute(insert(passkeys_t).values(
                 credential_id=bytes_to_base64url(verified.credential_id),
                 account_id=account.id,
@@ -217,7 +218,7 @@ async def signin(request: Request) -> Response:
     rp_id, origin = _party(request)
 
     def check() -> Account | None:
-        with engine.begin() as conn:
+        with writing(engine) as conn:
             row = conn.execute(select(passkeys_t, accounts_t.c.username,
                                       accounts_t.c.created_at.label("account_created"))
                                .join(accounts_t, accounts_t.c.id == passkeys_t.c.account_id)

@@ -33,7 +33,7 @@ from typing import Any
 from sqlalchemy import Column, Connection, Engine, Float, Index, String, Table, delete, select
 from sqlalchemy import update as sql_update
 
-from .db import metadata
+from .db import metadata, writing
 from .leases import db_now
 from .seating import KeyedRateLimit
 
@@ -186,7 +186,7 @@ class SharedLimit:
         interval = self.interval_ms / 1000.0
 
         def run() -> bool:
-            with engine.begin() as conn:
+            with writing(engine) as conn:
                 return take_rows(conn, names, interval, self.burst)
         try:
             return await asyncio.to_thread(run)

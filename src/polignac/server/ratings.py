@@ -33,7 +33,7 @@ from sqlalchemy import (
 )
 
 from ..core import get_rules
-from .db import metadata
+from .db import metadata, writing
 
 ratings_t = Table(
     "ratings", metadata,
@@ -236,7 +236,7 @@ def rebuild(engine: Engine, write: bool = True) -> tuple[int, list[str]]:
     Raises:
         sqlalchemy.exc.SQLAlchemyError: the database cannot be read or written.
     """
-    with engine.begin() as conn:
+    with writing(engine) as conn:
         if conn.dialect.name == "postgresql":  # no rating update meanwhile
             conn.execute(update(clock_t).where(clock_t.c.id == 1).values(seq=clock_t.c.seq))
         rebuilt = compute_all(conn)

@@ -31,6 +31,7 @@ from ..core import PRESETS
 from ..i18n import default_name
 from . import seeks
 from .account_routes import signed_in
+from .db import writing
 from .errors import ApiError
 from .leases import db_now
 from .ratelimits import SharedLimits
@@ -103,7 +104,7 @@ def _db(request: Request, fn: Any) -> Any:
     engine = hub.store.engine
 
     def run() -> Any:
-        with engine.begin() as conn:
+        with writing(engine) as conn:
             return fn(conn, db_now(conn))
     return asyncio.to_thread(run)
 

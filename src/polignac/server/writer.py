@@ -14,7 +14,8 @@ write lock (SQLite: ``BEGIN IMMEDIATE``): with several processes on one SQLite
 file, the writes that came while it waited for the other process's commit join
 the same transaction, instead of waiting for one more transaction (and fsync) of
 their own.  On a SQLite file the writers of all processes first take turns on a
-``flock`` (``<database>.write-lock``, :func:`~polignac.server.db.sqlite_file_lock`):
+``flock`` (``<database>.write-lock``, :func:`~polignac.server.db.writing`, as every
+write transaction of the server does):
 the kernel wakes the next writer the moment the last one commits, where SQLite's
 busy wait would sleep 1, 2, 5, 10, 15... ms between tries (tens of ms on a
 commit's latency with two processes, measured with ``bench_server --workers 1,2``).
@@ -35,7 +36,7 @@ from dataclasses import dataclass
 
 from sqlalchemy import Connection
 
-from .db import EventRow, Store, sqlite_file_lock
+from .db import EventRow, Store, writing
 
 log = logging.getLogger("polignac.server")
 
@@ -147,11 +148,8 @@ class Writer:
         write lock (in the writer thread): the batch, and the error that stopped it
         (None: committed)."""
         batch: list[_Write] = []
-        engine = self.store.engine
         try:
-            with sqlite_file_lock(engine, "write-lock"), engine.begin() as conn:
-                if conn.dialect.name == "sqlite":
-                    conn.exec_driver_sql("BEGIN IMMEDIATE")  # waits for another writer
+            with writing(self.store.engine) as conn:  # waits for another writer
                 # only this thread takes from the list, and the loop only appends to it:
                 # what is appended meanwhile stays after the part taken
                 batch = self._pending[:self.max_batch]
@@ -168,8 +166,7 @@ class Writer:
             sqlalchemy.exc.SQLAlchemyError: a write or the commit failed.
             OSError: the SQLite write lock's file cannot be opened.
         """
-        engine = self.store.engine
-        with sqlite_file_lock(engine, "write-lock"), engine.begin() as conn:
+        with writing(self.store.engine) as conn:
             self._run(conn, batch)
 
     def _run(self, conn: Connection, batch: list[_Write]) -> None:
