@@ -32,6 +32,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import gc
 import json
 import os
 import random
@@ -339,8 +340,18 @@ async def run(args: argparse.Namespace, port: int, server_pid: int,
     server_cpu, client_cpu = cpu_seconds(server_pid, many), cpu_seconds()
     proxy_cpu = process_tree_cpu(proxy_pid) if proxy_pid else 0.0
     stop_at = deadline[0] = started + args.seconds
+    # The clients' own pauses would count as the server's latency: a full collection of
+    # this process's 2,000 sockets' objects took 100-460 ms. Their objects are kept out
+    # of the collector's scans, and it does not run during the play.
+    gc.collect()
+    gc.freeze()
+    gc.disable()
     go.set()
-    played = await asyncio.gather(*(_until(task, stop_at) for task in tasks))
+    try:
+        played = await asyncio.gather(*(_until(task, stop_at) for task in tasks))
+    finally:
+        gc.enable()
+        gc.unfreeze()
     elapsed = time.monotonic() - started
     server_cpu, client_cpu = (cpu_seconds(server_pid, many) - server_cpu,
                                cpu_seconds() - client_cpu)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import gc
 from pathlib import Path
 
 import pytest
@@ -25,6 +26,30 @@ def test_defaults() -> None:
     config = build_config(args)
     assert isinstance(config, ServerConfig)
     assert config.url().endswith("polignac-data/polignac.db")
+    assert config.warm_workers and config.freeze_at_start
+
+
+def test_the_app_freezes_what_it_holds_at_start_when_asked(tmp_path: Path) -> None:
+    """``freeze_at_start`` (``polignac serve``): once the app has started, the objects
+    the process held are out of the garbage collector's scans; without it (the
+    default, for the tests' many apps) nothing is frozen."""
+    from starlette.testclient import TestClient
+
+    from polignac.server import create_app
+
+    assert gc.get_freeze_count() == 0
+    try:
+        with TestClient(create_app(ServerConfig(data_dir=tmp_path / "a")),
+                        base_url="http://127.0.0.1") as client:
+            assert client.get("/health").status_code == 200
+            assert gc.get_freeze_count() == 0
+        with TestClient(create_app(ServerConfig(data_dir=tmp_path / "b",
+                                                freeze_at_start=True)),
+                        base_url="http://127.0.0.1") as client:
+            assert client.get("/health").status_code == 200
+            assert gc.get_freeze_count() > 10_000  # the modules' functions, at least
+    finally:
+        gc.unfreeze()
 
 
 def test_options(tmp_path: Path) -> None:

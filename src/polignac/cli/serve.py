@@ -213,7 +213,7 @@ def build_config(args: argparse.Namespace) -> object:
                         finished_keep_seconds=args.finished_keep,
                         workers=args.job_workers, job_seconds=args.job_timeout,
                         hint_seconds=args.hint_timeout,
-                        warm_workers=True,
+                        warm_workers=True, freeze_at_start=True,
                         allowed_hosts=hosts, max_connections_per_client=args.max_connections,
                         max_requests_per_client=args.max_requests,
                         request_queue=args.request_queue,

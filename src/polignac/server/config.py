@@ -85,6 +85,13 @@ class ServerConfig:
     first heavy request."""
     lag_warn_ms: float = 100.0
     """Event loop lag logged as a warning above this many milliseconds (``/health``)."""
+    freeze_at_start: bool = False
+    """Move the objects the process holds when the app starts (its modules, classes and
+    functions, the app) out of the garbage collector's scans (``gc.freeze``;
+    ``polignac serve`` does). A full collection stops the event loop for as long as
+    it scans: at 500 tables and 2,000 sockets, 370 ms before, about 210 ms after
+    (benchmarks/README.md). Off by default: a process that makes many apps (the
+    tests) would keep each one's objects for good."""
     # --- connections (docs/server.md, "Security choices": connections.py)
     allowed_hosts: tuple[str, ...] = ("localhost", "127.0.0.1", "[::1]")
     """``Host`` header values served: ``name:port``, ``name`` (any port), ``*.domain``
