@@ -29,7 +29,7 @@ def engine(database_url: str) -> Any:
 
 
 def _acquire(engine: Engine, table: str, owner: str, seconds: float) -> tuple[bool, str | None]:
-    return leases.try_acquire(engine.begin, table, owner, seconds)
+    return leases.try_acquire(engine, table, owner, seconds)
 
 
 def test_acquire_renew_lapse_takeover(engine: Engine) -> None:

@@ -28,6 +28,7 @@ from typing import Any, Protocol
 from sqlalchemy import (
     Column,
     Connection,
+    Engine,
     Float,
     Integer,
     String,
@@ -120,16 +121,16 @@ def acquire(conn: Connection, table_id: str, owner: str, seconds: float
     return done == 1, lease.owner
 
 
-def try_acquire(engine_begin: object, table_id: str, owner: str, seconds: float
+def try_acquire(engine: Engine, table_id: str, owner: str, seconds: float
                 ) -> tuple[bool, str | None]:
-    """:func:`acquire` in a transaction of its own (``engine_begin``: ``engine.begin``);
-    a lost race is (False, None).
+    """:func:`acquire` in a write transaction of its own (``db.writing``); a lost race
+    is (False, None).
 
     Raises:
         sqlalchemy.exc.SQLAlchemyError: the database cannot be reached.
     """
     try:
-        with engine_begin() as conn:  # type: ignore[operator]
+        with writing(engine) as conn:
             result: tuple[bool, str | None] = acquire(conn, table_id, owner, seconds)
             return result
     except IntegrityError:
@@ -249,7 +250,7 @@ class LeaseKeeper:
             sqlalchemy.exc.SQLAlchemyError: the database cannot be reached.
         """
         got, previous = await asyncio.to_thread(
-            try_acquire, self.engine().begin, table_id, self.owner, self.seconds)
+            try_acquire, self.engine(), table_id, self.owner, self.seconds)
         if got and table_id not in self.hub.tables:
             if previous:
                 log.info("table %s: owned by process %s (took over from %s)", table_id,
