@@ -16,7 +16,8 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, Final
 
 from .actions import CONTRACT_WORDS, PASS, Action, action_name
-from .deal import _PREV, _WINNER, DECLARE, PLAY, Deal, _Called, _totals, slam_of
+from .calls import _Called
+from .deal import _PREV, _WINNER, DECLARE, PLAY, Deal, _totals, slam_of
 from .errors import IllegalActionError
 from .family import Family
 from .rules import Rules, ScoreKind, derive

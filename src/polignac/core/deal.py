@@ -19,13 +19,12 @@ maps them to its seats (tie-break deals have fewer players than the match).
 from __future__ import annotations
 
 import random as _random
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from operator import itemgetter
 from typing import Any, Final, NamedTuple
 
 from .actions import (
-    ANNOUNCE_BASE,
     CAPOT,
     CLAIM,
     CONTRACT_WORDS,
@@ -37,6 +36,7 @@ from .actions import (
     action_name,
     parse_action,
 )
+from .calls import _NOT_CALLED, NO_CALLS, CallRules, Calls, _Called, _unused
 from .cards import (
     CARD_BITS,
     CODES,
@@ -63,71 +63,6 @@ PHASE_NAMES: Final = ("declare", "play", "done", "pass")
 _CONTRACT_ACTIONS: Final = {word: action for action, word in CONTRACT_WORDS.items()}
 _DECLARATION_WORDS: Final = frozenset((PASS, CAPOT, GENERAL, GENERALE))
 """The declaration round's actions (the trick-avoidance family's, core/avoidance.py)."""
-
-
-class Calls:
-    """The calls beyond card play so far: per player the slots its announcements
-    have used (a bitmask), each side's announcement points, the claim, the log.
-
-    (Which sides have won a trick is in the deal's last trick link, ``link[_WON]``.)
-    """
-
-    __slots__ = ("claim", "log", "made", "side_points")
-
-    def __init__(
-        self,
-        made: tuple[int, ...],
-        side_points: tuple[int, int],
-        claim: tuple[int, bool] | None,
-        log: tuple[tuple[int, str], ...],
-    ) -> None:
-        self.made = made  # per player: bitmask of used slots (CallRules.slot)
-        self.side_points = side_points
-        self.claim = claim
-        self.log = log  # (player, announcement name) in order
-
-
-NO_CALLS: Final = Calls((0, 0, 0, 0), (0, 0), None, ())
-"""No call made yet."""
-
-
-@dataclass(frozen=True)
-class CallRules:
-    """A family's calls beyond card play (announcements, a claim), as the deal
-    reads them: its tables (kept in the deal, read at every action of a game
-    with calls) and its rules (called at a call).  The family that brings a
-    scoring with calls (``ScoreKind.sides``) provides one (``Family.call_rules``)."""
-
-    open: Mapping[Mask, tuple[Action, ...]]
-    """The announcements a hand holds, ascending, by ``hand & cards``."""
-    cards: Mask
-    """Every card an announcement looks at."""
-    slot: tuple[int, ...]
-    """The slot each announcement (``action - ANNOUNCE_BASE``) uses up for its announcer."""
-    fill: Callable[[], None]
-    """Fills ``open`` once, when a game with calls first builds its tables."""
-    may_announce: Callable[[int, int, bool, int], bool]
-    """(player, eldest, before the first lead, sides that won a trick): may it announce now."""
-    claimed: Callable[[Calls, int, bool, int, int], Calls]
-    """(calls, player, on lead, its side's total now, target): the calls after its claim."""
-    announced: Callable[[Calls, int, Action, Mask, bool], Calls]
-    """(calls, player, announcement, hand, may): the calls after its announcement."""
-    needs: Mapping[str, tuple[Mask, int]]
-    """Each announcement's cards (a mask) and how many of them it needs in hand
-    (the bots' and the research interfaces' inference about hidden hands)."""
-    best: Callable[[Sequence[Action]], Action | None]
-    """(legal actions): the legal announcement worth the most, or None (the bots)."""
-    unannounced: Callable[[Mask, frozenset[str]], int]
-    """(hand, the player's announcements so far): the announcement points the
-    hand holds that are not yet announced (the bots)."""
-    forced: Mapping[str, Mask]
-    """The announcements that need every one of their cards, and those cards (the
-    research interfaces' sampling of hidden hands)."""
-
-    @property
-    def slots_per_player(self) -> int:
-        """Announcements one player can make in a deal (its distinct slots)."""
-        return max(self.slot, default=-1) + 1
 
 
 @dataclass(frozen=True)
@@ -434,18 +369,6 @@ class SeatKnowledge(NamedTuple):
     pass_to: int = -1
     """The player it passes to, or -1."""
 
-
-class _Called(NamedTuple):
-    """What the calls beyond card play have set: changes only at a declaration or
-    a call (never at a card), so a card play copies it as it is."""
-
-    declarer: int
-    """The player who declared a contract, or -1."""
-    calls: Calls
-    """The announcements and the claim (the family's CallRules)."""
-
-
-_NOT_CALLED: Final = _Called(-1, NO_CALLS)
 
 # The finished tricks of a deal, as a chain with one link a trick, shared by
 # the states that follow it: a list indexed by the _PREV.._REM constants
@@ -1315,13 +1238,6 @@ class Deal:
     def __repr__(self) -> str:
         return (f"<Deal {self._s.rules.preset} players={self._s.n} "
                 f"phase={PHASE_NAMES[self.phase]} actions={len(self.history)}>")
-
-
-def _unused(ann: tuple[Action, ...], made: int, slot: tuple[int, ...]) -> list[Action]:
-    """The announcements of ``ann`` whose slot is not in ``made`` (a function of its
-    own: a comprehension in legal_actions would make cells of its variables at
-    every call)."""
-    return [a for a in ann if not made >> slot[a - ANNOUNCE_BASE] & 1]
 
 
 def _name(action: Action) -> str:

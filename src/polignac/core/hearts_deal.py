@@ -30,9 +30,9 @@ from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any, Final
 
 from .actions import NUM_ACTIONS, Action, action_name
+from .calls import _NOT_CALLED
 from .cards import CARD_BITS, CODES, SUIT_MASKS, Card, Mask, cards_of
 from .deal import (
-    _NOT_CALLED,
     _REM,
     _SUIT_CARDS,
     _WON,
