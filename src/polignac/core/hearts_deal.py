@@ -33,9 +33,7 @@ from .actions import NUM_ACTIONS, Action, action_name
 from .calls import _NOT_CALLED
 from .cards import CARD_BITS, CODES, SUIT_MASKS, Card, Mask, cards_of
 from .deal import (
-    _REM,
     _SUIT_CARDS,
-    _WON,
     DONE,
     PASS_CARDS,
     PLAY,
@@ -65,6 +63,7 @@ from .hearts import (
     shoot_the_moon,
 )
 from .rules import Rules
+from .trick_chain import _REM, _WON
 
 if TYPE_CHECKING:  # pragma: no cover
     from .describe import Param
