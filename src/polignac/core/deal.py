@@ -48,17 +48,11 @@ from .cards import (
     parse_card,
 )
 from .errors import GameOverError, IllegalActionError, NotYourTurnError, RulesError
+from .phases import DECLARE, DONE, PASS_CARDS, PHASE_NAMES, PLAY
 from .rules import Rules
 from .scoring import DealScore, ScoreLine
 from .trick_chain import _PREV, _REM, _WINNER, _WON, Trick, _Link, _past, _totals, slam_of
 from .tricks import card_strength, legal_mask, top_cards, winning_index
-
-DECLARE: Final = 0
-PLAY: Final = 1
-DONE: Final = 2
-PASS_CARDS: Final = 3
-"""The Hearts family's passing phase (core/hearts_deal.py)."""
-PHASE_NAMES: Final = ("declare", "play", "done", "pass")
 
 _CONTRACT_ACTIONS: Final = {word: action for action, word in CONTRACT_WORDS.items()}
 _DECLARATION_WORDS: Final = frozenset((PASS, CAPOT, GENERAL, GENERALE))
@@ -1158,6 +1152,8 @@ __all__ = [
     "DECLARE",
     "DONE",
     "NO_CALLS",
+    "PASS_CARDS",
+    "PHASE_NAMES",
     "PLAY",
     "CallRules",
     "Calls",

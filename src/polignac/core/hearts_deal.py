@@ -34,9 +34,6 @@ from .calls import _NOT_CALLED
 from .cards import CARD_BITS, CODES, SUIT_MASKS, Card, Mask, cards_of
 from .deal import (
     _SUIT_CARDS,
-    DONE,
-    PASS_CARDS,
-    PLAY,
     Deal,
     SeatKnowledge,
     _fill_suit_cards,
@@ -62,6 +59,7 @@ from .hearts import (
     scoring_notes,
     shoot_the_moon,
 )
+from .phases import DONE, PASS_CARDS, PLAY
 from .rules import Rules
 from .trick_chain import _REM, _WON
 
