@@ -33,14 +33,11 @@ from .actions import NUM_ACTIONS, Action, action_name
 from .calls import _NOT_CALLED
 from .cards import CARD_BITS, CODES, SUIT_MASKS, Card, Mask, cards_of
 from .deal import (
-    _SUIT_CARDS,
     Deal,
     SeatKnowledge,
-    _fill_suit_cards,
     _name,
-    _Static,
-    _Tables,
 )
+from .deal_tables import _SUIT_CARDS, _fill_suit_cards, _Static, _Tables
 from .errors import IllegalActionError, NotYourTurnError
 from .family import Family, PlayLimits
 from .hearts import (
