@@ -3,9 +3,8 @@ family's rules for them (:class:`CallRules`), and what a deal's declaration and 
 have set (``_Called``).
 
 A :class:`~polignac.core.deal.Deal` carries a ``_Called`` (its declarer and its
-:class:`Calls`) and asks its family's
-:class:`CallRules` at a call; the scoring family with calls provides them
-(``Family.call_rules``).
+:class:`Calls`) and asks its family's :class:`CallRules` at a call; the scoring family
+with calls provides them (``Family.call_rules``).
 """
 
 from __future__ import annotations
@@ -22,7 +21,8 @@ class Calls:
     """The calls beyond card play so far: per player the slots its announcements
     have used (a bitmask), each side's announcement points, the claim, the log.
 
-    (Which sides have won a trick is in the deal's last trick link, ``link[_WON]``.)
+    (Which sides have won a trick is in the deal's last trick link, ``link[_WON]``:
+    core/trick_chain.py.)
     """
 
     __slots__ = ("claim", "log", "made", "side_points")

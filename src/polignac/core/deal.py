@@ -5,6 +5,12 @@ the old one as it was (also when it raises).  Players are numbered ``0..n-1``
 in play order, counted within the deal; a :class:`~polignac.core.match.Match`
 maps them to its seats (tie-break deals have fewer players than the match).
 
+This module holds the :class:`Deal` class; its helpers have modules of their own:
+what a deal needs from its rules and player count and the dealing
+(core/deal_tables.py), the finished tricks (core/trick_chain.py), the calls beyond
+card play (core/calls.py) and the phases (core/phases.py).  Their public names are
+re-exported here.
+
 >>> from polignac.core.presets import get_rules
 >>> from polignac.core.cards import CardSet
 >>> import random
@@ -126,7 +132,7 @@ class Deal:
     _s: _Static
     _rem: Mask
     _last: _Link | None
-    """The last finished trick's link (see _PREV.._REM), None before the first."""
+    """The last finished trick's link (core/trick_chain.py: _PREV.._REM), None before the first."""
     _c: _Called
     _h: _Chain
     _hist: tuple[Action, ...]

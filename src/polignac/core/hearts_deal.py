@@ -140,7 +140,7 @@ class _Plan:
             setattr(self, name, value)
 
 
-# Plans by id(tables) (one _Tables per rule set and player count, see deal._tables);
+# Plans by id(tables) (one _Tables per rule set and player count, see deal_tables._tables);
 # each entry holds its tables, so an id is not reused while its entry lives.
 _PLANS: dict[int, _Plan] = {}
 
