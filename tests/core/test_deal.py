@@ -498,7 +498,7 @@ def test_legal_actions_fill_the_suit_tables_of_an_unpickled_deal(
     import pickle
 
     from polignac.core import deal as deal_module
-    from polignac.core import hearts_deal
+    from polignac.core import deal_tables, hearts_deal
 
     for preset, n, phase in (("polignac", 4, "play"), ("knaves", 3, "play"),
                              ("pollack", 4, "play"), ("black-lady", 4, "pass"),
@@ -510,8 +510,10 @@ def test_legal_actions_fill_the_suit_tables_of_an_unpickled_deal(
         deal = deal.apply(expected[0][0])
         expected.append(deal.legal_actions())  # following (or passing again)
         data = pickle.dumps(deal)
-        monkeypatch.setattr(deal_module, "_SUIT_CARDS", {})
-        monkeypatch.setattr(deal_module, "_FILLED_SUITS", set())
+        suit_cards: dict[int, tuple[int, ...]] = {}  # one table, as a fresh process has
+        monkeypatch.setattr(deal_module, "_SUIT_CARDS", suit_cards)  # read by legal_actions
+        monkeypatch.setattr(deal_tables, "_SUIT_CARDS", suit_cards)  # filled there
+        monkeypatch.setattr(deal_tables, "_FILLED_SUITS", set())
         for name in ("_CLUBS", "_DIAMONDS", "_HEARTS", "_SPADES"):
             monkeypatch.setattr(hearts_deal, name, ())
         monkeypatch.setattr(hearts_deal, "_FOLLOW", {})

@@ -24,7 +24,7 @@ from polignac.core.actions import (
 )
 from polignac.core.avoidance import TrickAvoidanceFamily
 from polignac.core.cards import cards_of
-from polignac.core.deal import _Tables
+from polignac.core.deal_tables import _Tables
 from polignac.core.families import ANNOUNCEMENTS, FAMILIES, GAMES, SCORE_KINDS, SCORINGS
 from polignac.core.hearts_deal import HeartsDeal
 from polignac.core.presets import PRESETS

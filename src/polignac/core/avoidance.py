@@ -16,11 +16,14 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, Final
 
 from .actions import CONTRACT_WORDS, PASS, Action, action_name
-from .deal import _PREV, _WINNER, DECLARE, PLAY, Deal, _Called, _totals, slam_of
+from .calls import _Called
+from .deal import Deal
 from .errors import IllegalActionError
 from .family import Family
+from .phases import DECLARE, PLAY
 from .rules import Rules, ScoreKind, derive
 from .scoring import DealScore, score_taken, score_tricks, trick_score_bounds
+from .trick_chain import _PREV, _WINNER, _totals, slam_of
 
 if TYPE_CHECKING:  # pragma: no cover
     from .describe import Param

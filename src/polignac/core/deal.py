@@ -5,6 +5,12 @@ the old one as it was (also when it raises).  Players are numbered ``0..n-1``
 in play order, counted within the deal; a :class:`~polignac.core.match.Match`
 maps them to its seats (tie-break deals have fewer players than the match).
 
+This module holds the :class:`Deal` class; its helpers have modules of their own:
+what a deal needs from its rules and player count and the dealing
+(core/deal_tables.py), the finished tricks (core/trick_chain.py), the calls beyond
+card play (core/calls.py) and the phases (core/phases.py).  Their public names are
+re-exported here.
+
 >>> from polignac.core.presets import get_rules
 >>> from polignac.core.cards import CardSet
 >>> import random
@@ -19,13 +25,10 @@ maps them to its seats (tie-break deals have fewer players than the match).
 from __future__ import annotations
 
 import random as _random
-from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
-from operator import itemgetter
+from collections.abc import Iterable, Sequence
 from typing import Any, Final, NamedTuple
 
 from .actions import (
-    ANNOUNCE_BASE,
     CAPOT,
     CLAIM,
     CONTRACT_WORDS,
@@ -37,6 +40,7 @@ from .actions import (
     action_name,
     parse_action,
 )
+from .calls import _NOT_CALLED, NO_CALLS, CallRules, Calls, _Called, _unused
 from .cards import (
     CARD_BITS,
     CODES,
@@ -48,372 +52,34 @@ from .cards import (
     cards_of,
     parse_card,
 )
+from .deal_tables import (
+    _FAST_SHUFFLE,
+    _SUIT_CARDS,
+    _fast_shuffle,
+    _fill_suit_cards,
+    _Random,
+    _Static,
+    _Tables,
+    _tables,
+    deal_packets,
+)
 from .errors import GameOverError, IllegalActionError, NotYourTurnError, RulesError
+from .phases import DECLARE, DONE, PASS_CARDS, PHASE_NAMES, PLAY
 from .rules import Rules
 from .scoring import DealScore, ScoreLine
-from .tricks import card_strength, legal_mask, top_cards, winning_index
+from .trick_chain import _PREV, _REM, _WINNER, _WON, Trick, _Link, _past, _totals, slam_of
+from .tricks import legal_mask, winning_index
 
-DECLARE: Final = 0
-PLAY: Final = 1
-DONE: Final = 2
-PASS_CARDS: Final = 3
-"""The Hearts family's passing phase (core/hearts_deal.py)."""
-PHASE_NAMES: Final = ("declare", "play", "done", "pass")
-
-_CONTRACT_ACTIONS: Final = {word: action for action, word in CONTRACT_WORDS.items()}
 _DECLARATION_WORDS: Final = frozenset((PASS, CAPOT, GENERAL, GENERALE))
 """The declaration round's actions (the trick-avoidance family's, core/avoidance.py)."""
-
-
-class Calls:
-    """The calls beyond card play so far: per player the slots its announcements
-    have used (a bitmask), each side's announcement points, the claim, the log.
-
-    (Which sides have won a trick is in the deal's last trick link, ``link[_WON]``.)
-    """
-
-    __slots__ = ("claim", "log", "made", "side_points")
-
-    def __init__(
-        self,
-        made: tuple[int, ...],
-        side_points: tuple[int, int],
-        claim: tuple[int, bool] | None,
-        log: tuple[tuple[int, str], ...],
-    ) -> None:
-        self.made = made  # per player: bitmask of used slots (CallRules.slot)
-        self.side_points = side_points
-        self.claim = claim
-        self.log = log  # (player, announcement name) in order
-
-
-NO_CALLS: Final = Calls((0, 0, 0, 0), (0, 0), None, ())
-"""No call made yet."""
-
-
-@dataclass(frozen=True)
-class CallRules:
-    """A family's calls beyond card play (announcements, a claim), as the deal
-    reads them: its tables (kept in the deal, read at every action of a game
-    with calls) and its rules (called at a call).  The family that brings a
-    scoring with calls (``ScoreKind.sides``) provides one (``Family.call_rules``)."""
-
-    open: Mapping[Mask, tuple[Action, ...]]
-    """The announcements a hand holds, ascending, by ``hand & cards``."""
-    cards: Mask
-    """Every card an announcement looks at."""
-    slot: tuple[int, ...]
-    """The slot each announcement (``action - ANNOUNCE_BASE``) uses up for its announcer."""
-    fill: Callable[[], None]
-    """Fills ``open`` once, when a game with calls first builds its tables."""
-    may_announce: Callable[[int, int, bool, int], bool]
-    """(player, eldest, before the first lead, sides that won a trick): may it announce now."""
-    claimed: Callable[[Calls, int, bool, int, int], Calls]
-    """(calls, player, on lead, its side's total now, target): the calls after its claim."""
-    announced: Callable[[Calls, int, Action, Mask, bool], Calls]
-    """(calls, player, announcement, hand, may): the calls after its announcement."""
-    needs: Mapping[str, tuple[Mask, int]]
-    """Each announcement's cards (a mask) and how many of them it needs in hand
-    (the bots' and the research interfaces' inference about hidden hands)."""
-    best: Callable[[Sequence[Action]], Action | None]
-    """(legal actions): the legal announcement worth the most, or None (the bots)."""
-    unannounced: Callable[[Mask, frozenset[str]], int]
-    """(hand, the player's announcements so far): the announcement points the
-    hand holds that are not yet announced (the bots)."""
-    forced: Mapping[str, Mask]
-    """The announcements that need every one of their cards, and those cards (the
-    research interfaces' sampling of hidden hands)."""
-
-    @property
-    def slots_per_player(self) -> int:
-        """Announcements one player can make in a deal (its distinct slots)."""
-        return max(self.slot, default=-1) + 1
-
-
-@dataclass(frozen=True)
-class Trick:
-    """A finished trick: who led, the cards in play order, who won it."""
-
-    leader: int
-    cards: tuple[Card, ...]
-    winner: int
-
-    def to_dict(self) -> dict[str, object]:
-        """Return the trick as JSON-ready data."""
-        return {
-            "leader": self.leader,
-            "cards": [CODES[c] for c in self.cards],
-            "winner": self.winner,
-        }
-
-
-def _make_trick(leader: int, cards: tuple[Card, ...], winner: int) -> Trick:
-    """Build a :class:`Trick` without the frozen dataclass ``__init__`` (hot path)."""
-    trick = _new(Trick)
-    fields = trick.__dict__
-    fields["leader"] = leader
-    fields["cards"] = cards
-    fields["winner"] = winner
-    return trick
-
 
 _new = object.__new__
 
 _Chain = tuple[int, "_Chain"] | None
 """A history as a chain: None, or (last action, the chain before it)."""
 
-_SUIT_CARDS: Final[dict[Mask, tuple[Card, ...]]] = {}
-"""The cards of a one-suit mask, ascending (at most 4 x 8192), filled per pack by
-_fill_suit_cards.  A plain dict: a subclass with ``__missing__`` pays a Python-level
-``__getitem__`` lookup at every read (legal_actions reads it up to four times)."""
-_FILLED_SUITS: set[Mask] = set()
-
-
-def _fill_suit_cards(pack: Mask) -> None:
-    """Fill _SUIT_CARDS for every set of cards of one suit of ``pack``, once per suit mask.
-
-    Filling on first use costs a cards_of call per new set, and with 13-card
-    suits (Knaves) new sets keep turning up for thousands of deals; filling
-    them all when a pack is first dealt (2**8 sets a suit for 32 cards, 2**13
-    for 52: a few ms once) keeps that out of play.  Each set is built from
-    the set without its highest card, so it costs one tuple concatenation.
-    """
-    for suit_mask in SUIT_MASKS:
-        full = pack & suit_mask
-        if full in _FILLED_SUITS:
-            continue
-        # Subsets of full in increasing order of value: a subset's highest
-        # card is its highest bit, and the rest is a smaller subset, already there.
-        table = _SUIT_CARDS
-        sub = full & -full  # the subsets after the empty one
-        table[0] = ()
-        while sub:
-            high = 1 << (sub.bit_length() - 1)
-            table[sub] = table[sub ^ high] + (sub.bit_length() - 1,)
-            sub = (sub - full) & full  # the next subset of full (0 after the last)
-        _FILLED_SUITS.add(full)
 _S0, _S1, _S2, _S3 = SUIT_MASKS
 _BITS: Final = CARD_BITS  # a card's one-card mask, without a new int at every action
-
-
-# Shuffling as random.Random.shuffle does, without its per-card method calls.
-# CPython's shuffle swaps x[i] with x[randbelow(i + 1)] for i from the end
-# down to 1, and randbelow(m) draws getrandbits(m.bit_length()) until the draw
-# is below m.  _fast_shuffle makes the same getrandbits calls in the same order
-# (the (i, i + 1, bit length) steps come from a table), so it gives the same
-# order and leaves the generator in the same state.  It is used only for
-# plain random.Random objects (a subclass or SystemRandom may draw
-# differently) and only if the check at import time found it to agree with
-# this Python's rng.shuffle; otherwise Deal.shuffled calls rng.shuffle.
-_SHUFFLE_STEPS: Final = tuple(
-    tuple((i, i + 1, (i + 1).bit_length()) for i in range(m - 1, 0, -1)) for m in range(54)
-)
-
-
-def _fast_shuffle(rng: _random.Random, x: list[int]) -> None:
-    getrandbits = rng.getrandbits
-    for i, m, k in _SHUFFLE_STEPS[len(x)]:
-        j = getrandbits(k)
-        while j >= m:
-            j = getrandbits(k)
-        x[i], x[j] = x[j], x[i]
-
-
-def _fast_shuffle_agrees() -> bool:
-    """True if _fast_shuffle gives what rng.shuffle gives, rng state included."""
-    for seed in (1, 2, 3, 4):
-        a, b = _random.Random(seed), _random.Random(seed)
-        x, y = list(range(53 - seed)), list(range(53 - seed))
-        a.shuffle(x)
-        _fast_shuffle(b, y)
-        if x != y or a.getrandbits(64) != b.getrandbits(64):
-            return False  # pragma: no cover - another Python's shuffle
-    return True
-
-
-_FAST_SHUFFLE: Final = _fast_shuffle_agrees()
-_Random: Final = _random.Random
-
-
-class _Tables:
-    """What a deal needs from its rules and player count, worked out once (see _tables)."""
-
-    __slots__ = (
-        "call_rules",
-        "contract_action",
-        "deal_hands",
-        "deal_state",
-        "deal_to",
-        "declare",
-        "first_phase",
-        "has_calls",
-        "n",
-        "nxt",
-        "pack_bits",
-        "pack_order",
-        "point_mask",
-        "points",
-        "rules",
-        "score_deal",
-        "start",
-        "strength",
-        "top",
-        "turn_up_game",
-    )
-
-    def __init__(self, rules: Rules, n: int) -> None:
-        rules.check_player_count(n, allow_any=True)
-        self.rules = rules
-        # The family's own start of a deal (core/families.py), or None, and the
-        # scoring family's hooks: looked up once.
-        self.start = rules.family.start
-        scorer = rules.scorer
-        self.score_deal: Callable[[Deal], DealScore] = scorer.score_deal
-        # the scoring family's state of a deal on its own (Family.deal_state)
-        self.deal_state: Any = scorer.deal_state(None)
-        self.n = n
-        self.nxt = tuple((p + 1) % n for p in range(n))
-        self.strength = card_strength(rules)
-        self.points = rules.point_table()
-        self.point_mask = sum(1 << c for c in range(52) if self.points[c])
-        self.has_calls = rules.has_calls
-        self.call_rules = scorer.call_rules if self.has_calls else None
-        if self.call_rules is not None:
-            self.call_rules.fill()
-        elif self.has_calls:
-            raise RulesError(f"scoring {rules.scoring!r} has no calls")
-        contract = rules.contract
-        self.contract_action = _CONTRACT_ACTIONS[contract.word] if contract.declared else -1
-        # the declaration round's hook (its family's), or None without one
-        self.declare: Callable[[Deal, Action], Deal] | None = (
-            scorer.declare if contract.declared else None)
-        self.first_phase = DECLARE if rules.has_declaration_round else PLAY
-        self.turn_up_game = rules.has_turn_up
-        self.pack_order = tuple(cards_of(rules.pack_mask(n)))
-        _fill_suit_cards(rules.pack_mask(n))
-        # Per dealer: the player who gets each card of the pack order (as deal_packets).
-        positions = list(range(n * rules.hand_size(n)))
-        by_position = []
-        for dealer in range(n):
-            owner = [0] * len(positions)
-            for p, hand in enumerate(deal_packets(rules, positions, n, dealer)):
-                for pos in hand:
-                    owner[pos] = p
-            by_position.append(tuple(owner))
-        self.deal_to = tuple(by_position)
-        # The pack as one-card masks (1 << card), shuffled instead of the cards:
-        # the shuffle depends only on the length, so the order is the same.
-        self.pack_bits = [1 << c for c in self.pack_order]
-        # Per dealer: per player, a getter of the positions of its cards in the
-        # pack order; the sum of the one-card masks it returns is the hand (the
-        # cards are distinct, so + is |).  One C-level call per player instead
-        # of a Python loop over the pack.  None if a hand has fewer than 2
-        # cards (itemgetter of one position returns the item, not a tuple).
-        hands_by_dealer: list[tuple[Callable[[list[int]], tuple[int, ...]], ...]] = []
-        for owners in by_position:
-            spots = [[pos for pos, q in enumerate(owners) if q == p] for p in range(n)]
-            if min(len(spot) for spot in spots) < 2:
-                break
-            hands_by_dealer.append(tuple(itemgetter(*spot) for spot in spots))
-        self.deal_hands = tuple(hands_by_dealer) if len(hands_by_dealer) == n else None
-        # the winner of a full trick (tricks.py; a plain dict, filled at once)
-        self.top = top_cards(self.strength, rules.pack_mask(n), n)
-
-
-# Tables by (id(rules), n); each entry holds its rules, so an id is not reused
-# while its entry lives.  Rules are frozen: the tables never go stale.
-_TABLES: dict[tuple[int, int], _Tables] = {}
-
-
-def _tables(rules: Rules, n: int) -> _Tables | None:
-    """The tables of ``rules`` for ``n`` players, or None if they may not play."""
-    tables = _TABLES.get((id(rules), n))
-    if tables is None or tables.rules is not rules:
-        try:
-            tables = _Tables(rules, n)
-        except (RulesError, ArithmeticError, ValueError):
-            return None
-        if len(_TABLES) >= 256:
-            _TABLES.clear()
-        _TABLES[id(rules), n] = tables
-    return tables
-
-
-class _Static:
-    """What does not change during a deal (shared by all its states)."""
-
-    __slots__ = (
-        "all_cards",
-        "announcers",
-        "call_cards",
-        "call_rules",
-        "call_slot",
-        "contract_action",
-        "dealer",
-        "declare",
-        "eldest",
-        "family_state",
-        "hands",
-        "has_calls",
-        "n",
-        "nxt",
-        "open_calls",
-        "point_mask",
-        "points",
-        "rules",
-        "score_deal",
-        "strength",
-        "top",
-        "total_tricks",
-        "trump",
-        "trump_mask",
-        "turn_up",
-    )
-
-    def __init__(
-        self,
-        tables: _Tables,
-        dealer: int,
-        hands: tuple[Mask, ...],
-        turn_up: Card,
-        family_state: Any,
-    ) -> None:
-        n = tables.n
-        self.rules = tables.rules
-        self.n = n
-        self.nxt = tables.nxt
-        self.dealer = dealer
-        self.eldest = tables.nxt[dealer]
-        self.hands = hands
-        all_cards = 0
-        for h in hands:
-            all_cards |= h
-        self.all_cards = all_cards  # the cards in the hands as play starts
-        self.turn_up = turn_up
-        self.trump = turn_up // 13 if turn_up >= 0 and tables.turn_up_game else -1
-        self.trump_mask = SUIT_MASKS[self.trump] if self.trump >= 0 else 0
-        self.top = tables.top
-        self.strength = tables.strength
-        self.points = tables.points
-        self.point_mask = tables.point_mask
-        self.total_tricks = hands[0].bit_count()
-        self.family_state = family_state
-        self.has_calls = tables.has_calls
-        self.contract_action = tables.contract_action
-        self.declare = tables.declare
-        self.score_deal = tables.score_deal
-        # Calls: the family's tables (CallRules), and per player the
-        # announcements its dealt hand holds (a tuple, empty if none).  Hands
-        # only lose cards, so a player dealt none never has one, and
-        # legal_actions skips the announcement lookup for it.
-        calls = self.call_rules = tables.call_rules
-        if calls is not None:
-            self.open_calls = calls.open
-            self.call_cards = calls.cards
-            self.call_slot = calls.slot
-            self.announcers = tuple([calls.open[h & calls.cards] for h in hands])
-        else:
-            self.announcers = ()
 
 
 class SeatKnowledge(NamedTuple):
@@ -433,113 +99,6 @@ class SeatKnowledge(NamedTuple):
     """The cards passed to it (0 until everyone has passed)."""
     pass_to: int = -1
     """The player it passes to, or -1."""
-
-
-class _Called(NamedTuple):
-    """What the calls beyond card play have set: changes only at a declaration or
-    a call (never at a card), so a card play copies it as it is."""
-
-    declarer: int
-    """The player who declared a contract, or -1."""
-    calls: Calls
-    """The announcements and the claim (the family's CallRules)."""
-
-
-_NOT_CALLED: Final = _Called(-1, NO_CALLS)
-
-# The finished tricks of a deal, as a chain with one link a trick, shared by
-# the states that follow it: a list indexed by the _PREV.._REM constants
-# below (a list, not a class: a trick's end builds one, and a list literal
-# costs a quarter of an instance).  Ending a trick only adds a link;
-# totals, (taken, tricks, past) after this trick as the taken/tricks/past
-# properties give them, is None until a reader asks, and is then worked out
-# from the last link that has it and kept in the link (a cache: every state
-# after the trick sees the same values), so reading them at every state costs
-# one update a trick, as building them eagerly did.
-_Link = list[Any]
-_PREV: Final = 0  # the link of the trick before, or None
-_LEADER: Final = 1  # who led the trick
-_CARDS: Final = 2  # its cards in play order
-_WINNER: Final = 3  # who won it
-_MASK: Final = 4  # its cards as a mask
-_WON: Final = 5  # a bit per side (player & 1) that has won a trick so far
-_TOTALS: Final = 6  # the cached (taken, tricks, past or None) after it, or None
-_REM: Final = 7  # the cards still in the hands after it (the deal's _rem then)
-_Totals = tuple[tuple[Mask, ...], tuple[int, ...], tuple["Trick", ...] | None]
-
-
-def _totals(link: _Link | None, n: int) -> _Totals:
-    """(taken, tricks, past) after the trick of ``link`` (None: no trick yet) for ``n``
-    players; past is None until :func:`_past` has built it (the tricks as objects
-    cost more than the rest, and scoring a deal needs only the rest)."""
-    if link is None:
-        return (0,) * n, (0,) * n, ()
-    totals: _Totals | None = link[_TOTALS]
-    if totals is not None:
-        return totals
-    # Nothing read before (a deal scored at its end): one walk back that adds up the
-    # tricks (in any order: | and +), kept in the last link only; an earlier state
-    # that is read later walks back on its own.
-    last = link
-    taken = [0] * n
-    tricks = [0] * n
-    at: _Link | None = link
-    while at is not None and at[_TOTALS] is None:
-        winner = at[_WINNER]
-        taken[winner] |= at[_MASK]
-        tricks[winner] += 1
-        at = at[_PREV]
-    second = link[_PREV]
-    if at is None and second is not None and second[_PREV] is not None:  # 3 tricks or more
-        last[_TOTALS] = totals = (tuple(taken), tuple(tricks), None)
-        return totals
-    todo = []  # the links without totals, latest first
-    while link is not None and link[_TOTALS] is None:
-        todo.append(link)
-        link = link[_PREV]
-    taken_: tuple[Mask, ...] = (0,) * n
-    tricks_: tuple[int, ...] = (0,) * n
-    if link is not None:
-        taken_, tricks_ = link[_TOTALS][:2]
-    for link in reversed(todo):
-        winner = link[_WINNER]
-        mask = link[_MASK]
-        taken = list(taken_)
-        taken[winner] |= mask
-        tricks = list(tricks_)
-        tricks[winner] += 1
-        taken_, tricks_ = tuple(taken), tuple(tricks)
-        link[_TOTALS] = totals = (taken_, tricks_, None)
-    assert totals is not None
-    return totals
-
-
-def slam_of(tricks: tuple[int, ...], total: int) -> int:
-    """The player whose count in ``tricks`` is ``total`` (every trick of the deal), or -1
-    (:meth:`Deal.slam`; a deal's score reads it off its totals)."""
-    return tricks.index(total) if total in tricks else -1
-
-
-def _past(link: _Link | None, n: int) -> tuple[Trick, ...]:
-    """The finished tricks up to ``link``'s, built on first read and kept in the
-    links' totals (every state after a trick sees the same tuple)."""
-    if link is None:
-        return ()
-    past = _totals(link, n)[2]
-    if past is not None:
-        return past
-    todo = []  # the links whose totals have no past yet, latest first
-    at: _Link | None = link
-    while at is not None and (at[_TOTALS] is None or at[_TOTALS][2] is None):
-        todo.append(at)
-        at = at[_PREV]
-    built: tuple[Trick, ...] = () if at is None else at[_TOTALS][2]
-    for at in reversed(todo):
-        built = built + (_make_trick(at[_LEADER], at[_CARDS], at[_WINNER]),)
-        if at[_TOTALS] is not None:  # kept where the totals are (else read on its own)
-            taken, tricks, _none = at[_TOTALS]
-            at[_TOTALS] = (taken, tricks, built)
-    return built
 
 
 class Deal:
@@ -573,7 +132,7 @@ class Deal:
     _s: _Static
     _rem: Mask
     _last: _Link | None
-    """The last finished trick's link (see _PREV.._REM), None before the first."""
+    """The last finished trick's link (core/trick_chain.py: _PREV.._REM), None before the first."""
     _c: _Called
     _h: _Chain
     _hist: tuple[Action, ...]
@@ -1317,35 +876,10 @@ class Deal:
                 f"phase={PHASE_NAMES[self.phase]} actions={len(self.history)}>")
 
 
-def _unused(ann: tuple[Action, ...], made: int, slot: tuple[int, ...]) -> list[Action]:
-    """The announcements of ``ann`` whose slot is not in ``made`` (a function of its
-    own: a comprehension in legal_actions would make cells of its variables at
-    every call)."""
-    return [a for a in ann if not made >> slot[a - ANNOUNCE_BASE] & 1]
-
-
 def _name(action: Action) -> str:
     if 0 <= action < NUM_ACTIONS:
         return action_name(action)
     return f"action #{action}"
-
-
-def deal_packets(rules: Rules, order: Sequence[Card], n: int, dealer: int) -> list[list[Card]]:
-    """Split a pack order into hands as the dealer deals it (see :meth:`Deal.from_pack`)."""
-    size = rules.hand_size(n)
-    hands: list[list[Card]] = [[] for _ in range(n)]
-    pos = 0
-    given = 0
-    k = 0
-    while given < size:
-        packet = min(rules.packets[k % len(rules.packets)], size - given)
-        for j in range(n):
-            p = (dealer + 1 + j) % n
-            hands[p].extend(order[pos: pos + packet])
-            pos += packet
-        given += packet
-        k += 1
-    return hands
 
 
 def parse_hand(codes: Sequence[str]) -> Mask:
@@ -1364,6 +898,8 @@ __all__ = [
     "DECLARE",
     "DONE",
     "NO_CALLS",
+    "PASS_CARDS",
+    "PHASE_NAMES",
     "PLAY",
     "CallRules",
     "Calls",
@@ -1375,4 +911,5 @@ __all__ = [
     "card_code",
     "deal_packets",
     "parse_hand",
+    "slam_of",
 ]

@@ -23,8 +23,10 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
 
 from .actions import Action
+from .calls import CallRules
 from .cards import Mask
-from .deal import CallRules, Deal, _Tables
+from .deal import Deal
+from .deal_tables import _Tables
 from .errors import IllegalActionError
 from .rules import Rules, ScoreKind
 from .scoring import DealScore, ScoreLine, trick_score_bounds

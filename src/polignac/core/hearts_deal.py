@@ -30,22 +30,14 @@ from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any, Final
 
 from .actions import NUM_ACTIONS, Action, action_name
+from .calls import _NOT_CALLED
 from .cards import CARD_BITS, CODES, SUIT_MASKS, Card, Mask, cards_of
 from .deal import (
-    _NOT_CALLED,
-    _REM,
-    _SUIT_CARDS,
-    _WON,
-    DONE,
-    PASS_CARDS,
-    PLAY,
     Deal,
     SeatKnowledge,
-    _fill_suit_cards,
     _name,
-    _Static,
-    _Tables,
 )
+from .deal_tables import _SUIT_CARDS, _fill_suit_cards, _Static, _Tables
 from .errors import IllegalActionError, NotYourTurnError
 from .family import Family, PlayLimits
 from .hearts import (
@@ -64,7 +56,9 @@ from .hearts import (
     scoring_notes,
     shoot_the_moon,
 )
+from .phases import DONE, PASS_CARDS, PLAY
 from .rules import Rules
+from .trick_chain import _REM, _WON
 
 if TYPE_CHECKING:  # pragma: no cover
     from .describe import Param
@@ -146,7 +140,7 @@ class _Plan:
             setattr(self, name, value)
 
 
-# Plans by id(tables) (one _Tables per rule set and player count, see deal._tables);
+# Plans by id(tables) (one _Tables per rule set and player count, see deal_tables._tables);
 # each entry holds its tables, so an id is not reused while its entry lives.
 _PLANS: dict[int, _Plan] = {}
 

@@ -26,10 +26,11 @@ from typing import TYPE_CHECKING, Any, Final
 
 from .actions import Action, parse_action
 from .cards import CODES, Card, Mask, cards_of
-from .deal import _WINNER, Deal, DealScore
+from .deal import Deal, DealScore
 from .errors import GameOverError, IllegalActionError, NotYourTurnError, RulesError
 from .rules import Rules
 from .standing import ALL_SEATS, Standing, StandingView, dict_setter
+from .trick_chain import _WINNER
 
 
 @dataclass(frozen=True)

@@ -31,8 +31,9 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, Final
 
 from .actions import ANNOUNCE_BASE, NUM_ACTIONS, Action
+from .calls import NO_CALLS, CallRules, Calls
 from .cards import SUIT_LETTERS, Mask, cards_of, make_card
-from .deal import NO_CALLS, CallRules, Calls, Deal
+from .deal import Deal
 from .errors import IllegalActionError, RulesError
 from .family import Family
 from .rules import Rules, ScoreKind

@@ -44,7 +44,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from .cards import CODES, Card, cards_of, parse_card
-from .deal import deal_packets
+from .deal_tables import deal_packets
 from .errors import CardParseError, PolignacError, RecordError, RulesError
 from .presets import get_rules
 from .record import replay
