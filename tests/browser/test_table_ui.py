@@ -178,7 +178,8 @@ def test_match_result_rematch_and_replay_link(chromium: Any, server: str, shots:
     page.screenshot(path=shots / "ui-11-match-over.png")
     page.click("#rematch")  # asked first: cancel stays, confirm goes
     page.click("#confirm-no")
-    assert page.locator("#confirm").count() == 0 and page.url.endswith(first)
+    page.wait_for_selector("#confirm", state="detached")  # closed, then removed (a task)
+    assert page.url.endswith(first)
     page.click("#rematch")
     page.click("#confirm-yes")
     page.wait_for_url(lambda url: not url.endswith(first))
