@@ -386,3 +386,32 @@ def test_the_whole_hand_shows_under_the_call_explanations(chromium: Any, fast_se
         assert page.locator("#prompt .call-help").is_visible()
         page.screenshot(path=shots / f"hand-{preset}-{lang}-1280.png")
         context.close()
+
+
+@pytest.mark.parametrize("locale", ["en-US", "fr-FR", "de-DE"])
+def test_four_seats_score_sheet_fits_the_side_column(chromium: Any, fast_server: str,
+                                                     locale: str) -> None:
+    """Four seats, three of them bots with the longest names ("Mittlerer Bot 2"): every
+    column of the score sheet shows, with no sideways scroll inside the side column, at
+    1440 px wide, and at 1024 and 1280 px in English and French (the fourth column was
+    hidden at 1280 px in all three languages; German's names still scroll there)."""
+    context = chromium.new_context(viewport={"width": 1024, "height": 768}, locale=locale)
+    try:
+        page = context.new_page()
+        r = page.request.post(fast_server + "/api/tables", data={
+            "preset": "polignac", "players": 4,
+            "seats": [{"kind": "you"}] + [{"kind": "bot", "level": "medium"}] * 3})
+        assert r.ok, r.text()
+        page.goto(fast_server + r.json()["url"])
+        page.wait_for_selector("#scores tfoot td")
+        for width in (1024, 1280, 1440) if locale != "de-DE" else (1440,):
+            page.set_viewport_size({"width": width, "height": 800})
+            # a media query applies at the next layout, which reading a size forces
+            scroll, client = page.evaluate(
+                "() => { const t = document.querySelector('#scores');"
+                " return [t.scrollWidth, t.clientWidth]; }")
+            assert scroll <= client, f"{locale} at {width} px: {scroll} > {client}"
+            heads = page.locator("#scores thead th").all_inner_texts()
+            assert len(heads) == 5 and any("2" in h for h in heads), heads
+    finally:
+        context.close()
