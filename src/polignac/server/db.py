@@ -9,11 +9,17 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+try:
+    import fcntl
+except ImportError:  # pragma: no cover - not a POSIX system
+    fcntl = None  # type: ignore[assignment]
 
 from sqlalchemy import (
     Boolean,
@@ -218,17 +224,16 @@ def sqlite_file_lock(engine: Engine, name: str) -> Iterator[None]:
             or database.startswith("file:"):
         yield
         return
-    try:
-        import fcntl
-    except ImportError:  # pragma: no cover - not a POSIX system
+    if fcntl is None:  # pragma: no cover - not a POSIX system
         yield
         return
-    with open(f"{database}.{name}", "a+b") as handle:
-        fcntl.flock(handle.fileno(), fcntl.LOCK_EX)  # released when the file closes
-        try:
-            yield
-        finally:
-            fcntl.flock(handle.fileno(), fcntl.LOCK_UN)
+    # a bare descriptor (no Python file object): every write transaction takes it
+    fd = os.open(f"{database}.{name}", os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o666)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(fd)  # lets go of the lock
 
 
 @contextlib.contextmanager

@@ -13,12 +13,10 @@ The worker thread takes the batch only once its transaction holds the database's
 write lock (SQLite: ``BEGIN IMMEDIATE``): with several processes on one SQLite
 file, the writes that came while it waited for the other process's commit join
 the same transaction, instead of waiting for one more transaction (and fsync) of
-their own.  On a SQLite file the writers of all processes first take turns on a
-``flock`` (``<database>.write-lock``, :func:`~polignac.server.db.writing`, as every
-write transaction of the server does):
-the kernel wakes the next writer the moment the last one commits, where SQLite's
-busy wait would sleep 1, 2, 5, 10, 15... ms between tries (tens of ms on a
-commit's latency with two processes, measured with ``bench_server --workers 1,2``).
+their own.  Its transactions, as every write transaction of the server, go through
+:func:`~polignac.server.db.writing`: on a SQLite file, the writers of all processes
+first take turns on a file lock, which the kernel hands on the moment the last one
+commits (SQLite's busy wait slept past it).
 
 If a batch fails, its writes are retried one transaction each, so that one
 bad write (a sequence number already taken, say) fails alone and the others
