@@ -29,10 +29,17 @@ import httpx
 from serving import served
 from sqlalchemy import insert
 
-from polignac.server.accounts import accounts_t, hash_password
-from polignac.server.db import make_engine, migrate
-from polignac.server.ratings import BOT_RATINGS, Rating, history_t, ratings_t
-from polignac.server.results import STATS, match_results_t, match_seats_t
+from polignac.server.players.accounts import hash_password
+from polignac.server.players.ratings import BOT_RATINGS, Rating
+from polignac.server.store.db import make_engine, migrate
+from polignac.server.store.schema import (
+    STATS,
+    accounts_t,
+    history_t,
+    match_results_t,
+    match_seats_t,
+    ratings_t,
+)
 
 
 def fill(url: str, matches: int, accounts: int, seed: int = 1) -> None:

@@ -35,7 +35,7 @@ from polignac.bots.base import SeatView
 from polignac.bots.registry import make_bot
 from polignac.bots.runner import choose_action, move_seed
 from polignac.core import Match, get_rules
-from polignac.server.botmoves import BotJob, PoolBackend
+from polignac.server.jobs.botmoves import BotJob, PoolBackend
 
 
 def views(n: int) -> list[SeatView]:

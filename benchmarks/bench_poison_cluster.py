@@ -112,8 +112,8 @@ def marked(url: str, ids: set[str]) -> int:
     """How many of ``ids`` are marked broken (and closed) in the database."""
     from sqlalchemy import select
 
-    from polignac.server.db import make_engine, tables_t
-
+    from polignac.server.store.db import make_engine
+    from polignac.server.store.schema import tables_t
     engine = make_engine(url)
     try:
         with engine.connect() as conn:
@@ -127,8 +127,8 @@ def marked(url: str, ids: set[str]) -> int:
 def run(url: str, bus: str, data: Path, tables: int, n: int, bound: float,
         slack: float) -> tuple[dict[str, Any], list[str]]:
     """The run (see the module): its figures, and what failed (empty: nothing)."""
-    from polignac.server.db import make_engine, migrate
-    from polignac.server.leases import acquire
+    from polignac.server.cluster.leases import acquire
+    from polignac.server.store.db import make_engine, migrate
 
     procs = [Proc(f"p{i}", free_port(), url, bus, data, 2.0) for i in range(3)]
     failed: list[str] = []

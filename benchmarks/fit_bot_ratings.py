@@ -1,4 +1,4 @@
-"""Fit the fixed ratings of the bot levels (``server/ratings.py:BOT_RATINGS``) from the
+"""Fit the fixed ratings of the bot levels (``server/players/ratings.py:BOT_RATINGS``) from the
 project's duplicate tournaments in ``benchmarks/results``.
 
 Each result gives, on the same hand sets, the mean difference ``d`` in penalty

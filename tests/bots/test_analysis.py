@@ -29,7 +29,7 @@ from polignac.core import Deal, Match, get_rules, replay, summary, to_record
 from polignac.core.actions import PASS, action_name
 from polignac.core.cards import Mask
 from polignac.core.shuffle import Proof, commitment, deal_order, verify_record
-from polignac.server.replay_routes import replay_steps
+from polignac.server.web.replay_routes import replay_steps
 
 # ------------------------------------------------------------- brute force
 

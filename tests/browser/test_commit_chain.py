@@ -15,7 +15,7 @@ from tests.cli.test_kept_heads import rewrite
 
 from polignac.core.commitlog import GENESIS, Entry
 from polignac.server import ServerConfig
-from polignac.server.db import make_engine
+from polignac.server.store.db import make_engine
 
 pytest.importorskip("playwright.sync_api")
 

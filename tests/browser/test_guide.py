@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 from tests.browser.support import open_page, wait_until
 
-from polignac.server.guide import MOMENTS
+from polignac.server.tables.guide import MOMENTS
 
 pytest.importorskip("playwright.sync_api")
 EVERY_BUBBLE = "POLIGNAC_SCREENSHOTS" in os.environ

@@ -12,8 +12,9 @@ import pytest
 from sqlalchemy import Engine, update
 
 from polignac.core.commitlog import GENESIS, Entry, check_chain
-from polignac.server.commitments import commitment_head_t, commitment_log_t, read_chain
-from polignac.server.db import make_engine
+from polignac.server.store.commitments import read_chain
+from polignac.server.store.db import make_engine
+from polignac.server.store.schema import commitment_head_t, commitment_log_t
 
 from .test_verify import run, verifiable_record
 from .test_verify_log import logged

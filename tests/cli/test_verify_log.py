@@ -28,8 +28,8 @@ from polignac.core.commitlog import (
     entry_hash,
 )
 from polignac.core.shuffle import Proof, commitment, deal_order
-from polignac.server.commitments import append
-from polignac.server.db import make_engine, migrate
+from polignac.server.store.commitments import append
+from polignac.server.store.db import make_engine, migrate
 
 from .test_verify import run, verifiable_record
 

@@ -88,7 +88,7 @@ def owner_pid(database_url: str, table: str) -> int | None:
     """The pid of the process holding ``table``'s lease (from its process id)."""
     from sqlalchemy import text
 
-    from polignac.server.db import make_engine
+    from polignac.server.store.db import make_engine
 
     engine = make_engine(database_url)
     try:
@@ -104,7 +104,7 @@ def stored_events(database_url: str, table: str) -> list[tuple[int, str, str, in
     """``table``'s event log as stored: (seq, kind, action, seat)."""
     from sqlalchemy import text
 
-    from polignac.server.db import make_engine
+    from polignac.server.store.db import make_engine
 
     engine = make_engine(database_url)
     try:

@@ -33,7 +33,7 @@ pytest.importorskip("sqlalchemy")
 from starlette.testclient import TestClient  # noqa: E402
 
 from polignac.server import ServerConfig, create_app  # noqa: E402
-from polignac.server.botmoves import PoolBackend  # noqa: E402
+from polignac.server.jobs.botmoves import PoolBackend  # noqa: E402
 
 FAST = {"bot_delay": 0.0, "deal_delay": 0.0, "cut_window": 0.0, "rate_per_second": 10000,
         "rate_burst": 10000, "create_burst": 10000, "trick_pause": 0.0,

@@ -35,8 +35,8 @@ from urllib.parse import quote, unquote
 from hypothesis import strategies as st
 
 from polignac.server import ServerConfig, create_app
-from polignac.server.app import Hub
-from polignac.server.tables import GameTable
+from polignac.server.tables.tables import GameTable
+from polignac.server.web.app import Hub
 
 HOST = "testserver"
 REQUEST_SECONDS = 120

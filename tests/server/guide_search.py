@@ -3,7 +3,7 @@
     python -m tests.server.guide_search --check            # every way to play polignac-4p
     python -m tests.server.guide_search --search 0 300     # shuffles 0..299 that qualify
 
-A deal qualifies when every moment of ``polignac.server.guide.MOMENTS`` happens on
+A deal qualifies when every moment of ``polignac.server.tables.guide.MOMENTS`` happens on
 every path: each legal action of the newcomer (seat 0, the dealer: every bot
 declares before them), pass or capot included, against the guide's bots.
 """
@@ -18,7 +18,7 @@ from collections import Counter
 from polignac.bots.registry import make_bot
 from polignac.bots.runner import choose_action
 from polignac.core import CODES, Match, cards_of, get_rules
-from polignac.server.guide import MOMENTS, load_guide, trick_moments, turn_moments
+from polignac.server.tables.guide import MOMENTS, load_guide, trick_moments, turn_moments
 
 YOU = 0
 ALL = frozenset(MOMENTS)

@@ -10,9 +10,9 @@ from collections.abc import AsyncIterator, Callable
 from typing import Any
 
 from polignac.server import ServerConfig
-from polignac.server.db import SeatRow, Store, TableRow, insert_table, make_engine, migrate
-from polignac.server.tables import Frame, GameTable
-from polignac.server.writer import Writer
+from polignac.server.store.db import SeatRow, Store, TableRow, insert_table, make_engine, migrate
+from polignac.server.store.writer import Writer
+from polignac.server.tables.tables import Frame, GameTable
 
 
 def person(seat: int, name: str = "", token_hash: str | None = "t", holder: str | None = None

@@ -15,8 +15,8 @@ import pytest
 
 from polignac.cli.serve import build_config, register
 from polignac.server import ServerConfig
-from polignac.server.connections import uvicorn_options
-from polignac.server.httplimits import ClientRequests, RequestCounts
+from polignac.server.base.httplimits import ClientRequests, RequestCounts
+from polignac.server.tables.connections import uvicorn_options
 
 from .slow_readers import free_port, long_record, outcome, rss_mib, serve, slow_post
 
@@ -219,7 +219,7 @@ def test_an_answer_that_cannot_leave_is_cut_after_the_write_timeout() -> None:
 
     import uvicorn
 
-    from polignac.server.httplimits import WRITE_CUTS
+    from polignac.server.base.httplimits import WRITE_CUTS
 
     sent = [0]
     ended = threading.Event()

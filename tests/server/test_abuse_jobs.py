@@ -9,7 +9,7 @@ import uuid
 
 import pytest
 
-from polignac.server.botqueue import MAX_JOB_SECONDS, BotWorker, _job_fields
+from polignac.server.jobs.botqueue import MAX_JOB_SECONDS, BotWorker, _job_fields
 
 redis = pytest.importorskip("redis")
 

@@ -13,8 +13,8 @@ import pytest
 from sqlalchemy import update
 from starlette.testclient import TestClient
 
-from polignac.server import accounts
-from polignac.server.accounts import check_username
+from polignac.server.players import accounts
+from polignac.server.players.accounts import check_username
 
 from .helpers import hello, play_until, sibling
 

@@ -1,8 +1,8 @@
-"""server/agents.py: a session's browser and system read from its User-Agent header."""
+"""server/base/agents.py: a session's browser and system read from its User-Agent header."""
 
 from __future__ import annotations
 
-from polignac.server.agents import describe, describe_all
+from polignac.server.base.agents import describe, describe_all
 
 FIREFOX_WINDOWS = ("Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:128.0) Gecko/20100101 "
                    "Firefox/128.0")

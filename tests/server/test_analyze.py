@@ -1,4 +1,4 @@
-"""The analysis of every action (server/analysis_routes.py): one job per deal in the
+"""The analysis of every action (server/web/analysis_routes.py): one job per deal in the
 shared pool, streamed with its progress; stored once computed, for a posted record and
 for a table's finished deals; bounds and bad records."""
 
@@ -15,8 +15,8 @@ from starlette.testclient import TestClient
 from polignac.bots.analysis import Settings, analyze_record_deal, annotate
 from polignac.core import Match, get_rules, replay, summary, to_record
 from polignac.server import ServerConfig, analysis_routes, create_app
-from polignac.server.botmoves import PoolBackend
-from polignac.server.jobs import analysis_deal_job
+from polignac.server.jobs.botmoves import PoolBackend
+from polignac.server.jobs.jobs import analysis_deal_job
 
 from .helpers import hello, play_now, play_until
 

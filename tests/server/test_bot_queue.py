@@ -1,4 +1,4 @@
-"""Bot moves through the Redis queue (server/botqueue.py, ``polignac bot-worker``), on a
+"""Bot moves through the Redis queue (server/jobs/botqueue.py, ``polignac bot-worker``), on a
 real redis-server: the same moves as the local pool, two workers sharing the load, a
 worker killed mid-move replaced by another, the fallbacks of the time limit, the
 bounds, and a table of hard bots playing a deal on ``polignac bot-worker`` processes."""
@@ -36,10 +36,10 @@ from polignac.bots.registry import UnknownBotError, make_bot
 from polignac.bots.runner import choose_action, move_for, move_seed
 from polignac.core import IllegalActionError, Match, action_name, get_rules, parse_action
 from polignac.server import ServerConfig, create_app
-from polignac.server.botmoves import BotJob, PoolBackend
-from polignac.server.botqueue import BotWorker, QueuePool
-from polignac.server.tables import replay_events
-from polignac.server.workers import PoolBusy
+from polignac.server.jobs.botmoves import BotJob, PoolBackend
+from polignac.server.jobs.botqueue import BotWorker, QueuePool
+from polignac.server.jobs.workers import PoolBusy
+from polignac.server.tables.tables import replay_events
 
 pytestmark = pytest.mark.redis
 
@@ -414,7 +414,7 @@ def test_hints_and_analyses_through_the_heavy_stream(redis_server: RedisServer) 
     """A worker's heavy stream answers a hint and the analysis of a record (and a bad
     record's 400) exactly as the functions do in this process."""
     from polignac.core import to_record
-    from polignac.server.jobs import analysis_deal_job, analysis_plan_job, hint_job
+    from polignac.server.jobs.jobs import analysis_deal_job, analysis_plan_job, hint_job
 
     url, prefix = redis_server.url(1), _prefix()
     rng = random.Random(4)

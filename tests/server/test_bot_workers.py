@@ -1,4 +1,4 @@
-"""Bot moves in worker processes (server/botmoves.py): the same moves as in-process,
+"""Bot moves in worker processes (server/jobs/botmoves.py): the same moves as in-process,
 a killed worker's move computed again identically, the time limit's fallback, other
 tables served while a bot thinks, and the levels Play now offers."""
 
@@ -24,8 +24,8 @@ from polignac.bots.registry import make_bot
 from polignac.bots.runner import choose_action, move_for, move_seed
 from polignac.core import Match, action_name, get_rules, parse_action
 from polignac.server import ServerConfig, create_app
-from polignac.server.botmoves import BotJob, PoolBackend, fallback_chain
-from polignac.server.tables import replay_events
+from polignac.server.jobs.botmoves import BotJob, PoolBackend, fallback_chain
+from polignac.server.tables.tables import replay_events
 
 SLOW = "hard:rollouts=100000"
 """A deliberately slow level: 100,000 playouts for each card (minutes a move)."""

@@ -9,7 +9,15 @@ import time
 
 import pytest
 
-from polignac.server.bus import MAX_AGE, Bus, BusError, backend_url, sign, split_utf8, verify
+from polignac.server.cluster.bus import (
+    MAX_AGE,
+    Bus,
+    BusError,
+    backend_url,
+    sign,
+    split_utf8,
+    verify,
+)
 
 from .conftest import PgServer, RedisServer
 

@@ -19,9 +19,9 @@ from tests.cli.test_verify_log import forged
 from polignac.cli.main import main
 from polignac.core.commitlog import GENESIS, Entry, check_chain
 from polignac.server import ServerConfig, create_app
-from polignac.server.commitments import MAX_PAGE, append, read_chain
-from polignac.server.cut_window import MAX_REFUSALS
-from polignac.server.db import make_engine, migrate
+from polignac.server.store.commitments import MAX_PAGE, append, read_chain
+from polignac.server.store.db import make_engine, migrate
+from polignac.server.tables.cut_window import MAX_REFUSALS
 
 from .helpers import hello, next_non_event, next_of, sibling
 from .test_verify import TABLE, Human, _config

@@ -26,8 +26,15 @@ from tests.cli.test_verify_log import forged
 from polignac.cli.main import main
 from polignac.core.commitlog import BEFORE_CHAIN_NOTE, check_chain
 from polignac.server import ServerConfig, create_app
-from polignac.server.commitments import commitment_head_t, commitment_log_t, read_chain
-from polignac.server.db import events_t, make_engine, migrate, seats_t, tables_t
+from polignac.server.store.commitments import read_chain
+from polignac.server.store.db import make_engine, migrate
+from polignac.server.store.schema import (
+    commitment_head_t,
+    commitment_log_t,
+    events_t,
+    seats_t,
+    tables_t,
+)
 
 from .test_commitments import _play_match
 from .test_verify import TABLE, _config
@@ -61,7 +68,7 @@ def _old_database(source: Engine, table: str, target: Engine) -> None:
     from alembic import command
     from alembic.config import Config
 
-    import polignac.server.db as db
+    import polignac.server.store.db as db
 
     cfg = Config()
     cfg.set_main_option("script_location", str(Path(db.__file__).parent / "migrations"))
@@ -203,7 +210,7 @@ def test_a_table_dealt_across_the_migration_pages_both_kinds(tmp_path: Path) -> 
     """A table whose deals 1-3 were stored before the chain and 4-5 after: its page
     gives the first as ``before_log`` and the others as entries, ``limit`` of both
     together in deal order; its deals after a logged one never count as early."""
-    from polignac.server.commitments import append, table_page
+    from polignac.server.store.commitments import append, table_page
 
     engine = make_engine(f"sqlite:///{tmp_path / 'polignac.db'}")
     migrate(engine)

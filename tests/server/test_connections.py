@@ -25,13 +25,13 @@ from starlette.testclient import TestClient, WebSocketDenialResponse
 from polignac.cli.common import CliError
 from polignac.cli.serve import build_config, register
 from polignac.server import ServerConfig, create_app
-from polignac.server.app import Hub
-from polignac.server.connections import (
+from polignac.server.tables.connections import (
     Outbox,
     default_allowed_hosts,
     host_allowed,
     uvicorn_options,
 )
+from polignac.server.web.app import Hub
 
 from .conftest import free_port
 from .helpers import hello, play_now

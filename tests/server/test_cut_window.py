@@ -10,7 +10,7 @@ import pytest
 
 from polignac.core import shuffle
 from polignac.server import ServerConfig
-from polignac.server.errors import ProtocolError
+from polignac.server.base.errors import ProtocolError
 
 from .table_support import bot, frames_of, person, stored_table
 

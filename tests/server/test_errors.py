@@ -9,8 +9,8 @@ from starlette.responses import Response
 from starlette.routing import Route
 from starlette.testclient import TestClient
 
-from polignac.server.errors import ApiError, api_error_response, html_errors
-from polignac.server.requests import read_body, read_json
+from polignac.server.base.errors import ApiError, api_error_response, html_errors
+from polignac.server.base.requests import read_body, read_json
 
 
 async def refuse(request: Request) -> Response:

@@ -10,7 +10,7 @@ from starlette.testclient import TestClient
 from polignac.bots.registry import make_bot
 from polignac.bots.runner import choose_action
 from polignac.core import CODES, Match, action_name, replay
-from polignac.server.guide import (
+from polignac.server.tables.guide import (
     GUIDE_IDS,
     MOMENTS,
     GuideError,

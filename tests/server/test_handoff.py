@@ -11,8 +11,8 @@ from typing import Any
 
 import pytest
 
-from polignac.server import handoff
-from polignac.server.relay import table_of
+from polignac.server.cluster.cluster import handoff
+from polignac.server.cluster.relay import table_of
 
 pytestmark = pytest.mark.skipif(not handoff.SUPPORTED, reason="Linux only")
 

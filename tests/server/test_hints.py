@@ -11,7 +11,7 @@ from starlette.testclient import TestClient, WebSocketTestSession
 from polignac.bots.analysis import evaluate_view
 from polignac.bots.base import SeatView
 from polignac.core import action_name
-from polignac.server.hint_routes import NODES, SAMPLES, hint_seed
+from polignac.server.web.hint_routes import NODES, SAMPLES, hint_seed
 
 from .helpers import hello, play_now, play_until, sibling
 
@@ -139,7 +139,7 @@ def test_only_the_seat_to_act_gets_a_hint(client: TestClient) -> None:
 
 
 def test_hints_per_deal_are_bounded(client: TestClient, monkeypatch: Any) -> None:
-    from polignac.server import hint_routes
+    from polignac.server.web.http import hint_routes
 
     monkeypatch.setattr(hint_routes, "PER_DEAL", 0)
     url = play_now(client, level="easy")
@@ -166,8 +166,8 @@ class _Pool:
 
 def test_refused_hints_count_against_the_limit_and_are_remembered(
         client: TestClient, monkeypatch: Any) -> None:
-    from polignac.server import hint_routes
-    from polignac.server.workers import JobTimeout, PoolBusy
+    from polignac.server.jobs.workers import JobTimeout, PoolBusy
+    from polignac.server.web.http import hint_routes
 
     hub = client.app.state.hub  # type: ignore[attr-defined]
     for seed, outcome, status, rule, remembered in (

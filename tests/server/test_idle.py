@@ -7,7 +7,7 @@ import asyncio
 from dataclasses import replace
 
 from polignac.server import ServerConfig
-from polignac.server.tables import GameTable
+from polignac.server.tables.tables import GameTable
 
 from .table_support import bot, person, stored_table, until
 

@@ -24,9 +24,9 @@ from starlette.testclient import TestClient
 from polignac.cli.main import main as cli_main
 from polignac.core import Match, get_rules, to_record
 from polignac.server import ServerConfig, create_app
-from polignac.server.jobs import replay_job
-from polignac.server.requests import MAX_DEPTH, MAX_INT_DIGITS, too_deep
-from polignac.server.workers import PoolBusy, WorkerPool
+from polignac.server.base.requests import MAX_DEPTH, MAX_INT_DIGITS, too_deep
+from polignac.server.jobs.jobs import replay_job
+from polignac.server.jobs.workers import PoolBusy, WorkerPool
 
 from .helpers import hello, play_now
 

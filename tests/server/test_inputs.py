@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from polignac.server.inputs import ascii_int
+from polignac.server.base.inputs import ascii_int
 
 
 @pytest.mark.parametrize("text", ["", None, "²", "١", "٣", "1²", " 1", "+1", "-1", "1.0", "1e3",

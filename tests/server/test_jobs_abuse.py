@@ -1,6 +1,6 @@
 """Abuse: one client floods the shared worker pool with analyses and hints; another
 client's replays and score pads are still answered, each ahead of the flood's waiting
-jobs (server/workers.py's fair share, through the real routes).  The loops are bounded
+jobs (server/jobs/workers.py's fair share, through the real routes).  The loops are bounded
 by the other client's requests; the speed figure is benchmarks/bench_fair_share.py's."""
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from starlette.testclient import TestClient
 
 from polignac.core import Match, get_rules, to_record
 from polignac.server import ServerConfig, create_app
-from polignac.server.botmoves import PoolBackend
+from polignac.server.jobs.botmoves import PoolBackend
 
 FLOOD = ("10.0.0.1", 50000)
 OTHER = ("10.0.0.2", 50000)

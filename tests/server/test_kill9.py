@@ -221,7 +221,7 @@ def test_kill_minus_9_loses_nothing(database_url: str, tmp_path: Path) -> None:
 
 def _record_from(tmp_path: Path, database_url: str, table: str) -> dict[str, Any]:
     """The stored events of ``table``, read straight from the database after the kill."""
-    from polignac.server.db import Store, make_engine
+    from polignac.server.store.db import Store, make_engine
 
     engine = make_engine(database_url)
     try:

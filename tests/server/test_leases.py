@@ -10,8 +10,8 @@ import pytest
 from sqlalchemy import Engine
 from starlette.testclient import TestClient
 
-from polignac.server import leases
-from polignac.server.db import EventRow, SeatRow, Store, TableRow, make_engine, migrate
+from polignac.server.cluster.cluster import leases
+from polignac.server.store.db import EventRow, SeatRow, Store, TableRow, make_engine, migrate
 
 from .helpers import hello, play_now
 

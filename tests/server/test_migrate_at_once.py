@@ -11,11 +11,11 @@ import time
 
 from sqlalchemy import text
 
-from polignac.server.db import make_engine, migrate
+from polignac.server.store.db import make_engine, migrate
 
 SCRIPT = """
 import sys, time
-from polignac.server.db import make_engine, migrate
+from polignac.server.store.db import make_engine, migrate
 engine = make_engine(sys.argv[1])
 time.sleep(max(0.0, float(sys.argv[2]) - time.time()))  # all three at the same moment
 migrate(engine)

@@ -11,7 +11,7 @@ from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
 from polignac.server import ServerConfig, create_app
-from polignac.server.seating import IDENTITY_COOKIE
+from polignac.server.base.seating import IDENTITY_COOKIE
 
 from .helpers import hello, sibling
 

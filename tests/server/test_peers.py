@@ -12,8 +12,8 @@ from typing import Any
 
 import pytest
 
-from polignac.server.bus import Bus
-from polignac.server.peers import ALIVE, EVERYONE, Peers, channel_of, process_id
+from polignac.server.cluster.bus import Bus
+from polignac.server.cluster.peers import ALIVE, EVERYONE, Peers, channel_of, process_id
 
 pytest.importorskip("broadcaster")
 

@@ -12,9 +12,9 @@ from sqlalchemy import Engine
 from starlette.testclient import TestClient
 
 from polignac.server import ServerConfig, create_app
-from polignac.server.app import Hub
-from polignac.server.db import EventRow, SeatRow, Store, TableRow, make_engine, migrate
-from polignac.server.hub import CANNOT_REPLAY
+from polignac.server.store.db import EventRow, SeatRow, Store, TableRow, make_engine, migrate
+from polignac.server.tables.hub import CANNOT_REPLAY
+from polignac.server.web.app import Hub
 
 ORIGIN = {"origin": "http://testserver"}
 FOUR = [{"kind": "you"}] + [{"kind": "bot"}] * 3

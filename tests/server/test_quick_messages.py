@@ -10,8 +10,8 @@ import pytest
 from starlette.testclient import TestClient
 
 from polignac import i18n
-from polignac.server.errors import ProtocolError
-from polignac.server.quick_messages import BURST, MESSAGES, WINDOW, QuickMessages
+from polignac.server.base.errors import ProtocolError
+from polignac.server.tables.quick_messages import BURST, MESSAGES, WINDOW, QuickMessages
 
 from .helpers import hello, next_of, play_now, sibling
 

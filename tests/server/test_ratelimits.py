@@ -20,9 +20,9 @@ from typing import Any
 import httpx
 import pytest
 
-from polignac.server.db import make_engine, migrate
-from polignac.server.ratelimits import SharedLimits
-from polignac.server.seating import KeyedRateLimit
+from polignac.server.base.seating import KeyedRateLimit
+from polignac.server.players.ratelimits import SharedLimits
+from polignac.server.store.db import make_engine, migrate
 
 from .cluster_support import TIMEOUT, Proc
 from .conftest import PgServer, RedisServer

@@ -16,17 +16,10 @@ from polignac.bots.runner import play_match
 from polignac.cli.main import main
 from polignac.core import get_rules
 from polignac.server import ServerConfig, create_app
-from polignac.server.botmoves import PoolBackend
-from polignac.server.ratings import (
-    BOT_RATINGS,
-    START,
-    Rating,
-    history_t,
-    rate,
-    rebuild,
-    stored,
-)
-from polignac.server.results import match_results_t, seat_stats
+from polignac.server.jobs.botmoves import PoolBackend
+from polignac.server.players.ratings import BOT_RATINGS, START, Rating, rate, rebuild, stored
+from polignac.server.players.results import seat_stats
+from polignac.server.store.schema import history_t, match_results_t
 
 from .test_accounts import finish_table, post, signup, wait_for
 

@@ -22,9 +22,9 @@ import pytest
 from sqlalchemy import select
 
 from polignac.cli.main import main
-from polignac.server.db import make_engine
-from polignac.server.ratings import history_t, rebuild
-from polignac.server.results import match_results_t
+from polignac.server.players.ratings import rebuild
+from polignac.server.store.db import make_engine
+from polignac.server.store.schema import history_t, match_results_t
 
 from .conftest import free_port
 from .test_kill9 import TIMEOUT, Player, Server, _polignac

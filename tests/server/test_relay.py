@@ -22,10 +22,10 @@ from typing import Any
 import httpx
 import pytest
 
-from polignac.server.bus import sign, verify
-from polignac.server.peers import channel_of
-from polignac.server.relay import MAX_RELAYED, _Tunnel
-from polignac.server.session import HANDLERS
+from polignac.server.cluster.bus import sign, verify
+from polignac.server.cluster.peers import channel_of
+from polignac.server.cluster.relay import MAX_RELAYED, _Tunnel
+from polignac.server.tables.session import HANDLERS
 
 from .cluster_support import SECRET, Proc, Viewer, new_table, stored_events
 from .conftest import RedisServer, free_port

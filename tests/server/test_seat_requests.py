@@ -11,7 +11,7 @@ import pytest
 from starlette.testclient import TestClient
 
 from polignac.server import ServerConfig, create_app
-from polignac.server.errors import ProtocolError
+from polignac.server.base.errors import ProtocolError
 
 from .table_support import bot, person, stored_table
 

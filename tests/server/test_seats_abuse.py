@@ -15,10 +15,10 @@ import pytest
 from starlette.testclient import TestClient, WebSocketTestSession
 
 from polignac.server import ServerConfig, create_app
-from polignac.server.app import Hub
-from polignac.server.botmoves import PoolBackend
-from polignac.server.db import Store, make_engine
-from polignac.server.seating import IDENTITY_COOKIE
+from polignac.server.base.seating import IDENTITY_COOKIE
+from polignac.server.jobs.botmoves import PoolBackend
+from polignac.server.store.db import Store, make_engine
+from polignac.server.web.app import Hub
 
 from .helpers import hello, next_of, play_now, play_until, sibling
 
@@ -362,7 +362,7 @@ def test_migration_0004_upgrades_a_database_with_tables(tmp_path: Path) -> None:
     from alembic.config import Config
     from sqlalchemy import text
 
-    import polignac.server.db as db
+    import polignac.server.store.db as db
 
     engine = make_engine(f"sqlite:///{tmp_path / 'old.db'}")
     try:

@@ -16,9 +16,9 @@ from sqlalchemy import create_engine, select, text
 from starlette.testclient import TestClient
 
 from polignac.server import ServerConfig, create_app
-from polignac.server.botmoves import PoolBackend
-from polignac.server.errors import ApiError
-from polignac.server.seeks import Group, Seek, plan, seat_positions, seek_overrides
+from polignac.server.base.errors import ApiError
+from polignac.server.jobs.botmoves import PoolBackend
+from polignac.server.lobby.seeks import Group, Seek, plan, seat_positions, seek_overrides
 
 from .helpers import sibling
 
@@ -242,8 +242,8 @@ def test_requests_expire_when_their_page_stops_asking(fast: ServerConfig,
 
 def _online(client: TestClient) -> int:
     """People online as the database counts them now (the routes cache it 2 s)."""
-    from polignac.server.leases import db_now
-    from polignac.server.seeks import online_count
+    from polignac.server.lobby.seeks import online_count
+    from polignac.server.store.db import db_now
 
     engine = _database(client)
     with engine.connect() as conn:
@@ -316,7 +316,7 @@ def test_a_player_stays_online_with_a_write_a_third_of_the_window(
 
 @pytest.fixture
 def engine(tmp_path: Any) -> Iterator[Any]:
-    from polignac.server.db import make_engine, migrate
+    from polignac.server.store.db import make_engine, migrate
 
     eng = make_engine(f"sqlite:///{tmp_path / 'seeks.db'}")
     migrate(eng)
@@ -326,7 +326,7 @@ def engine(tmp_path: Any) -> Iterator[Any]:
 
 def _due_group(engine: Any, people: int = 3) -> str:
     """``people`` requests of one group whose countdown is over; the group's id."""
-    from polignac.server import seeks as s
+    from polignac.server.lobby import seeks as s
 
     with engine.begin() as conn:
         for i in range(people):
@@ -340,7 +340,7 @@ def _due_group(engine: Any, people: int = 3) -> str:
 
 
 def test_a_lapsed_claim_is_taken_over_once_with_its_table_and_seats(engine: Any) -> None:
-    from polignac.server import seeks as s
+    from polignac.server.lobby import seeks as s
 
     group = _due_group(engine)
     with engine.begin() as conn:
@@ -363,8 +363,8 @@ def test_a_lapsed_claim_is_taken_over_once_with_its_table_and_seats(engine: Any)
 
 
 def test_a_table_stored_before_its_claimant_died_seats_the_group_there(engine: Any) -> None:
-    from polignac.server import seeks as s
-    from polignac.server.db import SeatRow, TableRow, insert_table
+    from polignac.server.lobby import seeks as s
+    from polignac.server.store.db import SeatRow, TableRow, insert_table
 
     group = _due_group(engine, 2)
     with engine.begin() as conn:
@@ -382,7 +382,7 @@ def test_a_table_stored_before_its_claimant_died_seats_the_group_there(engine: A
 
 
 def test_a_claimant_that_gave_up_is_taken_over_at_once(engine: Any) -> None:
-    from polignac.server import seeks as s
+    from polignac.server.lobby import seeks as s
 
     group = _due_group(engine)
     with engine.begin() as conn:
@@ -397,8 +397,8 @@ def test_a_claimant_that_gave_up_is_taken_over_at_once(engine: Any) -> None:
 def test_who_may_take_a_lapsed_claim_over() -> None:
     from types import SimpleNamespace
 
-    from polignac.server.matchmaker import Matchmaker
-    from polignac.server.seeks import CREATING_STUCK
+    from polignac.server.lobby.matchmaker import Matchmaker
+    from polignac.server.lobby.seeks import CREATING_STUCK
 
     cluster = SimpleNamespace(id="me", loads_all=False, alive=lambda p: p == "live")
     mm = Matchmaker(SimpleNamespace(cluster=cluster))  # type: ignore[arg-type]

@@ -18,8 +18,8 @@ import httpx
 import pytest
 from sqlalchemy import text
 
-from polignac.server.db import make_engine
-from polignac.server.security import hash_token
+from polignac.server.base.security import hash_token
+from polignac.server.store.db import make_engine
 
 from .cluster_support import TIMEOUT, Proc
 from .conftest import PgServer, RedisServer

@@ -214,7 +214,7 @@ def test_create_table_rejects_bad_input(client: TestClient, body: dict[str, obje
 
 
 def test_sqlite_connections_use_wal_and_full_sync(tmp_path: Path) -> None:
-    from polignac.server.db import make_engine, migrate
+    from polignac.server.store.db import make_engine, migrate
 
     engine = make_engine(f"sqlite:///{tmp_path / 'x.db'}")
     migrate(engine)

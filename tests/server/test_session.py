@@ -9,7 +9,7 @@ import pytest
 from starlette.testclient import TestClient
 
 from polignac.server import ServerConfig, create_app
-from polignac.server.session import HANDLERS, MAX_REFUSED, FrameReader, FrameRefused
+from polignac.server.tables.session import HANDLERS, MAX_REFUSED, FrameReader, FrameRefused
 
 from .helpers import hello, play_now
 

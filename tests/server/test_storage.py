@@ -8,7 +8,7 @@ from sqlalchemy import inspect
 from starlette.testclient import TestClient
 
 from polignac.server import ServerConfig, create_app
-from polignac.server.db import make_engine, migrate
+from polignac.server.store.db import make_engine, migrate
 
 from .helpers import hello, play_now, play_until, sibling
 

@@ -7,7 +7,7 @@ from dataclasses import replace
 from starlette.testclient import TestClient
 
 from polignac.server import ServerConfig, create_app
-from polignac.server.tables import bot_wait
+from polignac.server.tables.tables import bot_wait
 
 ORIGIN = {"origin": "http://testserver"}
 

@@ -1,4 +1,4 @@
-"""The worker pool's fair share (server/workers.py): jobs start round-robin over
+"""The worker pool's fair share (server/jobs/workers.py): jobs start round-robin over
 clients, one client runs at most its share, heavy jobs leave a worker to the light
 ones, a client past its waiting jobs is refused alone, a caller that gives up takes
 its waiting job out of the queue."""
@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterator
 
 import pytest
 
-from polignac.server.workers import PoolBusy, WorkerPool
+from polignac.server.jobs.workers import PoolBusy, WorkerPool
 
 
 def stamp(seconds: float) -> tuple[float, float]:

@@ -16,15 +16,9 @@ import pytest
 from sqlalchemy import event, select
 from sqlalchemy.exc import IntegrityError
 
-from polignac.server.db import (
-    EventRow,
-    Store,
-    TableRow,
-    events_t,
-    make_engine,
-    migrate,
-)
-from polignac.server.writer import Writer
+from polignac.server.store.db import EventRow, Store, TableRow, make_engine, migrate
+from polignac.server.store.schema import events_t
+from polignac.server.store.writer import Writer
 
 from .table_support import person
 

@@ -4,7 +4,7 @@ Servers started with ``polignac serve --bot-queue redis://...`` put their bot
 moves in the queue, and their hints and analyses in another stream; each worker
 takes them, computes moves in ``--jobs`` local processes and the others in
 ``--heavy-jobs`` processes of their own (so that a minute of analysis never
-delays a move), and answers (``polignac.server.botqueue``; docs/deploy.md).
+delays a move), and answers (``polignac.server.jobs.botqueue``; docs/deploy.md).
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """``polignac ratings rebuild``: compute every rating again from the finished records.
 
-Ratings are a pure function of the stored finished matches (``server/ratings.py``):
+Ratings are a pure function of the stored finished matches (``server/players/ratings.py``):
 this reads ``match_results`` and ``match_seats`` of the server's database, rates
 every rated match again in its order, compares the result with the live
 ``ratings`` table, prints the differences (none: the live ratings were exact) and,

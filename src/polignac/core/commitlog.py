@@ -1,6 +1,6 @@
 """The commitment log: every deal's commitment in one append-only hash chain.
 
-The server (``server/commitments.py``) appends one entry per deal it deals, in
+The server (``server/store/commitments.py``) appends one entry per deal it deals, in
 the transaction that stores the deal, and each entry's hash covers the one
 before it, so an entry cannot be changed, dropped or slipped in without
 changing every later hash.  A record whose deal was forged again afterwards

@@ -5,7 +5,7 @@
 rules core and the bots; nothing below it imports from here.
 """
 
-from .app import create_app
-from .config import ServerConfig
+from .base.config import ServerConfig
+from .web.app import create_app
 
 __all__ = ["ServerConfig", "create_app"]

@@ -5,7 +5,7 @@
 // every frame after it has drawn it.  The guide reacts to what happens: the
 // capot prompt, following suit, a Jack in the trick, being void in the suit led,
 // a trick with a Jack (or the Polignac) taken, and the end of the deal.  The
-// moments are the ones of polignac.server.guide (turn_moments, trick_moments).
+// moments are the ones of polignac.server.tables.guide (turn_moments, trick_moments).
 // One bubble at a time, anchored to the element it talks about, with "Got it";
 // the cards it talks about glow.  The guide repeats no rule: which cards are
 // legal, who took a trick and the scores come from the server.  What it needs of

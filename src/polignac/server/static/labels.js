@@ -61,7 +61,7 @@ function ruleValue(value) {
 /**
  * The server's reason for refusing a request, in the page language: an error answer
  * `{error, rule, key?, params?}` (a refused house-rule set: `key` "rulesError.<code>" and its
- * `params`, server/errors.py:rules_refused) from the catalog, the house rule named as the
+ * `params`, server/base/errors.py:rules_refused) from the catalog, the house rule named as the
  * Create form names it and its values in words; without a known key, the server's English.
  * @param {{error?: string, message?: string, key?: string, params?: Record<string, unknown>}} data
  * @returns {string}

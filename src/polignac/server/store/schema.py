@@ -1,0 +1,261 @@
+"""The whole schema of the server's database: every table, in one place.
+
+The migrations (``store/migrations``) bring a database to it; every room reads and
+writes these tables through SQLAlchemy Core. Nothing here imports the server.
+"""
+
+from __future__ import annotations
+
+from sqlalchemy import (
+    BigInteger,
+    Boolean,
+    Column,
+    Float,
+    ForeignKey,
+    Index,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    Text,
+    UniqueConstraint,
+)
+
+metadata = MetaData()
+"""Every table of the server (the migrations' ``target_metadata``)."""
+
+tables_t = Table(
+    "tables", metadata,
+    Column("id", String(32), primary_key=True),
+    Column("preset", String(64), nullable=False),
+    Column("overrides", Text, nullable=False, default="{}"),
+    Column("num_players", Integer, nullable=False),
+    Column("first_dealer", Integer, nullable=False),
+    Column("created_at", Float, nullable=False),
+    Column("rematch_id", String(32), nullable=True),  # migration 0002
+    Column("creator_seat", Integer, nullable=True),  # migration 0003
+    Column("options", Text, nullable=False, default="{}"),  # migration 0004
+    Column("closed_at", Float, nullable=True),  # migration 0004
+    Column("finished_at", Float, nullable=True),  # migration 0004
+    Column("broken", Text, nullable=True),  # migration 0006: why it does not replay
+)
+
+seats_t = Table(
+    "seats", metadata,
+    Column("table_id", String(32), ForeignKey("tables.id"), primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("kind", String(8), nullable=False),  # "bot" or "human"
+    Column("bot_level", String(64), nullable=True),
+    Column("name", String(64), nullable=False),
+    Column("token_hash", String(64), nullable=True),
+    Column("invite_hash", String(64), nullable=True),
+    Column("take_hash", String(64), nullable=True),  # migration 0003
+    Column("take_name", String(64), nullable=True),  # migration 0003
+    Column("holder_hash", String(64), nullable=True),  # migration 0004
+    Column("take_holder", String(64), nullable=True),  # migration 0004
+    Column("take_approved", Boolean, nullable=False, default=False),  # migration 0004
+    Column("invite_sealed", String(64), nullable=True),  # migration 0004
+)
+
+events_t = Table(
+    "events", metadata,
+    Column("table_id", String(32), ForeignKey("tables.id"), primary_key=True),
+    Column("seq", Integer, primary_key=True),
+    Column("kind", String(8), nullable=False),  # "deal" or "act"
+    Column("action", Text, nullable=False),
+    Column("seat", Integer, nullable=True),
+    Column("data", Text, nullable=True),
+    Column("created_at", Float, nullable=False),
+)
+
+analyses_t = Table(  # migration 0010
+    "analyses", metadata,
+    Column("table_id", String(32), ForeignKey("tables.id"), primary_key=True),
+    Column("deal", Integer, primary_key=True),  # the finished deal's number, from 1
+    Column("samples", Integer, primary_key=True),
+    Column("data", Text, nullable=False),  # the deal's analysis (docs/record-format.md), JSON
+    Column("created_at", Float, nullable=False),
+)
+
+accounts_t = Table(
+    "accounts", metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("username", String(32), nullable=False),
+    Column("username_key", String(32), nullable=True, unique=True),
+    Column("password_hash", String(200), nullable=True),
+    Column("created_at", Float, nullable=False),
+    Column("deleted_at", Float, nullable=True),
+)
+
+identities_t = Table(
+    "account_identities", metadata,
+    Column("identity_hash", String(64), primary_key=True),
+    Column("account_id", Integer, ForeignKey("accounts.id"), nullable=False),
+    Column("linked_at", Float, nullable=False),
+)
+
+sessions_t = Table(
+    "sessions", metadata,
+    Column("token_hash", String(64), primary_key=True),
+    Column("account_id", Integer, ForeignKey("accounts.id"), nullable=False),
+    Column("created_at", Float, nullable=False),
+    Column("expires_at", Float, nullable=False),
+    Column("agent", String(120), nullable=False, default=""),
+)
+
+recovery_t = Table(
+    "recovery_codes", metadata,
+    Column("account_id", Integer, ForeignKey("accounts.id"), primary_key=True),
+    Column("code_hash", String(64), primary_key=True),
+)
+
+passkeys_t = Table(
+    "passkeys", metadata,
+    Column("credential_id", String(255), primary_key=True),
+    Column("account_id", Integer, ForeignKey("accounts.id"), nullable=False),
+    Column("public_key", Text, nullable=False),
+    Column("sign_count", Integer, nullable=False),
+    Column("created_at", Float, nullable=False),
+)
+
+challenges_t = Table(
+    "passkey_challenges", metadata,
+    Column("challenge", String(128), primary_key=True),
+    Column("kind", String(16), nullable=False),
+    Column("account_id", Integer, nullable=True),
+    Column("expires_at", Float, nullable=False),
+)
+
+match_results_t = Table(
+    "match_results", metadata,
+    Column("table_id", String(32), primary_key=True),
+    Column("preset", String(64), nullable=False),
+    Column("pool", String(32), nullable=False),
+    Column("rated", Boolean, nullable=False),
+    Column("players", Integer, nullable=False),
+    Column("finished_at", Float, nullable=False),
+    Column("rating_seq", Integer, nullable=True, unique=True),
+)
+
+STATS = ("deals", "points", "capots_declared", "capots_made", "jacks", "polignacs", "moons",
+         "parties_won")
+"""The statistics kept per seat of a finished match (summed on profiles)."""
+match_seats_t = Table(
+    "match_seats", metadata,
+    Column("table_id", String(32), primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("kind", String(8), nullable=False),
+    Column("bot_level", String(64), nullable=True),
+    Column("name", String(64), nullable=False),
+    Column("holder_hash", String(64), nullable=True),
+    Column("account_id", Integer, nullable=True),
+    Column("rated_as", Integer, nullable=True),
+    Column("preset", String(64), nullable=False),
+    Column("finished_at", Float, nullable=False),
+    Column("place", Integer, nullable=False),
+    Column("score", Integer, nullable=False),
+    Column("won", Boolean, nullable=False),
+    *(Column(name, Integer, nullable=False) for name in STATS),
+)
+
+ratings_t = Table(
+    "ratings", metadata,
+    Column("account_id", Integer, primary_key=True),
+    Column("pool", String(32), primary_key=True),
+    Column("mu", Float, nullable=False),
+    Column("sigma", Float, nullable=False),
+    Column("matches", Integer, nullable=False),
+    Column("ordinal", Float, nullable=False),
+)
+
+history_t = Table(
+    "rating_history", metadata,
+    Column("account_id", Integer, primary_key=True),
+    Column("pool", String(32), primary_key=True),
+    Column("seq", Integer, primary_key=True),
+    Column("table_id", String(32), nullable=False),
+    Column("mu", Float, nullable=False),
+    Column("sigma", Float, nullable=False),
+    Column("at", Float, nullable=False),
+)
+
+clock_t = Table(
+    "rating_clock", metadata,
+    Column("id", Integer, primary_key=True),
+    Column("seq", Integer, nullable=False),
+)
+
+rate_buckets_t = Table(
+    "rate_buckets", metadata,
+    Column("key", String(80), primary_key=True),
+    Column("tat", Float, nullable=False),
+    Index("rate_buckets_tat", "tat"),
+)  # migration 0012
+
+leases_t = Table(
+    "leases", metadata,
+    Column("table_id", String(32), primary_key=True),
+    Column("owner", String(128), nullable=False),
+    Column("expires", Float, nullable=False),
+    Column("term", Integer, nullable=False, default=0),
+)  # migration 0005
+
+commitment_log_t = Table(
+    "commitment_log", metadata,
+    Column("seq", Integer, primary_key=True, autoincrement=False),
+    Column("table_id", String(64), nullable=False),
+    Column("deal", Integer, nullable=False),
+    Column("commitment", String(64), nullable=False),
+    Column("at", BigInteger, nullable=False),
+    Column("prev", String(64), nullable=False, unique=True),
+    Column("hash", String(64), nullable=False, unique=True),
+    UniqueConstraint("table_id", "deal", name="commitment_log_deal"),
+)
+
+commitment_head_t = Table(
+    "commitment_head", metadata,
+    Column("id", Integer, primary_key=True),
+    Column("seq", Integer, nullable=False),
+    Column("hash", String(64), nullable=False),
+)
+
+cut_refusals_t = Table(
+    "cut_refusals", metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("table_id", String(64), nullable=False),
+    Column("deal", Integer, nullable=False),
+    Column("seat", Integer, nullable=False),
+    Column("rule", String(32), nullable=False),
+    Column("message", String(200), nullable=False),
+    Column("at", BigInteger, nullable=False),
+    Index("cut_refusals_deal", "table_id", "deal"),
+)
+
+seeks_t = Table(
+    "seeks", metadata,
+    Column("id", String(24), primary_key=True),
+    Column("person", String(80), nullable=False, unique=True),
+    Column("identity_hash", String(64), nullable=False),
+    Column("token_hash", String(64), nullable=False),
+    Column("name", String(64), nullable=False),
+    Column("preset", String(64), nullable=False),
+    Column("players", Integer, nullable=False),
+    Column("rated", Boolean, nullable=False),
+    Column("deals", Integer, nullable=True),
+    Column("bots_after", Integer, nullable=True),
+    Column("level", String(16), nullable=False),
+    Column("created_at", Float, nullable=False),
+    Column("seen_at", Float, nullable=False),
+    Column("state", String(12), nullable=False),
+    Column("group_id", String(24), nullable=True),
+    Column("starts_at", Float, nullable=True),
+    Column("table_id", String(32), nullable=True),
+    Column("seat", Integer, nullable=True),
+    Column("claimant", String(128), nullable=True),  # migration 0011
+)  # migration 0009
+
+online_t = Table(
+    "online", metadata,
+    Column("identity_hash", String(64), primary_key=True),
+    Column("seen_at", Float, nullable=False),
+)  # migration 0009

@@ -1,0 +1,390 @@
+"""Account routes: sign-up, sign-in, sessions, recovery, export and deletion, and the
+account page (docs/server.md, "Accounts and sessions").
+
+    GET  /account                    the account page (sign up, sign in, sessions...)
+    GET  /api/account                who is signed in: {"signed_in", "username", ...}
+    POST /api/account/signup         {"username", "password"} -> recovery codes, session
+    POST /api/account/signin         {"username", "password"} -> a new session
+    POST /api/account/signout        ends this browser's session
+    POST /api/account/recover        {"username", "code", "password"} -> a new session
+    GET  /api/account/sessions       the account's live sessions
+    POST /api/account/sessions/end   {"id": SESSION_ID} or {"all": true}
+    GET  /api/account/export         the account's data as JSON (records and ratings)
+    POST /api/account/delete         {"password"}: the account is deleted
+
+Every POST is refused unless it is JSON (``Content-Type: application/json``, which a
+cross-site form cannot send) and its ``Origin``, when sent, is the site's own: the
+two CSRF guards.  Passwords are hashed with Argon2id in a thread pool of their own,
+never on the event loop, and never logged.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import time
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.routing import Route
+
+from ..base.agents import describe_all
+from ..base.httplimits import client_address
+from ..base.requests import JsonInputError, parse_json, read_body
+from ..base.seating import IDENTITY_COOKIE, identity_hash, new_identity, read_identity
+from ..base.security import hash_token, new_token, origin_allowed
+from ..players import accounts
+from ..players.accounts import Account, AccountError, AccountStore
+from ..players.profiles import export_data
+
+SESSION_COOKIE = "polignac_session"
+_TOKEN_OK = re.compile(r"[A-Za-z0-9_\-]{20,64}")
+_SESSION_ID = re.compile(r"[0-9a-f]{16}")
+_BAD_CREDENTIALS = "wrong username or password"
+
+
+class Service:
+    """The account routes' state in one web process: the store, the hashing threads and
+    the sign-in limits (per account name and per client address)."""
+
+    def __init__(self, request: Request) -> None:
+        hub = request.app.state.hub
+        assert hub.store is not None
+        self.config = hub.config
+        self.store = AccountStore(hub.store.engine)
+        self.hashing = ThreadPoolExecutor(max_workers=2, thread_name_prefix="polignac-argon2")
+        limits = request.app.state.limits  # shared by every process (ratelimits.py)
+        self.per_account = limits.limit("account", per_minute=5, burst=10)
+        """Sign-in and recovery tries per username: 10 at once, then 5 a minute."""
+        self.per_client = limits.limit("signin-client", per_minute=30, burst=30)
+        """Sign-in, recovery and sign-up tries per client address: 30, then 30 a minute."""
+
+    async def hashed(self, fn: Any, *args: Any) -> Any:
+        """Run a slow hashing function in the hashing threads."""
+        return await asyncio.get_running_loop().run_in_executor(self.hashing, fn, *args)
+
+    async def db(self, fn: Any, *args: Any) -> Any:
+        """Run a blocking store method in a thread."""
+        return await asyncio.to_thread(fn, *args)
+
+
+def service(request: Request) -> Service:
+    """This app's :class:`Service` (made on first use)."""
+    state = request.app.state
+    found: Service | None = getattr(state, "accounts", None)
+    if found is None:
+        found = state.accounts = Service(request)
+    return found
+
+
+def _error(exc: AccountError, headers: dict[str, str] | None = None) -> JSONResponse:
+    return JSONResponse({"error": str(exc), "rule": exc.rule}, status_code=exc.status,
+                        headers=headers)
+
+
+def _api(handler: Any) -> Any:
+    async def wrapped(request: Request) -> Response:
+        try:
+            response: Response = await handler(request)
+            return response
+        except AccountError as exc:
+            return _error(exc, getattr(exc, "headers", None))
+    wrapped.__doc__ = handler.__doc__
+    return wrapped
+
+
+def check_csrf(request: Request) -> None:
+    """A state-changing request must be JSON and, with an ``Origin``, from the site.
+
+    Raises:
+        AccountError: ``bad-origin`` (403) or ``bad-content-type`` (415).
+    """
+    hub = request.app.state.hub
+    if not origin_allowed(request.headers.get("origin"), request.headers.get("host"),
+                          hub.config.allowed_origins):
+        raise AccountError("cross-site request refused", "bad-origin", 403)
+    kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
+    if kind != "application/json":
+        raise AccountError("send JSON (Content-Type: application/json)", "bad-content-type",
+                           415)
+
+
+async def json_body(request: Request) -> dict[str, Any]:
+    """The request's JSON object (at most 4 KiB).
+
+    Raises:
+        AccountError: ``too-large`` (413), ``bad-json``, ``too-deep``...
+    """
+    body = await read_body(request, 4096, "the request")
+    if isinstance(body, Response):
+        raise AccountError("request too large: at most 4096 bytes", "too-large", 413)
+    if not body:
+        return {}
+    try:
+        data = parse_json(body, "the body")
+    except JsonInputError as exc:
+        raise AccountError(str(exc), exc.rule) from None
+    if not isinstance(data, dict):
+        raise AccountError("the body must be a JSON object", "bad-json")
+    return data
+
+
+def _session_hash(request: Request) -> str | None:
+    token = request.cookies.get(SESSION_COOKIE)
+    if token is None or not _TOKEN_OK.fullmatch(token):
+        return None
+    return hash_token(token)
+
+
+async def signed_in(request: Request) -> Account | None:
+    """The account of this browser's live session, or None."""
+    token_hash = _session_hash(request)
+    if token_hash is None:
+        return None
+    svc = service(request)
+    account: Account | None = await svc.db(svc.store.session, token_hash)
+    return account
+
+
+def _set_session(response: Response, svc: Service, token: str) -> None:
+    response.set_cookie(SESSION_COOKIE, token, max_age=accounts.SESSION_SECONDS,
+                        httponly=True, samesite="lax", secure=svc.config.secure_cookies,
+                        path="/")
+
+
+def _set_identity(response: Response, svc: Service, identity: str) -> None:
+    response.set_cookie(IDENTITY_COOKIE, identity, max_age=400 * 24 * 3600, httponly=True,
+                        samesite="lax", secure=svc.config.secure_cookies, path="/")
+
+
+async def _limit(svc: Service, request: Request, username: str | None) -> None:
+    """One more sign-in try for this client (its address as uvicorn gives it: the
+    socket's peer, or behind a trusted proxy the one in ``X-Forwarded-For``) and this
+    username, or 429; counted by every process together (``ratelimits.py``).
+
+    Raises:
+        AccountError: ``signin-rate`` (429), with ``headers`` (Retry-After).
+    """
+    ok = await svc.per_client.allow(f"address:{client_address(request.scope)}")
+    if ok and username is not None:
+        ok = await svc.per_account.allow(f"account:{username.lower()}")
+    if not ok:
+        exc = AccountError("too many tries: wait a minute and try again", "signin-rate", 429)
+        exc.headers = {"Retry-After": "60"}  # type: ignore[attr-defined]
+        raise exc
+
+
+def _me(account: Account) -> dict[str, Any]:
+    return {"signed_in": True, "id": account.id, "username": account.username,
+            "created_at": account.created_at, "profile": f"/players/{account.username}"}
+
+
+async def _start_session(request: Request, svc: Service, account: Account,
+                         response: Response, identity: str | None) -> None:
+    """A new session (the browser's previous one ends: rotation) and, when
+    ``identity`` is None, a fresh browser identity linked to the account."""
+    token = new_token()
+    fresh = None
+    if identity is None:
+        fresh = new_identity()
+        identity = identity_hash(fresh)
+    await svc.db(svc.store.new_session, account.id, hash_token(token),
+                 request.headers.get("user-agent", "")[:120], identity, _session_hash(request))
+    _set_session(response, svc, token)
+    if fresh is not None:
+        _set_identity(response, svc, fresh)
+
+
+@_api
+async def me(request: Request) -> Response:
+    """Who is signed in; links this browser's identity to the account if it is not yet
+    (a browser signed in keeps its games the account's)."""
+    account = await signed_in(request)
+    if account is None:
+        return JSONResponse({"signed_in": False})
+    identity = read_identity(request.cookies)
+    if identity is not None:
+        svc = service(request)
+        await svc.db(svc.store.link, account.id, identity_hash(identity))
+    return JSONResponse(_me(account))
+
+
+@_api
+async def signup(request: Request) -> Response:
+    """Create an account: ``{"username", "password"}`` -> the account, its recovery codes
+    (shown once) and a session; this browser's guest games become the account's."""
+    check_csrf(request)
+    svc = service(request)
+    data = await json_body(request)
+    username = accounts.check_username(data.get("username"))
+    password = accounts.check_password(data.get("password"))
+    await _limit(svc, request, None)
+    if await svc.db(svc.store.by_name, username) is not None:
+        raise AccountError("this username is taken: choose another", "username-taken", 409)
+    pw_hash = await svc.hashed(accounts.hash_password, password)
+    codes = accounts.new_recovery_codes()
+    identity = read_identity(request.cookies)
+    held = identity_hash(identity) if identity is not None else None
+    account = await svc.db(svc.store.create, username, pw_hash, held, codes)
+    response = JSONResponse({**_me(account), "recovery_codes": codes})
+    await _start_session(request, svc, account, response, held)
+    return response
+
+
+@_api
+async def signin(request: Request) -> Response:
+    """Sign in with ``{"username", "password"}``: a new session (and browser identity).
+    The same ``401 bad-credentials`` for an unknown name and a wrong password."""
+    check_csrf(request)
+    svc = service(request)
+    data = await json_body(request)
+    username, password = data.get("username"), data.get("password")
+    if not isinstance(username, str) or not isinstance(password, str) or \
+            len(username) > 64 or len(password) > accounts.PASSWORD_MAX:
+        raise AccountError(_BAD_CREDENTIALS, "bad-credentials", 401)
+    await _limit(svc, request, username)
+    found = await svc.db(svc.store.password_of, username)
+    stored = found[1] if found is not None else None
+    ok = await svc.hashed(accounts.verify_password, stored, password)
+    if found is None or not ok:
+        raise AccountError(_BAD_CREDENTIALS, "bad-credentials", 401)
+    response = JSONResponse(_me(found[0]))
+    await _start_session(request, svc, found[0], response, None)
+    return response
+
+
+@_api
+async def signout(request: Request) -> Response:
+    """End this browser's session; the browser gets a fresh guest identity."""
+    check_csrf(request)
+    svc = service(request)
+    token_hash = _session_hash(request)
+    if token_hash is not None:
+        await svc.db(svc.store.end_session, token_hash)
+    response = JSONResponse({"signed_in": False})
+    response.delete_cookie(SESSION_COOKIE, path="/")
+    _set_identity(response, svc, new_identity())
+    return response
+
+
+@_api
+async def recover(request: Request) -> Response:
+    """``{"username", "code", "password"}``: a recovery code (spent) sets a new password,
+    ends every session and signs this browser in."""
+    check_csrf(request)
+    svc = service(request)
+    data = await json_body(request)
+    username, code = data.get("username"), data.get("code")
+    password = accounts.check_password(data.get("password"))
+    if not isinstance(username, str) or not isinstance(code, str) or len(username) > 64 \
+            or len(code) > 64:
+        raise AccountError("wrong username or recovery code", "bad-recovery", 401)
+    await _limit(svc, request, username)
+    pw_hash = await svc.hashed(accounts.hash_password, password)
+    account = await svc.db(svc.store.recover, username, code, pw_hash)
+    if account is None:
+        raise AccountError("wrong username or recovery code", "bad-recovery", 401)
+    response = JSONResponse({**_me(account),
+                             "codes_left": await svc.db(svc.store.codes_left, account.id)})
+    await _start_session(request, svc, account, response, None)
+    return response
+
+
+async def _required(request: Request) -> Account:
+    account = await signed_in(request)
+    if account is None:
+        raise AccountError("sign in first", "signed-out", 401)
+    return account
+
+
+@_api
+async def sessions(request: Request) -> Response:
+    """The account's live sessions: ``{"sessions": [{"id", "created_at", "expires_at",
+    "agent", "device", "current"}]}`` (``device``: the browser, system and device
+    read from ``agent``, :func:`polignac.server.base.agents.describe`)."""
+    account = await _required(request)
+    svc = service(request)
+    mine = _session_hash(request)
+    rows = await svc.db(svc.store.sessions, account.id)
+    devices = await asyncio.to_thread(describe_all, [r["agent"] for r in rows])
+    return JSONResponse({"sessions": [
+        {"id": r["id"], "created_at": r["created_at"], "expires_at": r["expires_at"],
+         "agent": r["agent"], "device": device, "current": r["token_hash"] == mine}
+        for r, device in zip(rows, devices, strict=True)]})
+
+
+@_api
+async def end_sessions(request: Request) -> Response:
+    """End one session (``{"id"}``) or all of them (``{"all": true}``) -> ``{"ended"}``."""
+    check_csrf(request)
+    account = await _required(request)
+    svc = service(request)
+    data = await json_body(request)
+    if data.get("all") is True:
+        ended = await svc.db(svc.store.end_sessions, account.id, None)
+    else:
+        sid = data.get("id")
+        if not isinstance(sid, str) or not _SESSION_ID.fullmatch(sid):
+            raise AccountError("id must be a session's id (16 hex digits)", "bad-field")
+        ended = await svc.db(svc.store.end_sessions, account.id, sid)
+    return JSONResponse({"ended": ended})
+
+
+@_api
+async def export(request: Request) -> Response:
+    """The account's data as JSON: the account, its finished games with their places
+    and statistics, its ratings and their history, its sessions."""
+
+    account = await _required(request)
+    svc = service(request)
+    data = await svc.db(export_data, svc.store.engine, account)
+    return JSONResponse(data, headers={
+        "Content-Disposition": f'attachment; filename="polignac-{account.username}.json"'})
+
+
+@_api
+async def delete_account(request: Request) -> Response:
+    """``{"password"}``: delete the account (see ``AccountStore.delete``); the browser is
+    signed out with a fresh guest identity."""
+    check_csrf(request)
+    account = await _required(request)
+    svc = service(request)
+    data = await json_body(request)
+    password = data.get("password")
+    if not isinstance(password, str) or len(password) > accounts.PASSWORD_MAX:
+        raise AccountError(_BAD_CREDENTIALS, "bad-credentials", 401)
+    await _limit(svc, request, account.username)
+    found = await svc.db(svc.store.password_of, account.username)
+    ok = await svc.hashed(accounts.verify_password, found[1] if found else None, password)
+    if found is None or not ok:
+        raise AccountError("wrong password", "bad-credentials", 401)
+    await svc.db(svc.store.delete, account.id)
+    response = JSONResponse({"deleted": True, "at": time.time()})
+    response.delete_cookie(SESSION_COOKIE, path="/")
+    _set_identity(response, svc, new_identity())
+    return response
+
+
+async def account_page(request: Request) -> Response:
+    """The account page (``static/account.html``)."""
+    from ..base.pages import STATIC
+
+    return FileResponse(STATIC / "account.html")
+
+
+def routes() -> list[Route]:
+    """The account routes, for the app factory."""
+    return [
+        Route("/account", account_page),
+        Route("/api/account", me),
+        Route("/api/account/signup", signup, methods=["POST"]),
+        Route("/api/account/signin", signin, methods=["POST"]),
+        Route("/api/account/signout", signout, methods=["POST"]),
+        Route("/api/account/recover", recover, methods=["POST"]),
+        Route("/api/account/sessions", sessions),
+        Route("/api/account/sessions/end", end_sessions, methods=["POST"]),
+        Route("/api/account/export", export),
+        Route("/api/account/delete", delete_account, methods=["POST"]),
+    ]

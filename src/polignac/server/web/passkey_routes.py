@@ -1,0 +1,258 @@
+"""Passkeys (WebAuthn, with the ``webauthn`` library): register one on the account page,
+sign in with it (docs/server.md, "Accounts and sessions").
+
+    POST /api/account/passkeys/register/options   signed in -> creation options
+    POST /api/account/passkeys/register           {"credential"} -> {"passkeys": N}
+    GET  /api/account/passkeys                    the account's passkeys
+    POST /api/account/passkeys/signin/options     -> request options (any passkey)
+    POST /api/account/passkeys/signin             {"credential"} -> a new session
+
+Each challenge is 32 random bytes from the library, stored with its purpose (and
+account) for five minutes and spent by the answer that carries it, so that it
+works with several processes and cannot be replayed.  The relying party is the
+host the browser asked for (``Host``, already checked against the served names);
+the origin is its scheme and host.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import json
+import time
+from typing import Any
+
+from sqlalchemy import Engine, delete, insert, select, update
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route
+from webauthn import (
+    generate_authentication_options,
+    generate_registration_options,
+    options_to_json,
+    verify_authentication_response,
+    verify_registration_response,
+)
+from webauthn.helpers import base64url_to_bytes, bytes_to_base64url
+from webauthn.helpers.exceptions import WebAuthnException
+from webauthn.helpers.structs import (
+    AuthenticatorSelectionCriteria,
+    PublicKeyCredentialDescriptor,
+    ResidentKeyRequirement,
+    UserVerificationRequirement,
+)
+
+from ..base.requests import JsonInputError, parse_json, read_body
+from ..players.accounts import Account, AccountError
+from ..store.db import writing
+from ..store.schema import accounts_t, challenges_t, passkeys_t
+from .account_routes import _api, _limit, _me, _required, _start_session, check_csrf, service
+
+CHALLENGE_SECONDS = 300
+MAX_PASSKEYS = 10
+
+
+def _party(request: Request) -> tuple[str, str]:
+    """The relying party's id (the host name) and the expected origin."""
+    host = request.headers.get("host", "")
+    name = host.rsplit(":", 1)[0] if not host.endswith("]") else host
+    scheme = "https" if service(request).config.secure_cookies else request.url.scheme
+    return name.strip("[]"), f"{scheme}://{host}"
+
+
+async def _credential(request: Request) -> tuple[dict[str, Any], str]:
+    """The body's ``credential`` (a PublicKeyCredential's JSON) and the challenge its
+    client data names.
+
+    Raises:
+        AccountError: ``bad-passkey`` (malformed), or the body's limits.
+    """
+    body = await read_body(request, 16 * 1024, "the request")
+    if isinstance(body, Response):
+        raise AccountError("request too large: at most 16384 bytes", "too-large", 413)
+    try:
+        data = parse_json(body or b"{}", "the body")
+    except JsonInputError as exc:
+        raise AccountError(str(exc), exc.rule) from None
+    credential = data.get("credential") if isinstance(data, dict) else None
+    try:
+        assert isinstance(credential, dict)
+        client = credential["response"]["clientDataJSON"]
+        assert isinstance(client, str) and len(client) < 4096
+        raw = base64.urlsafe_b64decode(client + "=" * (-len(client) % 4))
+        challenge = json.loads(raw)["challenge"]
+        assert isinstance(challenge, str) and 0 < len(challenge) <= 128
+    except (AssertionError, KeyError, TypeError, ValueError):
+        raise AccountError("this is not a passkey's answer", "bad-passkey") from None
+    return credential, challenge
+
+
+def _store_challenge(engine: Engine, challenge: bytes, kind: str,
+                     account_id: int | None) -> None:
+    now = time.time()
+    with writing(engine) as conn:
+        conn.execute(delete(challenges_t).where(challenges_t.c.expires_at < now))
+        conn.execute(insert(challenges_t).values(
+            challenge=bytes_to_base64url(challenge), kind=kind, account_id=account_id,
+            expires_at=now + CHALLENGE_SECONDS))
+
+
+def _spend(engine: Engine, challenge: str, kind: str, account_id: int | None) -> bool:
+    """Spend a stored, unexpired challenge of this kind (and account); False if none."""
+    where = (challenges_t.c.challenge == challenge) & (challenges_t.c.kind == kind) & \
+        (challenges_t.c.expires_at > time.time())
+    if account_id is not None:
+        where = where & (challenges_t.c.account_id == account_id)
+    with writing(engine) as conn:
+        return bool(conn.execute(delete(challenges_t).where(where)).rowcount)
+
+
+def _ids(engine: Engine, account_id: int) -> list[str]:
+    with engine.connect() as conn:
+        return [r.credential_id for r in conn.execute(
+            select(passkeys_t.c.credential_id).where(passkeys_t.c.account_id == account_id))]
+
+
+@_api
+async def register_options(request: Request) -> Response:
+    """Creation options for a new passkey of the signed-in account (resident key, so
+    that it signs in without a username)."""
+    check_csrf(request)
+    account = await _required(request)
+    svc = service(request)
+    engine = svc.store.engine
+    have = await asyncio.to_thread(_ids, engine, account.id)
+    if len(have) >= MAX_PASSKEYS:
+        raise AccountError(f"at most {MAX_PASSKEYS} passkeys an account", "too-many-passkeys",
+                           409)
+    rp_id, _ = _party(request)
+    options = generate_registration_options(
+        rp_id=rp_id, rp_name="Polignac", user_name=account.username,
+        user_id=f"polignac-account-{account.id}".encode(),
+        authenticator_selection=AuthenticatorSelectionCriteria(
+            resident_key=ResidentKeyRequirement.REQUIRED,
+            user_verification=UserVerificationRequirement.PREFERRED),
+        exclude_credentials=[PublicKeyCredentialDescriptor(id=base64url_to_bytes(c))
+                             for c in have])
+    await asyncio.to_thread(_store_challenge, engine, options.challenge, "register",
+                            account.id)
+    return Response(options_to_json(options), media_type="application/json")
+
+
+@_api
+async def register(request: Request) -> Response:
+    """Verify and store a new passkey: ``{"credential"}`` -> ``{"passkeys": N}``."""
+    check_csrf(request)
+    account = await _required(request)
+    svc = service(request)
+    credential, challenge = await _credential(request)
+    if not await asyncio.to_thread(_spend, svc.store.engine, challenge, "register",
+                                   account.id):
+        raise AccountError("this passkey request expired or was used: try again",
+                           "bad-passkey")
+    rp_id, origin = _party(request)
+    try:
+        verified = verify_registration_response(
+            credential=credential, expected_challenge=base64url_to_bytes(challenge),
+            expected_rp_id=rp_id, expected_origin=origin)
+    except (WebAuthnException, ValueError, KeyError, TypeError) as exc:
+        raise AccountError(f"the passkey was not accepted: {str(exc)[:200]}",
+                           "bad-passkey") from None
+
+    def store() -> int:
+        with writing(svc.store.engine) as conn:
+            conn.execute(insert(passkeys_t).values(
+                credential_id=bytes_to_base64url(verified.credential_id),
+                account_id=account.id,
+                public_key=bytes_to_base64url(verified.credential_public_key),
+                sign_count=verified.sign_count, created_at=time.time()))
+        return len(_ids(svc.store.engine, account.id))
+
+    return JSONResponse({"passkeys": await asyncio.to_thread(store)})
+
+
+@_api
+async def listed(request: Request) -> Response:
+    """The account's passkeys: ``{"passkeys": [{"id", "created_at"}]}``."""
+    account = await _required(request)
+    engine = service(request).store.engine
+
+    def read() -> list[dict[str, Any]]:
+        with engine.connect() as conn:
+            return [{"id": r.credential_id[:16], "created_at": r.created_at}
+                    for r in conn.execute(select(passkeys_t).where(
+                        passkeys_t.c.account_id == account.id)
+                        .order_by(passkeys_t.c.created_at))]
+
+    return JSONResponse({"passkeys": await asyncio.to_thread(read)})
+
+
+@_api
+async def signin_options(request: Request) -> Response:
+    """Request options for signing in with any passkey of this site."""
+    check_csrf(request)
+    svc = service(request)
+    await _limit(svc, request, None)
+    rp_id, _ = _party(request)
+    options = generate_authentication_options(
+        rp_id=rp_id, user_verification=UserVerificationRequirement.PREFERRED)
+    await asyncio.to_thread(_store_challenge, svc.store.engine, options.challenge, "signin",
+                            None)
+    return Response(options_to_json(options), media_type="application/json")
+
+
+@_api
+async def signin(request: Request) -> Response:
+    """Sign in with a passkey: ``{"credential"}`` -> a new session (as a password
+    sign-in).  ``401 bad-passkey`` for an unknown or failing passkey."""
+    check_csrf(request)
+    svc = service(request)
+    await _limit(svc, request, None)
+    credential, challenge = await _credential(request)
+    engine = svc.store.engine
+    if not await asyncio.to_thread(_spend, engine, challenge, "signin", None):
+        raise AccountError("this passkey request expired or was used: try again",
+                           "bad-passkey", 401)
+    raw_id = credential.get("rawId") or credential.get("id")
+    if not isinstance(raw_id, str) or not 0 < len(raw_id) <= 255:
+        raise AccountError("this passkey is not known here", "bad-passkey", 401)
+    rp_id, origin = _party(request)
+
+    def check() -> Account | None:
+        with writing(engine) as conn:
+            row = conn.execute(select(passkeys_t, accounts_t.c.username,
+                                      accounts_t.c.created_at.label("account_created"))
+                               .join(accounts_t, accounts_t.c.id == passkeys_t.c.account_id)
+                               .where(passkeys_t.c.credential_id == raw_id,
+                                      accounts_t.c.deleted_at.is_(None))).first()
+            if row is None:
+                return None
+            try:
+                verified = verify_authentication_response(
+                    credential=credential, expected_challenge=base64url_to_bytes(challenge),
+                    expected_rp_id=rp_id, expected_origin=origin,
+                    credential_public_key=base64url_to_bytes(row.public_key),
+                    credential_current_sign_count=row.sign_count)
+            except (WebAuthnException, ValueError, KeyError, TypeError):
+                return None
+            conn.execute(update(passkeys_t).where(passkeys_t.c.credential_id == raw_id)
+                         .values(sign_count=verified.new_sign_count))
+            return Account(row.account_id, row.username, row.account_created)
+
+    account = await asyncio.to_thread(check)
+    if account is None:
+        raise AccountError("this passkey was not accepted", "bad-passkey", 401)
+    response = JSONResponse(_me(account))
+    await _start_session(request, svc, account, response, None)
+    return response
+
+
+def routes() -> list[Route]:
+    """The passkey routes, for the app factory."""
+    return [
+        Route("/api/account/passkeys", listed),
+        Route("/api/account/passkeys/register/options", register_options, methods=["POST"]),
+        Route("/api/account/passkeys/register", register, methods=["POST"]),
+        Route("/api/account/passkeys/signin/options", signin_options, methods=["POST"]),
+        Route("/api/account/passkeys/signin", signin, methods=["POST"]),
+    ]

@@ -1,0 +1,91 @@
+"""Profiles and leaderboards (docs/server.md, "Profiles and ratings").
+
+    GET /players/{name}            a player's page (profile.html)
+    GET /api/players/{name}        ratings with their history, statistics per game, the
+                                   finished games (?page=N, 20 a page, newest first); for
+                                   the player themself, their unfinished tables
+    GET /leaderboard               the leaderboards' page (leaderboard.html)
+    GET /api/leaderboard?pool=P    the best 100 ratings of a pool (game family)
+
+Everything is read from the finished records (``results.py``) and the ratings
+(``ratings.py``) with indexed queries, in a thread.
+"""
+
+from __future__ import annotations
+
+import asyncio
+
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.routing import Route
+
+from ..base.inputs import ascii_int
+from ..base.pages import STATIC
+from ..players.accounts import AccountError, check_username
+from ..players.profiles import (
+    DEFAULT_POOL,
+    MAX_PAGE,
+    POOLS,
+    leaderboard_data,
+    pool_of_preset,
+    profile_data,
+)
+from .account_routes import service, signed_in
+
+
+def _name(request: Request) -> str:
+    try:
+        return check_username(request.path_params["name"])
+    except AccountError:
+        raise AccountError("there is no such player", "no-player", 404) from None
+
+
+async def profile(request: Request) -> Response:
+    """A player's data (see the module); ``?page=N`` from 0."""
+    try:
+        name = _name(request)
+    except AccountError as exc:
+        return JSONResponse({"error": str(exc), "rule": exc.rule}, status_code=exc.status)
+    page = ascii_int(request.query_params.get("page", "0"), 0, MAX_PAGE)
+    if page is None:
+        return JSONResponse({"error": f"page must be a number from 0 to {MAX_PAGE}",
+                             "rule": "bad-field"}, status_code=400)
+    me = await signed_in(request)
+    own = me is not None and me.username.lower() == name.lower()
+    data = await asyncio.to_thread(profile_data, service(request).store.engine, name, page,
+                                   own)
+    if data is None:
+        return JSONResponse({"error": "there is no such player", "rule": "no-player"},
+                            status_code=404)
+    return JSONResponse(data)
+
+
+async def leaderboard(request: Request) -> Response:
+    """``?pool=P`` (default :data:`DEFAULT_POOL`) -> ``{"pool", "pools", "players"}``."""
+    pool = request.query_params.get("pool", DEFAULT_POOL)
+    if pool not in POOLS:
+        return JSONResponse({"error": f"pool must be one of {', '.join(POOLS)}",
+                             "rule": "bad-field"}, status_code=400)
+    rows = await asyncio.to_thread(leaderboard_data, service(request).store.engine, pool)
+    return JSONResponse({"pool": pool, "pools": list(POOLS),
+                         "presets": pool_of_preset(), "players": rows})
+
+
+async def profile_page(request: Request) -> Response:
+    """The player page; the script reads ``/api/players/{name}``."""
+    return FileResponse(STATIC / "profile.html")
+
+
+async def leaderboard_page(request: Request) -> Response:
+    """The leaderboards' page."""
+    return FileResponse(STATIC / "leaderboard.html")
+
+
+def routes() -> list[Route]:
+    """The profile and leaderboard routes, for the app factory."""
+    return [
+        Route("/players/{name}", profile_page),
+        Route("/api/players/{name}", profile),
+        Route("/leaderboard", leaderboard_page),
+        Route("/api/leaderboard", leaderboard),
+    ]
