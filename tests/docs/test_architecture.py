@@ -59,7 +59,7 @@ def test_every_path_exists() -> None:
 
 
 def test_a_wrong_name_is_caught() -> None:
-    text = (SRC / "server" / "tables.py").read_text("utf-8")
+    text = (SRC / "server" / "tables" / "tables.py").read_text("utf-8")
     assert defines(text, "GameTable", "") is not None
     assert defines(text, "replay_events", "") is not None
     assert defines(text, "NoSuchThing", "") is None

@@ -14,9 +14,10 @@ from starlette.testclient import TestClient
 
 from polignac.bots.analysis import Settings, analyze_record_deal, annotate
 from polignac.core import Match, get_rules, replay, summary, to_record
-from polignac.server import ServerConfig, analysis_routes, create_app
+from polignac.server import ServerConfig, create_app
 from polignac.server.jobs.botmoves import PoolBackend
 from polignac.server.jobs.jobs import analysis_deal_job
+from polignac.server.web import analysis_routes
 
 from .helpers import hello, play_now, play_until
 
