@@ -18,7 +18,7 @@ from tests.browser.test_accessibility import violations
 
 from polignac.bots.analysis import Settings, analyze_record, annotate
 from polignac.core import Match, get_rules, to_record
-from polignac.server.web.http import analysis_routes
+from polignac.server.web import analysis_routes
 
 pytest.importorskip("playwright.sync_api")
 

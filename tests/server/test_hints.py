@@ -139,7 +139,7 @@ def test_only_the_seat_to_act_gets_a_hint(client: TestClient) -> None:
 
 
 def test_hints_per_deal_are_bounded(client: TestClient, monkeypatch: Any) -> None:
-    from polignac.server.web.http import hint_routes
+    from polignac.server.web import hint_routes
 
     monkeypatch.setattr(hint_routes, "PER_DEAL", 0)
     url = play_now(client, level="easy")
@@ -167,7 +167,7 @@ class _Pool:
 def test_refused_hints_count_against_the_limit_and_are_remembered(
         client: TestClient, monkeypatch: Any) -> None:
     from polignac.server.jobs.workers import JobTimeout, PoolBusy
-    from polignac.server.web.http import hint_routes
+    from polignac.server.web import hint_routes
 
     hub = client.app.state.hub  # type: ignore[attr-defined]
     for seed, outcome, status, rule, remembered in (

@@ -10,7 +10,7 @@ import pytest
 from sqlalchemy import Engine
 from starlette.testclient import TestClient
 
-from polignac.server.cluster.cluster import leases
+from polignac.server.cluster import leases
 from polignac.server.store.db import EventRow, SeatRow, Store, TableRow, make_engine, migrate
 
 from .helpers import hello, play_now

@@ -131,7 +131,7 @@ def test_several_processes_refusals(argv: list[str], message: str) -> None:
 
 def test_run_serve_with_workers_migrates_once_then_starts_them(
         monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    from polignac.server.cluster.cluster import multiproc
+    from polignac.server.cluster import multiproc
 
     seen: dict[str, object] = {}
     monkeypatch.setattr(multiproc, "run_workers",

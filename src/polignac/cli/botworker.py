@@ -72,8 +72,8 @@ def run_bot_worker(args: argparse.Namespace) -> int:
     try:
         import redis
 
-        from ..server.botmoves import machine_workers
-        from ..server.botqueue import BotWorker, redacted
+        from ..server.jobs.botmoves import machine_workers
+        from ..server.jobs.botqueue import BotWorker, redacted
     except ImportError as exc:
         raise CliError(f"bot-worker needs the server and scale extras: pip install "
                        f"'polignac[server,scale]' ({exc.name} is missing)") from None

@@ -38,8 +38,8 @@ def run_ratings(args: argparse.Namespace) -> int:
     Raises:
         sqlalchemy.exc.SQLAlchemyError: the database cannot be opened or read.
     """
-    from ..server.db import make_engine, migrate
-    from ..server.ratings import rebuild
+    from ..server.players.ratings import rebuild
+    from ..server.store.db import make_engine, migrate
 
     url = args.database_url or f"sqlite:///{args.data / 'polignac.db'}"
     engine = make_engine(url)

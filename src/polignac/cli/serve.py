@@ -179,7 +179,7 @@ def build_config(args: argparse.Namespace) -> object:
     within(args, "write_timeout", 0, 3600, " seconds", above=True)
     for option in ("header_timeout", "ping"):
         within(args, option, 0, 3600, " seconds", above=True)
-    from ..server.connections import default_allowed_hosts
+    from ..server.tables.connections import default_allowed_hosts
 
     for name in args.allowed_host:
         if not name or len(name) > 253 or any(c in name for c in " /\\@?#"):
@@ -192,7 +192,7 @@ def build_config(args: argparse.Namespace) -> object:
     if args.bot_workers is not None:
         within(args, "bot_workers", 1, 256)
     within(args, "bot_move_timeout", 0.1, 600, " seconds")
-    from ..server.seeks import COUNTDOWN_MAX, check_bot_waits
+    from ..server.lobby.seeks import COUNTDOWN_MAX, check_bot_waits
 
     within(args, "seek_countdown", 0, COUNTDOWN_MAX, " seconds")
     try:
@@ -245,7 +245,7 @@ def _bus(args: argparse.Namespace) -> str:
     Raises:
         CliError: not a bus URL, or several processes with nothing to join them.
     """
-    from ..server.bus import BusError, backend_url
+    from ..server.cluster.bus import BusError, backend_url
 
     try:
         backend_url(args.bus)
@@ -275,7 +275,7 @@ def _secret(args: argparse.Namespace, bus: str) -> str | None:
     import os
     import secrets
 
-    from ..server.bus import MIN_SECRET
+    from ..server.cluster.bus import MIN_SECRET
 
     if bus.startswith("memory:"):
         return None
@@ -308,11 +308,11 @@ def run_serve(args: argparse.Namespace) -> int:
     config = build_config(args)
     import uvicorn
 
-    from ..server.multiproc import log_to_stderr
+    from ..server.cluster.multiproc import log_to_stderr
 
     log_to_stderr()
     from ..server import create_app
-    from ..server.connections import uvicorn_options
+    from ..server.tables.connections import uvicorn_options
 
     host = f"[{args.host}]" if ":" in args.host else args.host
     print(f"polignac: serving on http://{host}:{args.port}/", flush=True)
@@ -324,18 +324,18 @@ def run_serve(args: argparse.Namespace) -> int:
                     log_level="info", **uvicorn_options(config))  # type: ignore[arg-type]
         return 0
     if args.workers == 1:  # one process of a cluster: connections handed to owners
-        from ..server.multiproc import serve_one
+        from ..server.cluster.multiproc import serve_one
 
         serve_one(config, create_app(config), args.host, args.port)  # type: ignore[arg-type]
         return 0
-    from ..server.db import make_engine, migrate
+    from ..server.store.db import make_engine, migrate
 
     engine = make_engine(config.url())  # type: ignore[attr-defined]
     migrate(engine)  # once, before the processes start
     engine.dispose()
     print(f"polignac: {args.workers} web processes, bus {_shown(config.bus_url)}",  # type: ignore[attr-defined]
           flush=True)
-    from ..server.multiproc import run_workers
+    from ..server.cluster.multiproc import run_workers
 
     run_workers(config, args.host, args.port, args.workers)  # type: ignore[arg-type]
     return 0

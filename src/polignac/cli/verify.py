@@ -212,8 +212,8 @@ def log_from_database(source: str) -> tuple[list[Entry], list[str]]:
     """
     from sqlalchemy.exc import SQLAlchemyError
 
-    from ..server.commitments import read_chain_and_head
-    from ..server.db import make_engine
+    from ..server.store.commitments import read_chain_and_head
+    from ..server.store.db import make_engine
 
     url = database_url(source)
     if url.startswith("sqlite:///") and not Path(url.removeprefix("sqlite:///")).is_file():
@@ -244,8 +244,8 @@ def before_log_from_database(source: str, table: str) -> dict[int, str]:
     """
     from sqlalchemy.exc import SQLAlchemyError
 
-    from ..server.commitments import before_chain_of
-    from ..server.db import make_engine
+    from ..server.store.commitments import before_chain_of
+    from ..server.store.db import make_engine
 
     try:
         engine = make_engine(database_url(source))
