@@ -59,8 +59,8 @@ def test_views_in_play_start_after_passing_and_hide_others_passes() -> None:
 def test_every_level_plays_a_black_lady_deal(level: str) -> None:
     rules = get_rules("black-lady")
     deal: Deal = Deal.shuffled(rules, 4, 1, random.Random(5))  # passes right
-    bot = make_bot(level if level in ("random", "easy", "medium")
-                   else f"{level}:rollouts=2,work=300,worlds=4")
+    bot = make_bot({"hard": "hard:rollouts=2",  # work and worlds are expert's alone
+                    "expert": "expert:rollouts=2,work=300,worlds=4"}.get(level, level))
     rng = random.Random(1)
     while not deal.done:
         action = bot.act(SeatView.of(deal, deal.to_act), rng)

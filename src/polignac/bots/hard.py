@@ -26,7 +26,6 @@ import math
 import random
 import time
 from collections.abc import Iterator, Mapping, Sequence
-from typing import Any
 
 from ..core.actions import ANNOUNCE_BASE, CLAIM, PASS, Action
 from ..core.cards import Mask
@@ -131,8 +130,8 @@ class HardBot:
 
     def __init__(self, samples: int = 12, time: float | None = None,
                  declare_samples: int = 4, nodes: int = 150_000, tol: float = 0.0,
-                 late: int = 3, model: str = "reply", roll: int = 99, rollouts: int = 16,
-                 **_: object) -> None:
+                 late: int = 3, model: str = "reply", roll: int = 99,
+                 rollouts: int = 16) -> None:
         self.roll = int(roll)
         self.rollouts = int(rollouts)
         if model not in ("reply", "paranoid"):
@@ -384,6 +383,8 @@ class ExpertBot(HardBot):
       threshold) each sample's result counts as ``result - 100`` when it
       would take the bot to the threshold, so that the bot minimises the
       chance of losing the match rather than its points.
+    * ``tol``, ``model``, ``roll``, ``time`` and ``declare_samples``: as
+      :class:`HardBot`'s.
 
     Counts, not times: the choice depends only on the view and the rng seed.
 
@@ -398,9 +399,11 @@ class ExpertBot(HardBot):
                  declare_samples: int = 4, beta: float = 1.5, nodes: int = 600_000,
                  rollouts: int = 16, infer: str = "medium", eps: float = 0.2,
                  ess: float = 0.5, work: int = 5_000, worlds: int = 160,
-                 floor: float = 12.0, **kw: Any) -> None:
+                 floor: float = 12.0, tol: float = 0.0, late: int = 3, model: str = "reply",
+                 roll: int = 99) -> None:
         super().__init__(samples=samples, time=time, declare_samples=declare_samples,
-                         nodes=nodes, rollouts=rollouts, **kw)
+                         nodes=nodes, tol=tol, late=late, model=model, roll=roll,
+                         rollouts=rollouts)
         if infer not in ("medium", "heuristic", "none"):
             raise ValueError(
                 f"expert: infer must be 'medium', 'heuristic' or 'none', got {infer!r}")

@@ -54,7 +54,6 @@ plain Python.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 from types import ModuleType
 from typing import Any
@@ -657,9 +656,3 @@ def final_result(deal: Deal, player: int) -> int:
         IllegalActionError: the deal is not finished.
     """
     return deal.rules.scorer.solver_result(deal, player)
-
-
-def hands_with(pos: Position, hands: Sequence[Mask]) -> Position:
-    """``pos`` with other hands (for determinized search)."""
-    return Position(pos.rules, tuple(hands), pos.trick, pos.leader, pos.winners, pos.taken,
-                    pos.declarer, pos.dealer, pos.family_state, pos.turn_up)

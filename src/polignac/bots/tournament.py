@@ -291,7 +291,7 @@ def run_tournament(
 
 
 def iter_specs(text: str) -> Iterable[str]:
-    """Split ``hard,medium:samples=3,medium`` into seat specs.
+    """Split ``hard,hard:samples=3,late=2,medium`` into seat specs.
 
     A comma followed by ``key=value`` belongs to the previous spec's options.
     """

@@ -476,10 +476,6 @@ class Deal:
         deal may say more: the passes)."""
         return SeatKnowledge(self._s.rules, self.history, self._s.hands[player])
 
-    def side_of(self, player: int) -> int:
-        """The partnership side (0 or 1) of ``player``."""
-        return player & 1
-
     def trick_winner_so_far(self) -> int | None:
         """The player currently winning the trick in progress, or None."""
         if not self.trick:
