@@ -7,8 +7,9 @@ import asyncio
 from dataclasses import replace
 
 from polignac.server import ServerConfig
+from polignac.server.base.clock import ManualClock
 
-from .table_support import bot, frames_of, person, stored_table, until
+from .table_support import bot, frames_of, person, stored_table
 
 
 def test_a_connection_ends_the_grace_and_the_last_one_to_leave_starts_it(
@@ -39,11 +40,16 @@ def test_a_connection_ends_the_grace_and_the_last_one_to_leave_starts_it(
 def test_after_the_grace_a_stand_in_plays_while_someone_else_is_here(
         config: ServerConfig) -> None:
     async def run() -> None:
-        quick = replace(config, grace_seconds=0.05, standin_level="random")
+        clock = ManualClock()
+        quick = replace(config, grace_seconds=30, standin_level="random", clock=clock)
         async with stored_table(quick, [person(0), person(1), bot(2), bot(3)]) as table:
             table.subscribe(0, asyncio.Queue())  # seat 0 is here, seat 1 never comes
             table.presence.start_grace(1)
-            await until(lambda: 1 in table.presence.standing_in)
+            assert table.presence.grace_until[1] == clock.time() + 30
+            await clock.advance(29.5)
+            assert 1 not in table.presence.standing_in  # still within the grace
+            await clock.advance(0.5)
+            assert 1 in table.presence.standing_in  # at the grace's end, at once
             assert table.presence.seats()[1]["bot_playing"]
             assert table.bot_driver.bot_for(1) is table.presence.standins[1]
             assert not table.paused
@@ -56,10 +62,14 @@ def test_after_the_grace_a_stand_in_plays_while_someone_else_is_here(
 def test_when_nobody_is_left_the_table_pauses_instead_of_standing_in(
         config: ServerConfig) -> None:
     async def run() -> None:
-        quick = replace(config, grace_seconds=0.05, close_seconds=60)
+        clock = ManualClock()
+        quick = replace(config, grace_seconds=30, close_seconds=60, clock=clock)
         async with stored_table(quick, [person(0), bot(1), bot(2), bot(3)]) as table:
             table.unsubscribe(table.subscribe(0, asyncio.Queue()))
-            await until(lambda: table.paused)
+            await clock.advance(29.5)
+            assert not table.paused
+            await clock.advance(0.5)
+            assert table.paused
             assert not table.presence.standing_in and table.presence.frame()["paused"]
     asyncio.run(run())
 

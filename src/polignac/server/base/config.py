@@ -7,6 +7,8 @@ from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
+from .clock import SYSTEM, Clock
+
 MAX_FRAME: int = 64 * 1024
 """Largest WebSocket frame accepted, in bytes."""
 
@@ -177,6 +179,9 @@ class ServerConfig:
     dead process's tables are taken over within about this long."""
     process_name: str | None = None
     """This process's name in the logs and leases (default: the host name)."""
+    clock: Clock = field(default=SYSTEM, compare=False, repr=False)
+    """The one clock every timer of the server reads and waits on (``base/clock.py``):
+    the system's, or a test's ``ManualClock``. Not part of :meth:`to_json`."""
     bus_secret: str | None = None
     """The secret every process of the site shares: each bus message is signed with
     it, and one that is not is refused (bus.py).  Needed when ``bus_url`` leaves the
@@ -189,7 +194,7 @@ class ServerConfig:
 
     def to_json(self) -> str:
         """This configuration as JSON (:meth:`from_json` reads it back)."""
-        data = {f.name: getattr(self, f.name) for f in fields(self)}
+        data = {f.name: getattr(self, f.name) for f in fields(self) if f.name != "clock"}
         data["data_dir"] = str(self.data_dir)
         return json.dumps(data)
 

@@ -8,7 +8,6 @@ import asyncio
 import contextlib
 import logging
 import random
-import time
 from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import Connection
@@ -93,7 +92,7 @@ class Matchmaker:
                 log.info("matchmaker: tick skipped (%s)", exc)
             except Exception:  # never let the loop die
                 log.exception("matchmaker: tick failed")
-            await asyncio.sleep(tick * self.rng.uniform(0.75, 1.25))
+            await self.hub.clock.sleep(tick * self.rng.uniform(0.75, 1.25))
 
     def _run(self, fn: Any) -> Any:
         """Run ``fn(conn, now)`` in one transaction (blocking; call from a thread)."""
@@ -134,7 +133,7 @@ class Matchmaker:
         online.update(s.holder_hash for t in list(self.hub.tables.values())
                       for s in t.seats if s.kind == "human" and s.holder_hash
                       and t.presence.connections.get(s.seat, 0) > 0)
-        mono = time.monotonic()
+        mono = self.hub.clock.monotonic()
         again = mono - config.online_window / 3
         written = self.written
         for identity in [i for i, at in written.items() if at <= again]:

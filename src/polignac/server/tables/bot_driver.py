@@ -122,7 +122,7 @@ class BotDriver:
         # The bot thinks during its delay: it keeps its pace whatever its level
         # (a move that takes longer than bot_delay comes when it is ready).
         last = table.public[-1] if table.public else None  # after a trick: trick_pause too
-        action, _ = await asyncio.gather(choose, asyncio.sleep(bot_wait(table.config, last)))
+        action, _ = await asyncio.gather(choose, table.clock.sleep(bot_wait(table.config, last)))
         async with table.lock:
             if table.seq != seq or self.bot_for(seat) is not bot or table.idle.paused:
                 return

@@ -13,7 +13,6 @@ import asyncio
 import contextlib
 import logging
 import secrets
-import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -96,7 +95,7 @@ class CutWindow:
         number = self.table.match.deal_number
         if self.pending is not None and self.pending.deal == number and self.pending.open:
             return self.pending
-        self.pending = pending = self.draw(number, time.time() + window)
+        self.pending = pending = self.draw(number, self.table.clock.time() + window)
         self.window_of = {d: c for d, c in self.window_of.items() if d >= number - 1}
         self.window_of[number] = pending.closes
         self._check_all_cut(pending)
@@ -108,7 +107,7 @@ class CutWindow:
         open for it): its seed and commitment, and each seat's cut (None: none)."""
         pending = self.pending
         if pending is None or pending.deal != number or not pending.open:
-            pending = self.draw(number, time.time())
+            pending = self.draw(number, self.table.clock.time())
         pending.open = False
         self.pending = None
         return pending, [pending.cuts.get(s) for s in range(self.table.match.num_players)]
@@ -177,10 +176,10 @@ class CutWindow:
             return
         pending = self.open(window)
         if delay > 0:
-            await asyncio.sleep(delay)
+            await table.clock.sleep(delay)
         else:
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(pending.all_cut.wait(), window)
+                await table.clock.wait_for(pending.all_cut.wait(), window)
 
     async def refuse(self, seat: int, deal: Any, refused: ProtocolError) -> None:
         """Make ``seat``'s refused cut of deal ``deal`` public: store it (the record lists
@@ -200,7 +199,7 @@ class CutWindow:
             return
         self.refusals = {k: n for k, n in self.refusals.items() if k[0] >= number - 1}
         self.refusals[key] = self.refusals.get(key, 0) + 1
-        at = int(time.time() * 1000)
+        at = int(self.table.clock.time() * 1000)
         message = str(refused)[:200]
         try:
             await self.table.writer.run(record_refusal(self.table.id, deal, seat,

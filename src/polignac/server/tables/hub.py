@@ -14,7 +14,6 @@ from __future__ import annotations
 import asyncio
 import logging
 import secrets
-import time
 from collections.abc import Callable
 from typing import Any
 
@@ -70,6 +69,8 @@ class Hub:
         """``ownership`` makes the hub's :class:`Ownership` (the app passes the cluster's
         when ``config.clustered``); without it, :class:`Solo`."""
         self.config = config
+        self.clock = config.clock
+        """The server's one clock (``base/clock.py``)."""
         # Bot moves: a pool of their own (docs/server.md, "Bot moves"), unless given
         # (a backend given is not stopped with the hub: tests share one).
         self.own_bots = bots is None
@@ -221,7 +222,7 @@ class Hub:
         assert self.writer is not None
         try:
             await self.writer.run(lambda conn: update_table(
-                conn, table_id, broken=why, closed_at=time.time()))
+                conn, table_id, broken=why, closed_at=self.clock.time()))
         except Exception as failed:
             log.warning("table %s: could not store that it does not replay (%s)",
                         table_id, failed)
@@ -260,7 +261,7 @@ class Hub:
         assert self.writer is not None
         if table.subscribers or self.tables.get(table.id) is not table:
             return False
-        now = time.time()
+        now = self.clock.time()
         values = {"closed_at": now} if why == "closed" else {"finished_at": now}
         await self.writer.run(lambda conn: update_table(conn, table.id, **values))
         if why == "closed":

@@ -85,7 +85,7 @@ class Idle:
 
     async def _timer(self, delay: float, why: str) -> None:
         while True:
-            await asyncio.sleep(delay)
+            await self.table.clock.sleep(delay)
             if (why == "closed" and not self.paused) or self.on_idle is None:
                 return
             try:

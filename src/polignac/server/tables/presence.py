@@ -9,7 +9,6 @@ the table pauses: ``idle.py``).  One :class:`Presence` per table
 from __future__ import annotations
 
 import asyncio
-import time
 from typing import TYPE_CHECKING, Any
 
 from ...bots.registry import make_bot
@@ -84,7 +83,7 @@ class Presence:
             return
         self.end_grace(seat)
         grace = table.config.grace_seconds
-        self.grace_until[seat] = time.time() + grace
+        self.grace_until[seat] = table.clock.time() + grace
         self.grace_tasks[seat] = asyncio.get_running_loop().create_task(
             self._grace_timer(seat, grace))
 
@@ -103,7 +102,7 @@ class Presence:
                 self.start_grace(s.seat)
 
     async def _grace_timer(self, seat: int, grace: float) -> None:
-        await asyncio.sleep(grace)
+        await self.table.clock.sleep(grace)
         self.grace_tasks.pop(seat, None)
         self.grace_until.pop(seat, None)
         table = self.table

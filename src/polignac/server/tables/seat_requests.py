@@ -15,7 +15,6 @@ table's lock held.
 from __future__ import annotations
 
 import logging
-import time
 from typing import TYPE_CHECKING, Any
 
 from ...bots.registry import make_bot
@@ -58,7 +57,7 @@ class SeatRequests:
 
     def cooldown_left(self, holder: str) -> float:
         """Seconds before the browser ``holder`` may ask here again (0: now)."""
-        return max(0.0, self.cooldown.get(holder, 0.0) - time.time())
+        return max(0.0, self.cooldown.get(holder, 0.0) - self.table.clock.time())
 
     def check(self, seat: int, holder: str, address: str) -> None:
         """Whether ``holder`` from ``address`` may ask for bot ``seat`` now.
@@ -156,9 +155,9 @@ class SeatRequests:
         return False
 
     def _cool_down(self, holder: str | None) -> None:
-        until = time.time() + self.table.config.take_cooldown_seconds
+        until = self.table.clock.time() + self.table.config.take_cooldown_seconds
         if len(self.cooldown) >= MAX_COOLDOWNS:
-            now = time.time()
+            now = self.table.clock.time()
             self.cooldown = {k: v for k, v in self.cooldown.items() if v > now}
             while len(self.cooldown) >= MAX_COOLDOWNS:
                 del self.cooldown[next(iter(self.cooldown))]

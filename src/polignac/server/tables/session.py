@@ -282,14 +282,15 @@ async def run_session(websocket: WebSocket, hub: Hub, table: GameTable,
     session = Session(websocket, hub, table, seat, out)
     sender = asyncio.create_task(_sender(websocket, out))
     reader = FrameReader(config)
-    hello_by = asyncio.get_running_loop().time() + config.hello_timeout
+    clock = config.clock
+    hello_by = clock.monotonic() + config.hello_timeout
     try:
         while not out.closing:
             receiving = True
             if session.sub is None:  # hello must come in time; pings do not extend it
                 try:
-                    message = await asyncio.wait_for(
-                        websocket.receive(), hello_by - asyncio.get_running_loop().time())
+                    message = await clock.wait_for(
+                        websocket.receive(), hello_by - clock.monotonic())
                 except TimeoutError:
                     receiving = False
                     out.put_nowait(hello_late(config))

@@ -120,6 +120,8 @@ class GameTable:
         self.seats: list[SeatRow] = row.seats
         self.writer = writer
         self.config = config
+        self.clock = config.clock
+        """The server's one clock (``base/clock.py``): every wait of the table is on it."""
         self.creator_seat = row.creator_seat
         self.options: dict[str, Any] = dict(row.options)
         self.rematch_id = row.rematch_id
