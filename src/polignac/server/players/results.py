@@ -11,7 +11,7 @@ without its result, and a result never without its match.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -104,23 +104,43 @@ class Finish:
             apply_rated_match(conn, self.table_id, self.pool, rows, self.sides, now)
 
 
-def finish_of(table_id: str, preset: str, options: dict[str, Any], seats: Sequence[SeatRow],
-              match: Match) -> Finish:
-    """The :class:`Finish` of a table (its id, preset, options and seats), whose match
-    ``match`` has just ended."""
-    stats = seat_stats(match)
+def places(match: Match, abandoned: Collection[int] = ()) -> list[int]:
+    """Each seat's place (1 is first) in ``match``'s final standing, the seats in
+    ``abandoned`` (people who left a rated match) placed behind everyone, in their own
+    order of the standing: the one definition of a place, for the results, the ratings
+    and the table's end."""
     where = match.places()
+    if not abandoned:
+        return list(where)
+    order = sorted(range(len(where)), key=lambda s: (s in abandoned, where[s]))
+    out = [0] * len(where)
+    place = 0
+    for i, s in enumerate(order):
+        prev = order[i - 1] if i else None
+        if prev is None or (prev in abandoned) != (s in abandoned) or where[prev] != where[s]:
+            place = i + 1
+        out[s] = place
+    return out
+
+
+def finish_of(table_id: str, preset: str, options: dict[str, Any], seats: Sequence[SeatRow],
+              match: Match, abandoned: Collection[int] = ()) -> Finish:
+    """The :class:`Finish` of a table (its id, preset, options and seats), whose match
+    ``match`` has just ended; ``abandoned`` seats are placed last (:func:`places`)."""
+    stats = seat_stats(match)
+    where = places(match, abandoned)
     rows = []
     for s in seats:
         rows.append({"seat": s.seat, "kind": s.kind, "bot_level": s.bot_level,
                      "name": s.name[:64], "holder_hash": s.holder_hash,
                      "place": where[s.seat], "score": seat_score(match, s.seat),
-                     "won": s.seat in match.standing.winners, **stats[s.seat]})
+                     "won": s.seat in match.standing.winners and s.seat not in abandoned,
+                     "abandoned": s.seat in abandoned, **stats[s.seat]})
     return Finish(table_id, preset, match.rules.family.name,
                   bool(options.get("rated")), rows, match.rules.sides)
 
 
 def finish_op(table_id: str, preset: str, options: dict[str, Any], seats: Sequence[SeatRow],
-              match: Match) -> Callable[[Connection], None]:
+              match: Match, abandoned: Collection[int] = ()) -> Callable[[Connection], None]:
     """The write that stores a table's result with its last event (see the module)."""
-    return finish_of(table_id, preset, options, seats, match).op
+    return finish_of(table_id, preset, options, seats, match, abandoned).op

@@ -58,6 +58,9 @@ class SeatRow:
     """The table's creator approved that request (granted at the next deal boundary)."""
     invite_sealed: str | None = None
     """The unused invite token, sealed with the creator's seat token (``seating.seal``)."""
+    left_at: float | None = None
+    """When the person ran out of time or left for good (``tables/seat_clocks.py``): a
+    stand-in plays the seat."""
 
 
 @dataclass
@@ -69,6 +72,9 @@ class EventRow:
     action: str
     seat: int | None
     data: dict[str, Any] | None
+    at: float | None = None
+    """When it was committed (epoch seconds, on the server's clock): the clocks replay
+    from it (``tables/seat_clocks.py``)."""
 
 
 @dataclass
@@ -282,7 +288,7 @@ class Store:
         conn.execute(insert(events_t), [
             {"table_id": table_id, "seq": ev.seq, "kind": ev.kind, "action": ev.action,
              "seat": ev.seat, "data": None if ev.data is None else json.dumps(ev.data),
-             "created_at": now}
+             "created_at": now if ev.at is None else ev.at}
             for table_id, ev in events])
 
     def claim_seat(self, table_id: str, seat: int, token_hash: str) -> None:
@@ -338,14 +344,14 @@ class Store:
                 out[r.table_id].seats.append(SeatRow(
                     r.seat, r.kind, r.bot_level, r.name, r.token_hash, r.invite_hash,
                     r.take_hash, r.take_name, r.holder_hash, r.take_holder,
-                    bool(r.take_approved), r.invite_sealed))
+                    bool(r.take_approved), r.invite_sealed, r.left_at))
             for r in conn.execute(select(events_t).where(events_t.c.table_id.in_(ids))
                                   .order_by(events_t.c.table_id, events_t.c.seq)):
                 if r.table_id not in out:
                     continue
                 out[r.table_id].events.append(EventRow(
                     r.seq, r.kind, r.action, r.seat,
-                    None if r.data is None else json.loads(r.data)))
+                    None if r.data is None else json.loads(r.data), r.created_at))
             for r in conn.execute(select(cut_refusals_t)
                                   .where(cut_refusals_t.c.table_id.in_(ids))
                                   .order_by(cut_refusals_t.c.id)):

@@ -55,6 +55,7 @@ seats_t = Table(
     Column("take_holder", String(64), nullable=True),  # migration 0004
     Column("take_approved", Boolean, nullable=False, default=False),  # migration 0004
     Column("invite_sealed", String(64), nullable=True),  # migration 0004
+    Column("left_at", Float, nullable=True),  # migration 0013: out of time, or gone
 )
 
 events_t = Table(
@@ -155,6 +156,7 @@ match_seats_t = Table(
     Column("place", Integer, nullable=False),
     Column("score", Integer, nullable=False),
     Column("won", Boolean, nullable=False),
+    Column("abandoned", Boolean, nullable=False, default=False),  # migration 0013
     *(Column(name, Integer, nullable=False) for name in STATS),
 )
 

@@ -127,8 +127,8 @@ class BotDriver:
             if table.seq != seq or self.bot_for(seat) is not bot or table.idle.paused:
                 return
             after = table.match.apply(action, seat)
-            await table.commit(EventRow(table.seq + 1, "act", action_name(action), seat, None),
-                               after)
+            await table.commit(EventRow(table.seq + 1, "act", action_name(action), seat, None,
+                                        table.clock.time()), after)
 
     async def stop(self) -> None:
         """Cancel the driver and wait for it to end."""

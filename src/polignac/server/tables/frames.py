@@ -53,6 +53,8 @@ def info(table: GameTable) -> dict[str, Any]:
         "private": table.private,
         "hints": table.hints,
         "rated": bool(table.options.get("rated")),
+        "time_control": (None if table.seat_clocks.control is None
+                         else table.seat_clocks.control.to_json()),
         "paused": table.idle.paused,
         "rematch": None if table.rematch_id is None else f"/tables/{table.rematch_id}",
         "guide": table.guide is not None,
@@ -65,7 +67,8 @@ def state_frame(table: GameTable, seat: int | None) -> dict[str, Any]:
     """The full state for ``seat`` (None: a spectator)."""
     return {"type": "state", "seq": table.seq, "you": seat, "table": info(table),
             "view": table.match.view(seat), "summary": summary(table.match),
-            "presence": table.presence.seats(), "shuffle": shuffle_info(table)}
+            "presence": table.presence.seats(), "clocks": table.seat_clocks.view(),
+            "shuffle": shuffle_info(table)}
 
 
 def event_frame(table: GameTable, index: int, seat: int | None,

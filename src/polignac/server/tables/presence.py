@@ -52,18 +52,23 @@ class Presence:
                 "take_pending": bot and s.take_hash is not None,
                 "take_name": s.take_name if bot and s.take_hash is not None else None,
                 "take_approved": bot and s.take_hash is not None and s.take_approved,
+                "left": s.left_at is not None,
+                "may_come_back": self.table.seat_clocks.may_come_back(s.seat),
             })
         return out
 
     def frame(self) -> dict[str, Any]:
         """The ``presence`` frame (the same for every receiver)."""
-        return {"type": "presence", "seats": self.seats(), "paused": self.table.idle.paused}
+        return {"type": "presence", "seats": self.seats(), "paused": self.table.idle.paused,
+                "clocks": self.table.seat_clocks.view()}
 
     def came(self, seat: int) -> None:
         """A connection for person's ``seat`` opened: no grace period, no stand-in."""
         self.connections[seat] = self.connections.get(seat, 0) + 1
         self.end_grace(seat)
-        self.standing_in.discard(seat)
+        if self.table.seats[seat].left_at is None:  # a left seat is taken back, or never
+            self.standing_in.discard(seat)
+            self.table.seat_clocks.restart()
 
     def left(self, seat: int) -> None:
         """A connection for person's ``seat`` closed; the last one starts its grace."""
@@ -111,11 +116,28 @@ class Presence:
         if not self.people_connected():  # nobody left to play with: pause, no stand-in
             table.idle.pause()
             return
-        self.standing_in.add(seat)
-        if seat not in self.standins:
-            self.standins[seat] = make_bot(table.config.standin_level)
+        if table.seat_clocks.rated and table.events and not table.match.finished:
+            await table.seat_clocks.leave(seat)  # gone from a rated match: placed last
+            return
+        self.stand_in(seat)
+        table.seat_clocks.restart()
         table.broadcast(self.frame())
         table.wake()
+
+    def level(self) -> str:
+        """The level of a stand-in: the table's bots' (the first bot seat's), else the
+        server's ``standin_level``."""
+        for s in self.table.seats:
+            if s.kind == "bot" and s.bot_level:
+                return s.bot_level
+        return self.table.config.standin_level
+
+    def stand_in(self, seat: int) -> None:
+        """A bot of the table's level plays ``seat`` from now on."""
+        self.end_grace(seat)
+        self.standing_in.add(seat)
+        if seat not in self.standins:
+            self.standins[seat] = make_bot(self.level())
 
     def stop(self) -> None:
         """Cancel every grace timer."""

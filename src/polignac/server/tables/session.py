@@ -4,7 +4,7 @@
 cookie, connections per address) and runs a :class:`Session`: every frame the
 client sends is read by one parser (:class:`FrameReader`: text, size, rate,
 JSON object) and handed by its ``type`` to the handler :data:`HANDLERS` names
-(``hello``, ``act``, ``cut``, ``say``, ``ping``).  What the session sends goes through
+(``hello``, ``act``, ``cut``, ``say``, ``back``, ``ping``).  What the session sends goes through
 a bounded outbox (``connections.py:Outbox``) that one sender task drains.  The
 protocol is in docs/server.md.
 """
@@ -197,6 +197,18 @@ async def on_say(s: Session, data: dict[str, Any]) -> bool:
     return True
 
 
+async def on_back(s: Session, data: dict[str, Any]) -> bool:
+    """``back``: the person of a seat that ran out of time takes it back, at a casual
+    table (``seat_clocks.py:SeatClocks.back``); ``seat-left`` where they may not."""
+    seat = s.seated("take your seat back")
+    if seat is None:
+        return True
+    if not await s.table.seat_clocks.back(seat):
+        s.refuse("seat-left", "you cannot take this seat back: you left a rated match, "
+                 "or your seat is yours already", with_seq=False)
+    return True
+
+
 async def on_ping(s: Session, data: dict[str, Any]) -> bool:
     """``ping``: ``pong``."""
     s.send({"type": "pong"})
@@ -208,6 +220,7 @@ HANDLERS: dict[str, FrameHandler] = {
     "act": on_act,
     "cut": on_cut,
     "say": on_say,
+    "back": on_back,
     "ping": on_ping,
 }
 """The handler of each frame type a client may send (docs/server.md)."""

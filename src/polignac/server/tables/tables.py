@@ -48,6 +48,7 @@ from .guide import Guide, guide_of
 from .idle import Idle
 from .presence import Presence
 from .quick_messages import QuickMessages
+from .seat_clocks import SeatClocks
 from .seat_requests import SeatRequests
 
 __all__ = ["Frame", "GameTable", "PendingDeal", "ProtocolError", "Subscriber", "TableFactory",
@@ -131,16 +132,19 @@ class GameTable:
                                    row.first_dealer, names, row.events)
         self.events: list[EventRow] = list(row.events)
         self.public: list[dict[str, Any]] = []
-        m = Match.new(self.match.rules, row.num_players, row.first_dealer, names)
-        for i, ev in enumerate(self.events):
-            after = _apply_event(m, ev)
-            self.public.append(frames.public_event(self.events[:i + 1], m, after, ev))
-            m = after
         self.lock = asyncio.Lock()
         self.subscribers: set[Subscriber] = set()
         self.guide: Guide | None = guide_of(row.options)  # the prepared deal, seeded bots
         # The collaborators, each owning one job (see the module's docstring).
         self.presence = Presence(self)
+        self.seat_clocks = SeatClocks(self)
+        m = Match.new(self.match.rules, row.num_players, row.first_dealer, names)
+        for i, ev in enumerate(self.events):
+            after = _apply_event(m, ev)
+            self.public.append(frames.public_event(self.events[:i + 1], m, after, ev))
+            self.seat_clocks.follow(after, ev)
+            m = after
+        self.seat_clocks.restore()
         self.idle = Idle(self, row.closed_at)
         self.cuts = CutWindow(self)
         self.cuts.restore(row.refused)
@@ -243,14 +247,18 @@ class GameTable:
             if seq is not None and seq != self.seq:
                 raise ProtocolError(f"stale state: you saw event {seq}, the table is at "
                                     f"{self.seq}", "stale-seq")
+            if self.seats[seat].left_at is not None:
+                raise ProtocolError("a bot plays this seat: your time ran out or you left "
+                                    "(at a casual table, take your seat back first)",
+                                    "seat-left")
             try:
                 action = parse_action(text)
                 after = self.match.apply(action, seat)
             except IllegalActionError as exc:  # as this seat may read it
                 refused = seat_error(exc, seat)
                 raise ProtocolError(refused.message, refused.rule) from None
-            await self.commit(EventRow(self.seq + 1, "act", action_name(action), seat, None),
-                              after)
+            await self.commit(EventRow(self.seq + 1, "act", action_name(action), seat, None,
+                                       self.clock.time()), after)
         self.wake()
 
     async def deal(self) -> None:
@@ -298,7 +306,8 @@ class GameTable:
             if proof is not None:  # a prepared (guided) deal has no shuffle to prove
                 data["shuffle"] = proof
                 op = commitments.append_op(self.id, after.deal_number, proof)
-            await self.commit(EventRow(self.seq + 1, "deal", "deal", None, data), after, op)
+            await self.commit(EventRow(self.seq + 1, "deal", "deal", None, data,
+                                       self.clock.time()), after, op)
 
     async def commit(self, ev: EventRow, after: Match, op: Op | None = None) -> None:
         """Commit ``ev`` (group commit: see ``writer.py``) with ``op`` (a write of the
@@ -316,7 +325,7 @@ class GameTable:
         if after.finished and not self.match.finished:
             # a match's result (and rating) is stored with its last event
             op = _both(op, results.finish_op(self.id, self.preset, self.options,
-                                             self.seats, after))
+                                             self.seats, after, self.seat_clocks.abandoned()))
         try:
             await self.writer.append(self.id, ev, op)
         except IntegrityError:  # that number is taken: another process owns the table
@@ -328,6 +337,8 @@ class GameTable:
         self.match = after
         self.events.append(ev)
         self.public.append(frames.public_event(self.events, before, after, ev))
+        self.seat_clocks.follow(after, ev)
+        self.seat_clocks.schedule()
         index = len(self.events) - 1
         encoded: dict[int | None, str] = {}
         subscribers = list(self.subscribers)
@@ -340,6 +351,8 @@ class GameTable:
                                        view=views[sub.seat]),
                     ensure_ascii=False)
             self._send(sub, text)
+        if self.seat_clocks.clocks is not None:  # every seat sees the clocks move
+            self.broadcast(self.presence_frame())
         if after.current is None:  # a deal boundary: seats people asked for change hands
             await self.requests.grant()
         if after.finished and not before.finished:
@@ -391,13 +404,16 @@ class GameTable:
         self.match = dataclasses.replace(self.match, names=tuple(names))
 
     def wake(self) -> None:
-        """Start the driver if a bot or the dealer has something to do."""
+        """Start the driver if a bot or the dealer has something to do, and the clock of
+        the person to act, if any."""
+        self.seat_clocks.restart()
         self.bot_driver.wake()
 
     async def stop(self, reconnect: bool = False) -> None:
         """Cancel the driver and the timers, and close every connection (with 1012
         when ``reconnect``: the table moved to another process)."""
         self.presence.stop()
+        self.seat_clocks.stop()
         self.idle.cancel()
         await self.bot_driver.stop()
         for sub in list(self.subscribers):

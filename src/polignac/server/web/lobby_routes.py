@@ -22,6 +22,7 @@ from starlette.routing import BaseRoute, Route
 
 from ...core import PRESETS
 from ...core.rules import BOUNDS, DECLARATIONS
+from ...core.timecontrol import TimeControl, TimeControlError
 from ...i18n import default_name, name_fields
 from ..base.errors import ApiError
 from ..lobby.seeks import bot_waits, short_presets
@@ -63,6 +64,20 @@ def _rated(data: dict[str, Any]) -> bool:
     if not isinstance(rated, bool):
         raise ApiError("rated must be true or false", "bad-field")
     return rated
+
+
+def _time_control(data: dict[str, Any]) -> dict[str, Any] | None:
+    """The ``time_control`` of a new table (``core/timecontrol.py``; default none:
+    untimed), in its stored form.
+
+    Raises:
+        ApiError: not a time control, or out of its bounds (400 ``bad-time-control``).
+    """
+    try:
+        control = TimeControl.parse(data.get("time_control"))
+    except TimeControlError as exc:
+        raise ApiError(str(exc), exc.rule) from None
+    return None if control is None else control.to_json()
 
 
 async def play_now(request: Request) -> Response:
@@ -134,6 +149,7 @@ async def create_table(request: Request) -> Response:
     if not isinstance(private, bool):
         raise ApiError("private must be true or false", "bad-field")
     rated = _rated(data)
+    time_control = _time_control(data)
     hints = data.get("hints", not rated and all(s.get("kind") in ("you", "bot") for s in seats))
     if not isinstance(hints, bool) or (rated and hints):
         raise ApiError("hints must be true or false (false at a rated table)", "bad-field")
@@ -144,11 +160,11 @@ async def create_table(request: Request) -> Response:
                                              clean_name(data.get("name"),
                                                         default_name("name.you")), holder,
                                              {"private": private, "hints": hints,
-                                              "rated": rated})
+                                              "rated": rated, "time_control": time_control})
     you = next(i for i, s in enumerate(seats) if s.get("kind") == "you")
     response = JSONResponse({
         "url": f"/tables/{table.id}", "id": table.id, "private": private, "hints": hints,
-        "rated": rated,
+        "rated": rated, "time_control": time_control,
         "invites": [{"seat": s, "url": f"/tables/{table.id}/join?seat={s}&token={t}"}
                     for s, t in invites.items()],
     })
