@@ -16,9 +16,11 @@ import secrets
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from ...core import shuffle
+from ...core import CODES, Match, cards_of, shuffle
 from ..base.errors import ProtocolError
+from ..store import commitments
 from ..store.commitments import record_refusal
+from ..store.writer import Op
 
 if TYPE_CHECKING:
     from .tables import GameTable
@@ -101,6 +103,40 @@ class CutWindow:
         self._check_all_cut(pending)
         self.table.broadcast(self.frame(pending))
         return pending
+
+    def deal_from_window(self, match: Match) -> tuple[Match, dict[str, Any], Op | None]:
+        """The next deal of ``match``: its pack from this window's secret seed and the
+        cuts received (a guided table's first deal: the guide's prepared hands, no
+        shuffle), the deal event's data, and the write that appends its commitment to
+        the log (``store/commitments.py:append_op``; None for a prepared deal).  The
+        window is closed."""
+        table = self.table
+        proof: dict[str, Any] | None = None
+        if table.guide is not None and not match.results:  # the prepared deal
+            self.pending = None
+            after = table.guide.deal(match)
+        else:
+            number = match.deal_number
+            pending, cuts = self.close(number)
+            _dealer, seats = match.next_deal()
+            order = shuffle.deal_order(match.rules, len(seats), pending.seed, table.id,
+                                       number, cuts)
+            after = match.deal_from_pack(order)
+            proof = shuffle.Proof(table.id, pending.commitment, pending.seed, tuple(cuts),
+                                  match.rules.packets).to_json()
+        d = after.current
+        assert d is not None
+        data: dict[str, Any] = {
+            "dealer": after.current_dealer,
+            "seats": list(after.current_seats),
+            "hands": [[CODES[c] for c in cards_of(h)] for h in d.initial_hands],
+            "turn_up": None if d.turn_up is None else CODES[d.turn_up],
+        }
+        op = None
+        if proof is not None:  # a prepared (guided) deal has no shuffle to prove
+            data["shuffle"] = proof
+            op = commitments.append_op(table.id, after.deal_number, proof)
+        return after, data, op
 
     def close(self, number: int) -> tuple[PendingDeal, list[bytes | None]]:
         """Close the window of deal ``number`` (a fresh seed and no cuts when none is

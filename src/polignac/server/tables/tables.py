@@ -24,21 +24,17 @@ from typing import Any
 from sqlalchemy.exc import IntegrityError
 
 from ...core import (
-    CODES,
     IllegalActionError,
     Match,
     action_name,
-    cards_of,
     get_rules,
     parse_action,
     parse_card,
-    shuffle,
 )
 from ...core.visibility import seat_error
 from ..base.config import ServerConfig
 from ..base.errors import ProtocolError
 from ..players import results
-from ..store import commitments
 from ..store.db import EventRow, SeatRow, TableRow
 from ..store.writer import Op, Writer
 from . import frames
@@ -281,31 +277,7 @@ class GameTable:
         async with self.lock:
             if not self.match.needs_deal or self.waiting_for_people() or self.paused:
                 return
-            proof: dict[str, Any] | None = None
-            if self.guide is not None and not self.match.results:  # the prepared deal
-                self.cuts.pending = None
-                after = self.guide.deal(self.match)
-            else:
-                number = self.match.deal_number
-                pending, cuts = self.cuts.close(number)
-                _dealer, seats = self.match.next_deal()
-                order = shuffle.deal_order(self.match.rules, len(seats), pending.seed, self.id,
-                                           number, cuts)
-                after = self.match.deal_from_pack(order)
-                proof = shuffle.Proof(self.id, pending.commitment, pending.seed, tuple(cuts),
-                                      self.match.rules.packets).to_json()
-            d = after.current
-            assert d is not None
-            data = {
-                "dealer": after.current_dealer,
-                "seats": list(after.current_seats),
-                "hands": [[CODES[c] for c in cards_of(h)] for h in d.initial_hands],
-                "turn_up": None if d.turn_up is None else CODES[d.turn_up],
-            }
-            op = None
-            if proof is not None:  # a prepared (guided) deal has no shuffle to prove
-                data["shuffle"] = proof
-                op = commitments.append_op(self.id, after.deal_number, proof)
+            after, data, op = self.cuts.deal_from_window(self.match)
             await self.commit(EventRow(self.seq + 1, "deal", "deal", None, data,
                                        self.clock.time()), after, op)
 
