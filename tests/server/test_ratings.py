@@ -21,6 +21,7 @@ from polignac.server.players.ratings import BOT_RATINGS, START, Rating, rate, re
 from polignac.server.players.results import seat_stats
 from polignac.server.store.schema import history_t, match_results_t
 
+from .helpers import hello, play_until
 from .test_accounts import finish_table, post, signup, wait_for
 
 
@@ -150,3 +151,31 @@ def test_rated_tables_refuse_hints(client: TestClient) -> None:
         ws.send_json({"type": "hello", "last_seq": 0})
         state = ws.receive_json()
     assert state["table"]["rated"] is False  # Play now is casual unless asked
+
+
+def test_a_rated_match_ends_with_each_place_and_rating_change(client: TestClient) -> None:
+    """The table's end says each rated person's place and rating before and after, from
+    the same places and ratings the profile then shows."""
+    signup(client, "ender")
+    r = post(client, "/api/tables", {
+        "preset": "polignac", "seats": [{"kind": "you"}] + [{"kind": "bot", "level": "easy"}] * 3,
+        "overrides": {"threshold": 1}, "rated": True})
+    assert r.status_code == 200, r.text
+    frames: list[dict[str, object]] = []
+    with client.websocket_connect(f"/tables/{r.json()['id']}/ws") as ws:
+        first = hello(ws)
+        assert first["table"]["rated"] is True and first["ratings"] is None
+        play_until(ws, first, random.Random(5), lambda v: v["finished"], frames)
+        ratings = next((f for f in frames if f["type"] == "ratings"), None)
+        if ratings is None:  # it follows the last event
+            ratings = ws.receive_json()
+        assert ratings["type"] == "ratings"
+        (mine,) = ratings["seats"]  # type: ignore[index]
+        assert mine["seat"] == 0 and mine["before"] == START.shown()
+        profile = wait_for(lambda: client.get("/api/players/ender").json()["games"])
+        assert profile[0]["place"] == mine["place"]
+        pool = client.get("/api/players/ender").json()["ratings"]["trick-avoidance"]
+        assert pool["rating"] == mine["after"]["rating"]
+        assert mine["before"]["rating"] != mine["after"]["rating"]
+        again = hello(ws, 0)  # a late page gets it in the state
+        assert again["ratings"]["seats"] == ratings["seats"]

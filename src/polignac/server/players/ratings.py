@@ -116,10 +116,11 @@ def _entrants(seats: Iterable[dict[str, Any]], current: dict[int, Rating]
 
 def apply_rated_match(conn: Connection, table_id: str, pool: str,
                       seats: list[dict[str, Any]], sides: Sequence[Sequence[int]],
-                      now: float) -> int:
+                      now: float, changes: dict[int, dict[str, Any]] | None = None) -> int:
     """Rate one finished match in ``conn``'s transaction (see the module): the next
     ``rating_seq``, stored on the match's result, and every account's new rating and
-    history point; return that number."""
+    history point; return that number.  ``changes`` (when given) receives each rated
+    seat's rating before and after (``Rating.shown``)."""
     conn.execute(update(clock_t).where(clock_t.c.id == 1).values(seq=clock_t.c.seq + 1))
     seq = int(conn.execute(select(clock_t.c.seq).where(clock_t.c.id == 1)).scalar_one())
     conn.execute(update(match_results_t).where(match_results_t.c.table_id == table_id)
@@ -138,6 +139,9 @@ def apply_rated_match(conn: Connection, table_id: str, pool: str,
         if account is None or account in done:  # one account in two seats: rated once
             continue
         done.add(account)
+        if changes is not None:
+            changes[int(s["seat"])] = {"before": current.get(account, START).shown(),
+                                       "after": fresh.shown()}
         values = {"mu": fresh.mu, "sigma": fresh.sigma, "matches": fresh.matches,
                   "ordinal": fresh.ordinal}
         if account in current:

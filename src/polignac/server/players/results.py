@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Collection, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from sqlalchemy import Connection, insert
@@ -77,6 +77,9 @@ class Finish:
     rated: bool
     seats: list[dict[str, Any]]
     sides: tuple[tuple[int, ...], ...]
+    changes: dict[int, dict[str, Any]] = field(default_factory=dict)
+    """Filled by :meth:`op` at a rated table: each rated seat's rating before and after
+    (``Rating.shown``), for the table's end."""
 
     def op(self, conn: Connection) -> None:
         """Store the result (and, rated, the rating update), in ``conn``'s transaction.
@@ -101,7 +104,9 @@ class Finish:
                          "rated_as": account if self.rated else None})
         conn.execute(insert(match_seats_t), rows)
         if self.rated:
-            apply_rated_match(conn, self.table_id, self.pool, rows, self.sides, now)
+            self.changes.clear()  # a retried transaction fills it again
+            apply_rated_match(conn, self.table_id, self.pool, rows, self.sides, now,
+                              self.changes)
 
 
 def places(match: Match, abandoned: Collection[int] = ()) -> list[int]:

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 from ...core import Match, Rules, summary
 from ...core.visibility import act_event, seen_by
 from ...i18n import name_fields
+from ..players.results import places
 from ..store.db import EventRow
 
 if TYPE_CHECKING:
@@ -63,11 +64,21 @@ def info(table: GameTable) -> dict[str, Any]:
     }
 
 
+def ratings_frame(table: GameTable) -> dict[str, Any]:
+    """The ``ratings`` frame at a rated match's end: each rated seat's place (the one
+    of the ratings: ``players/results.py:places``) and its rating before and after."""
+    where = places(table.match, table.seat_clocks.abandoned())
+    return {"type": "ratings", "seats": [
+        {"seat": seat, "place": where[seat], **change}
+        for seat, change in sorted(table.rating_changes.items())]}
+
+
 def state_frame(table: GameTable, seat: int | None) -> dict[str, Any]:
     """The full state for ``seat`` (None: a spectator)."""
     return {"type": "state", "seq": table.seq, "you": seat, "table": info(table),
             "view": table.match.view(seat), "summary": summary(table.match),
             "presence": table.presence.seats(), "clocks": table.seat_clocks.view(),
+            "ratings": ratings_frame(table) if table.rating_changes else None,
             "shuffle": shuffle_info(table)}
 
 

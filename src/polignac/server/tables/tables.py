@@ -122,6 +122,7 @@ class GameTable:
         self.creator_seat = row.creator_seat
         self.options: dict[str, Any] = dict(row.options)
         self.rematch_id = row.rematch_id
+        self.rating_changes: dict[int, dict[str, Any]] = {}
         self.created_at = row.created_at
         names = [s.name for s in self.seats]
         self.match = replay_events(row.preset, row.overrides, row.num_players,
@@ -294,10 +295,12 @@ class GameTable:
             sqlalchemy.exc.SQLAlchemyError, WriterClosedError: not stored
                 (nothing changed).
         """
+        finish = None
         if after.finished and not self.match.finished:
             # a match's result (and rating) is stored with its last event
-            op = _both(op, results.finish_op(self.id, self.preset, self.options,
-                                             self.seats, after, self.seat_clocks.abandoned()))
+            finish = results.finish_of(self.id, self.preset, self.options, self.seats,
+                                       after, self.seat_clocks.abandoned())
+            op = _both(op, finish.op)
         try:
             await self.writer.append(self.id, ev, op)
         except IntegrityError:  # that number is taken: another process owns the table
@@ -307,6 +310,8 @@ class GameTable:
                                 "table-moved") from None
         before = self.match
         self.match = after
+        if finish is not None:  # each rated seat's rating, before and after
+            self.rating_changes = finish.changes
         self.events.append(ev)
         self.public.append(frames.public_event(self.events, before, after, ev))
         self.seat_clocks.follow(after, ev)
@@ -328,6 +333,8 @@ class GameTable:
         if after.current is None:  # a deal boundary: seats people asked for change hands
             await self.requests.grant()
         if after.finished and not before.finished:
+            if self.rating_changes:
+                self.broadcast(frames.ratings_frame(self))
             self.idle.settle()
 
     # ------------------------------------------------------- connections
