@@ -41,6 +41,7 @@ from ..store.db import (
     update_seat,
     update_table,
 )
+from ..players.accounts import account_of_identities
 from ..store.ids import TABLE_ID
 from ..store.writer import Writer
 from .connections import ClientSockets
@@ -474,6 +475,31 @@ class Hub:
             await self.claim(table, seat, hash_token(fresh), row.holder_hash)
         table.wake()  # the last person to come back starts the first deal
         return fresh
+
+    async def check_one_account(self, table: GameTable, holder: str | None) -> None:
+        """At a rated table, one account holds at most one seat: refuse the browser
+        identity ``holder`` when its account holds (or asked for) another seat there,
+        from any browser.
+
+        Raises:
+            ApiError: 409 ``one-account`` (nothing changes).
+        """
+        if holder is None or not table.options.get("rated") or self.store is None:
+            return
+        others = [h for s in table.seats for h in (s.holder_hash, s.take_holder)
+                  if h is not None and h != holder]
+        if not others:
+            return
+        engine = self.store.engine
+
+        def read() -> dict[str, int]:
+            with engine.connect() as conn:
+                return account_of_identities(conn, [holder, *others])
+        owners = await asyncio.to_thread(read)
+        mine = owners.get(holder)
+        if mine is not None and any(owners.get(h) == mine for h in others):
+            raise ApiError("your account already has a seat at this rated table: one "
+                           "account plays one seat of a rated match", "one-account", 409)
 
     async def claim(self, table: GameTable, seat: int, token_hash: str,
                     holder: str | None, name: str | None = None) -> None:

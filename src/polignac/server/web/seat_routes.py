@@ -93,6 +93,7 @@ async def take_seat(request: Request) -> Response:
                        f"{hub.config.take_burst} at once and {hub.config.take_per_minute:g} "
                        "a minute; try again later", "take-rate", 429,
                        {"Retry-After": str(hub.take_limit.retry_after())})
+    await hub.check_one_account(table, holder)
     name = clean_name(data.get("name"), default_name("name.player", n=seat + 1))
     token = new_token()
     async with table.lock:
@@ -280,6 +281,7 @@ async def join_submit(request: Request) -> Response:
     body = await read_body(request, 4096, "the form")
     form = urllib.parse.parse_qs(body.decode("utf-8", "replace"), max_num_fields=10)
     name = clean_name((form.get("name") or [""])[0], default_name("name.guest", n=seat + 1))
+    await hub.check_one_account(table, holder)
     async with table.lock:
         if not token_matches(token, table.seats[seat].invite_hash):
             raise ApiError(_USED, "bad-token", 403)
