@@ -158,3 +158,39 @@ def test_create_table_takes_a_time_control(client: TestClient, control: Any, cod
     table = client.app.state.hub.tables[r.json()["id"]]  # type: ignore[attr-defined]
     assert table.info()["time_control"] == control
     assert table.presence_frame()["clocks"]["control"] == control
+
+
+def test_play_bans_double_with_each_abandon() -> None:
+    from polignac.server.players.conduct import FIRST_BAN, LONGEST_BAN, ban_seconds
+    assert ban_seconds(0) == ban_seconds(1) == 0  # anyone may lose a connection once
+    assert [ban_seconds(n) for n in (2, 3, 4)] == [FIRST_BAN, 2 * FIRST_BAN, 4 * FIRST_BAN]
+    assert ban_seconds(40) == LONGEST_BAN
+
+
+def test_leaving_rated_matches_closes_rated_play_for_a_while(client: TestClient) -> None:
+    """Two rated matches left before their end: the account may not start rated play
+    until the ban's end (said with the time), casual play stays open, the profile
+    counts the abandons."""
+    from polignac.server.players import conduct
+    from polignac.server.players.accounts import account_of_identities
+    from polignac.server.store.db import writing
+
+    from .test_accounts import post, signup
+    signup(client, "leaver")
+    hub = client.app.state.hub  # type: ignore[attr-defined]
+    r = post(client, "/api/play-now", {"rated": False})
+    table = hub.tables[r.json()["id"]]
+    holder = table.seats[0].holder_hash
+    now = hub.clock.time()
+    with writing(hub.store.engine) as conn:
+        account = account_of_identities(conn, [holder])[holder]
+        conduct.record(conn, holder, "gone1", now - 600)
+        conduct.record(conn, holder, "gone2", now - 60)
+    refused = post(client, "/api/play-now", {"rated": True})
+    assert refused.status_code == 403 and refused.json()["rule"] == "play-ban"
+    assert refused.json()["until"] == pytest.approx(now - 60 + conduct.FIRST_BAN)
+    assert "rated play is closed to you until" in refused.json()["error"]
+    assert post(client, "/api/play-now", {"rated": False}).status_code == 200
+    profile = client.get("/api/players/leaver").json()
+    assert profile["abandoned"] == 2 and profile["rated_closed_until"] is not None
+    assert account > 0

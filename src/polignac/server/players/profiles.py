@@ -6,6 +6,7 @@ games (blocking database work: call it in a thread; the routes are in
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 from sqlalchemy import Engine, and_, case, func, select
@@ -23,6 +24,7 @@ from ..store.schema import (
     tables_t,
 )
 from .accounts import Account
+from .conduct import abandoned_count, banned_until
 from .ratings import Rating
 
 PAGE = 20
@@ -128,9 +130,11 @@ def profile_data(engine: Engine, username: str, page: int, own: bool
         out = {"username": row.username, "created_at": row.created_at,
                "ratings": ratings_of(conn, row.id), "stats": stats_of(conn, row.id),
                "games": games_of(conn, row.id, page), "page": page, "page_size": PAGE,
-               "games_total": int(total), "own": own}
+               "games_total": int(total), "own": own,
+               "abandoned": abandoned_count(conn, row.id)}
         if own:
             out["unfinished"] = unfinished_of(conn, row.id)
+            out["rated_closed_until"] = banned_until(conn, row.id, time.time())
         return out
 
 

@@ -261,3 +261,11 @@ online_t = Table(
     Column("identity_hash", String(64), primary_key=True),
     Column("seen_at", Float, nullable=False),
 )  # migration 0009
+abandons_t = Table(  # migration 0013
+    "abandons", metadata,
+    Column("account_id", Integer, primary_key=True),
+    Column("table_id", String(32), primary_key=True),
+    Column("at", Float, nullable=False),
+    Index("abandons_at", "account_id", "at"),
+)
+"""Rated matches an account left before their end (``players/conduct.py``)."""

@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import secrets
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -30,6 +31,8 @@ from ..base.security import cookie_name, hash_token, new_token, parse_cookie, to
 from ..jobs.botmoves import BotBackend, PoolBackend, backend_for
 from ..jobs.botqueue import heavy_pool_for
 from ..jobs.workers import WorkerPool
+from ..players import conduct
+from ..players.accounts import account_of_identities
 from ..store.db import (
     SeatRow,
     Store,
@@ -41,7 +44,6 @@ from ..store.db import (
     update_seat,
     update_table,
 )
-from ..players.accounts import account_of_identities
 from ..store.ids import TABLE_ID
 from ..store.writer import Writer
 from .connections import ClientSockets
@@ -476,16 +478,34 @@ class Hub:
         table.wake()  # the last person to come back starts the first deal
         return fresh
 
+    async def check_rated_play(self, holder: str | None) -> None:
+        """Refuse rated play to an account that left too many rated matches lately
+        (``players/conduct.py``), saying why and until when.
+
+        Raises:
+            ApiError: 403 ``play-ban`` with ``until`` (epoch seconds).
+        """
+        if holder is None or self.store is None:
+            return
+        until = await asyncio.to_thread(conduct.ban_of_identity, self.store.engine, holder,
+                                        self.clock.time())
+        if until is not None:
+            when = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(until))
+            raise ApiError(f"you left several rated matches before their end: rated play "
+                           f"is closed to you until {when}", "play-ban", 403,
+                           extra={"until": until})
+
     async def check_one_account(self, table: GameTable, holder: str | None) -> None:
         """At a rated table, one account holds at most one seat: refuse the browser
         identity ``holder`` when its account holds (or asked for) another seat there,
-        from any browser.
+        from any browser; and an account banned from rated play (:meth:`check_rated_play`).
 
         Raises:
-            ApiError: 409 ``one-account`` (nothing changes).
+            ApiError: 409 ``one-account``, 403 ``play-ban`` (nothing changes).
         """
         if holder is None or not table.options.get("rated") or self.store is None:
             return
+        await self.check_rated_play(holder)
         others = [h for s in table.seats for h in (s.holder_hash, s.take_holder)
                   if h is not None and h != holder]
         if not others:

@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 from ...core import Match
 from ...core.timecontrol import Clocks, TimeControl
 from ..base.clock import Timer
+from ..players import conduct
 from ..store.db import EventRow, update_seat
 
 if TYPE_CHECKING:
@@ -144,7 +145,12 @@ class SeatClocks:
 
     async def _leave(self, seat: int, now: float, why: str) -> None:
         table = self.table
-        await table.writer.run(lambda conn: update_seat(conn, table.id, seat, left_at=now))
+        holder = table.seats[seat].holder_hash if self.rated else None
+
+        def store(conn: Any) -> None:
+            update_seat(conn, table.id, seat, left_at=now)
+            conduct.record(conn, holder, table.id, now)  # a rated match left: play bans
+        await table.writer.run(store)
         table.seats[seat].left_at = now
         if self.clocks is not None:
             self.clocks = self.clocks.flag(seat, now)

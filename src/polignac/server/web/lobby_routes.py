@@ -95,6 +95,8 @@ async def play_now(request: Request) -> Response:
     rated = _rated(data)
     holder, fresh = identity(request)
     check_create_rate(request, holder)
+    if rated:
+        await hub_of(request).check_rated_play(holder)
     rules = PRESETS.get(preset)
     n = rules.default_players if rules else 4
     seats = [{"kind": "you"}] + [{"kind": "bot", "level": level}] * (n - 1)
@@ -156,6 +158,8 @@ async def create_table(request: Request) -> Response:
     holder, fresh = identity(request)
     check_create_rate(request, holder)
     hub = hub_of(request)
+    if rated:
+        await hub.check_rated_play(holder)
     table, token, invites = await hub.create(preset, players, seats, overrides,
                                              clean_name(data.get("name"),
                                                         default_name("name.you")), holder,
