@@ -269,3 +269,17 @@ abandons_t = Table(  # migration 0013
     Index("abandons_at", "account_id", "at"),
 )
 """Rated matches an account left before their end (``players/conduct.py``)."""
+
+# The indexes the migrations made on the tables above (the queries that use them: the
+# account's identities, passkeys and sessions; a process's leases; the profile's games;
+# Find players' groups and states; who is online; the leaderboards).
+Index("account_identities_account", identities_t.c.account_id)
+Index("leases_owner", leases_t.c.owner)
+Index("match_seats_account", match_seats_t.c.account_id, match_seats_t.c.finished_at)
+Index("match_seats_holder", match_seats_t.c.holder_hash)
+Index("online_seen", online_t.c.seen_at)
+Index("passkeys_account", passkeys_t.c.account_id)
+Index("ratings_board", ratings_t.c.pool, ratings_t.c.ordinal)
+Index("seeks_group", seeks_t.c.group_id)
+Index("seeks_state", seeks_t.c.state)
+Index("sessions_account", sessions_t.c.account_id)
