@@ -9,7 +9,8 @@ import uuid
 
 import pytest
 
-from polignac.server.jobs.botqueue import MAX_JOB_SECONDS, BotWorker, _job_fields
+from polignac.server.jobs.botqueue import MAX_JOB_SECONDS, _job_fields
+from polignac.server.jobs.botworker import BotWorker
 
 redis = pytest.importorskip("redis")
 

@@ -37,7 +37,8 @@ from polignac.bots.runner import choose_action, move_for, move_seed
 from polignac.core import IllegalActionError, Match, action_name, get_rules, parse_action
 from polignac.server import ServerConfig, create_app
 from polignac.server.jobs.botmoves import BotJob, PoolBackend
-from polignac.server.jobs.botqueue import BotWorker, QueuePool
+from polignac.server.jobs.botqueue import QueuePool
+from polignac.server.jobs.botworker import BotWorker
 from polignac.server.jobs.workers import PoolBusy
 from polignac.server.tables.tables import replay_events
 

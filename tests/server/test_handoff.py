@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from polignac.server.cluster import handoff
-from polignac.server.cluster.relay import table_of
+from polignac.server.cluster.tunnel import table_of
 
 pytestmark = pytest.mark.skipif(not handoff.SUPPORTED, reason="Linux only")
 

@@ -24,7 +24,7 @@ import pytest
 
 from polignac.server.cluster.bus import sign, verify
 from polignac.server.cluster.peers import channel_of
-from polignac.server.cluster.relay import MAX_RELAYED, _Tunnel
+from polignac.server.cluster.tunnel import MAX_RELAYED, _Tunnel
 from polignac.server.tables.session import HANDLERS
 
 from .cluster_support import SECRET, Proc, Viewer, new_table, stored_events

@@ -73,7 +73,8 @@ def run_bot_worker(args: argparse.Namespace) -> int:
         import redis
 
         from ..server.jobs.botmoves import machine_workers
-        from ..server.jobs.botqueue import BotWorker, redacted
+        from ..server.jobs.botqueue import redacted
+        from ..server.jobs.botworker import BotWorker
     except ImportError as exc:
         raise CliError(f"bot-worker needs the server and scale extras: pip install "
                        f"'polignac[server,scale]' ({exc.name} is missing)") from None

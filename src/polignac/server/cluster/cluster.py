@@ -37,7 +37,9 @@ from typing import TYPE_CHECKING, Any
 from . import handoff, leases
 from .bus import Bus
 from .peers import ALIVE, EVERYONE, Peers, channel_of, process_id
-from .relay import STICKY, ClusterRouter, OwnerGone, Relay, table_of
+from .relay import Relay
+from .router import ClusterRouter
+from .tunnel import STICKY, OwnerGone, table_of
 
 if TYPE_CHECKING:
     from ..tables.hub import Hub

@@ -33,12 +33,9 @@ import binascii
 import contextlib
 import json
 import logging
-import re
 import secrets
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy.exc import SQLAlchemyError
 from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketDisconnect
@@ -48,72 +45,24 @@ from ..base.security import cookie_name, origin_allowed
 from ..tables.connections import Outbox
 from ..tables.session import FrameReader, FrameRefused, Session, dispatch, error_frame, hello_late
 from .peers import channel_of
+from .tunnel import (
+    _SOCKET_PATH,
+    FORWARDED,
+    MAX_BATCH,
+    MAX_BODY,
+    MAX_RESPONSE,
+    MAX_TOKEN,
+    OwnerGone,
+    _answer,
+    _Tunnel,
+    table_of,
+)
 
 if TYPE_CHECKING:
     from ..tables.tables import GameTable
     from .cluster import Cluster
 
 log = logging.getLogger("polignac.server")
-
-FORWARDED = "polignac.forwarded"
-"""Scope key of a request run for another process (its id): never forwarded again."""
-STICKY = b"x-polignac-sticky"
-"""Request header of a reverse proxy that sends every request of a table to one
-machine (deploy/nginx.conf: a consistent hash of the table id): the table's lease
-then follows it to that machine (``cluster.py:Cluster.claim``)."""
-_TABLE_PATH = re.compile(r"^/tables/([A-Za-z0-9_\-]{1,32})(?:/|$)")
-_SOCKET_PATH = re.compile(r"^/tables/([A-Za-z0-9_\-]{1,32})/ws$")
-MAX_RELAYED = 256
-"""Messages a forwarding keeps for a reader that does not read, at most: one more
-and the forwarding ends (the other side hears ``end``; what waits is dropped)."""
-MAX_BATCH = 64
-"""Frames of a seat sent in one bus message at most."""
-MAX_BODY = 1 << 20
-"""Bytes of a forwarded request's body at most (a table's requests are small)."""
-MAX_RESPONSE = 32 << 20
-"""Bytes of a forwarded answer's body at most (a long table's record)."""
-MAX_TOKEN = 512
-"""Characters of a seat cookie sent to the owner at most."""
-
-
-def table_of(path: str) -> str | None:
-    """The table id of a ``/tables/{id}[/...]`` path, or None."""
-    found = _TABLE_PATH.match(path)
-    return found.group(1) if found else None
-
-
-class OwnerGone(Exception):
-    """The table's owner fell silent (or nobody could take the table) in time."""
-
-
-@dataclass(eq=False)
-class _Tunnel:
-    """One forwarding's messages, waiting for their reader, at most
-    :data:`MAX_RELAYED` of them (None: the forwarding ends)."""
-
-    peer: str
-    queue: asyncio.Queue[Any] = field(default_factory=asyncio.Queue)
-    overflowed: bool = False
-    """More came than the reader took: what waited was dropped, the forwarding ends."""
-
-    def put(self, item: Any) -> bool:
-        """Queue ``item``; False (and the queue emptied but for a final ``None``) when
-        the reader has :data:`MAX_RELAYED` waiting already, or overflowed before."""
-        if self.overflowed:
-            return False
-        if self.queue.qsize() >= MAX_RELAYED:
-            self.overflowed = True
-            while not self.queue.empty():
-                self.queue.get_nowait()
-            self.queue.put_nowait(None)
-            return False
-        self.queue.put_nowait(item)
-        return True
-
-    def end(self) -> None:
-        """Wake the reader: the forwarding ends."""
-        self.queue.put_nowait(None)
-
 
 class Relay:
     """This process's forwardings: to an owner (``outbound``, this process is the
@@ -502,70 +451,3 @@ class Relay:
             ended.cancel()
         answer["body"] = base64.b64encode(b"".join(chunks)).decode("ascii")
         return answer
-
-
-async def _answer(send: Send, status: int, obj: dict[str, Any],
-                  headers: tuple[tuple[bytes, bytes], ...] = ()) -> None:
-    """A JSON answer of ``status`` (nothing if the client went away)."""
-    body = json.dumps(obj).encode()
-    with contextlib.suppress(Exception):
-        await send({"type": "http.response.start", "status": status, "headers": [
-            (b"content-type", b"application/json"),
-            (b"content-length", str(len(body)).encode()), *headers]})
-        await send({"type": "http.response.body", "body": body})
-
-
-class ClusterRouter:
-    """ASGI middleware: a socket or request for a table another process owns goes to
-    that process (:class:`Relay`); everything else, and every forwarded request, is
-    served here."""
-
-    def __init__(self, app: ASGIApp, cluster: Cluster) -> None:
-        self.app = app
-        self.cluster = cluster
-        cluster.relay.entry = app
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] not in ("http", "websocket") or scope.get(FORWARDED) is not None:
-            await self.app(scope, receive, send)
-            return
-        path = scope.get("path", "")
-        table_id = table_of(path)
-        websocket = scope["type"] == "websocket"
-        if table_id is None or (websocket and not _SOCKET_PATH.match(path)):
-            await self.app(scope, receive, send)
-            return
-        sticky = any(k == STICKY for k, _ in scope.get("headers") or ())
-        relay = self.cluster.relay
-        for attempt in range(3):
-            try:
-                owner = await self.cluster.route(table_id)
-                if owner is None:
-                    await self.app(scope, receive, send)
-                    return
-                if sticky and attempt == 0 and self.cluster.may_claim(table_id, owner):
-                    # the proxy sends this table to this machine: its lease follows
-                    await self.cluster.claim(table_id, owner)
-                    continue
-                if websocket:
-                    done = await relay.forward_socket(scope, receive, send, owner, table_id)
-                else:
-                    done = await relay.forward_http(scope, receive, send, owner)
-                if done == "done":
-                    return
-            except (OwnerGone, SQLAlchemyError) as exc:
-                log.warning("table %s: its owner cannot be reached (%s)", table_id, exc)
-                break
-        await _unavailable(scope, send)
-
-
-async def _unavailable(scope: Scope, send: Send) -> None:
-    """503 (HTTP), or a WebSocket closed with 1012: the client tries again."""
-    if scope["type"] == "websocket":
-        with contextlib.suppress(Exception):
-            await send({"type": "websocket.accept"})
-            await send({"type": "websocket.close", "code": 1012})
-        return
-    await _answer(send, 503, {"error": "the table's server process is not reachable now; "
-                                       "try again in a moment", "rule": "owner-gone"},
-                  ((b"retry-after", b"1"),))

@@ -14,7 +14,6 @@ from __future__ import annotations
 import asyncio
 import logging
 import secrets
-import time
 from collections.abc import Callable
 from typing import Any
 
@@ -27,12 +26,10 @@ from ..base.config import ServerConfig
 from ..base.errors import ApiError, rules_refused
 from ..base.health import LagMonitor
 from ..base.seating import KeyedRateLimit, seal
-from ..base.security import cookie_name, hash_token, new_token, parse_cookie, token_matches
+from ..base.security import hash_token, new_token
 from ..jobs.botmoves import BotBackend, PoolBackend, backend_for
 from ..jobs.botqueue import heavy_pool_for
 from ..jobs.workers import WorkerPool
-from ..players import conduct
-from ..players.accounts import account_of_identities
 from ..store.db import (
     SeatRow,
     Store,
@@ -41,13 +38,13 @@ from ..store.db import (
     make_engine,
     migrate,
     set_rematch,
-    update_seat,
     update_table,
 )
 from ..store.ids import TABLE_ID
 from ..store.writer import Writer
 from .connections import ClientSockets
 from .guide import Guide
+from .hub_seats import HubSeats
 from .solo import Ownership, Solo
 from .tables import GameTable
 
@@ -56,15 +53,7 @@ CANNOT_REPLAY = "cannot-replay"
 """What :meth:`Hub.adopt` answers for a table whose events do not replay."""
 
 
-def _cookie_seat(table: GameTable, cookies: dict[str, str]) -> tuple[int, str] | None:
-    """The seat and token of ``table``'s cookie when it names a seat there (unchecked token)."""
-    parsed = parse_cookie(cookies.get(cookie_name(table.id)))
-    if parsed is None or not 0 <= parsed[0] < len(table.seats):
-        return None
-    return parsed
-
-
-class Hub:
+class Hub(HubSeats):
     """Every table of this server process, and the storage behind them."""
 
     def __init__(self, config: ServerConfig, bots: BotBackend | None = None,
@@ -461,110 +450,6 @@ class Hub:
         old.rematch_id = table.id
         old.broadcast({"type": "rematch", "id": table.id, "url": f"/tables/{table.id}"})
         return table, invites
-
-    async def claim_rematch_seat(self, table: GameTable, seat: int, old_token: str) -> str:
-        """Give the holder of ``seat`` at the old table that seat at ``table``; a fresh token.
-
-        Raises:
-            ApiError: the seat is not reserved for that token (403).
-        """
-        async with table.lock:
-            row = table.seats[seat]
-            if row.kind != "human" or not (token_matches(old_token, row.invite_hash)
-                                           or row.token_hash is not None):
-                raise ApiError("this seat is not yours", "bad-token", 403)
-            fresh = new_token()
-            await self.claim(table, seat, hash_token(fresh), row.holder_hash)
-        table.wake()  # the last person to come back starts the first deal
-        return fresh
-
-    async def check_rated_play(self, holder: str | None) -> None:
-        """Refuse rated play to an account that left too many rated matches lately
-        (``players/conduct.py``), saying why and until when.
-
-        Raises:
-            ApiError: 403 ``play-ban`` with ``until`` (epoch seconds).
-        """
-        if holder is None or self.store is None:
-            return
-        until = await asyncio.to_thread(conduct.ban_of_identity, self.store.engine, holder,
-                                        self.clock.time())
-        if until is not None:
-            when = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(until))
-            raise ApiError(f"you left several rated matches before their end: rated play "
-                           f"is closed to you until {when}", "play-ban", 403,
-                           extra={"until": until})
-
-    async def check_one_account(self, table: GameTable, holder: str | None) -> None:
-        """At a rated table, one account holds at most one seat: refuse the browser
-        identity ``holder`` when its account holds (or asked for) another seat there,
-        from any browser; and an account banned from rated play (:meth:`check_rated_play`).
-
-        Raises:
-            ApiError: 409 ``one-account``, 403 ``play-ban`` (nothing changes).
-        """
-        if holder is None or not table.options.get("rated") or self.store is None:
-            return
-        await self.check_rated_play(holder)
-        others = [h for s in table.seats for h in (s.holder_hash, s.take_holder)
-                  if h is not None and h != holder]
-        if not others:
-            return
-        engine = self.store.engine
-
-        def read() -> dict[str, int]:
-            with engine.connect() as conn:
-                return account_of_identities(conn, [holder, *others])
-        owners = await asyncio.to_thread(read)
-        mine = owners.get(holder)
-        if mine is not None and any(owners.get(h) == mine for h in others):
-            raise ApiError("your account already has a seat at this rated table: one "
-                           "account plays one seat of a rated match", "one-account", 409)
-
-    async def claim(self, table: GameTable, seat: int, token_hash: str,
-                    holder: str | None, name: str | None = None) -> None:
-        """Give person's ``seat`` its token and holder (invite used up), and ``name``
-        when given; call with ``table.lock`` held.
-
-        Raises:
-            sqlalchemy.exc.SQLAlchemyError, WriterClosedError: not stored.
-        """
-        assert self.writer is not None
-        row = table.seats[seat]
-        new_name = row.name if name is None else name
-        await self.writer.run(lambda conn: update_seat(conn, table.id, seat,
-                                                       token_hash=token_hash,
-                                                       invite_hash=None, invite_sealed=None,
-                                                       holder_hash=holder, name=new_name))
-        row.token_hash, row.invite_hash, row.invite_sealed = token_hash, None, None
-        row.holder_hash = holder
-        if new_name != row.name:
-            row.name = new_name
-            table.rename(seat, new_name)
-        table.presence.start_grace(seat)
-        table.broadcast(table.presence_frame())
-
-    def seat_of(self, table: GameTable, cookies: dict[str, str]) -> int | None:
-        """The seat whose valid token this browser holds at ``table``, or None."""
-        found = self.seat_and_token(table, cookies)
-        return None if found is None else found[0]
-
-    def pending_take(self, table: GameTable, cookies: dict[str, str]) -> int | None:
-        """The bot's seat this browser asked to take at the next deal, or None."""
-        found = _cookie_seat(table, cookies)
-        if found is None:
-            return None
-        seat, token = found
-        return seat if token_matches(token, table.seats[seat].take_hash) else None
-
-    def seat_and_token(self, table: GameTable, cookies: dict[str, str]
-                       ) -> tuple[int, str] | None:
-        """The seat and token this browser validly holds at ``table``, or None."""
-        found = _cookie_seat(table, cookies)
-        if found is None:
-            return None
-        seat, token = found
-        return found if token_matches(token, table.seats[seat].token_hash) else None
 
 
 def hub_of(conn: HTTPConnection) -> Hub:
