@@ -4,7 +4,7 @@
 Needs only Python 3.11+.  It makes a virtual environment in ``.venv``,
 installs the project into it (with the extras the command needs) and runs:
 
-- ``serve``: the web app on http://127.0.0.1:8000/ (play against bots or friends);
+- ``serve``: the web app on http://localhost:8000/ (play against bots or friends);
 - ``play``: a match in the terminal (you against bots);
 - ``test``: ruff, mypy --strict, the pages' type check (``tsc`` on the ``// @ts-check``
   scripts of ``src/polignac/server/static``, when Node.js and npm are installed) and the

@@ -189,3 +189,12 @@ def test_find_players_options_are_in_help(capsys: pytest.CaptureFixture[str]) ->
     shown = " ".join(capsys.readouterr().out.split())
     assert "--seek-countdown SECONDS" in shown and "0 to 120 (default 5)" in shown
     assert "--seek-bot-waits SECONDS,..." in shown and "(default 30,60,120)" in shown
+
+
+def test_the_printed_url_names_localhost_on_loopback() -> None:
+    """Passkeys need a site's name: on loopback the URL printed is localhost's."""
+    from polignac.cli.serve import shown_url
+    assert shown_url("127.0.0.1", 8000) == "http://localhost:8000/"
+    assert shown_url("::1", 8001) == "http://localhost:8001/"
+    assert shown_url("0.0.0.0", 80) == "http://0.0.0.0:80/"
+    assert shown_url("2001:db8::1", 8000) == "http://[2001:db8::1]:8000/"

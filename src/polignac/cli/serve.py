@@ -299,6 +299,15 @@ def _secret(args: argparse.Namespace, bus: str) -> str | None:
     return secret
 
 
+def shown_url(host: str, port: int) -> str:
+    """The URL to open: ``localhost`` for a loopback address (passkeys need a site's
+    name: a browser refuses them on an IP address), else the address itself."""
+    if host in ("127.0.0.1", "::1") or host.startswith("127."):
+        return f"http://localhost:{port}/"
+    shown = f"[{host}]" if ":" in host else host
+    return f"http://{shown}:{port}/"
+
+
 def run_serve(args: argparse.Namespace) -> int:
     """Print the URL and serve until interrupted.
 
@@ -314,8 +323,7 @@ def run_serve(args: argparse.Namespace) -> int:
     from ..server import create_app
     from ..server.tables.connections import uvicorn_options
 
-    host = f"[{args.host}]" if ":" in args.host else args.host
-    print(f"polignac: serving on http://{host}:{args.port}/", flush=True)
+    print(f"polignac: serving on {shown_url(args.host, args.port)}", flush=True)
     if args.host in ("0.0.0.0", "::") and not args.allowed_host:
         print("polignac: listening on every address, but only loopback host names are "
               "served: name yours with --allowed-host", flush=True)
