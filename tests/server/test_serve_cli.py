@@ -75,7 +75,7 @@ def test_run_serve_prints_the_url(monkeypatch: pytest.MonkeyPatch,
     monkeypatch.setattr(uvicorn, "run", lambda app, **kw: seen.update(kw))
     args = _parse(["serve", "--port", "8123", "--data", str(tmp_path)])
     assert args.func(args) == 0
-    assert "http://127.0.0.1:8123/" in capsys.readouterr().out
+    assert "http://localhost:8123/" in capsys.readouterr().out  # listens on 127.0.0.1
     assert seen["host"] == "127.0.0.1" and seen["ws_max_size"] == 64 * 1024
 
 
