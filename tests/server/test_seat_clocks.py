@@ -194,3 +194,36 @@ def test_leaving_rated_matches_closes_rated_play_for_a_while(client: TestClient)
     profile = client.get("/api/players/leaver").json()
     assert profile["abandoned"] == 2 and profile["rated_closed_until"] is not None
     assert account > 0
+
+
+def test_a_rated_match_left_ends_with_the_absentee_last(config: ServerConfig) -> None:
+    """The person runs out of time in the first deal; the stand-in plays the match to its
+    end; the stored result places them last and marks the seat abandoned, whatever the
+    bot did."""
+    from sqlalchemy import select
+
+    from polignac.server.store.schema import match_seats_t
+
+    from .table_support import until
+
+    async def run() -> None:
+        cfg, clock = timed(config)
+        options = {**MOVE_30, "rated": True}
+        async with stored_table(cfg, [bot(0), person(1), bot(2), bot(3)], options=options,
+                                overrides={"threshold": 1}) as table:
+            table.subscribe(1, asyncio.Queue())
+            await table.deal()
+            await clock.advance(30)
+            await asyncio.wait_for(table.seat_clocks.expiring, 10)  # type: ignore[arg-type]
+            for _ in range(2000):  # the bots (and the stand-in) play on the injected clock
+                if table.match.finished:
+                    break
+                await clock.advance(1)
+            await until(lambda: table.match.finished)
+            engine = table.writer.store.engine
+            with engine.connect() as conn:
+                rows = {r.seat: r for r in conn.execute(select(match_seats_t))}
+            assert rows[1].abandoned and not rows[1].won
+            assert rows[1].place == max(r.place for r in rows.values())
+            assert not any(rows[s].abandoned for s in (0, 2, 3))
+    asyncio.run(run())
