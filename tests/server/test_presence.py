@@ -41,7 +41,8 @@ def test_grace_period_then_a_solo_table_pauses_until_the_person_returns(
             assert me == {"seat": 0, "name": "You", "name_key": "name.you", "name_params": {},
                           "kind": "human", "open": False,
                           "connected": True, "grace_until": None, "bot_playing": False,
-                          "take_pending": False, "take_name": None, "take_approved": False}
+                          "take_pending": False, "take_name": None, "take_approved": False,
+                          "left": False, "may_come_back": False}
             assert [p["kind"] for p in state["presence"]] == ["human", "bot", "bot", "bot"]
             assert all(p["bot_playing"] for p in state["presence"][1:])
             with watcher.websocket_connect(url + "/ws") as spectator:
@@ -234,3 +235,17 @@ def test_rematch_keeps_the_seats(config: ServerConfig) -> None:
             assert hello(ws)["you"] == 0
         with client.websocket_connect(url + "/ws") as ws:
             assert hello(ws)["table"]["rematch"] == new_url
+
+
+def test_a_paused_table_leaves_the_lobby_list(client: TestClient) -> None:
+    """Nobody at a public table after the grace: it pauses, and the lobby no longer
+    lists it (its people find it among their unfinished tables)."""
+    r = client.post("/api/tables", json={"preset": "polignac", "seats": [
+        {"kind": "you"}, {"kind": "bot", "level": "random"}, {"kind": "bot", "level": "random"},
+        {"kind": "bot", "level": "random"}]}, headers={"origin": "http://testserver"})
+    table_id = r.json()["id"]
+    listed = [t["id"] for t in client.get("/api/tables").json()["tables"]]
+    assert table_id in listed
+    client.app.state.hub.tables[table_id].paused = True  # type: ignore[attr-defined]
+    listed = [t["id"] for t in client.get("/api/tables").json()["tables"]]
+    assert table_id not in listed

@@ -179,7 +179,8 @@ async def create_table(request: Request) -> Response:
 
 async def list_tables(request: Request) -> Response:
     """Every public table in memory, newest first (at most 500): preset, status, who is
-    seated.  Private tables (Play now, or created private) are not listed."""
+    seated.  Private tables (Play now, or created private) and paused ones are not
+    listed."""
     hub = hub_of(request)
     entries = listed(hub)
     entries = await hub.cluster.gather(entries)  # every process's tables (cluster.py)
@@ -188,8 +189,10 @@ async def list_tables(request: Request) -> Response:
 
 
 def listed(hub: Hub) -> list[dict[str, Any]]:
-    """This process's public tables as ``GET /api/tables`` lists them (newest 500)."""
-    tables = sorted((t for t in hub.tables.values() if not t.private),
+    """This process's public tables as ``GET /api/tables`` lists them (newest 500): a
+    paused table (nobody has been at it since their grace ended) is not listed; its
+    people find it in their profile's unfinished tables."""
+    tables = sorted((t for t in hub.tables.values() if not t.private and not t.paused),
                     key=lambda t: t.created_at, reverse=True)[:500]
     return [
         {"id": t.id, "url": f"/tables/{t.id}", "preset": t.preset, "overrides": t.overrides,
