@@ -291,11 +291,6 @@ class Store:
              "created_at": now if ev.at is None else ev.at}
             for table_id, ev in events])
 
-    def claim_seat(self, table_id: str, seat: int, token_hash: str) -> None:
-        """Give a seat its token (the invite is used up)."""
-        with writing(self.engine) as conn:
-            update_seat(conn, table_id, seat, token_hash=token_hash, invite_hash=None)
-
     def take_seat(self, table_id: str, seat: int, name: str, token_hash: str) -> None:
         """A person takes a bot's seat: the seat becomes human with this token."""
         with writing(self.engine) as conn:
