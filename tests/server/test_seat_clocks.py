@@ -227,3 +227,25 @@ def test_a_rated_match_left_ends_with_the_absentee_last(config: ServerConfig) ->
             assert rows[1].place == max(r.place for r in rows.values())
             assert not any(rows[s].abandoned for s in (0, 2, 3))
     asyncio.run(run())
+
+
+def test_at_a_correspondence_table_being_away_is_not_leaving(config: ServerConfig) -> None:
+    """Days a move: a person who closes the page has no grace period, no stand-in and no
+    pause; the bots answer at once; only the seat's clock counts, and at its end the seat
+    is left as at any timed table."""
+    async def run() -> None:
+        cfg, clock = timed(replace(config, grace_seconds=30))
+        options = {"time_control": {"kind": "days", "days": 1}}
+        async with stored_table(cfg, [bot(0), person(1), bot(2), bot(3)],
+                                options=options) as table:
+            table.unsubscribe(table.subscribe(1, asyncio.Queue()))  # came, and went
+            await table.deal()
+            assert not table.presence.grace_until
+            await clock.advance(3600)
+            assert not table.paused and 1 not in table.presence.standing_in
+            view = table.seat_clocks.view()
+            assert view is not None and view["running"] == 1
+            await clock.advance(86_400 - 3600)
+            await asyncio.wait_for(table.seat_clocks.expiring, 10)  # type: ignore[arg-type]
+            assert table.seats[1].left_at is not None and 1 in table.presence.standing_in
+    asyncio.run(run())

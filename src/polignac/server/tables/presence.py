@@ -79,13 +79,17 @@ class Presence:
     def start_grace(self, seat: int) -> None:
         """Give an absent person ``grace_seconds``, after which a bot plays for them.
 
-        Nothing happens for a seat nobody has claimed yet, or once the match is over.
+        Nothing happens for a seat nobody has claimed yet, once the match is over, or at
+        a correspondence table (days a move), where only the seat's clock counts.
         """
         table = self.table
         row = table.seats[seat]
         if (table.match.finished or row.kind != "human" or row.token_hash is None
                 or seat in self.standing_in or self.connections.get(seat, 0) > 0):
             return
+        control = table.seat_clocks.control
+        if control is not None and control.correspondence:
+            return  # days a move: being away is how it is played; only the clock counts
         self.end_grace(seat)
         grace = table.config.grace_seconds
         self.grace_until[seat] = table.clock.time() + grace
