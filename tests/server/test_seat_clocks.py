@@ -249,3 +249,32 @@ def test_at_a_correspondence_table_being_away_is_not_leaving(config: ServerConfi
             await asyncio.wait_for(table.seat_clocks.expiring, 10)  # type: ignore[arg-type]
             assert table.seats[1].left_at is not None and 1 in table.presence.standing_in
     asyncio.run(run())
+
+
+def test_your_turn_lists_the_timed_tables_where_you_are_to_move(client: TestClient) -> None:
+    """``GET /api/my-turn``: a correspondence table where it is my move is listed with
+    its deadline (a guest's in this browser; an account's from any of its browsers)."""
+    from .helpers import sibling
+    from .test_accounts import PASSWORD, post, signup, wait_for
+
+    signup(client, "mover")
+    r = post(client, "/api/tables", {
+        "preset": "polignac", "time_control": {"kind": "days", "days": 2},
+        "seats": [{"kind": "you"}] + [{"kind": "bot", "level": "random"}] * 3})
+    assert r.status_code == 200, r.text
+    table_id = r.json()["id"]
+    table = client.app.state.hub.tables[table_id]  # type: ignore[attr-defined]
+    with client.websocket_connect(f"/tables/{table_id}/ws") as ws:
+        ws.send_json({"type": "hello", "last_seq": 0})
+        wait_for(lambda: table.match.current is not None and table.match.to_act() == 0)
+    turns = wait_for(lambda: client.get("/api/my-turn").json()["turns"])
+    (turn,) = turns
+    assert turn["table"] == table_id and turn["seat"] == 0
+    assert turn["time_control"] == {"kind": "days", "days": 2}
+    assert turn["deadline"] == pytest.approx(client.get("/api/my-turn").json()["now"]
+                                             + 2 * 86_400, abs=120)
+    other = sibling(client)  # the same account in another browser sees it too
+    assert post(other, "/api/account/signin", {"username": "mover",
+                                                "password": PASSWORD}).status_code == 200
+    assert [t["table"] for t in other.get("/api/my-turn").json()["turns"]] == [table_id]
+    assert sibling(client).get("/api/my-turn").json()["turns"] == []  # a stranger: none

@@ -6,6 +6,7 @@ games (blocking database work: call it in a thread; the routes are in
 
 from __future__ import annotations
 
+import json
 import time
 from typing import Any
 
@@ -114,6 +115,34 @@ def unfinished_of(conn: Any, account_id: int) -> list[dict[str, Any]]:
         .order_by(tables_t.c.created_at.desc()).limit(50)).all()
     return [{"table": r.id, "preset": r.preset, "created_at": r.created_at, "seat": r.seat,
              "url": f"/tables/{r.id}"} for r in rows]
+
+
+def turns_of(engine: Engine, account_id: int | None, identity: str | None
+             ) -> list[dict[str, Any]]:
+    """"Your turn": the timed tables in play where the seat whose clock runs is held by
+    the account (any of its browsers) or, for a guest, by this browser ``identity``,
+    soonest deadline first (at most 100)."""
+    if account_id is None and identity is None:
+        return []
+    query = (select(tables_t.c.id, tables_t.c.preset, tables_t.c.deadline,
+                    tables_t.c.options, seats_t.c.seat)
+             .join(seats_t, (seats_t.c.table_id == tables_t.c.id)
+                   & (seats_t.c.seat == tables_t.c.to_move))
+             .where(tables_t.c.to_move.is_not(None), tables_t.c.finished_at.is_(None),
+                    tables_t.c.closed_at.is_(None), seats_t.c.left_at.is_(None)))
+    if account_id is not None:
+        query = query.join(identities_t, identities_t.c.identity_hash == seats_t.c.holder_hash
+                           ).where(identities_t.c.account_id == account_id)
+    else:
+        query = query.where(seats_t.c.holder_hash == identity)
+    with engine.connect() as conn:
+        rows = conn.execute(query.order_by(tables_t.c.deadline).limit(100)).all()
+    out = []
+    for r in rows:
+        control = json.loads(r.options or "{}").get("time_control")
+        out.append({"table": r.id, "url": f"/tables/{r.id}", "preset": r.preset,
+                    "seat": r.seat, "deadline": r.deadline, "time_control": control})
+    return out
 
 
 def profile_data(engine: Engine, username: str, page: int, own: bool

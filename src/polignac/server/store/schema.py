@@ -38,6 +38,8 @@ tables_t = Table(
     Column("closed_at", Float, nullable=True),  # migration 0004
     Column("finished_at", Float, nullable=True),  # migration 0004
     Column("broken", Text, nullable=True),  # migration 0006: why it does not replay
+    Column("to_move", Integer, nullable=True),  # migration 0013: the seat whose clock runs
+    Column("deadline", Float, nullable=True),  # migration 0013: when it runs out
 )
 
 seats_t = Table(

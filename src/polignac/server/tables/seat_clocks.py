@@ -25,7 +25,7 @@ from ...core import Match
 from ...core.timecontrol import Clocks, TimeControl
 from ..base.clock import Timer
 from ..players import conduct
-from ..store.db import EventRow, update_seat
+from ..store.db import EventRow, update_seat, update_table
 
 if TYPE_CHECKING:
     from .tables import GameTable
@@ -43,6 +43,8 @@ class SeatClocks:
                                       else Clocks.new(control, len(table.seats)))
         self.timer: Timer | None = None
         self.expiring: asyncio.Task[None] | None = None
+        self.stored_turn: tuple[int | None, float | None] | None = None
+        self.storing: asyncio.Task[None] | None = None
 
     @property
     def control(self) -> TimeControl | None:
@@ -66,18 +68,22 @@ class SeatClocks:
         return (row.kind == "human" and row.left_at is None
                 and seat not in self.table.presence.standing_in)
 
-    def follow(self, after: Match, ev: EventRow) -> None:
-        """Move the clocks past ``ev`` (committed at ``ev.at``), ``after`` being the
-        match it led to: the mover's clock stops (with its increment), and the next
-        person to act has theirs started."""
+    def past(self, after: Match, ev: EventRow) -> Clocks | None:
+        """The clocks past ``ev`` (committed at ``ev.at``), ``after`` being the match it
+        led to: the mover's clock stopped (with its increment), and the next person to
+        act's started.  Nothing changes here (:meth:`follow` keeps them)."""
         if self.clocks is None or ev.at is None:
-            return
+            return self.clocks
         moved = ev.kind == "act" and self.clocks.running == ev.seat
         clocks = self.clocks.stop(ev.at, moved=moved)
         who = after.to_act() if after.current is not None and not after.finished else None
         if who is not None and self._runs_for(who):
             clocks = clocks.start(who, ev.at)
-        self.clocks = clocks
+        return clocks
+
+    def follow(self, after: Match, ev: EventRow) -> None:
+        """Keep the clocks past ``ev`` (:meth:`past`)."""
+        self.clocks = self.past(after, ev)
 
     def restore(self) -> None:
         """After the replay at load: the seats stored as left are flagged, and a stand-in
@@ -102,17 +108,33 @@ class SeatClocks:
         self.schedule()
 
     def schedule(self) -> None:
-        """Set the one timer at the running clock's deadline (none when none runs)."""
+        """Set the one timer at the running clock's deadline (none when none runs), and
+        store whose clock runs and until when when that changed (``tables.to_move``,
+        ``tables.deadline``: what the "Your turn" lists read; derived from the events,
+        so it is written again after a restart)."""
         if self.timer is not None:
             self.timer.cancel()
             self.timer = None
         if self.clocks is None:
             return
         deadline = self.clocks.deadline()
+        turn = (self.clocks.running, deadline)
+        if turn != self.stored_turn:
+            self.stored_turn = turn
+            self.storing = asyncio.get_running_loop().create_task(self._store_turn(*turn))
         if deadline is None:
             return
         clock = self.table.clock
         self.timer = clock.call_later(max(0.0, deadline - clock.time()), self._expire)
+
+    async def _store_turn(self, to_move: int | None, deadline: float | None) -> None:
+        table = self.table
+        try:
+            await table.writer.run(lambda conn: update_table(conn, table.id, to_move=to_move,
+                                                             deadline=deadline))
+        except Exception:  # an index of the events: written again at the next change
+            self.stored_turn = None
+            log.exception("table %s: could not store whose turn it is", table.id)
 
     def _expire(self) -> None:
         self.timer = None

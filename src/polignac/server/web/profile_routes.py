@@ -21,6 +21,7 @@ from starlette.routing import Route
 
 from ..base.inputs import ascii_int
 from ..base.pages import STATIC
+from ..base.seating import identity_hash, read_identity
 from ..players.accounts import AccountError, check_username
 from ..players.profiles import (
     DEFAULT_POOL,
@@ -29,7 +30,9 @@ from ..players.profiles import (
     leaderboard_data,
     pool_of_preset,
     profile_data,
+    turns_of,
 )
+from ..tables.hub import hub_of
 from .account_routes import service, signed_in
 
 
@@ -71,6 +74,18 @@ async def leaderboard(request: Request) -> Response:
                          "presets": pool_of_preset(), "players": rows})
 
 
+async def my_turn(request: Request) -> Response:
+    """``GET /api/my-turn``: the timed tables where it is this person's move (the
+    signed-in account's, from any browser; a guest's in this browser), soonest deadline
+    first, with the server's ``now``."""
+    me = await signed_in(request)
+    identity = read_identity(request.cookies)
+    turns = await asyncio.to_thread(
+        turns_of, service(request).store.engine, None if me is None else me.id,
+        None if identity is None else identity_hash(identity))
+    return JSONResponse({"turns": turns, "now": hub_of(request).clock.time()})
+
+
 async def profile_page(request: Request) -> Response:
     """The player page; the script reads ``/api/players/{name}``."""
     return FileResponse(STATIC / "profile.html")
@@ -88,4 +103,5 @@ def routes() -> list[Route]:
         Route("/api/players/{name}", profile),
         Route("/leaderboard", leaderboard_page),
         Route("/api/leaderboard", leaderboard),
+        Route("/api/my-turn", my_turn),
     ]

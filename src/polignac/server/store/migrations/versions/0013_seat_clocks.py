@@ -1,6 +1,7 @@
 """Clocks and leaving: ``seats.left_at`` (the person ran out of time or left for good:
 a stand-in plays the seat) and ``match_seats.abandoned`` (a rated match they left,
-placed last), and ``abandons`` (who left which rated match, when: play bans).
+placed last), ``tables.to_move`` and ``tables.deadline`` (whose clock runs and
+until when: the "Your turn" lists), and ``abandons`` (who left which rated match, when: play bans).
 
 Revision ID: 0013
 Revises: 0012
@@ -27,6 +28,9 @@ def upgrade() -> None:
     op.create_index("abandons_at", "abandons", ["account_id", "at"])
     with op.batch_alter_table("seats") as batch:
         batch.add_column(sa.Column("left_at", sa.Float, nullable=True))
+    with op.batch_alter_table("tables") as batch:
+        batch.add_column(sa.Column("to_move", sa.Integer, nullable=True))
+        batch.add_column(sa.Column("deadline", sa.Float, nullable=True))
     with op.batch_alter_table("match_seats") as batch:
         batch.add_column(sa.Column("abandoned", sa.Boolean, nullable=False,
                                    server_default=sa.false()))
@@ -40,3 +44,6 @@ def downgrade() -> None:
         batch.drop_column("abandoned")
     with op.batch_alter_table("seats") as batch:
         batch.drop_column("left_at")
+    with op.batch_alter_table("tables") as batch:
+        batch.drop_column("deadline")
+        batch.drop_column("to_move")
