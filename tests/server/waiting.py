@@ -20,7 +20,7 @@ import os
 import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import TypeVar
+from typing import Any, TypeVar
 
 T = TypeVar("T")
 
@@ -134,3 +134,10 @@ def held(path: str, timeout: float = 120.0) -> None:
     """
     wait_until(lambda: os.path.exists(path), timeout, what=f"the gate {path}",
                interval=0.002)
+
+
+def held_then(path: str, job: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+    """Job (in a worker): ``job(*args, **kwargs)`` once the gate at ``path`` is open
+    (``functools.partial(held_then, gate.path, job)`` stands in for ``job``)."""
+    held(path)
+    return job(*args, **kwargs)
