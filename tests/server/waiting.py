@@ -16,6 +16,7 @@ opens it, so that a job is still running exactly as long as the test needs.
 from __future__ import annotations
 
 import asyncio
+import inspect
 import os
 import time
 from collections.abc import Awaitable, Callable
@@ -70,10 +71,11 @@ def wait_until(predicate: Callable[[], T], timeout: float = TIMEOUT,
         time.sleep(interval)
 
 
-async def until(predicate: Callable[[], T], timeout: float = TIMEOUT,
+async def until(predicate: Callable[[], T | Awaitable[T]], timeout: float = TIMEOUT,
                 what: str | Callable[[], str] = "the condition",
                 interval: float = 0.005) -> T:
-    """As :func:`wait_until`, on the running event loop (the loop goes on meanwhile).
+    """As :func:`wait_until`, on the running event loop (the loop goes on meanwhile);
+    ``predicate`` may be a coroutine function (its answer is awaited).
 
     The deadline is the real clock's (``time.monotonic``), never a ``ManualClock``'s.
 
@@ -83,6 +85,8 @@ async def until(predicate: Callable[[], T], timeout: float = TIMEOUT,
     deadline = time.monotonic() + timeout
     while True:
         value = predicate()
+        if inspect.isawaitable(value):
+            value = await value
         if value:
             return value
         if time.monotonic() >= deadline:
