@@ -13,6 +13,8 @@ from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
+from tests.server import waiting
+
 CHROMIUM = Path("/usr/bin/chromium")
 """Debian's chromium (Playwright cannot download its own browsers here)."""
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
@@ -20,12 +22,12 @@ ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
 """Launch flags: root needs --no-sandbox; the rest keep Chromium off the network."""
 
 
-def wait_until(check: Callable[[], bool], timeout: float = 20.0) -> None:
-    """Poll ``check`` (the pages' CSP forbids the string eval of wait_for_function)."""
-    deadline = time.monotonic() + timeout
-    while not check():
-        assert time.monotonic() < deadline, "timed out"
-        time.sleep(0.03)
+def wait_until(check: Callable[[], Any], timeout: float = 20.0,
+               what: str | Callable[[], str] = "the page to get there") -> Any:
+    """Poll ``check`` every 30 ms until it answers something true, and return that (the
+    pages' CSP forbids the string eval of wait_for_function); ``timeout`` only guards
+    against a hang (:func:`tests.server.waiting.wait_until`)."""
+    return waiting.wait_until(check, timeout, what=what, interval=0.03)
 
 
 @contextlib.contextmanager
@@ -43,11 +45,12 @@ def live_server(config: Any) -> Iterator[str]:
                                         log_level="warning", ws_max_size=64 * 1024))
     thread = threading.Thread(target=srv.run, daemon=True)
     thread.start()
-    deadline = time.monotonic() + 15
-    while not srv.started:
-        assert time.monotonic() < deadline, "server did not start"
+
+    def started() -> bool:
         assert thread.is_alive(), "server stopped while starting"
-        time.sleep(0.05)
+        return bool(srv.started)
+
+    waiting.wait_until(started, 30, what="the server to start", interval=0.05)
     try:
         yield f"http://127.0.0.1:{port}"
     finally:

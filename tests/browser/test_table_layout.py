@@ -12,10 +12,10 @@ Screenshots go to ``$POLIGNAC_SCREENSHOTS`` (default: the test's tmp folder).
 
 from __future__ import annotations
 
+import functools
 import math
 import os
-import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -74,11 +74,18 @@ def _table(page: Any, server: str, preset: str, players: int) -> None:
 
 def _play_first_deal(page: Any) -> None:
     """Play your cards until the first deal is in the chart."""
-    deadline = time.monotonic() + 60
-    while not page.locator("#chart .chart-legend").count():
-        assert time.monotonic() < deadline, "the first deal did not end"
+    wait_until(_playing(page, lambda: page.locator("#chart .chart-legend").count()), 60,
+               what="the first deal to end")
+
+
+def _playing(page: Any, done: Callable[[], Any]) -> Callable[[], bool]:
+    """For ``wait_until``: whether ``done()``, after one step of play if not yet."""
+    def check() -> bool:
+        if done():
+            return True
         page.evaluate(STEP)
-        time.sleep(0.03)
+        return False
+    return check
 
 
 WIDE = """() => [...document.querySelectorAll('body *')].filter((e) =>
@@ -207,11 +214,9 @@ def _overlaps(page: Any) -> list[str]:
 def _hold_a_whole_trick(page: Any, n: int) -> None:
     """Play until a whole trick of ``n`` cards is held on the felt."""
     page.evaluate("localStorage.setItem('polignac-trick-hold', '30')")
-    deadline = time.monotonic() + 60
-    while page.locator("#trick[data-kind=done] .played:not(.turnup)").count() < n:
-        assert time.monotonic() < deadline, "no whole trick was held"
-        page.evaluate(STEP)
-        time.sleep(0.05)
+    wait_until(_playing(page, lambda: page.locator(
+        "#trick[data-kind=done] .played:not(.turnup)").count() >= n), 60,
+        what="a whole trick held")
 
 
 def _check_preset(browser: Any, server: str, preset: str, n: int, shots: Path) -> None:
@@ -305,29 +310,49 @@ def _shown(page: Any) -> tuple[int, int, str]:
     return int(got[0] or 0), int(got[1] or 0), str(got[2])
 
 
+def _pause_clock(page: Any) -> bool:
+    """Stop the page's (installed) clock a quarter of a second ahead of its time now;
+    False when its time passed that mark before the call arrived (try again)."""
+    from playwright.sync_api import Error
+
+    try:
+        page.clock.pause_at(page.evaluate("Date.now()") / 1000 + 0.25)  # in seconds
+    except Error as exc:
+        if "to the past" not in str(exc):
+            raise
+        return False
+    return True
+
+
 def test_a_finished_trick_is_held_in_front_of_the_seats(chromium: Any,
                                                         fast_server: str, shots: Path) -> None:
     context = chromium.new_context(viewport=DESKTOP, locale="en-US")
     context.add_init_script("localStorage.setItem('polignac-trick-hold', '30')")
+    context.clock.install()  # the page's timers on a clock the test can stop (it runs)
     page = context.new_page()
     _table(page, fast_server, "polignac", 5)
-    deadline = time.monotonic() + 60
-    while True:  # play until a bot's card waits behind a held trick
-        assert time.monotonic() < deadline, "no trick was held while a bot played on"
+
+    def held_behind() -> tuple[int, int, str] | None:
+        """Play until a bot's card waits behind a held trick."""
         got, shown, kind = _shown(page)
         if kind == "done" and got > shown:
-            break
+            return got, shown, kind
         if kind in ("current", "done"):
             _in_front_of_their_seats(page)
         if kind != "done" or page.locator("#hand .card.legal").count():
             page.evaluate(STEP)  # your turn (while a trick is held: you lead)
-        time.sleep(0.05)
+        return None
+
+    got, shown, _kind = wait_until(held_behind, 60,
+                                   what="a trick held while a bot played on")
+    wait_until(functools.partial(_pause_clock, page), what="the page's clock to stop")
     assert _in_front_of_their_seats(page) == 5
     assert page.locator("#trick .played.winner").count() == 1
     page.screenshot(path=shots / "trick-held.png")
-    time.sleep(0.5)  # the next event is there, and still waits (more may come meanwhile)
-    now = _shown(page)
+    page.clock.run_for(1000)  # a second of the page's timers, however long it takes
+    now = _shown(page)  # the next event is there, and still waits (more may come)
     assert now[0] >= got and now[1:] == (shown, "done")
+    page.clock.resume()
     # Animations off: everything waiting is shown at once.
     page.uncheck("#motion")
     wait_until(lambda: _shown(page)[0] == _shown(page)[1])
@@ -346,10 +371,8 @@ def test_reduced_motion_shows_each_event_at_once(chromium: Any, fast_server: str
     page = context.new_page()
     _table(page, fast_server, "polignac", 5)
     assert not page.is_checked("#motion")
-    tricks = 0
-    deadline = time.monotonic() + 60
-    while tricks < 3:  # three finished tricks, none of them held
-        assert time.monotonic() < deadline, "the deal did not go on"
+
+    def three_tricks() -> bool:  # three finished tricks, none of them held
         kind = _shown(page)[2]
         assert kind != "done"
         if kind in ("current", "last"):
@@ -357,9 +380,22 @@ def test_reduced_motion_shows_each_event_at_once(chromium: Any, fast_server: str
         tricks = len([x for x in page.locator("#log li").all_text_contents()
                       if "took the trick" in x])
         page.evaluate(STEP)
-        time.sleep(0.05)
+        return tricks >= 3
+
+    wait_until(three_tricks, 60, what="the deal to go on")
     wait_until(lambda: _shown(page)[0] == _shown(page)[1])
     context.close()
+
+
+def _whole_hand(page: Any) -> bool:
+    """Whether the prompt with its explanations is up over a whole hand (else a step)."""
+    if (page.locator("#prompt .call-help").count()
+            and page.locator("#hand .card").count() == 13):
+        return True
+    if page.locator("#hand .card.legal").count() and not \
+            page.locator("#prompt .call-help").count():
+        page.evaluate(STEP)
+    return False
 
 
 @pytest.mark.parametrize("preset", ["black-lady"])
@@ -372,14 +408,8 @@ def test_the_whole_hand_shows_under_the_call_explanations(chromium: Any, fast_se
         page = context.new_page()
         _table(page, fast_server, preset, 4)
         page.select_option("#lang", lang)
-        deadline = time.monotonic() + 60
-        while not (page.locator("#prompt .call-help").count()
-                   and page.locator("#hand .card").count() == 13):
-            assert time.monotonic() < deadline, "no prompt with a whole hand"
-            if page.locator("#hand .card.legal").count() and not \
-                    page.locator("#prompt .call-help").count():
-                page.evaluate(STEP)
-            time.sleep(0.05)
+        wait_until(functools.partial(_whole_hand, page), 60,
+                   what="a prompt with a whole hand")
         bottom = page.evaluate("Math.max(...[...document.querySelectorAll('#hand .card')]"
                                ".map((c) => c.getBoundingClientRect().bottom))")
         assert bottom <= DESKTOP["height"], (preset, lang, bottom)

@@ -9,13 +9,14 @@ import json
 import os
 import subprocess
 import sys
-import time
 from pathlib import Path
 from typing import Any
 
 import httpx
 
 import polignac
+
+from .waiting import wait_until
 
 TIMEOUT = 10.0
 SRC = str(Path(polignac.__file__).resolve().parents[1])
@@ -61,16 +62,14 @@ class Proc:
         Raises:
             AssertionError: it exited, or was not ready in time (its log attached).
         """
-        deadline = time.monotonic() + seconds
-        while time.monotonic() < deadline:
+        def ready() -> bool:
             if not self.alive():
                 raise AssertionError(f"{self.name} exited:\n{self.tail()}")
-            with contextlib.suppress(httpx.HTTPError):
-                if httpx.get(self.base + "/ready", timeout=2, trust_env=False
-                             ).status_code == 200:
-                    return
-            time.sleep(0.1)
-        raise AssertionError(f"{self.name} was not ready in {seconds} s:\n{self.tail()}")
+            return httpx.get(self.base + "/ready", timeout=2, trust_env=False
+                             ).status_code == 200
+
+        wait_until(ready, seconds, what=lambda: f"{self.name} to be ready:\n{self.tail()}",
+                   interval=0.1, ignoring=(httpx.HTTPError,))
 
     def tail(self) -> str:
         with contextlib.suppress(OSError):
@@ -167,13 +166,17 @@ class Viewer:
         from websockets.sync.client import connect
 
         self.close()
-        deadline = time.monotonic() + seconds
         i = start
-        while time.monotonic() < deadline:
-            proc = procs[i % len(procs)]
-            i += 1
-            if not proc.alive():
-                continue
+
+        def answered() -> bool:  # one try, at the next live process
+            nonlocal i
+            for _ in procs:
+                proc = procs[i % len(procs)]
+                i += 1
+                if proc.alive():
+                    break
+            else:
+                return False
             headers = {"Cookie": self.cookie} if self.cookie else {}
             try:
                 self.ws = connect(f"ws://127.0.0.1:{proc.port}/tables/{self.table}/ws",
@@ -181,11 +184,13 @@ class Viewer:
                                   open_timeout=TIMEOUT)
                 self.ws.send(json.dumps({"type": "hello", "last_seq": self.seq}))
                 self.frame(any_type=True)  # nothing missed: only the presence frame
-                return
+                return True
             except Exception:  # closed (1012), refused, timed out: the next one
                 self.close()
-                time.sleep(0.1)
-        raise AssertionError(f"no process answered for table {self.table} in {seconds} s")
+                return False
+
+        wait_until(answered, seconds, what=f"a process to answer for table {self.table}",
+                   interval=0.1)
 
     def frame(self, any_type: bool = False) -> dict[str, Any]:
         """The next state or event frame (others are kept, skipped; with ``any_type``,

@@ -18,7 +18,6 @@ import shutil
 import socket
 import subprocess
 import tempfile
-import time
 import uuid
 import warnings
 from collections.abc import Iterator
@@ -34,6 +33,8 @@ from starlette.testclient import TestClient  # noqa: E402
 
 from polignac.server import ServerConfig, create_app  # noqa: E402
 from polignac.server.jobs.botmoves import PoolBackend  # noqa: E402
+
+from .waiting import wait_until  # noqa: E402
 
 FAST = {"bot_delay": 0.0, "deal_delay": 0.0, "cut_window": 0.0, "rate_per_second": 10000,
         "rate_burst": 10000, "create_burst": 10000, "trick_pause": 0.0,
@@ -193,17 +194,20 @@ class RedisServer:
             [self.binary, "--bind", "127.0.0.1", "--port", str(self.port), "--save", "",
              "--appendonly", "no", "--dir", str(self.root), "--protected-mode", "yes"],
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        deadline = time.monotonic() + 20
-        while time.monotonic() < deadline:
-            if self.process.poll() is not None:
-                raise RuntimeError(f"redis-server exited with {self.process.returncode}")
-            with contextlib.suppress(OSError), socket.create_connection(
-                    ("127.0.0.1", self.port), timeout=1) as s:
+        process = self.process
+
+        def pong() -> bool:
+            if process.poll() is not None:
+                raise RuntimeError(f"redis-server exited with {process.returncode}")
+            with socket.create_connection(("127.0.0.1", self.port), timeout=1) as s:
                 s.sendall(b"PING\r\n")
-                if s.recv(16).startswith(b"+PONG"):
-                    return
-            time.sleep(0.05)
-        raise RuntimeError("redis-server did not answer PING within 20 s")
+                return s.recv(16).startswith(b"+PONG")
+
+        try:
+            wait_until(pong, 20, what="redis-server to answer PING", interval=0.05,
+                       ignoring=(OSError,))
+        except AssertionError as exc:
+            raise RuntimeError(str(exc)) from None
 
     def stop(self) -> None:
         """Kill it and remove its folder."""

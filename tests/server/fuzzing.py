@@ -38,6 +38,8 @@ from polignac.server import ServerConfig, create_app
 from polignac.server.tables.tables import GameTable
 from polignac.server.web.app import Hub
 
+from .waiting import until
+
 HOST = "testserver"
 REQUEST_SECONDS = 120
 """A request not answered within this long is a crash (a hang)."""
@@ -634,8 +636,8 @@ class Harness:
             if not sent:
                 sent = True
                 return {"type": "http.request", "body": body, "more_body": False}
-            await asyncio.sleep(3600)
-            return {"type": "http.disconnect"}
+            await asyncio.get_running_loop().create_future()  # the client stays: nothing
+            return {"type": "http.disconnect"}  # more comes (the app is cancelled first)
 
         async def send(message: dict[str, Any]) -> None:
             out.append(message)
@@ -877,11 +879,12 @@ class Harness:
         """
         if self.session is not None and not self.session.closed:
             await self.session.close()
-        deadline = asyncio.get_running_loop().time() + timeout
-        while any(t.driver is not None and not t.driver.done() for t in self.hub.tables.values()):
-            if asyncio.get_running_loop().time() > deadline:
-                raise AppCrash("a table's driver never stops")
-            await asyncio.sleep(0.01)
+        try:
+            await until(lambda: not any(t.driver is not None and not t.driver.done()
+                                        for t in self.hub.tables.values()),
+                        timeout, what="every table's driver to stop", interval=0.01)
+        except AssertionError:
+            raise AppCrash("a table's driver never stops") from None
 
     def check_database(self, path: Path) -> None:
         """After :meth:`settle`: the database holds exactly the tables and events served

@@ -17,7 +17,6 @@ import socket
 import subprocess
 import sys
 import tempfile
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -25,6 +24,8 @@ from typing import Any
 import httpx
 
 from polignac.core import Match, get_rules, to_record
+
+from .waiting import wait_until
 
 
 def free_port() -> int:
@@ -85,7 +86,8 @@ def serve(*options: str) -> Iterator[tuple[int, subprocess.Popen[bytes]]]:
     answering; its port and process.
 
     Raises:
-        RuntimeError: it did not start within 180 s (a loaded machine is slow).
+        AssertionError: it exited, or did not start within 180 s (a loaded machine is
+            slow).
     """
     port = free_port()
     with tempfile.TemporaryDirectory() as data:
@@ -93,17 +95,14 @@ def serve(*options: str) -> Iterator[tuple[int, subprocess.Popen[bytes]]]:
             [sys.executable, "-m", "polignac", "serve", "--port", str(port), "--data", data,
              *options], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         try:
-            deadline = time.monotonic() + 180
-            while True:
-                try:
-                    if httpx.get(f"http://127.0.0.1:{port}/health", timeout=2,
-                                 trust_env=False).status_code == 200:
-                        break
-                except httpx.HTTPError:
-                    pass
-                if time.monotonic() > deadline or proc.poll() is not None:
-                    raise RuntimeError("polignac serve did not start")
-                time.sleep(0.2)
+            def answers() -> bool:
+                if proc.poll() is not None:
+                    raise AssertionError(f"polignac serve exited ({proc.returncode})")
+                return httpx.get(f"http://127.0.0.1:{port}/health", timeout=2,
+                                 trust_env=False).status_code == 200
+
+            wait_until(answers, 180, what="polignac serve to start", interval=0.2,
+                       ignoring=(httpx.HTTPError,))
             yield port, proc
         finally:
             proc.terminate()

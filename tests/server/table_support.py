@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator
 from typing import Any
 
 from polignac.server import ServerConfig
@@ -59,10 +59,3 @@ def frames_of(queue: asyncio.Queue[Frame]) -> list[dict[str, Any]]:
         elif item is not None:
             out.append(item)
     return out
-
-
-async def until(test: Callable[[], Any], timeout: float = 10.0) -> None:
-    """Wait (on the loop) until ``test()`` is true."""
-    async with asyncio.timeout(timeout):
-        while not test():
-            await asyncio.sleep(0.005)

@@ -7,7 +7,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
-import time
 from typing import Any
 
 import httpx
@@ -19,6 +18,7 @@ from polignac.server.base.httplimits import ClientRequests, RequestCounts
 from polignac.server.tables.connections import uvicorn_options
 
 from .slow_readers import free_port, long_record, outcome, rss_mib, serve, slow_post
+from .waiting import until, wait_until
 
 
 def test_requests_per_client_are_bounded() -> None:
@@ -42,13 +42,11 @@ def test_requests_per_client_are_bounded() -> None:
 
     async def go() -> None:
         held = [asyncio.create_task(call("10.0.0.1")) for _ in range(4)]
-        while entered < 4:
-            await asyncio.sleep(0)
+        await until(lambda: entered >= 4, what="four requests in the app")
         assert counts.counts == {"10.0.0.1": 4} and counts.in_flight == 4
         assert await call("10.0.0.1") == 429 and counts.refused == 1
         other = asyncio.create_task(call("10.0.0.2"))
-        while entered < 5:
-            await asyncio.sleep(0)
+        await until(lambda: entered >= 5, what="the other address's request in the app")
         release.set()
         assert await asyncio.gather(*held, other) == [200] * 5
         assert counts.counts == {} and counts.in_flight == 0
@@ -94,20 +92,17 @@ def test_a_burst_waits_in_a_short_line() -> None:
         counts = RequestCounts(2, queue=2, wait=60)
         app = ClientRequests(app_, counts)
         held = [asyncio.create_task(_call(app, "10.0.0.1")) for _ in range(2)]
-        while len(gates) < 2:
-            await asyncio.sleep(0)
+        await until(lambda: len(gates) >= 2, what="two requests in the app")
         line = [asyncio.create_task(_call(app, "10.0.0.1", f"/line{i}")) for i in range(2)]
-        while counts.waiting < 2:
-            await asyncio.sleep(0)
+        await until(lambda: counts.waiting >= 2, what="two requests in the line")
         assert await _call(app, "10.0.0.1") == 429  # the line is full: at once
         assert counts.refused == 1 and counts.waited == 2
         other = asyncio.create_task(_call(ClientRequests(app_, counts), "10.0.0.2"))
-        while len(gates) < 3:  # another address does not wait behind this one
-            await asyncio.sleep(0)
+        await until(lambda: len(gates) >= 3,  # another address does not wait behind this one
+                    what="the other address's request in the app")
         gates[0].set()  # the first ends: the first of the line takes its place
         assert await held[0] == 200
-        while len(gates) < 4:
-            await asyncio.sleep(0)
+        await until(lambda: len(gates) >= 4, what="the first of the line in the app")
         assert counts.counts["10.0.0.1"] == 2 and counts.waiting == 1
         assert order[3] == "/line0", order  # first come, first in
         line[1].cancel()  # its browser went away while it waited
@@ -124,8 +119,7 @@ def test_a_burst_waits_in_a_short_line() -> None:
         app = ClientRequests(app_, counts)
         gates.clear()
         first = asyncio.create_task(_call(app, "10.0.0.1"))
-        while not gates:
-            await asyncio.sleep(0)
+        await until(lambda: gates, what="the first request in the app")
         assert await _call(app, "10.0.0.1") == 429
         assert counts.refused == 1 and counts.waiting == 0 and counts.lines == {}
         gates[0].set()
@@ -184,20 +178,22 @@ def test_readers_that_never_read_hold_no_memory() -> None:
         assert warm.status_code == 200 and len(warm.content) < 1_000_000, warm.text[:200]
         before = rss_mib(proc.pid)
         sockets = [slow_post(port, path, body) for _ in range(16)]
-        deadline = time.monotonic() + 60
-        while _health(port)["http"]["requests"] < 16:  # every slow request in the app
-            assert time.monotonic() < deadline, _health(port)
-            time.sleep(0.05)
+        wait_until(lambda: _health(port)["http"]["requests"] >= 16, 60,  # every slow
+                   what=lambda: f"the 16 slow requests in the app: {_health(port)}",  # request
+                   interval=0.05)
         extra = httpx.post(f"http://127.0.0.1:{port}/api/replay", content=body, timeout=60,
                            headers={"content-type": "application/json",
                                     "x-forwarded-for": "10.9.9.9"}, trust_env=False)
         assert extra.status_code == 429 and extra.json()["rule"] == "too-many-requests"
         peak = before
-        deadline = time.monotonic() + 120
-        while _health(port)["http"]["requests"]:  # every slow request ended
+
+        def ended() -> bool:  # every slow request ended (the memory's peak meanwhile)
+            nonlocal peak
             peak = max(peak, rss_mib(proc.pid))
-            assert time.monotonic() < deadline, _health(port)
-            time.sleep(0.05)
+            return not _health(port)["http"]["requests"]
+
+        wait_until(ended, 120, what=lambda: f"the slow requests to end: {_health(port)}",
+                   interval=0.05)
         health = _health(port)
         outcomes = [outcome(s) for s in sockets]
         for s in sockets:
@@ -245,10 +241,7 @@ def test_an_answer_that_cannot_leave_is_cut_after_the_write_timeout() -> None:
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     try:
-        deadline = time.monotonic() + 30
-        while not server.started:
-            assert time.monotonic() < deadline
-            time.sleep(0.02)
+        wait_until(lambda: server.started, what="uvicorn to start", interval=0.02)
         cuts = WRITE_CUTS[0]
         s = socket.socket()
         s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)

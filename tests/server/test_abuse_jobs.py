@@ -12,6 +12,8 @@ import pytest
 from polignac.server.jobs.botqueue import MAX_JOB_SECONDS, _job_fields
 from polignac.server.jobs.botworker import BotWorker
 
+from .waiting import until
+
 redis = pytest.importorskip("redis")
 
 BAD_LIMITS = [b"abc", b"nan", b"inf", b"-1", b"1e999", b"\xff",
@@ -46,10 +48,8 @@ def test_a_worker_drops_jobs_that_do_not_parse(redis_server: object,
         try:
             for fields in bad:
                 await client.xadd(f"{prefix}:jobs", fields)
-            for _ in range(500):  # bounded: the worker reads them within a second or two
-                if worker.malformed >= len(bad):
-                    break
-                await asyncio.sleep(0.02)
+            await until(lambda: worker.malformed >= len(bad),
+                        what="the worker to read every bad job")
             left = await client.xlen(f"{prefix}:jobs")  # acknowledged and deleted:
             pending = await client.xpending(f"{prefix}:jobs", worker.group)  # none to retry
             return worker.malformed, worker.errors, left + pending["pending"]

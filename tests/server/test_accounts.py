@@ -17,6 +17,7 @@ from polignac.server.players import accounts
 from polignac.server.players.accounts import check_username
 
 from .helpers import hello, play_until, sibling
+from .waiting import wait_until
 
 ORIGIN = {"origin": "http://testserver"}
 PASSWORD = "correct horse battery"
@@ -45,14 +46,8 @@ def finish_table(client: TestClient, rated: bool = False, seed: int = 1) -> str:
     return str(table_id)
 
 
-def wait_for(check: Any, timeout: float = 10.0) -> Any:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        found = check()
-        if found:
-            return found
-        time.sleep(0.02)
-    raise AssertionError("timed out")
+def wait_for(check: Any, timeout: float = 30.0) -> Any:
+    return wait_until(check, timeout, what="the account's state", interval=0.02)
 
 
 @pytest.mark.parametrize("name", ["ab", "a" * 21, "bad name", "é-accent", "", "x/y"])

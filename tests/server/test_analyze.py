@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import random
-import time
 from typing import Any
 
 import pytest
@@ -20,6 +19,7 @@ from polignac.server.jobs.jobs import analysis_deal_job
 from polignac.server.web import analysis_routes
 
 from .helpers import hello, play_now, play_until
+from .waiting import wait_until
 
 
 def _record(seed: int = 2, deals: int = 1) -> dict[str, Any]:
@@ -90,13 +90,13 @@ def test_a_deal_job_stops_at_its_time_limit() -> None:
 
 def _until(client: TestClient, url: str, seconds: float = 600) -> dict[str, Any]:
     """GET ``url`` until its analysis no longer runs (every 50 ms, at most ``seconds``)."""
-    deadline = time.monotonic() + seconds
-    while True:
+    def ended() -> dict[str, Any] | None:
         data: dict[str, Any] = client.get(url).json()
-        if not data["running"]:
-            return data
-        assert time.monotonic() < deadline, "the analysis did not end"
-        time.sleep(0.05)
+        return None if data["running"] else data
+
+    done: dict[str, Any] = wait_until(ended, seconds, what="the analysis to end",
+                                      interval=0.05)
+    return done
 
 
 def test_a_tables_deals_are_analysed_once_and_stored(client: TestClient) -> None:

@@ -8,7 +8,8 @@ from dataclasses import replace
 
 from polignac.server import ServerConfig
 
-from .table_support import bot, person, stored_table, until
+from .table_support import bot, person, stored_table
+from .waiting import until
 
 
 def test_the_driver_deals_and_plays_the_bots_turns_but_not_a_persons(
@@ -25,8 +26,10 @@ def test_the_driver_deals_and_plays_the_bots_turns_but_not_a_persons(
             table.paused = False
             table.wake()
             await until(lambda: table.match.current is not None
-                        and table.match.to_act() == 0)  # the person's turn: it waits
-            await until(lambda: table.driver is not None and table.driver.done())
+                        and table.match.to_act() == 0,  # the person's turn: it waits
+                        what="the person's turn")
+            await until(lambda: table.driver is not None and table.driver.done(),
+                        what="the driver to stop at the person's turn")
             assert driver.due() is None
             presence = table.presence  # a stand-in for the absent person: it plays on
             presence.standing_in.add(0)
@@ -34,7 +37,7 @@ def test_the_driver_deals_and_plays_the_bots_turns_but_not_a_persons(
             assert driver.due() == "bot" and driver.spec_for(0) == config.standin_level
             seq = table.seq
             table.wake()
-            await until(lambda: table.seq > seq)
+            await until(lambda: table.seq > seq, what="the stand-in's move")
     asyncio.run(run())
 
 
@@ -43,7 +46,7 @@ def test_a_table_of_bots_plays_its_match_to_the_end(config: ServerConfig) -> Non
         async with stored_table(replace(config, bot_delay=0.0), [bot(s) for s in range(4)],
                                 overrides={"threshold": 1}) as table:
             table.wake()
-            await until(lambda: table.match.finished, 60)
+            await until(lambda: table.match.finished, 120, what="the end of the match")
             assert table.status() == "finished" and table.bot_driver.due() is None
             kinds = [ev.kind for ev in table.events]
             assert kinds[0] == "deal" and kinds.count("deal") == len(table.match.results)

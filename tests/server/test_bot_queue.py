@@ -13,7 +13,6 @@ import signal
 import subprocess
 import sys
 import tempfile
-import time
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
@@ -29,6 +28,7 @@ from starlette.testclient import TestClient
 from tests.server.conftest import FAST, RedisServer
 from tests.server.helpers import hello, play_now, play_until
 from tests.server.test_bot_workers import SLOW, _trick_view
+from tests.server.waiting import until, wait_until
 
 import polignac
 from polignac.bots.base import SeatView
@@ -85,9 +85,10 @@ class Workers:
     def wait_ready(self) -> None:
         """Until every started worker has read the queue once (bounded: 60 s)."""
         client = redis.Redis.from_url(self.url)
-        deadline = time.monotonic() + 60
         names: set[str] = set()
-        while time.monotonic() < deadline:
+
+        def ready() -> bool:
+            nonlocal names
             for name, proc in self.procs.items():
                 assert proc.poll() is None, self.output(name)
             try:
@@ -95,13 +96,14 @@ class Workers:
                          client.xinfo_consumers(f"{self.prefix}:jobs", f"{self.prefix}:workers")}
             except redis.ResponseError:  # no group yet
                 names = set()
-            if names >= set(self.procs):
-                client.close()
-                return
-            time.sleep(0.1)
-        client.close()
-        raise AssertionError(f"workers not ready: {names}; "
-                             + "; ".join(self.output(n) for n in self.procs))
+            return names >= set(self.procs)
+
+        try:
+            wait_until(ready, 60, interval=0.1, what=lambda: (
+                f"the workers to read the queue: {names}; "
+                + "; ".join(self.output(n) for n in self.procs)))
+        finally:
+            client.close()
 
     def output(self, name: str) -> str:
         return f"{name}: {self.logs[name].read_text(errors='replace')[-2000:]}"
@@ -168,10 +170,7 @@ def test_moves_from_the_queue_equal_the_local_pools(redis_server: RedisServer,
             await client.xadd(f"{prefix}:jobs", {"req": "x", "job": "move", "args": "[]",
                                                  "limit": "0.001",
                                                  "reply": f"{prefix}:replies:nobody"})
-            for _ in range(300):  # bounded: the worker reads it within a second
-                if worker.expired:
-                    break
-                await asyncio.sleep(0.02)
+            await until(lambda: worker.expired, what="the worker to drop the late job")
             assert await client.xlen(f"{prefix}:replies:nobody") == 0
             await client.aclose()
             return queued, local, backend.stats()
@@ -219,17 +218,11 @@ def test_a_worker_killed_mid_move_is_replaced_by_another(workers: Workers) -> No
         client = redis.asyncio.Redis.from_url(workers.url)
         try:
             task = asyncio.create_task(backend.choose(job))
-            holder = None
-            for _ in range(1000):  # bounded: until a worker holds the move
-                held = await client.xpending_range(f"{workers.prefix}:jobs",
-                                                   f"{workers.prefix}:workers", "-", "+", 10)
-                if held:
-                    holder = held[0]["consumer"].decode()
-                    break
-                await asyncio.sleep(0.02)
-            assert holder is not None
-            await asyncio.sleep(0.5)  # into the move (it takes seconds)
-            assert not task.done()
+            held = await until(lambda: client.xpending_range(
+                f"{workers.prefix}:jobs", f"{workers.prefix}:workers", "-", "+", 10),
+                what="a worker to hold the move")
+            holder = held[0]["consumer"].decode()
+            assert not task.done()  # it holds the move (which takes seconds)
             workers.procs[holder].send_signal(signal.SIGKILL)
             killed.append(holder)
             action = await task
@@ -283,10 +276,8 @@ def test_a_taken_move_past_its_time_limit_falls_back_to_medium(
         backend = PoolBackend.queue(url, move_seconds=1.5, prefix=prefix)
         try:
             action = await backend.choose(job)
-            for _ in range(500):  # bounded: the slow move's "timeout" answer arrives late
-                if backend.pool.stats()["late"]:
-                    break
-                await asyncio.sleep(0.02)
+            await until(lambda: backend.pool.stats()["late"],  # the slow move's "timeout"
+                        what="the worker's late answer")  # answer arrives late
             return action, backend.stats()
         finally:
             await backend.stop()
@@ -309,10 +300,10 @@ def test_the_queue_is_bounded(redis_server: RedisServer) -> None:
         try:
             waiting = [asyncio.create_task(pool.run(move_for, job.spec, job.view, job.seed,
                                                     time_limit=1.0)) for _ in range(5)]
-            for _ in range(500):  # bounded
-                if pool.pending == 5 and await client.xlen(f"{prefix}:jobs") >= 3:
-                    break
-                await asyncio.sleep(0.01)
+            async def queued() -> bool:
+                return pool.pending == 5 and await client.xlen(f"{prefix}:jobs") >= 3
+
+            await until(queued, what="five moves waiting, three in the stream")
             with pytest.raises(PoolBusy, match="the most"):
                 await pool.run(move_for, job.spec, job.view, job.seed, time_limit=1.0)
             length = await client.xlen(f"{prefix}:jobs")

@@ -9,7 +9,6 @@ import logging
 import os
 import random
 import signal
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -18,6 +17,7 @@ import pytest
 from starlette.testclient import TestClient
 from tests.server.conftest import FAST
 from tests.server.helpers import hello, play_now, play_until
+from tests.server.waiting import until, wait_until
 
 from polignac.bots.base import SeatView
 from polignac.bots.registry import make_bot
@@ -111,11 +111,9 @@ def test_a_killed_workers_move_is_computed_again_identically() -> None:
         try:
             pid = pid_killed[0] = await backend.pool.run(os.getpid)
             task = asyncio.create_task(backend.choose(job))
-            for _ in range(200):  # until the job is in the worker (bounded)
-                if backend.pool.pending:
-                    break
-                await asyncio.sleep(0.01)
-            await asyncio.sleep(0.2)
+            await until(lambda: any(  # the worker has started the move
+                j.running is not None and j.running.running()
+                for j in backend.pool._running), what="the move in the worker")
             os.kill(pid, signal.SIGKILL)
             action = await task
             again = await backend.pool.run(os.getpid)
@@ -190,10 +188,7 @@ def test_other_tables_are_served_while_a_bot_thinks(slow_client: TestClient) -> 
                     and len(deal.legal_actions()) >= 2
                     and deal.hands[deal.to_act].bit_count() > 3)
 
-        for _ in range(1000):  # bounded: the single-card moves before it are quick
-            if slow_move_in_flight():
-                break
-            time.sleep(0.02)
+        wait_until(slow_move_in_flight, what="a slow move in a worker", interval=0.02)
         assert slow_move_in_flight()
         seq_a = table_a.seq
         url_b = play_now(client, level="easy")

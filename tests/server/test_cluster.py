@@ -33,6 +33,7 @@ from .cluster_support import (
     stored_events,
 )
 from .conftest import PgServer, RedisServer, free_port
+from .waiting import wait_until
 
 pytest.importorskip("websockets.sync.client")
 pytest.importorskip("broadcaster")
@@ -345,16 +346,19 @@ def test_serve_workers_2_on_postgresql(pg_server: PgServer, tmp_path: Path) -> N
     try:
         base = f"http://127.0.0.1:{port}"
         processes: set[str] = set()
-        deadline = time.monotonic() + 180  # a shared machine starts them slowly
-        while len(processes) < 2 and time.monotonic() < deadline:
+
+        def both_answered() -> bool:
             assert proc.poll() is None, log.read_text()[-3000:]
             with contextlib.suppress(httpx.HTTPError), httpx.Client(
                     base_url=base, trust_env=False, timeout=5) as http:  # new connections
                 r = http.get("/ready")
                 if r.status_code == 200:
                     processes.add(r.json()["process"])
-            time.sleep(0.05)
-        assert len(processes) == 2, (processes, log.read_text()[-3000:])
+            return len(processes) == 2
+
+        wait_until(both_answered, 180,  # a shared machine starts them slowly
+                   what=lambda: f"both processes on the port: {processes}\n"
+                                f"{log.read_text()[-3000:]}", interval=0.05)
         fake = Proc.__new__(Proc)  # the port of the pair, as one Proc
         fake.port, fake.base, fake.proc = port, base, proc
         table, cookies = new_table(fake, [fake] * 3)

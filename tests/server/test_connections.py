@@ -6,6 +6,7 @@ WebSocket ping/pong and a client that never reads."""
 from __future__ import annotations
 
 import argparse
+import asyncio
 import base64
 import contextlib
 import json
@@ -13,10 +14,8 @@ import os
 import socket
 import struct
 import threading
-import time
 from collections.abc import Iterator
 from dataclasses import replace
-from typing import Any
 
 import pytest
 import uvicorn
@@ -25,6 +24,7 @@ from starlette.testclient import TestClient, WebSocketDenialResponse
 from polignac.cli.common import CliError
 from polignac.cli.serve import build_config, register
 from polignac.server import ServerConfig, create_app
+from polignac.server.base.clock import ManualClock
 from polignac.server.tables.connections import (
     Outbox,
     default_allowed_hosts,
@@ -35,6 +35,7 @@ from polignac.server.web.app import Hub
 
 from .conftest import free_port
 from .helpers import hello, play_now
+from .waiting import TIMEOUT, wait_until
 
 
 def waiting_table(client: TestClient) -> str:
@@ -204,7 +205,8 @@ def test_the_outbox_counts_every_frame_and_byte() -> None:
 
 
 def test_a_websocket_that_never_says_hello_is_closed(config: ServerConfig) -> None:
-    with TestClient(create_app(replace(config, hello_timeout=0.3))) as client:
+    clock = ManualClock()
+    with TestClient(create_app(replace(config, hello_timeout=30, clock=clock))) as client:
         hub: Hub = client.app.state.hub  # type: ignore[attr-defined]
         url = play_now(client)
         with client.websocket_connect(url + "/ws") as ws:
@@ -212,6 +214,9 @@ def test_a_websocket_that_never_says_hello_is_closed(config: ServerConfig) -> No
             assert ws.receive_json() == {"type": "pong"}
             ws.send_json({"type": "act", "action": "pass"})
             assert ws.receive_json()["rule"] == "hello-first"
+            client.portal.call(clock.advance, 29.5)
+            assert hub.sockets.open  # still within the time to say hello
+            client.portal.call(clock.advance, 0.5)
             frame = ws.receive_json()
             assert frame["type"] == "error" and frame["rule"] == "hello-timeout"
             assert ws.receive()["type"] == "websocket.close"
@@ -219,7 +224,7 @@ def test_a_websocket_that_never_says_hello_is_closed(config: ServerConfig) -> No
         assert not next(iter(hub.tables.values())).subscribers
         with client.websocket_connect(url + "/ws") as ws:  # in time: it stays
             hello(ws)
-            time.sleep(0.5)
+            client.portal.call(clock.advance, 60)  # well past the time to say hello
             ws.send_json({"type": "ping"})
             assert ws.receive_json()["type"] in ("pong", "presence", "event")
 
@@ -240,10 +245,12 @@ def live(config: ServerConfig, http: str = "auto") -> Iterator[tuple[int, Hub]]:
                                            **uvicorn_options(config, http)))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
-    deadline = time.monotonic() + 20
-    while not server.started:
-        assert thread.is_alive() and time.monotonic() < deadline, "uvicorn did not start"
-        time.sleep(0.02)
+
+    def started() -> bool:
+        assert thread.is_alive(), "uvicorn exited"
+        return bool(server.started)
+
+    wait_until(started, 20, what="uvicorn to start", interval=0.02)
     hub = app.state.hub
     hub.server = server
     try:
@@ -273,29 +280,61 @@ def _read_all(s: socket.socket) -> bytes:
 PROTOCOLS = ["httptools", "h11"]
 
 
+def _advance(hub: Hub, clock: ManualClock, seconds: float) -> None:
+    """Move the live server's ``clock`` ``seconds`` forward, on the server's loop."""
+    loop = hub.server.servers[0].get_loop()
+    asyncio.run_coroutine_threadsafe(clock.advance(seconds), loop).result(TIMEOUT)
+
+
+def _awaits_headers(hub: Hub, *sockets: socket.socket) -> bool:
+    """Whether the server's connection of each of ``sockets`` has its header deadline
+    set (it counts from now at the latest)."""
+    armed = {p.transport.get_extra_info("peername")
+             for p in list(hub.server.server_state.connections)
+             if getattr(p, "_header_timer", None) is not None}
+    return all(s.getsockname() in armed for s in sockets)
+
+
+def _nothing_yet(s: socket.socket) -> bool:
+    """Whether nothing (no byte, no end) has come on ``s`` so far."""
+    s.setblocking(False)
+    try:
+        s.recv(1, socket.MSG_PEEK)
+    except BlockingIOError:
+        return True
+    finally:
+        s.settimeout(15)
+    return False
+
+
 @pytest.mark.parametrize("http", PROTOCOLS)
 def test_requests_whose_headers_never_finish_are_closed(
         config: ServerConfig, http: str) -> None:
-    with live(replace(config, header_timeout=0.3), http) as (port, _hub):
+    clock = ManualClock()
+    with live(replace(config, header_timeout=10, clock=clock), http) as (port, hub):
         host = f"Host: 127.0.0.1:{port}\r\n".encode()
         silent = _connect(port)  # says nothing at all
         partial = _connect(port)
         partial.sendall(b"GET / HTTP/1.1\r\n" + host)  # no blank line: never finishes
         dribble = _connect(port)
         dribble.sendall(b"GET / HTTP/1.1\r\n" + host)
-        closed = False
-        for _ in range(100):  # a header byte every 50 ms: 5 s, far past the timeout
-            try:
-                dribble.sendall(b"X")
-            except OSError:
-                closed = True
-                break
-            time.sleep(0.05)
         with silent, partial, dribble:
+            wait_until(lambda: _awaits_headers(hub, silent, partial, dribble),
+                       what="the server's three connections", ignoring=(RuntimeError,))
+            for _ in range(9):  # a header byte each second of the server's clock
+                dribble.sendall(b"X")
+                _advance(hub, clock, 1)
+            _advance(hub, clock, 0.9)
+            assert all(_nothing_yet(s) for s in (silent, partial, dribble))  # 9.9 s: open
+            _advance(hub, clock, 0.1)
             for s in (silent, partial):
                 answer = _read_all(s)
                 assert answer.startswith(b"HTTP/1.1 408"), answer[:80]
-            assert closed or _read_all(dribble).startswith(b"HTTP/1.1 408")
+            try:
+                answer = _read_all(dribble)
+            except ConnectionResetError:  # closed with our last bytes unread
+                answer = b"HTTP/1.1 408"
+            assert answer.startswith(b"HTTP/1.1 408"), answer[:80]
         # a complete request is answered, and a kept-alive connection's next
         # request has the same deadline
         with _connect(port) as s:
@@ -303,6 +342,11 @@ def test_requests_whose_headers_never_finish_are_closed(
             first = s.recv(65536)
             assert first.startswith(b"HTTP/1.1 200"), first[:80]
             s.sendall(b"GET /api/presets HTTP/1.1\r\n" + host)
+            wait_until(lambda: _awaits_headers(hub, s), what="the next request's deadline",
+                       ignoring=(RuntimeError,))
+            _advance(hub, clock, 9.9)
+            assert _nothing_yet(s)
+            _advance(hub, clock, 0.1)
             rest = _read_all(s)
             assert b"HTTP/1.1 408" in rest, rest[-200:]
 
@@ -349,13 +393,6 @@ def _ws_frame(text: str) -> bytes:
     return head + mask + bytes(b ^ mask[i % 4] for i, b in enumerate(payload))
 
 
-def _wait(condition: Any, what: str, seconds: float = 15) -> None:
-    deadline = time.monotonic() + seconds
-    while not condition():
-        assert time.monotonic() < deadline, what
-        time.sleep(0.05)
-
-
 def test_a_websocket_that_answers_no_ping_is_closed(config: ServerConfig) -> None:
     config = replace(config, ws_ping_interval=0.2, ws_ping_timeout=0.3)
     with live(config) as (port, hub):
@@ -367,11 +404,11 @@ def test_a_websocket_that_answers_no_ping_is_closed(config: ServerConfig) -> Non
         table = hub.tables[url.rsplit("/", 1)[1]]
         with _ws_handshake(port, url + "/ws") as ws:
             ws.sendall(_ws_frame(json.dumps({"type": "hello", "last_seq": 0})))
-            _wait(lambda: table.subscribers, "the hello was not taken")
+            wait_until(lambda: table.subscribers, what="the hello to be taken")
             data = _read_all(ws)  # read everything, answer no ping: the server closes
         assert b"\x89" in data  # it did ping (opcode 9)
-        _wait(lambda: not table.subscribers and not hub.sockets.open,
-              "the connection was not dropped")
+        wait_until(lambda: not table.subscribers and not hub.sockets.open,
+                   what="the connection to be dropped")
 
 
 def test_a_client_that_never_reads_is_dropped_catch_up_included(
@@ -389,14 +426,23 @@ def test_a_client_that_never_reads_is_dropped_catch_up_included(
         with ws:
             hellos = _ws_frame(json.dumps({"type": "hello", "last_seq": 0}))
             sent = 0
-            with contextlib.suppress(OSError):  # a reset once the server drops us
-                while sent < 50000 and (hub.sockets.open or sent == 0):
+
+            def dropped() -> bool:  # five more hellos, unless the server dropped us
+                nonlocal sent
+                if sent >= 50000 or (sent and not hub.sockets.open):
+                    return True
+                try:
                     ws.sendall(hellos * 5)  # each asks for a whole state again
-                    sent += 5
-                    time.sleep(0.005)
-            _wait(lambda: not hub.sockets.open and not table.subscribers,
-                  "a client that does not read was not dropped")
+                except OSError:  # a reset once the server drops us
+                    return True
+                sent += 5
+                return False
+
+            wait_until(dropped, 120, what="the server to drop a client that does not read",
+                       interval=0.005)
+            wait_until(lambda: not hub.sockets.open and not table.subscribers,
+                       what="a client that does not read to be dropped")
             # and its socket is cut, although what was sent to it never left
-            _wait(lambda: not hub.server.server_state.connections,
-                  "the dropped connection was not cut")
+            wait_until(lambda: not hub.server.server_state.connections,
+                       what="the dropped connection to be cut")
         assert sent < 50000

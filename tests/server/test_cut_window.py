@@ -10,9 +10,11 @@ import pytest
 
 from polignac.core import shuffle
 from polignac.server import ServerConfig
+from polignac.server.base.clock import ManualClock
 from polignac.server.base.errors import ProtocolError
 
 from .table_support import bot, frames_of, person, stored_table
+from .waiting import until, until_done
 
 
 def test_cuts_are_taken_against_the_published_commitment(config: ServerConfig) -> None:
@@ -55,16 +57,15 @@ def test_cuts_are_taken_against_the_published_commitment(config: ServerConfig) -
 
 def test_the_first_deal_waits_until_everyone_has_cut(config: ServerConfig) -> None:
     async def run() -> None:
-        windowed = replace(config, cut_window=30.0)
+        clock = ManualClock()
+        windowed = replace(config, cut_window=30.0, clock=clock)
         async with stored_table(windowed, [person(0), bot(1), bot(2), bot(3)]) as table:
             waiting = asyncio.create_task(table.cuts.wait())
-            while table.cuts.pending is None:
-                await asyncio.sleep(0.001)
-            await asyncio.sleep(0.01)
+            await until(lambda: table.cuts.pending is not None, what="the cut window")
+            await clock.advance(29.5)
             assert not waiting.done()  # the window is 30 s: it waits for the cut
             table.cuts.cut(0, 1, "01")
-            async with asyncio.timeout(5):
-                await waiting
+            await until_done(waiting, what="the wait to end with the cut")
     asyncio.run(run())
 
 

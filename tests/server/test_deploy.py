@@ -149,13 +149,13 @@ def test_nginx_of_deploy_in_front_of_two_machines(redis_server: Any, tmp_path: P
     table's owner: nothing forwarded over the bus."""
     import random
     import subprocess
-    import time
 
     import httpx
 
     from .cluster_support import Proc, Viewer, new_table, owner_pid, stop_nginx, stored_events
     from .conftest import free_port
     from .test_cluster import _act
+    from .waiting import wait_until
 
     url = f"sqlite:///{tmp_path / 'polignac.db'}"
     bus = redis_server.url(6)
@@ -177,15 +177,12 @@ def test_nginx_of_deploy_in_front_of_two_machines(redis_server: Any, tmp_path: P
         proxy = Proc.__new__(Proc)  # the proxy's port, as one Proc
         proxy.name, proxy.port, proxy.base, proxy.proc = "nginx", port, \
             f"http://127.0.0.1:{port}", nginx
-        deadline = time.monotonic() + 20
-        while True:
+        def proxied() -> bool:
             assert nginx.poll() is None, nginx.stderr.read().decode() if nginx.stderr else ""
-            try:
-                if httpx.get(proxy.base + "/ready", trust_env=False).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                assert time.monotonic() < deadline, "nginx did not answer"
-                time.sleep(0.1)
+            return httpx.get(proxy.base + "/ready", trust_env=False).status_code == 200
+
+        wait_until(proxied, 20, what="nginx to answer", interval=0.1,
+                   ignoring=(httpx.HTTPError,))
         # two tables created on each process (as the proxy may send a creation to
         # either): every invite, socket and request then goes through the proxy
         created = [(procs[i % 2], new_table(procs[i % 2], [proxy] * 3)) for i in range(4)]
@@ -199,15 +196,14 @@ def test_nginx_of_deploy_in_front_of_two_machines(redis_server: Any, tmp_path: P
         # the proxy sends it to; on a busy machine the move may outlast the 2 s a claim
         # waits, and meanwhile requests are forwarded (the seconds of a takeover).
         for table, _ in tables:
-            deadline = time.monotonic() + 60  # a bound, not a pace
-            while True:
+            def served_in_place(table: str = table) -> bool:
                 before = crossed()["forwarded"]
                 assert httpx.get(f"{proxy.base}/tables/{table}/record.json",
                                  trust_env=False).status_code == 200
-                if crossed()["forwarded"] == before:
-                    break
-                assert time.monotonic() < deadline, f"{table} still forwarded after 60 s"
-                time.sleep(0.2)
+                return bool(crossed()["forwarded"] == before)
+
+            wait_until(served_in_place, 60,  # a bound, not a pace
+                       what=f"{table} no longer forwarded", interval=0.2)
         start = crossed()
         rng = random.Random(5)
         acked = []

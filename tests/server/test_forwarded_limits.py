@@ -23,7 +23,6 @@ import socket
 import subprocess
 import sys
 import threading
-import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -33,6 +32,7 @@ import pytest
 
 from .slow_readers import long_record, serve
 from .test_verify import TABLE
+from .waiting import wait_until
 
 PROXY = "127.0.0.1"
 """The trusted proxy (the servers' ``--forwarded-allow-ips``)."""
@@ -123,10 +123,15 @@ def _wait(base: str, what: Callable[[dict[str, Any]], bool], seconds: float = 60
     Raises:
         AssertionError: not within ``seconds``.
     """
-    deadline = time.monotonic() + seconds
-    while not what(health := _health(base)):
-        assert time.monotonic() < deadline, health
-        time.sleep(0.05)
+    health: dict[str, Any] = {}
+
+    def holds() -> bool:
+        nonlocal health
+        health = _health(base)
+        return what(health)
+
+    wait_until(holds, seconds, what=lambda: f"/health to get there: {health}",
+               interval=0.05)
 
 
 def _held(port: int, source: str, forwarded: str | None, path: str = "/api/replay"
@@ -173,10 +178,14 @@ def _refused_soon(send: Callable[[], httpx.Response], seconds: float = 60) -> No
     Raises:
         AssertionError: another answer, or none refused within ``seconds``.
     """
-    deadline = time.monotonic() + seconds
-    while (r := send()).status_code != 429:
-        assert r.status_code == 200 and time.monotonic() < deadline, r.text[:200]
-        time.sleep(0.05)
+    def refused() -> httpx.Response | None:
+        r = send()
+        if r.status_code == 429:
+            return r
+        assert r.status_code == 200, r.text[:200]
+        return None
+
+    r = wait_until(refused, seconds, what="a request refused 429", interval=0.05)
     assert r.json()["rule"] == "too-many-requests"
 
 
@@ -269,10 +278,8 @@ def test_each_limit_keys_on_the_forwarded_client_only_from_the_proxy() -> None:
             for w in workers:
                 os.kill(w, signal.SIGCONT)
         _wait(base, lambda h: h["workers"]["pending"] == 0, 120)
-        deadline = time.monotonic() + 60
-        while len(answers) < 5:
-            assert time.monotonic() < deadline, answers
-            time.sleep(0.05)
+        wait_until(lambda: len(answers) >= 5, 60, what=lambda: f"five answers: {answers}",
+                   interval=0.05)
         assert answers == [200] * 5
 
 
@@ -305,31 +312,33 @@ def test_two_processes_behind_the_nginx_of_deploy(redis_server: Any, tmp_path: P
     nginx = None
     try:
         processes = set()
-        deadline = time.monotonic() + 180  # a shared machine starts them slowly
-        while len(processes) < 2:
-            assert proc.poll() is None and time.monotonic() < deadline, \
-                log.read_text()[-3000:]
+
+        def both_ready() -> bool:
+            assert proc.poll() is None, log.read_text()[-3000:]
             with contextlib.suppress(httpx.HTTPError), _client(
                     f"http://127.0.0.1:{port}", PROXY) as http:
                 r = http.get("/ready")
                 if r.status_code == 200:
                     processes.add(r.json()["process"])
-            time.sleep(0.05)
+            return len(processes) == 2
+
+        wait_until(both_ready, 180,  # a shared machine starts them slowly
+                   what=lambda: f"both processes: {processes}\n{log.read_text()[-3000:]}",
+                   interval=0.05)
         folder = tmp_path / "nginx"
         folder.mkdir()
         conf = folder / "nginx.conf"
         conf.write_text(nginx_conf([port, port], front, folder))  # both upstreams: the pair
         nginx = subprocess.Popen([NGINX, "-p", str(folder), "-c", str(conf), "-g",
                                   "daemon off;"], stderr=subprocess.PIPE)
-        deadline = time.monotonic() + 30
-        while True:
-            assert nginx.poll() is None and time.monotonic() < deadline, \
-                nginx.stderr.read().decode() if nginx.stderr else ""
-            with contextlib.suppress(httpx.HTTPError):
-                if httpx.get(f"http://127.0.0.1:{front}/ready",
-                             trust_env=False).status_code == 200:
-                    break
-            time.sleep(0.05)
+        def proxied() -> bool:
+            assert nginx is not None and nginx.poll() is None, \
+                nginx.stderr.read().decode() if nginx and nginx.stderr else ""
+            return httpx.get(f"http://127.0.0.1:{front}/ready",
+                             trust_env=False).status_code == 200
+
+        wait_until(proxied, 30, what="nginx to answer", interval=0.05,
+                   ignoring=(httpx.HTTPError,))
         direct = f"http://127.0.0.1:{port}"
         _check_rate_limits(f"http://127.0.0.1:{front}", None, direct)
 

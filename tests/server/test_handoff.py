@@ -14,6 +14,8 @@ import pytest
 from polignac.server.cluster import handoff
 from polignac.server.cluster.tunnel import table_of
 
+from .waiting import until
+
 pytestmark = pytest.mark.skipif(not handoff.SUPPORTED, reason="Linux only")
 
 
@@ -48,15 +50,23 @@ class Echo(asyncio.Protocol):
             self.transport.close()
 
 
-async def _request(port: int, path: str, pieces: int = 1) -> bytes:
-    """Send a request for ``path`` in ``pieces`` writes; the answer."""
+async def _read_by_server(received: Callable[[], int], count: int) -> None:
+    await until(lambda: received() >= count, what=f"the server to read {count} bytes")
+
+
+async def _request(port: int, path: str, pieces: int = 1,
+                   received: Callable[[], int] | None = None) -> bytes:
+    """Send a request for ``path`` in ``pieces`` writes, each read by the server
+    before the next is sent (``received()``: the bytes it has read); the answer."""
     reader, writer = await asyncio.open_connection("127.0.0.1", port)
     request = f"GET {path} HTTP/1.1\r\nHost: x\r\n\r\n".encode()
     size = len(request) // pieces + 1
     for i in range(0, len(request), size):
         writer.write(request[i:i + size])
         await writer.drain()
-        await asyncio.sleep(0.01)
+        sent = min(i + size, len(request))
+        if received is not None and sent < len(request):
+            await _read_by_server(received, sent)
     answer = await asyncio.wait_for(reader.read(), 10)
     writer.close()
     with contextlib.suppress(Exception):
@@ -82,11 +92,19 @@ async def _scenario() -> None:
     a.listen(factory("a"))
     b.listen(factory("b"))
     handoff.install(a)  # this process's: connections arriving here are routed
-    server = await loop.create_server(factory("a"), "127.0.0.1", 0)
+    accepted: list[Any] = []
+
+    def accept() -> asyncio.Protocol:
+        protocol = factory("a")()
+        accepted.append(protocol)
+        return protocol
+
+    server = await loop.create_server(accept, "127.0.0.1", 0)
     port = server.sockets[0].getsockname()[1]
     try:
         # b's table, its request line in three writes: b serves it, whole
-        assert await _request(port, "/tables/t-b/ws", pieces=3) == \
+        assert await _request(port, "/tables/t-b/ws", pieces=3, received=lambda: len(
+            accepted[-1]._polignac_head) if accepted else 0) == \
             b"b GET /tables/t-b/ws HTTP/1.1"
         assert (a.sent, b.received) == (1, 1)
         # not a table, a table nobody owns, a table whose owner is gone: served here
@@ -144,8 +162,8 @@ async def _burst(count: int) -> None:
         loop.remove_reader(b.sock.fileno())
         requests = [asyncio.create_task(_request(port, f"/tables/t{i}/ws"))
                     for i in range(count)]
-        while a.waited == 0 and a.kept == 0:  # the queue is full: a waits for room
-            await asyncio.sleep(0.01)
+        await until(lambda: a.waited or a.kept,  # the queue is full: a waits for room
+                    what="a to wait for room in b's queue")
         loop.add_reader(b.sock.fileno(), b._take)  # b reads again
         answers = await asyncio.gather(*requests)
         assert answers == [f"b GET /tables/t{i}/ws HTTP/1.1".encode()

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import random
-import time
 from typing import Any
 
 from starlette.testclient import TestClient, WebSocketTestSession
@@ -14,6 +13,7 @@ from polignac.core import action_name
 from polignac.server.web.hint_routes import NODES, SAMPLES, hint_seed
 
 from .helpers import hello, play_now, play_until, sibling
+from .waiting import wait_until
 
 
 def _info(client: TestClient, url: str) -> dict[str, Any]:
@@ -129,10 +129,8 @@ def test_only_the_seat_to_act_gets_a_hint(client: TestClient) -> None:
         with guest.websocket_connect(url + "/ws") as guest_ws:
             hello(guest_ws)
             table = client.app.state.hub.tables[url.rsplit("/", 1)[1]]  # type: ignore[attr-defined]
-            deadline = time.monotonic() + 30
-            while table.match.to_act() not in (0, 1):  # the bots act at once
-                assert time.monotonic() < deadline, "no person came to act"
-                time.sleep(0.02)
+            wait_until(lambda: table.match.to_act() in (0, 1),  # the bots act at once
+                       what="a person to act", interval=0.02)
             waiting = guest if table.match.to_act() == 0 else client
             refused = waiting.post(url + "/hint")
             assert refused.status_code == 409 and refused.json()["rule"] == "not-your-turn"

@@ -7,15 +7,18 @@ import asyncio
 from dataclasses import replace
 
 from polignac.server import ServerConfig
+from polignac.server.base.clock import ManualClock
 from polignac.server.tables.tables import GameTable
 
-from .table_support import bot, person, stored_table, until
+from .table_support import bot, person, stored_table
+from .waiting import until
 
 
 def test_a_paused_table_asks_to_be_closed_and_tries_again_while_refused(
         config: ServerConfig) -> None:
     async def run() -> None:
-        async with stored_table(replace(config, close_seconds=0.02),
+        clock = ManualClock()
+        async with stored_table(replace(config, close_seconds=60, clock=clock),
                                 [person(0), bot(1), bot(2), bot(3)]) as table:
             asked: list[str] = []
 
@@ -26,7 +29,17 @@ def test_a_paused_table_asks_to_be_closed_and_tries_again_while_refused(
             table.idle.on_idle = on_idle
             table.idle.pause()
             assert table.paused
-            await until(lambda: len(asked) >= 3)
+            await clock.advance(59.5)
+            assert asked == []
+            await clock.advance(0.5)
+            assert asked == ["closed"]  # refused: again after close_seconds
+            await clock.advance(59.5)
+            assert asked == ["closed"]
+            await clock.advance(0.5)
+            assert asked == ["closed"] * 2
+            await clock.advance(60)
+            assert asked == ["closed"] * 3  # closed: no more
+            await clock.advance(600)
             assert asked == ["closed"] * 3
     asyncio.run(run())
 
@@ -51,7 +64,8 @@ def test_a_person_resumes_a_paused_and_closed_table(config: ServerConfig) -> Non
 
 def test_a_finished_table_is_unloaded_after_its_keep_time(config: ServerConfig) -> None:
     async def run() -> None:
-        async with stored_table(replace(config, finished_keep_seconds=0.01),
+        clock = ManualClock()
+        async with stored_table(replace(config, finished_keep_seconds=60, clock=clock),
                                 [bot(0), bot(1), bot(2), bot(3)],
                                 overrides={"threshold": 1}) as table:
             asked: list[str] = []
@@ -64,7 +78,12 @@ def test_a_finished_table_is_unloaded_after_its_keep_time(config: ServerConfig) 
             table.idle.settle()
             assert table.idle.idle_task is None  # playing: no timer
             table.wake()  # the bots play the match to its end (threshold 1: one deal)
-            await until(lambda: asked == ["finished"], 60)
+            await until(lambda: table.match.finished and table.idle.idle_task is not None,
+                        120, what="the end of the match")
+            await clock.advance(59.5)
+            assert asked == []  # kept a while
+            await clock.advance(0.5)
+            assert asked == ["finished"]
             assert table.match.finished
             table.idle.pause()
             assert not table.paused  # a finished table does not pause

@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import functools
 import json
 import os
 import random
 import threading
-import time
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -27,8 +28,10 @@ from polignac.server import ServerConfig, create_app
 from polignac.server.base.requests import MAX_DEPTH, MAX_INT_DIGITS, too_deep
 from polignac.server.jobs.jobs import replay_job
 from polignac.server.jobs.workers import PoolBusy, WorkerPool
+from polignac.server.web import replay_routes
 
 from .helpers import hello, play_now
+from .waiting import TIMEOUT, Gate, held, held_then, until, until_done, wait_until
 
 SEATS = [{"kind": "you"}, {"kind": "bot"}, {"kind": "bot"}, {"kind": "bot"}]
 
@@ -260,46 +263,61 @@ def test_the_lag_monitor_sees_a_stalled_loop(client: TestClient) -> None:
     assert data["loop_lag_ms"]["samples"] > before
 
 
-def test_a_long_replay_runs_off_the_loop_and_is_stopped(config: ServerConfig) -> None:
+def test_a_long_replay_runs_off_the_loop_and_is_stopped(
+        config: ServerConfig, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A replay that runs past the time limit of one job runs in a worker (the loop
     answers /health meanwhile), is stopped and answered 503 job-timeout; a fresh worker
-    answers the next one.  The limit is a quarter of what the replay takes here, in
-    this process, and at most 0.05 s (0.13-0.24 s replays it on a fast machine): a
-    fixed 0.3 s outlasted the whole replay there, and a quarter measured while the
-    other test worker loaded this process's core outlasted the worker's replay."""
+    answers the next one.
+
+    Nothing here depends on how fast this machine replays: the replay is held in its
+    worker (a gate that opens only after the answer), so the time limit always fires
+    first, however short it is.  The one worker is first taken by another job (held
+    too, with a longer limit), so the replay waits in the pool's queue, where its limit
+    does not count yet, for as long as the test needs to see the loop answer
+    /health; then that job is let go and the replay starts."""
     heavy = json.dumps(_record(deals=500, seed=2))
-    started = time.perf_counter()
-    replay_job(heavy.encode(), first=469, count=32)
-    limit = round(min(0.05, max(0.02, (time.perf_counter() - started) / 4)), 3)
+    limit = 0.2
     answers: list[Any] = []
-    with TestClient(create_app(dataclasses.replace(config, job_seconds=limit))) as client:
-        thread = threading.Thread(
-            target=lambda: answers.append(
-                client.post("/api/replay?from=469&count=32", content=heavy)))
-        thread.start()
-        seen_running = False
-        while thread.is_alive():  # the loop answers /health while the replay runs
-            workers = client.get("/health").json()["workers"]
-            seen_running = seen_running or workers["pending"] == 1
-        thread.join()
-        assert seen_running
-        r = answers[0]
-        assert r.status_code == 503 and r.json()["rule"] == "job-timeout", r.text[:300]
-        assert f"more than {limit:g} s" in r.json()["error"]
-        small = client.post("/api/replay", json=_record(deals=1))  # a fresh worker answers
-        assert small.status_code == 200 and len(small.json()["deals"]) == 1
-        assert client.get("/health").json()["workers"]["timeouts"] == 1
+    with Gate(tmp_path, "replay") as replay_gate, Gate(tmp_path, "other") as other_gate:
+        monkeypatch.setattr(replay_routes, "replay_job",
+                            functools.partial(held_then, replay_gate.path, replay_job))
+        cfg = dataclasses.replace(config, job_seconds=limit, workers=1)
+        with TestClient(create_app(cfg)) as client:
+            pool = client.app.state.hub.workers  # type: ignore[attr-defined]
+            other = client.portal.start_task_soon(functools.partial(
+                pool.run, held, other_gate.path, time_limit=120.0, client="someone else"))
+            wait_until(lambda: client.get("/health").json()["workers"]["running"] == 1,
+                       what="the other job to take the one worker")
+            thread = threading.Thread(
+                target=lambda: answers.append(
+                    client.post("/api/replay?from=469&count=32", content=heavy)))
+            thread.start()
+            # the loop answers /health while the replay waits for the worker
+            wait_until(lambda: client.get("/health").json()["workers"]["pending"] == 2,
+                       what="the replay in the pool")
+            other_gate.open()  # the worker is free: the replay starts, held, and is stopped
+            other.result(timeout=TIMEOUT)
+            thread.join(TIMEOUT)
+            assert not thread.is_alive(), "no answer to the replay"
+            r = answers[0]
+            assert r.status_code == 503 and r.json()["rule"] == "job-timeout", r.text[:300]
+            assert f"more than {limit:g} s" in r.json()["error"]
+            monkeypatch.setattr(replay_routes, "replay_job", replay_job)
+            small = client.post("/api/replay", json=_record(deals=1))  # a fresh worker answers
+            assert small.status_code == 200 and len(small.json()["deals"]) == 1
+            assert client.get("/health").json()["workers"]["timeouts"] == 1
 
 
-def test_the_worker_pool_refuses_past_its_queue_and_returns_errors() -> None:
-    async def scenario() -> None:
-        pool = WorkerPool(size=1, time_limit=5.0, max_waiting=1)
+def test_the_worker_pool_refuses_past_its_queue_and_returns_errors(tmp_path: Path) -> None:
+    async def scenario(gate: Gate) -> None:
+        pool = WorkerPool(size=1, time_limit=60.0, max_waiting=1)
         try:
-            slow = asyncio.create_task(pool.run(time.sleep, 0.3))
-            await asyncio.sleep(0)  # the job is counted as soon as its task starts
+            slow = asyncio.create_task(pool.run(held, gate.path))
+            await until(lambda: pool.pending == 1, what="the job to be counted")
             with pytest.raises(PoolBusy):
                 await pool.run(os.getpid)
-            await slow
+            gate.open()
+            await until_done(slow, what="the held job")
             assert await pool.run(os.getpid) != os.getpid()  # another process
             with pytest.raises(ValueError, match="invalid literal"):
                 await pool.run(int, "twelve")  # the job's own error comes back
@@ -307,4 +325,5 @@ def test_the_worker_pool_refuses_past_its_queue_and_returns_errors() -> None:
         finally:
             await pool.stop()
 
-    asyncio.run(scenario())
+    with Gate(tmp_path) as gate:
+        asyncio.run(scenario(gate))

@@ -8,7 +8,6 @@ from __future__ import annotations
 import json
 import random
 import threading
-import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -18,6 +17,8 @@ from starlette.testclient import TestClient
 from polignac.core import Match, get_rules, to_record
 from polignac.server import ServerConfig, create_app
 from polignac.server.jobs.botmoves import PoolBackend
+
+from .waiting import wait_until
 
 FLOOD = ("10.0.0.1", 50000)
 OTHER = ("10.0.0.2", 50000)
@@ -74,10 +75,8 @@ def test_a_flood_of_analyses_does_not_hold_another_clients_replays(
     try:
         answers = []
         for i in range(12):
-            deadline = time.monotonic() + 300
-            while pool._by_client.get(FLOOD[0], 0) < 2:  # the flood has jobs waiting
-                assert time.monotonic() < deadline, "the flood never filled its queue"
-                time.sleep(0.01)
+            wait_until(lambda: pool._by_client.get(FLOOD[0], 0) >= 2,  # the flood has
+                       300, what="the flood to fill its queue")  # jobs waiting
             if i % 2:
                 r = other.post("/api/scorepad/score", json=PAD)
             else:

@@ -17,7 +17,6 @@ import shutil
 import subprocess
 import sys
 import threading
-import time
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +26,7 @@ import pytest
 from polignac.core import replay
 
 from .conftest import free_port
+from .waiting import wait_until
 
 websockets_sync = pytest.importorskip("websockets.sync.client")
 from websockets.exceptions import ConnectionClosed  # noqa: E402
@@ -56,19 +56,20 @@ class Server:
              "--data", str(data), "--database-url", database_url, "--grace", "600",
              "--bot-delay", "0", "--deal-delay", "0", "--rate", "10000"],
             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-        deadline = time.monotonic() + 120  # a shared machine may start it slowly
-        while time.monotonic() < deadline:
+        def answers() -> bool:
             if self.proc.poll() is not None:
                 err = self.proc.stderr.read().decode() if self.proc.stderr else ""
                 raise AssertionError(f"polignac serve exited: {err[-2000:]}")
-            try:
-                if httpx.get(self.base + "/api/presets", timeout=1,
-                             trust_env=False).status_code == 200:
-                    return
-            except httpx.HTTPError:
-                time.sleep(0.05)
-        self.kill()
-        raise AssertionError("polignac serve did not start in 120 s")
+            return httpx.get(self.base + "/api/presets", timeout=1,
+                             trust_env=False).status_code == 200
+
+        try:
+            wait_until(answers, 120,  # a shared machine may start it slowly
+                       what="polignac serve to start", interval=0.05,
+                       ignoring=(httpx.HTTPError,))
+        except AssertionError:
+            self.kill()
+            raise
 
     def kill(self) -> None:
         """SIGKILL, and wait for it."""

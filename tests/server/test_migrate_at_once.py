@@ -5,30 +5,48 @@ succeed and the schema is at its head once."""
 from __future__ import annotations
 
 import os
+import select
 import subprocess
 import sys
-import time
 
 from sqlalchemy import text
 
 from polignac.server.store.db import make_engine, migrate
 
 SCRIPT = """
-import sys, time
+import sys
 from polignac.server.store.db import make_engine, migrate
 engine = make_engine(sys.argv[1])
-time.sleep(max(0.0, float(sys.argv[2]) - time.time()))  # all three at the same moment
+print("ready", flush=True)
+sys.stdin.read()  # until the test lets all three go at the same moment
 migrate(engine)
 engine.dispose()
 """
 
 
 def _race(url: str) -> None:
-    """Three processes migrate ``url`` at the same moment; all succeed."""
-    start = time.time() + 3  # after every interpreter has started
-    procs = [subprocess.Popen([sys.executable, "-c", SCRIPT, url, str(start)],
-                              stderr=subprocess.PIPE, env=os.environ.copy())
+    """Three processes migrate ``url`` at the same moment; all succeed.
+
+    Each says when it is ready (its interpreter started, its engine made) and waits
+    for the end of its input: the test ends the three inputs together once all three
+    are ready, whatever time they took to start."""
+    procs = [subprocess.Popen([sys.executable, "-c", SCRIPT, url], stdin=subprocess.PIPE,
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                              env=os.environ.copy())
              for _ in range(3)]
+    try:
+        for p in procs:
+            assert p.stdout is not None
+            readable, _, _ = select.select([p.stdout], [], [], 120)
+            assert readable and p.stdout.readline() == b"ready\n", "a process did not start"
+    except AssertionError:
+        for p in procs:
+            p.kill()
+        raise AssertionError([p.communicate(timeout=60)[1].decode(errors="replace")[-600:]
+                              for p in procs]) from None
+    for p in procs:
+        assert p.stdin is not None
+        p.stdin.close()  # go
     errors = [p.communicate(timeout=120)[1].decode(errors="replace")[-600:] for p in procs]
     assert [p.returncode for p in procs] == [0, 0, 0], errors
 

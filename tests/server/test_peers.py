@@ -15,6 +15,8 @@ import pytest
 from polignac.server.cluster.bus import Bus
 from polignac.server.cluster.peers import ALIVE, EVERYONE, Peers, channel_of, process_id
 
+from .waiting import until
+
 pytest.importorskip("broadcaster")
 
 
@@ -82,8 +84,7 @@ def test_the_lobby_list_gathers_every_live_process_each_table_once() -> None:
             c = await _peer(bus, "c", lambda: [{"id": "t2", "by": "c"}, {"nid": 1}], jobs)
             for p in (a, b, c):
                 await bus.publish(ALIVE, json.dumps({"p": p.id}))
-            while set(a.seen) != {"a", "b", "c"}:
-                await asyncio.sleep(0.01)
+            await until(lambda: set(a.seen) == {"a", "b", "c"}, what="a to see every peer")
             got = await a.gather([{"id": "t1", "by": "a"}], wait=30.0)
             by_id = {e["id"]: e["by"] for e in got}
             assert len(got) == len(by_id) == 2  # each table once, nothing malformed

@@ -10,8 +10,10 @@ from typing import Any
 from starlette.testclient import TestClient, WebSocketTestSession
 
 from polignac.server import ServerConfig, create_app
+from polignac.server.base.clock import ManualClock
 
 from .helpers import hello, next_of, play_now, play_until, sibling
+from .waiting import wait_until
 
 
 def _presence_until(ws: WebSocketTestSession, test: Any, limit: int = 5000) -> dict[str, Any]:
@@ -32,8 +34,10 @@ def _seats_until(ws: WebSocketTestSession, test: Any, limit: int = 5000) -> list
 
 def test_grace_period_then_a_solo_table_pauses_until_the_person_returns(
         config: ServerConfig) -> None:
-    with TestClient(create_app(replace(config, grace_seconds=0.3))) as client:
+    clock = ManualClock()
+    with TestClient(create_app(replace(config, grace_seconds=30, clock=clock))) as client:
         url = play_now(client)
+        table = client.app.state.hub.tables[url.rsplit("/", 1)[1]]  # type: ignore[attr-defined]
         watcher = sibling(client)  # no cookie: a spectator
         with client.websocket_connect(url + "/ws") as ws:
             state = hello(ws)
@@ -53,6 +57,9 @@ def test_grace_period_then_a_solo_table_pauses_until_the_person_returns(
                 ws.close()
                 gone = _presence_until(spectator, lambda p: not p["connected"])["seats"][0]
                 assert gone["grace_until"] is not None and not gone["bot_playing"]
+                client.portal.call(clock.advance, 29.5)
+                assert not table.paused  # within the grace
+                client.portal.call(clock.advance, 0.5)
                 for _ in range(2000):  # the grace ends: nobody plays for nobody
                     frame = spectator.receive_json()
                     if frame["type"] == "presence" and frame["paused"]:
@@ -202,7 +209,8 @@ def test_the_creator_starts_a_waiting_table_and_bots_fill_the_open_seats(
 
 
 def test_rematch_keeps_the_seats(config: ServerConfig) -> None:
-    with TestClient(create_app(replace(config, grace_seconds=0.05))) as client:
+    clock = ManualClock()
+    with TestClient(create_app(replace(config, grace_seconds=30, clock=clock))) as client:
         r = client.post("/api/tables", json={
             "preset": "slobberhannes", "name": "Ann", "overrides": {"threshold": 1},
             "seats": [{"kind": "you"}, {"kind": "open"}, {"kind": "bot", "level": "random"},
@@ -212,12 +220,17 @@ def test_rematch_keeps_the_seats(config: ServerConfig) -> None:
         guest = sibling(client)
         assert guest.post(data["invites"][0]["url"], follow_redirects=False).status_code == 303
         assert client.post(url + "/rematch").json()["rule"] == "not-finished"
-        with client.websocket_connect(url + "/ws") as ws:  # seat 1: a stand-in after 0.05 s
+        table = client.app.state.hub.tables[data["id"]]  # type: ignore[attr-defined]
+        with client.websocket_connect(url + "/ws") as ws:  # seat 1: a stand-in after 30 s
             first = hello(ws)
             assert first["presence"][3]["open"] and not first["presence"][3]["bot_playing"]
             # seat 3 was never claimed: nobody plays it, so claim it and let a bot stand in
             third = sibling(client)
             third.post(data["invites"][1]["url"], follow_redirects=False)
+            wait_until(lambda: {1, 3} <= set(table.presence.grace_until),
+                       what="the graces of seats 1 and 3")
+            client.portal.call(clock.advance, 30)
+            assert {1, 3} <= table.presence.standing_in
             play_until(ws, first, random.Random(6), lambda v: v["finished"])
             assert sibling(client).post(url + "/rematch").json()["rule"] == "not-seated"
             made = client.post(url + "/rematch")

@@ -13,7 +13,6 @@ import json
 import random
 import subprocess
 import threading
-import time
 from pathlib import Path
 from typing import Any
 
@@ -28,6 +27,7 @@ from polignac.server.store.schema import history_t, match_results_t
 
 from .conftest import free_port
 from .test_kill9 import TIMEOUT, Player, Server, _polignac
+from .waiting import wait_until
 
 pytestmark = pytest.mark.slow
 MATCHES = 6
@@ -46,16 +46,17 @@ class SlowStartServer(Server):
              "--bot-delay", "0", "--deal-delay", "0", "--rate", "10000",
              "--bot-workers", "1", "--job-workers", "1"],
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        deadline = time.monotonic() + 90
-        while time.monotonic() < deadline:
+        def ready() -> bool:
             assert self.proc.poll() is None, "polignac serve exited"
-            with contextlib.suppress(httpx.HTTPError):
-                if httpx.get(self.base + "/ready", timeout=2,
-                             trust_env=False).status_code == 200:
-                    return
-            time.sleep(0.1)
-        self.kill()
-        raise AssertionError("polignac serve did not start in 90 s")
+            return httpx.get(self.base + "/ready", timeout=2,
+                             trust_env=False).status_code == 200
+
+        try:
+            wait_until(ready, 90, what="polignac serve to start", interval=0.1,
+                       ignoring=(httpx.HTTPError,))
+        except AssertionError:
+            self.kill()
+            raise
 
 
 def _play(player: Player, rng: random.Random, kill: Any | None, fired: list[bool]) -> bool:

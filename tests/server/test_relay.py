@@ -15,7 +15,6 @@ from __future__ import annotations
 import json
 import random
 import threading
-import time
 from pathlib import Path
 from typing import Any
 
@@ -30,6 +29,7 @@ from polignac.server.tables.session import HANDLERS
 from .cluster_support import SECRET, Proc, Viewer, new_table, stored_events
 from .conftest import RedisServer, free_port
 from .test_cluster import _act
+from .waiting import wait_until
 
 pytest.importorskip("websockets.sync.client")
 pytest.importorskip("broadcaster")
@@ -74,13 +74,10 @@ class Listener:
             return [m for c, m in self.seen if channel is None or c == channel]
 
     def wait_for(self, check: Any, seconds: float = 20.0) -> list[dict[str, Any]]:
-        deadline = time.monotonic() + seconds
-        while time.monotonic() < deadline:
-            found = [m for m in self.kinds() if check(m)]
-            if found:
-                return found
-            time.sleep(0.05)
-        raise AssertionError("no such message on the bus")
+        found: list[dict[str, Any]] = wait_until(
+            lambda: [m for m in self.kinds() if check(m)], seconds,
+            what="such a message on the bus", interval=0.05)
+        return found
 
     def close(self) -> None:
         self.stop.set()
@@ -203,10 +200,8 @@ def test_what_crosses_the_bus_is_game_messages(redis_server: RedisServer,
         raw.publish(target, forged)
         raw.publish(target, sign(b"not-the-secret-of-these-servers", target, forged))
         raw.close()
-        deadline = time.monotonic() + 20
-        while _health(owner)["cluster"]["bus_refused"] < refused + 2:
-            assert time.monotonic() < deadline, "the forged messages were not refused"
-            time.sleep(0.05)
+        wait_until(lambda: _health(owner)["cluster"]["bus_refused"] >= refused + 2, 30,
+                   what="the forged messages to be refused", interval=0.05)
         assert max(s[0] for s in stored_events(url, table)) == top  # nothing played
         assert len(listener.unsigned) == 2  # the processes signed all but the forged two
         got = _act(players, rng, spectator)  # the seat itself plays on, next in line

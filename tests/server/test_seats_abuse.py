@@ -5,7 +5,6 @@ closed, unloaded), invite links again, error pages."""
 from __future__ import annotations
 
 import random
-import time
 from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
@@ -15,12 +14,14 @@ import pytest
 from starlette.testclient import TestClient, WebSocketTestSession
 
 from polignac.server import ServerConfig, create_app
+from polignac.server.base.clock import ManualClock
 from polignac.server.base.seating import IDENTITY_COOKIE
 from polignac.server.jobs.botmoves import PoolBackend
 from polignac.server.store.db import Store, make_engine
 from polignac.server.web.app import Hub
 
 from .helpers import hello, next_of, play_now, play_until, sibling
+from .waiting import wait_until
 
 pytestmark = pytest.mark.timeout(60)
 
@@ -39,11 +40,19 @@ def _hub(client: TestClient) -> Hub:
     return hub
 
 
-def _wait(check: Callable[[], bool], timeout: float = 10.0) -> None:
-    deadline = time.monotonic() + timeout
-    while not check():
-        assert time.monotonic() < deadline, "timed out"
-        time.sleep(0.02)
+def _wait(check: Callable[[], bool], timeout: float = 30.0) -> None:
+    wait_until(check, timeout, what="the table to get there", interval=0.02)
+
+
+def _advance(client: TestClient, clock: ManualClock, seconds: float) -> None:
+    """Move the app's ``clock`` ``seconds`` forward (on the app's loop)."""
+    client.portal.call(clock.advance, seconds)
+
+
+def _in_grace(table: Any, seat: int) -> None:
+    """Wait until the server has seen ``seat``'s last connection end (its grace runs)."""
+    wait_until(lambda: seat in table.presence.grace_until,
+               what=f"seat {seat}'s grace to start")
 
 
 def _public_table(client: TestClient, **extra: Any) -> str:
@@ -214,35 +223,46 @@ def test_the_server_wide_cap_on_tables(config: ServerConfig) -> None:
 
 def test_an_abandoned_table_pauses_then_resumes_when_its_person_returns(
         config: ServerConfig, bot_backend: PoolBackend) -> None:
-    with TestClient(create_app(replace(config, grace_seconds=0.2, bot_delay=0.01),
+    clock = ManualClock()
+    with TestClient(create_app(replace(config, grace_seconds=30, bot_delay=0.01, clock=clock),
                                bot_backend)) as client:
         url = play_now(client)
         table = _hub(client).tables[url.rsplit("/", 1)[1]]
         with client.websocket_connect(url + "/ws") as ws:
             hello(ws)
-        _wait(lambda: table.paused)
+        _in_grace(table, 0)
+        _advance(client, clock, 29.5)
+        assert not table.paused  # within the grace
+        _advance(client, clock, 0.5)
+        assert table.paused
         seq = table.seq
         # a bot move asked for before the pause comes back and is dropped: the driver
         # ends (the deal is random, so a bot may lead; its worker may be busy)
         _wait(lambda: table.driver is None or table.driver.done(), 60)
-        time.sleep(0.5)  # bot_delay 0.01: a playing table would make dozens of events
+        _advance(client, clock, 5)  # bot_delay 0.01: a playing table would make hundreds
+        # of events, and its driver would be running
         assert table.seq == seq and not table.presence.standing_in, "events while paused"
         assert table.driver is None or table.driver.done()
         watcher = sibling(client)  # a spectator does not wake it
         with watcher.websocket_connect(url + "/ws") as spectator:
             assert hello(spectator)["table"]["paused"]
-            time.sleep(0.2)
+            _advance(client, clock, 5)
             assert table.seq == seq
+            assert table.driver is None or table.driver.done()
             with client.websocket_connect(url + "/ws") as ws:
                 hello(ws)
                 back = _presence(spectator, lambda f: not f["paused"])
                 assert back["seats"][0]["connected"]
-                _wait(lambda: table.seq > seq or table.match.to_act() == 0)
+                # the bots' pace is on the clock: move it while waiting
+                _wait(lambda: table.seq > seq or table.match.to_act() == 0
+                      or _advance(client, clock, 0.01))
 
 
 def test_stand_ins_play_for_an_absent_person_while_someone_else_is_there(
         config: ServerConfig) -> None:
-    with TestClient(create_app(replace(config, grace_seconds=0.2, deal_delay=60))) as client:
+    clock = ManualClock()
+    with TestClient(create_app(replace(config, grace_seconds=30, deal_delay=60, clock=clock))
+                    ) as client:
         r = client.post("/api/tables", json={
             "preset": "polignac", "name": "Ann",
             "seats": [{"kind": "you"}, {"kind": "open"}] + [{"kind": "bot"}] * 2})
@@ -255,6 +275,11 @@ def test_stand_ins_play_for_an_absent_person_while_someone_else_is_there(
             hello(ann)
             with bea.websocket_connect(url + "/ws") as ws:
                 hello(ws)
+            _in_grace(table, 1)
+            _advance(client, clock, 29.5)
+            assert 1 not in table.presence.standing_in  # Bea's grace runs
+            _advance(client, clock, 0.5)
+            assert 1 in table.presence.standing_in
             frames: list[dict[str, Any]] = []
             ann.send_json({"type": "hello", "last_seq": 0})
             play_until(ann, next_of(ann, "state"), random.Random(4),  # Ann plays; Bea is away
@@ -262,19 +287,30 @@ def test_stand_ins_play_for_an_absent_person_while_someone_else_is_there(
             assert any(f["type"] == "event" and f["event"].get("seat") == 1 for f in frames), \
                 "no stand-in played for Bea"
             assert not table.paused
-        _wait(lambda: table.paused)  # Ann left too
+        _in_grace(table, 0)  # Ann left too
+        _advance(client, clock, 29.5)
+        assert not table.paused
+        _advance(client, clock, 0.5)
+        assert table.paused
 
 
 def test_a_paused_table_is_closed_then_served_from_the_database(
         config: ServerConfig) -> None:
-    fast = replace(config, grace_seconds=0.1, close_seconds=0.2)
+    clock = ManualClock()
+    fast = replace(config, grace_seconds=30, close_seconds=60, clock=clock)
     with TestClient(create_app(fast)) as client:
         url = play_now(client)
         table_id = url.rsplit("/", 1)[1]
         hub = _hub(client)
         with client.websocket_connect(url + "/ws") as ws:
             hello(ws)
-        _wait(lambda: table_id not in hub.tables)
+        _in_grace(hub.tables[table_id], 0)
+        _advance(client, clock, 30)
+        assert hub.tables[table_id].paused
+        _advance(client, clock, 59.5)
+        assert table_id in hub.tables  # paused, not closed yet
+        _advance(client, clock, 0.5)
+        _wait(lambda: table_id not in hub.tables)  # closed: stored, then unloaded
         assert hub.store is not None
         stored = hub.store.load_one(table_id)
         assert stored is not None and stored.closed_at is not None
@@ -285,12 +321,15 @@ def test_a_paused_table_is_closed_then_served_from_the_database(
             state = hello(ws)
             assert state["you"] == 0 and not state["table"]["paused"]
             _wait(lambda: hub.tables[table_id].idle.closed_at is None)
+        _in_grace(hub.tables[table_id], 0)
+        _advance(client, clock, 30 + 60)
         _wait(lambda: table_id not in hub.tables)  # and leaves again
 
 
 def test_a_finished_table_leaves_memory_and_is_served_from_the_database(
         config: ServerConfig) -> None:
-    fast = replace(config, finished_keep_seconds=0.1)
+    clock = ManualClock()
+    fast = replace(config, finished_keep_seconds=60, clock=clock)
     with TestClient(create_app(fast)) as client:
         r = client.post("/api/tables", json={
             "preset": "polignac", "name": "Ann", "overrides": {"threshold": 1},
@@ -301,7 +340,11 @@ def test_a_finished_table_leaves_memory_and_is_served_from_the_database(
         table.presence.standing_in.add(0)  # a stand-in plays Ann's seat to the end, quickly
         table.presence.standins[0] = table.bot_driver.bots[1]
         client.portal.call(table.wake)  # type: ignore[union-attr]
-        _wait(lambda: table.match.finished, 30)
+        _wait(lambda: table.match.finished, 60)
+        _wait(lambda: table.idle.idle_task is not None)  # its time in memory counts
+        _advance(client, clock, 59.5)
+        assert table_id in hub.tables  # kept a while once finished
+        _advance(client, clock, 0.5)
         _wait(lambda: table_id not in hub.tables)
         engine = make_engine(fast.url())
         try:

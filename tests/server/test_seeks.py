@@ -16,11 +16,13 @@ from sqlalchemy import create_engine, select, text
 from starlette.testclient import TestClient
 
 from polignac.server import ServerConfig, create_app
+from polignac.server.base.clock import ManualClock
 from polignac.server.base.errors import ApiError
 from polignac.server.jobs.botmoves import PoolBackend
 from polignac.server.lobby.seeks import Group, Seek, plan, seat_positions, seek_overrides
 
 from .helpers import sibling
+from .waiting import wait_until
 
 KEY = ("polignac", 4, False, None)
 
@@ -104,13 +106,7 @@ def wait_for(check: Callable[[], Any], seconds: float = 20.0) -> Any:
     Raises:
         AssertionError: none within ``seconds``.
     """
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        found = check()
-        if found:
-            return found
-        time.sleep(0.05)
-    raise AssertionError("not within the time")
+    return wait_until(check, seconds, what="the lobby to get there", interval=0.05)
 
 
 def seated(client: TestClient) -> str | None:
@@ -189,26 +185,40 @@ def _database(client: TestClient) -> Any:
     return create_engine(client.app.state.hub.config.url())  # type: ignore[attr-defined]
 
 
-def test_bots_fill_the_seats_once_the_wait_is_over(app_client: TestClient) -> None:
-    other = sibling(app_client)
-    ask(app_client, players=4, bots_after=30, level="easy", name="Ann")
-    ask(other, players=4, bots_after=60, level="hard", name="Bob")
-    ask(sibling(app_client), players=4, name="Cy")  # never bots: keeps waiting
-    time.sleep(0.3)  # a few matchmaker rounds: nobody is seated before the wait
-    assert seated(app_client) is None
-    with _database(app_client).begin() as conn:  # Ann asked 30 s ago
-        conn.execute(text("UPDATE seeks SET created_at = created_at - 30 WHERE name = 'Ann'"))
-    url = wait_for(lambda: seated(app_client))
-    assert wait_for(lambda: seated(other)) == url
-    with app_client.websocket_connect(url + "/ws") as ws:
-        ws.send_json({"type": "hello", "last_seq": 0})
-        frame = ws.receive_json()
-        while frame["type"] != "state":
+def test_bots_fill_the_seats_once_the_wait_is_over(fast: ServerConfig,
+                                                  bot_backend: PoolBackend) -> None:
+    clock = ManualClock()  # the matchmaker's loop sleeps on it after its first round:
+    # the test runs the rounds itself
+    with TestClient(create_app(replace(fast, clock=clock), bot_backend),
+                    base_url="http://testserver") as app_client:
+        matchmaker = app_client.app.state.matchmaker  # type: ignore[attr-defined]
+
+        def round_() -> None:
+            app_client.portal.call(matchmaker.tick)
+
+        wait_until(clock.pending, what="the matchmaker's first round (then it sleeps)")
+        other = sibling(app_client)
+        ask(app_client, players=4, bots_after=30, level="easy", name="Ann")
+        ask(other, players=4, bots_after=60, level="hard", name="Bob")
+        ask(sibling(app_client), players=4, name="Cy")  # never bots: keeps waiting
+        for _ in range(3):  # a few matchmaker rounds: nobody is seated before the wait
+            round_()
+        assert seated(app_client) is None
+        with _database(app_client).begin() as conn:  # Ann asked 30 s ago
+            conn.execute(text("UPDATE seeks SET created_at = created_at - 30 "
+                              "WHERE name = 'Ann'"))
+        # rounds until seated (the countdown is on the database's clock)
+        url = wait_for(lambda: seated(app_client) or round_())
+        assert wait_for(lambda: seated(other)) == url
+        with app_client.websocket_connect(url + "/ws") as ws:
+            ws.send_json({"type": "hello", "last_seq": 0})
             frame = ws.receive_json()
-    kinds = sorted((s["kind"], s["level"] or "") for s in frame["table"]["seats"])
-    assert kinds == [("bot", "easy"), ("bot", "easy"), ("human", ""), ("human", "")]
-    listed = app_client.get("/api/seeks").json()["seeks"]
-    assert [(s["waiting"], s["names"]) for s in listed] == [(1, ["Cy"])]
+            while frame["type"] != "state":
+                frame = ws.receive_json()
+        kinds = sorted((s["kind"], s["level"] or "") for s in frame["table"]["seats"])
+        assert kinds == [("bot", "easy"), ("bot", "easy"), ("human", ""), ("human", "")]
+        listed = app_client.get("/api/seeks").json()["seeks"]
+        assert [(s["waiting"], s["names"]) for s in listed] == [(1, ["Cy"])]
 
 
 def test_leaving_the_countdown_puts_the_others_back(fast: ServerConfig,

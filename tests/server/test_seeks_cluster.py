@@ -24,6 +24,7 @@ from polignac.server.store.db import make_engine
 from .cluster_support import TIMEOUT, Proc
 from .conftest import PgServer, RedisServer
 from .test_cluster import _start
+from .waiting import wait_until
 
 pytest.importorskip("broadcaster")
 
@@ -44,9 +45,8 @@ def _seat_everyone(procs: list[Proc], url: str) -> None:
                 time.sleep(int(r.headers["retry-after"]))  # as the server asks
             assert r.status_code == 200, r.text
         seated: dict[int, str] = {}
-        deadline = time.monotonic() + 120
-        while len(seated) < PEOPLE:  # each person's page asks how it goes
-            assert time.monotonic() < deadline, f"seated: {sorted(seated)}"
+
+        def everyone_seated() -> bool:  # each person's page asks how it goes
             for i, http in enumerate(clients):
                 if i in seated:
                     continue
@@ -54,7 +54,10 @@ def _seat_everyone(procs: list[Proc], url: str) -> None:
                 assert mine is not None, f"P{i}'s request vanished"
                 if mine["state"] == "seated":
                     seated[i] = mine["url"].rsplit("/", 1)[-1]
-            time.sleep(0.2)
+            return len(seated) == PEOPLE
+
+        wait_until(everyone_seated, 120, what=lambda: f"everyone seated: {sorted(seated)}",
+                   interval=0.2)
         tables = set(seated.values())
         assert len(tables) == PEOPLE // 4
         seats: set[tuple[str, int]] = set()

@@ -26,6 +26,7 @@ from polignac.server.store.db import make_engine
 from .cluster_support import TIMEOUT, Proc
 from .conftest import PgServer
 from .test_cluster import _start
+from .waiting import wait_until
 
 pytest.importorskip("broadcaster")
 
@@ -56,16 +57,16 @@ def test_a_group_whose_claimant_dies_is_seated_by_the_other_process(
             r = http.post("/api/seeks", json={"preset": "polignac", "players": 4,
                                               "name": f"P{i}"})
             assert r.status_code == 200, r.text
-        claimant = None
-        deadline = time.monotonic() + 60
-        while claimant is None:  # the pages keep asking; the countdown (5 s) ends
-            assert time.monotonic() < deadline, "the group was never claimed"
+
+        def claimed() -> str | None:  # the pages keep asking; the countdown (5 s) ends
             for http in clients:
                 assert http.get("/api/seeks").json()["mine"] is not None
             with engine.connect() as conn:
-                claimant = conn.execute(text(
+                found: str | None = conn.execute(text(
                     "SELECT claimant FROM seeks WHERE state = 'creating'")).scalar()
-            time.sleep(0.2)
+            return found
+
+        claimant = wait_until(claimed, 60, what="the group to be claimed", interval=0.2)
         pid = int(str(claimant).split("-")[-2])
         victim = next(p for p in procs if p.pid == pid)
         survivor = next(p for p in procs if p is not victim)
@@ -76,7 +77,8 @@ def test_a_group_whose_claimant_dies_is_seated_by_the_other_process(
         clients = [httpx.Client(base_url=survivor.base, timeout=TIMEOUT, trust_env=False,
                                 cookies=c.cookies) for c in clients]
         seated: dict[int, str] = {}
-        while len(seated) < PEOPLE:
+
+        def everyone_seated() -> bool:
             assert time.monotonic() - killed < BOUND, f"seated: {sorted(seated)}"
             for i, http in enumerate(clients):
                 if i not in seated:
@@ -84,7 +86,10 @@ def test_a_group_whose_claimant_dies_is_seated_by_the_other_process(
                     assert mine is not None, f"P{i}'s request vanished"
                     if mine["state"] == "seated":
                         seated[i] = mine["url"].rsplit("/", 1)[-1]
-            time.sleep(0.1)
+            return len(seated) == PEOPLE
+
+        wait_until(everyone_seated, 120,  # the bound is checked in it: this never fires
+                   what=lambda: f"everyone seated: {sorted(seated)}", interval=0.1)
         took = time.monotonic() - killed
         assert len(set(seated.values())) == 1, seated
         table = seated[0]

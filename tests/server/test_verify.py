@@ -19,6 +19,7 @@ from polignac.cli.main import main
 from polignac.core import replay
 from polignac.core.shuffle import commitment
 from polignac.server import ServerConfig, create_app
+from polignac.server.base.clock import ManualClock
 
 from .helpers import hello, next_of, sibling
 
@@ -27,8 +28,9 @@ TABLE = {"preset": "polignac-rounds", "name": "Ann", "overrides": {"deals": 3},
 
 
 def _config(config: ServerConfig) -> ServerConfig:
-    # later deals take cuts during the deal delay; the first waits for the person's cut
-    return replace(config, deal_delay=0.25, cut_window=10.0)
+    # later deals take cuts during the deal delay; the first waits for the person's cut;
+    # the delay passes when the test moves the clock (Human: once its cut is in)
+    return replace(config, deal_delay=30.0, cut_window=10.0, clock=ManualClock())
 
 
 class Human:
@@ -57,6 +59,8 @@ class Human:
             self.cuts[deal] = self.rng.randbytes(16).hex()
             self.ws.send_json({"type": "cut", "deal": deal, "value": self.cuts[deal],
                                "commitment": frame["commitment"]})
+        elif frame["type"] == "cut" and frame.get("accepted"):
+            self._delay_passes()
         elif frame["type"] == "error":
             self.errors.append(frame)
         elif frame["type"] == "event":
@@ -68,6 +72,13 @@ class Human:
             if frame.get("view"):
                 self._play()
         return frame
+
+    def _delay_passes(self) -> None:
+        """This seat's cut is in: the deal delay passes on the server's clock (the first
+        deal needs no time: it waits until every person has cut)."""
+        hub = self.client.app.state.hub  # type: ignore[attr-defined]
+        if isinstance(hub.clock, ManualClock):
+            self.client.portal.call(hub.clock.advance, hub.config.deal_delay)
 
     def _play(self) -> None:
         deal = self.view.get("deal")

@@ -7,17 +7,23 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
 from polignac.server.jobs.workers import PoolBusy, WorkerPool
 
+from .waiting import Gate, held, until, until_done
 
-def stamp(seconds: float) -> tuple[float, float]:
-    """Job: wait ``seconds`` in the worker -> (start, end) by the wall clock."""
+
+def stamp(gate: str | None = None) -> tuple[float, float]:
+    """Job: wait in the worker until ``gate`` is open (None: not at all) -> (start, end)
+    by the wall clock.  A job held so runs for as long as the test needs, on any
+    machine."""
     start = time.time()
-    time.sleep(seconds)
+    if gate is not None:
+        held(gate)
     return start, time.time()
 
 
@@ -30,14 +36,6 @@ def pool() -> Iterator[WorkerPool]:
     asyncio.run(p.stop())
 
 
-async def _until(condition: Callable[[], bool], seconds: float = 30.0) -> None:
-    """Wait until ``condition()`` holds (checked every 10 ms), at most ``seconds``."""
-    deadline = time.monotonic() + seconds
-    while not condition():
-        assert time.monotonic() < deadline, "the pool never got there"
-        await asyncio.sleep(0.01)
-
-
 def _overlap(spans: list[tuple[float, float]]) -> int:
     """The most spans running at one moment."""
     edges = sorted([(s, 1) for s, _ in spans] + [(e, -1) for _, e in spans])
@@ -48,82 +46,101 @@ def _overlap(spans: list[tuple[float, float]]) -> int:
     return most
 
 
-def test_a_flood_of_heavy_jobs_leaves_a_worker_to_another_client(pool: WorkerPool) -> None:
-    async def run() -> tuple[list[tuple[float, float]], list[tuple[float, float]], int]:
-        flood = [asyncio.ensure_future(pool.run(stamp, 0.4, client="a", heavy=True))
+def test_a_flood_of_heavy_jobs_leaves_a_worker_to_another_client(
+        pool: WorkerPool, tmp_path: Path) -> None:
+    async def run(gate: Gate) -> tuple[list[tuple[float, float]], list[tuple[float, float]],
+                                       int]:
+        flood = [asyncio.ensure_future(pool.run(stamp, gate.path, client="a", heavy=True))
                  for _ in range(4)]
-        await asyncio.sleep(0)  # the flood is queued first
-        light = [await pool.run(stamp, 0.0, client="b") for _ in range(3)]
+        await until(lambda: pool.pending == 4, what="the flood queued first")
+        light = [await pool.run(stamp, client="b") for _ in range(3)]
         still = sum(not f.done() for f in flood)
-        return list(await asyncio.gather(*flood)), light, still
+        gate.open()
+        return list(await until_done(asyncio.gather(*flood), what="the flood")), light, still
 
-    heavy, light, still = asyncio.run(run())
+    with Gate(tmp_path) as gate:
+        heavy, light, still = asyncio.run(run(gate))
     assert _overlap(heavy) == 1  # client a: its share (one of two workers), heavy: one
     assert still >= 1  # b's three jobs were answered while a's were still queued
     last = max(e for _, e in light)
     assert last < max(e for _, e in heavy)
 
 
-def test_round_robin_between_two_heavy_clients(pool: WorkerPool) -> None:
-    async def run() -> tuple[list[tuple[float, float]], list[tuple[float, float]]]:
-        a = [asyncio.ensure_future(pool.run(stamp, 0.2, client="a", heavy=True))
+def test_round_robin_between_two_heavy_clients(pool: WorkerPool, tmp_path: Path) -> None:
+    async def run(gate: Gate) -> tuple[list[tuple[float, float]], list[tuple[float, float]]]:
+        a = [asyncio.ensure_future(pool.run(stamp, gate.path, client="a", heavy=True))
              for _ in range(3)]
-        await asyncio.sleep(0)
-        b = [asyncio.ensure_future(pool.run(stamp, 0.2, client="b", heavy=True))
+        await until(lambda: pool.pending == 3, what="a's jobs queued first")
+        b = [asyncio.ensure_future(pool.run(stamp, gate.path, client="b", heavy=True))
              for _ in range(3)]
-        return list(await asyncio.gather(*a)), list(await asyncio.gather(*b))
+        await until(lambda: pool.pending == 6, what="b's jobs queued")
+        gate.open()
+        return (list(await until_done(asyncio.gather(*a), what="a's jobs")),
+                list(await until_done(asyncio.gather(*b), what="b's jobs")))
 
-    a, b = asyncio.run(run())
+    with Gate(tmp_path) as gate:
+        a, b = asyncio.run(run(gate))
     order = sorted([(s, "a") for s, _ in a] + [(s, "b") for s, _ in b])
     # one heavy job at a time (two workers: one kept for light jobs), turn by turn
     assert _overlap(a + b) == 1
     assert [who for _, who in order] == ["a", "b", "a", "b", "a", "b"]
 
 
-def test_a_client_past_its_share_of_waiting_jobs_is_refused_alone(pool: WorkerPool) -> None:
-    async def run() -> tuple[int, tuple[float, float]]:
-        mine = [asyncio.ensure_future(pool.run(stamp, 0.2, client="a", heavy=True))
+def test_a_client_past_its_share_of_waiting_jobs_is_refused_alone(
+        pool: WorkerPool, tmp_path: Path) -> None:
+    async def run(gate: Gate) -> tuple[int, tuple[float, float]]:
+        mine = [asyncio.ensure_future(pool.run(stamp, gate.path, client="a", heavy=True))
                 for _ in range(4)]
-        await asyncio.sleep(0)
+        await until(lambda: pool.pending == 4, what="a's jobs counted")
         refused = 0
         try:
-            await pool.run(stamp, 0.0, client="a")
+            await pool.run(stamp, client="a")
         except PoolBusy:
             refused += 1
-        other = await pool.run(stamp, 0.0, client="b")
-        await asyncio.gather(*mine)
+        other = await pool.run(stamp, client="b")
+        gate.open()
+        await until_done(asyncio.gather(*mine), what="a's jobs")
         return refused, other
 
-    refused, other = asyncio.run(run())
+    with Gate(tmp_path) as gate:
+        refused, other = asyncio.run(run(gate))
     assert refused == 1 and other[1] >= other[0]
 
 
-def test_a_caller_that_gives_up_leaves_the_queue(pool: WorkerPool) -> None:
-    async def run() -> tuple[int, int]:
-        first = asyncio.ensure_future(pool.run(stamp, 0.3, client="a", heavy=True))
-        waiting = asyncio.ensure_future(pool.run(stamp, 5.0, client="a", heavy=True))
-        await _until(lambda: pool.stats()["running"] == 1)
+def test_a_caller_that_gives_up_leaves_the_queue(pool: WorkerPool, tmp_path: Path) -> None:
+    async def run(gate: Gate, never: Gate) -> tuple[int, int]:
+        first = asyncio.ensure_future(pool.run(stamp, gate.path, client="a", heavy=True))
+        waiting = asyncio.ensure_future(pool.run(stamp, never.path, client="a", heavy=True))
+        await until(lambda: pool.stats()["running"] == 1 and pool.pending == 2,
+                    what="one job running, one waiting")
         done_before = pool.done
         waiting.cancel()
-        await first
-        await _until(lambda: pool.pending == 0)  # the cancelled job never runs
+        gate.open()
+        await until_done(first, what="the first job")
+        await until(lambda: pool.pending == 0,  # the cancelled job never runs
+                    what="the queue to empty")
         return pool.done - done_before, pool.stats()["running"]
 
-    finished, running = asyncio.run(run())
+    with Gate(tmp_path) as gate, Gate(tmp_path, "never") as never:
+        finished, running = asyncio.run(run(gate, never))
     assert finished == 1 and running == 0
 
 
-def test_an_unfair_pool_runs_one_clients_jobs_on_every_worker() -> None:
+def test_an_unfair_pool_runs_one_clients_jobs_on_every_worker(tmp_path: Path) -> None:
     """Pools of bot moves: no share (a table has one move at a time)."""
-    async def run() -> int:
+    async def run(gate: Gate) -> int:
         p = WorkerPool(2, 30.0, fair=False, preload=("tests.server.test_workers",))
         try:
-            jobs = [asyncio.ensure_future(p.run(stamp, 0.5, heavy=True)) for _ in range(2)]
-            await _until(lambda: p.stats()["running"] == 2 or p.done > 0)
+            jobs = [asyncio.ensure_future(p.run(stamp, gate.path, heavy=True))
+                    for _ in range(2)]
+            await until(lambda: p.stats()["running"] == 2 or p.done > 0,
+                        what="both jobs handed to a worker")
             running: int = p.stats()["running"]  # both handed to a worker at once
-            await asyncio.gather(*jobs)
+            gate.open()
+            await until_done(asyncio.gather(*jobs), what="the jobs")
             return running
         finally:
             await p.stop()
 
-    assert asyncio.run(run()) == 2
+    with Gate(tmp_path) as gate:
+        assert asyncio.run(run(gate)) == 2

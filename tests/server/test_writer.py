@@ -9,7 +9,6 @@ import asyncio
 import os
 import sqlite3
 import threading
-import time
 from pathlib import Path
 
 import pytest
@@ -21,6 +20,7 @@ from polignac.server.store.schema import events_t
 from polignac.server.store.writer import Writer
 
 from .table_support import person
+from .waiting import until
 
 
 def _event(seq: int) -> EventRow:
@@ -61,7 +61,8 @@ def test_writes_waiting_for_another_processs_commit_join_one_transaction(
             assert await asyncio.to_thread(began.wait, 60)
             rest = [asyncio.create_task(writer.append("t1", _event(seq)))
                     for seq in range(2, 11)]
-            await asyncio.sleep(0)  # every write is submitted
+            await until(lambda: len(writer._pending) == 10,  # every write is submitted
+                        what="the ten writes submitted")
             assert not first.done()
             other.execute("COMMIT")
             await asyncio.wait_for(asyncio.gather(first, *rest), 60)
@@ -75,16 +76,11 @@ def test_writes_waiting_for_another_processs_commit_join_one_transaction(
     asyncio.run(scenario())
 
 
-def _waits_on(inode: int, seconds: float = 60) -> bool:
-    """Whether a lock on the file ``inode`` gets a waiter (``/proc/locks``: a blocked
-    request is listed with ``->``) within ``seconds``."""
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        for line in Path("/proc/locks").read_text().splitlines():
-            if "->" in line and line.split()[-3].endswith(f":{inode}"):
-                return True
-        time.sleep(0.01)
-    return False
+def _waits_on(inode: int) -> bool:
+    """Whether a lock on the file ``inode`` has a waiter now (``/proc/locks``: a blocked
+    request is listed with ``->``)."""
+    return any("->" in line and line.split()[-3].endswith(f":{inode}")
+               for line in Path("/proc/locks").read_text().splitlines())
 
 
 def test_writers_of_several_processes_take_turns_on_a_file_lock(tmp_path: Path) -> None:
@@ -105,7 +101,8 @@ def test_writers_of_several_processes_take_turns_on_a_file_lock(tmp_path: Path) 
             with open(tmp_path / "db.sqlite.write-lock", "a+b") as other:
                 fcntl.flock(other.fileno(), fcntl.LOCK_EX)  # the other process writes
                 write = asyncio.create_task(writer.append("t1", _event(1)))
-                assert await asyncio.to_thread(_waits_on, os.fstat(other.fileno()).st_ino)
+                inode = os.fstat(other.fileno()).st_ino
+                await until(lambda: _waits_on(inode), what="a waiter on the write lock")
                 assert not began.is_set() and not write.done()
                 fcntl.flock(other.fileno(), fcntl.LOCK_UN)
                 await asyncio.wait_for(write, 60)

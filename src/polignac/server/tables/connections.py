@@ -14,6 +14,7 @@ from starlette.datastructures import Headers
 from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Receive, Scope, Send
 
+from ..base.clock import SYSTEM, Clock, Timer
 from ..base.config import ServerConfig
 from ..base.httplimits import WriteDeadline
 from ..base.inputs import ascii_int
@@ -198,21 +199,23 @@ class _HeaderDeadline:
     """Mixin for uvicorn's HTTP protocols: a request's line and headers must arrive
     within ``header_timeout`` seconds of the connection (or of the first byte of
     the next request on a kept-alive connection) and weigh at most
-    ``max_header_bytes``; else 408 or 431 and the connection is closed."""
+    ``max_header_bytes``; else 408 or 431 and the connection is closed.  The
+    deadline is on ``clock`` (the server's, ``ServerConfig.clock``)."""
 
     header_timeout: float = 10.0
     max_header_bytes: int = 64 * 1024
+    clock: Clock = SYSTEM
     transport: asyncio.Transport
     loop: asyncio.AbstractEventLoop
     cycle: Any
 
-    _header_timer: asyncio.TimerHandle | None = None
+    _header_timer: Timer | None = None
     _header_bytes: int = 0
 
     def _start_header_timer(self) -> None:
         if self._header_timer is None and not self.transport.is_closing():
             self._header_bytes = 0
-            self._header_timer = self.loop.call_later(self.header_timeout, self._header_late)
+            self._header_timer = self.clock.call_later(self.header_timeout, self._header_late)
 
     def _headers_done(self) -> None:
         if self._header_timer is not None:
@@ -243,10 +246,10 @@ class _HeaderDeadline:
 
 
 def http_protocol(header_timeout: float, max_header_bytes: int, base: str = "auto",
-                  write_timeout: float = 10.0) -> type:
+                  write_timeout: float = 10.0, clock: Clock = SYSTEM) -> type:
     """uvicorn's HTTP protocol class (``base``: ``auto``, ``httptools`` or ``h11``, as
-    uvicorn's ``http=`` option) with a header timeout, a header size limit and a
-    write timeout (``httplimits.WriteDeadline``); pass it as
+    uvicorn's ``http=`` option) with a header timeout (on ``clock``), a header size
+    limit and a write timeout (``httplimits.WriteDeadline``); pass it as
     ``uvicorn.run(..., http=...)``.
 
     Raises:
@@ -259,7 +262,7 @@ def http_protocol(header_timeout: float, max_header_bytes: int, base: str = "aut
         except ImportError:
             base = "h11"
     settings = {"header_timeout": header_timeout, "max_header_bytes": max_header_bytes,
-                "write_timeout": write_timeout}
+                "write_timeout": write_timeout, "clock": clock}
     if base == "httptools":
         from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
@@ -362,7 +365,7 @@ def uvicorn_options(config: ServerConfig, http: str = "auto") -> dict[str, Any]:
     """
     return {
         "http": http_protocol(config.header_timeout, config.max_header_bytes, http,
-                              config.write_timeout),
+                              config.write_timeout, config.clock),
         "ws": ws_protocol(config.close_linger),
         "ws_max_size": config.max_frame,
         "ws_ping_interval": config.ws_ping_interval,
