@@ -7,6 +7,7 @@ import { inviteRow } from "./seats.js";
 import { serverReason } from "./labels.js";
 import { $, make } from "./dom.js";
 import { getJson, postJson, request } from "./api.js";
+import { controlLabel } from "./timecontrol.js";
 
 const playNow = $("play-now", HTMLButtonElement);
 const learnButton = $("learn", HTMLButtonElement);
@@ -15,6 +16,7 @@ const playersPick = $("players", HTMLSelectElement);
 const privateBox = $("private", HTMLInputElement);
 const hintsBox = $("hints", HTMLInputElement);
 const createForm = $("create", HTMLFormElement);
+const timePick = $("time-control", HTMLSelectElement);
 
 let info = null;
 let tables = null;      // GET /api/tables answer, or false when the server has none
@@ -184,6 +186,57 @@ function fillHouse() {
   }
 }
 
+// ------------------------------------------------------------------ the time control
+// Untimed by default; real time (minutes each + seconds a move, or other), a fixed time a
+// move, correspondence (days a move): docs/server.md, POST /api/tables `time_control`.
+/** @type {Record<string, import("./protocol.js").TimeControl[]>} */
+const TIME_CHOICES = {
+  realtime: [[60, 0], [180, 2], [300, 3], [600, 5], [900, 10]].map(([base, increment]) =>
+    ({ kind: "realtime", base, increment })),
+  move: [15, 30, 60].map((seconds) => ({ kind: "move", seconds })),
+  days: [1, 2, 3, 5, 7].map((days) => ({ kind: "days", days })),
+};
+
+/** The time control's choices, in the page language (the one chosen kept). */
+function fillTimeControls() {
+  const keep = timePick.value || "none";
+  const group = (kind) => Object.assign(document.createElement("optgroup"),
+    { label: t(`lobby.tc.${kind}`) });
+  const none = option("none", t("lobby.tc.none"));
+  const groups = [];
+  for (const [kind, choices] of Object.entries(TIME_CHOICES)) {
+    const g = group(kind);
+    for (const c of choices) {
+      const { label } = controlLabel(c);
+      const text = c.kind === "realtime"
+        ? `${label} · ${t("clock.tc.realtimeOption", { base: c.base / 60, inc: c.increment })}` : label;
+      g.append(option(JSON.stringify(c), text));
+    }
+    if (kind === "realtime") g.append(option("custom", t("lobby.tc.custom")));
+    groups.push(g);
+  }
+  timePick.replaceChildren(none, ...groups);
+  timePick.value = keep;
+  if (timePick.selectedIndex < 0) timePick.value = "none";
+  showTimeControl();
+}
+
+function showTimeControl() {
+  $("tc-custom").hidden = timePick.value !== "custom";
+  $("tc-help").hidden = timePick.value === "none";
+}
+timePick.addEventListener("change", showTimeControl);
+
+/** The time control the form asks for (`{kind: "none"}`: untimed). */
+function chosenTimeControl() {
+  const v = timePick.value;
+  if (v === "custom") {
+    return { kind: "realtime", base: Math.round(Number($("tc-base", HTMLInputElement).value) * 60),
+      increment: Number($("tc-inc", HTMLInputElement).value) };
+  }
+  return v && v !== "none" ? JSON.parse(v) : { kind: "none" };
+}
+
 /** The server's reason for refusing the form, in the page's language when it says its words
  * (`key`, `params`), beside the Create button. */
 function showCreateError(err) {
@@ -223,7 +276,8 @@ createForm.addEventListener("submit", async (e) => {
   try {
     const data = await postJson("/api/tables", { preset: form.get("preset"), players: n, seats,
       overrides, name: form.get("name"), private: form.get("private") === "on",
-      hints: form.get("hints") === "on" && form.get("rated") !== "on", rated: form.get("rated") === "on" });
+      hints: form.get("hints") === "on" && form.get("rated") !== "on", rated: form.get("rated") === "on",
+      time_control: chosenTimeControl() });
     if (!data.invites.length) { location.href = data.url; return; }
     created = data;
     showCreated();
@@ -276,7 +330,11 @@ function renderTables() {
 
 languagePicker($("lang"));
 translatePage();
-onLang(() => { if (info) { fillLevels(); fillPresets(); fillSeats(); fillHouse(); } showCreated(); renderTables(); });
+onLang(() => {
+  if (info) { fillLevels(); fillPresets(); fillSeats(); fillHouse(); }
+  fillTimeControls(); showCreated(); renderTables();
+});
+fillTimeControls();
 
 (async () => {
   info = await getJson("/api/presets");

@@ -32,6 +32,35 @@
  * @property {string | null} guide_id
  * @property {number} trick_pause seconds
  * @property {Record<string, unknown>} [rules] the resolved rules (preset and house rules)
+ * @property {boolean} [rated] a rated table: the result changes the accounts' ratings
+ * @property {TimeControl | null} [time_control] null: untimed
+ */
+
+/**
+ * A table's time control (`core/timecontrol.py`): real time (`base` seconds each for the
+ * match, `increment` back after each move), a fixed time a move, or correspondence.
+ * @typedef {{kind: "realtime", base: number, increment: number} | {kind: "move", seconds: number}
+ *   | {kind: "days", days: number}} TimeControl
+ */
+
+/**
+ * The seats' clocks at a timed table (`Clocks.view`): each seat's time left at the server's
+ * `now` (epoch seconds), the seat whose clock runs and when it reaches zero (epoch seconds),
+ * the seats that ran out of time (or left for good).
+ * @typedef {{control: TimeControl, label: string, remaining: number[], running: number | null,
+ *   deadline: number | null, now: number, flagged: number[]}} Clocks
+ */
+
+/**
+ * A rating on the shown scale (`Rating.shown`).
+ * @typedef {{rating: number, deviation: number, provisional: boolean, matches?: number}} ShownRating
+ */
+
+/**
+ * A rated match's end: each rated seat's place (a person who left placed last) and rating
+ * before and after.
+ * @typedef {{type: "ratings", seats: {seat: number, place: number, before: ShownRating,
+ *   after: ShownRating}[]}} RatingsFrame
  */
 
 /** @typedef {{leader: number, winner: number, cards: string[]}} PastTrick (deal players) */
@@ -107,7 +136,9 @@
  * @typedef {{seat: number, name: string, kind: "human" | "bot", open: boolean, connected: boolean,
  *   grace_until: number | null, bot_playing: boolean, take_pending?: boolean,
  *   take_name?: string | null, take_approved?: boolean, name_key?: string,
- *   name_params?: Record<string, unknown>}} PresenceSeat
+ *   name_params?: Record<string, unknown>, left?: boolean, may_come_back?: boolean}} PresenceSeat
+ *   `left`: the person ran out of time or left for good, a bot plays the seat; `may_come_back`:
+ *   a casual table, where that person may take it back (`back`)
  */
 
 /**
@@ -126,10 +157,12 @@
 
 /**
  * @typedef {{type: "state", seq: number, you: number | null, table: TableInfo, view: MatchView,
- *   summary: Summary, presence?: PresenceSeat[], shuffle?: unknown}} StateFrame
+ *   summary: Summary, presence?: PresenceSeat[], shuffle?: unknown, clocks?: Clocks | null,
+ *   ratings?: RatingsFrame | null}} StateFrame
  * @typedef {{type: "event", seq: number, event: TableEvent, view?: MatchView, summary?: Summary,
  *   presence?: PresenceSeat[]}} EventFrame
- * @typedef {{type: "presence", paused: boolean, seats: PresenceSeat[]}} PresenceFrame
+ * @typedef {{type: "presence", paused: boolean, seats: PresenceSeat[], clocks?: Clocks | null}}
+ *   PresenceFrame
  * @typedef {{type: "rematch", id: string, url: string}} RematchFrame
  * @typedef {{type: "error", rule: string, message: string, seq?: number}} ErrorFrame
  * @typedef {{type: "pong"} | {type: "commitment", deal: number} | {type: "cut", deal: number}
@@ -137,14 +170,14 @@
  *   closes: number | null, again?: boolean}} OtherFrame
  * @typedef {{type: "chat", seat: number, message: string}} ChatFrame a quick message (not stored)
  * @typedef {StateFrame | EventFrame | PresenceFrame | RematchFrame | ErrorFrame | ChatFrame
- *   | OtherFrame} Frame
+ *   | RatingsFrame | OtherFrame} Frame
  */
 
 /**
  * What the page sends.
  * @typedef {{type: "hello", last_seq: number} | {type: "act", action: string, seq?: number}
  *   | {type: "cut", deal: number, value: string, commitment?: string} | {type: "say", message: string}
- *   | {type: "ping"}} ClientFrame
+ *   | {type: "back"} | {type: "ping"}} ClientFrame
  */
 
 export {};

@@ -11,9 +11,12 @@ import { bindPromptKeys, labelSeat, markHand, turnFeedback } from "./feedback.js
 import { $, make } from "./dom.js";
 import { renderSeatsPanel, seatExtras } from "./seats.js";
 import {
-  S, myLegal, name, passLeft, passingNow, playerOfSeat, previousTrick, seatOfPlayer,
+  S, myLegal, mySeatLeft, name, passLeft, passingNow, playerOfSeat, previousTrick, seatOfPlayer,
   sideOfSeat, spectating, toActSeat,
 } from "./table-state.js";
+import { C, clockNode, leftNote, leftWord } from "./table-clocks.js";
+import { controlLabel } from "./timecontrol.js";
+import { ratingChange } from "./table-final.js";
 import { P, centre, motionOn, seatNode, trickKey } from "./pacing.js";
 import { attachDealAnalysis, hintMark, renderHint } from "./table-hints.js";
 import {
@@ -37,6 +40,8 @@ export const R = {
   flyFrom: null,
   /** @type {(seat: number) => void} */
   start: () => {},
+  /** @type {(frame: {type: "back"}) => void} sends a frame to the table */
+  send: () => {},
 };
 
 /** Draw everything. */
@@ -55,6 +60,7 @@ export function render() {
   $("replay", HTMLAnchorElement).href = `/tables/${S.tableId}/replay`;
   $("result-replay", HTMLAnchorElement).href = `/tables/${S.tableId}/replay`;
   $("hint").hidden = spectating();
+  renderTableKind();
   renderSeats(); renderTrick();
   renderTurn();
   renderLastTrick(); renderScores(); renderSeatsPanel(seatCtx());
@@ -68,6 +74,56 @@ export function renderTurn() {
   markHand($("hand"), myLegal());  // feedback.js: access and the turn
   bindPromptKeys($("prompt"), $("hint"));
   turnFeedback(myLegal().length > 0, `${$("title").textContent} · Polignac`);
+}
+
+/** Beside the game's name: "Rated", and the time control's label ("3+2", "30 s/move"). */
+function renderTableKind() {
+  const table = /** @type {import("./protocol.js").TableInfo} */ (S.table);
+  const rated = $("rated");
+  rated.hidden = !table.rated;
+  rated.title = t("seek.rated");
+  const tc = $("time-control");
+  const control = table.time_control ?? C.clocks?.control ?? null;
+  document.body.classList.toggle("timed", !!C.clocks);
+  tc.hidden = !control;
+  if (control) {
+    const { label, title } = controlLabel(control);
+    tc.replaceChildren(clockIcon(), label);
+    tc.title = title;
+    tc.setAttribute("aria-label", title);
+  }
+}
+
+/** A small clock drawn in the text's colour (no font has to know a clock sign). */
+function clockIcon() {
+  const ns = "http://www.w3.org/2000/svg";
+  const svg = document.createElementNS(ns, "svg");
+  svg.setAttribute("viewBox", "0 0 16 16");
+  svg.setAttribute("class", "clock-svg");
+  svg.setAttribute("aria-hidden", "true");
+  const face = document.createElementNS(ns, "circle");
+  Object.entries({ cx: 8, cy: 8, r: 6.5, fill: "none", stroke: "currentColor", "stroke-width": 1.6 })
+    .forEach(([k, v]) => face.setAttribute(k, String(v)));
+  const hands = document.createElementNS(ns, "path");
+  Object.entries({ d: "M8 4v4l2.8 1.8", fill: "none", stroke: "currentColor", "stroke-width": 1.6,
+    "stroke-linecap": "round" }).forEach(([k, v]) => hands.setAttribute(k, String(v)));
+  svg.append(face, hands);
+  return svg;
+}
+
+/** Your seat, when a bot plays it since your time ran out or you left: what it means, and
+ * at a casual table the button that takes it back (drawn again only when it changes). */
+let leftDrawn = "";
+function renderLeftNote() {
+  const box = $("left-note");
+  const pr = S.you !== null ? S.presence[S.you] : undefined;
+  const key = mySeatLeft() && !S.view?.finished
+    ? JSON.stringify([t("clock.back"), pr?.may_come_back, pr?.connected, S.table?.rated]) : "";
+  if (key === leftDrawn) return;
+  leftDrawn = key;
+  const note = key ? leftNote(R.send) : null;
+  box.hidden = !note;
+  box.replaceChildren(...(note ? [note] : []));
 }
 
 /** What seats.js needs to draw its parts. */
@@ -96,13 +152,18 @@ function seatBox(seat) {
   const label = make("span", "seat-label", name(seat));
   label.title = name(seat);
   title.append(label);
+  // A timed table: the clock beside the name; the running one (gold, ▶) is the seat to act.
+  const clock = clockNode(seat);
+  if (clock) title.append(clock);
   const badge = (text, extra = "") => title.append(make("span", `badge ${extra}`, text));
   if (kind.kind === "bot") badge(t("table.bot", { level: levelName(kind.level ?? "") }), "bot");
   if (view.dealer === seat) badge(t("table.dealer"), "dealer");
-  if (turn) badge(`▶ ${t("table.toPlay")}`, "turn");
+  const clockShowsTurn = C.clocks?.running === seat || !!S.presence[seat]?.left;
+  if (turn && !clockShowsTurn) badge(`▶ ${t("table.toPlay")}`, "turn");
   const mark = seatMark(seat, table.sides, spectating() ? null : S.you);  // partners: scoresheet.js
   if (mark) { box.classList.add(...mark.classes); badge(mark.label, "side-mark"); }
   const pr = S.presence[seat];
+  if (pr?.left && !C.clocks) badge(leftWord(seat), "left");  // a timed table says it on the clock
   if (pr && pr.kind === "human" && !pr.open) {
     if (!pr.connected) {
       box.classList.add("away");
@@ -111,7 +172,7 @@ function seatBox(seat) {
         badge(t("table.grace", { time: countdown(pr.grace_until) }), "grace");
       }
     }
-    if (pr.bot_playing) badge(t("table.botPlaying", { name: name(seat) }), "botplay");
+    if (pr.bot_playing && !pr.left) badge(t("table.botPlaying", { name: name(seat) }), "botplay");
   }
   box.append(title);
   let tricks = d && p >= 0 ? d.tricks_won[p] : 0;
@@ -440,7 +501,9 @@ export function renderStatus() {
   const prev = previousTrick();
   let text = "";
   const waiting = !d && !view.deals.length && table.status === "waiting";
+  renderLeftNote();
   if (view.finished) text = t("table.over");
+  else if (d && mySeatLeft() && toActSeat() === S.you) text = t("clock.botForYou");
   else if (waiting) text = t("table.waitingForPlayers");
   else if (!d) text = t("table.dealOver");
   else if (S.pending) text = pendingText();
@@ -544,7 +607,7 @@ export function renderScores() {
   if (!view || !table) return;
   const key = JSON.stringify([lang, view.deals.length, view.finished, view.totals, view.names,
     view.parties_tally, view.places, S.summary?.deals?.length ?? 0, S.rematchUrl, spectating(),
-    S.you, table.suits, table.preset]);
+    S.you, table.suits, table.preset, S.ratings, S.presence.map((p) => !!p?.left)]);
   if (key === scoresDrawn) return;
   scoresDrawn = key;
   renderSheet($("scores"), view, name);  // the score sheet and the reasons: scoresheet.js
@@ -565,6 +628,9 @@ export function renderScores() {
   if (view.finished) {
     res.hidden = false;
     $("result-text").textContent = resultText(view, name);
+    const mine = S.ratings?.seats.find((r) => r.seat === S.you && !spectating());
+    $("result-rating").hidden = !mine;
+    $("result-rating").textContent = mine ? t("table.ratingYours", { change: ratingChange(mine) }) : "";
     $("rematch").hidden = spectating();
     $("rematch").textContent = t(S.rematchUrl ? "table.rematchJoin" : "table.rematch");
     const link = $("rematch-watch", HTMLAnchorElement);

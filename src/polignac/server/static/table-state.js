@@ -26,10 +26,17 @@ export const S = {
   rematchUrl: null,
   /** @type {{action: string, seq: number, at: number} | null} an action sent, not yet answered */
   pending: null,
+  /** @type {import("./protocol.js").RatingsFrame | null} a rated match's end: the rating changes */
+  ratings: null,
 };
 
 /** Whether this page watches (no seat here). */
 export function spectating() { return S.table !== null && (S.you === null || S.you === undefined); }
+
+/** Whether a bot plays our seat because our time ran out or we left (`presence.left`). */
+export function mySeatLeft() {
+  return !spectating() && S.you !== null && !!S.presence[S.you]?.left;
+}
 
 /** A seat's name in the page's language ("You" for ours). */
 export function name(seat) {
@@ -53,14 +60,14 @@ export function toActSeat() {
 /** The legal actions this page may take now (none while an action waits for its answer). */
 export function myLegal() {
   const d = S.view?.deal;
-  if (!d || !d.legal || spectating() || S.pending) return [];
+  if (!d || !d.legal || spectating() || S.pending || mySeatLeft()) return [];
   return d.legal;
 }
 
 /** view.deal.passing while it is this page's turn to choose cards to pass, else null. */
 export function passingNow() {
   const d = S.view?.deal;
-  return d && d.phase === "pass" && d.legal && !spectating() ? d.passing ?? null : null;
+  return d && d.phase === "pass" && d.legal && !spectating() && !mySeatLeft() ? d.passing ?? null : null;
 }
 
 /** How many cards this page still has to pass. */

@@ -22,6 +22,7 @@ import {
 import { askHint, hintAllowed, initHints } from "./table-hints.js";
 import { initChat, onChat, renderChat } from "./table-chat.js";
 import { act, guardLeaving, initActions, rematch, settle, togglePass } from "./table-actions.js";
+import { noteLeft, setClocks } from "./table-clocks.js";
 
 /** @typedef {import("./protocol.js").Frame} Frame */
 /** @typedef {import("./protocol.js").EventFrame} EventFrame */
@@ -46,6 +47,8 @@ function onFrame(f) {
     settle();
     S.lastSeq = f.seq; S.shownSeq = f.seq; S.you = f.you ?? null; S.table = f.table; S.view = f.view;
     S.summary = f.summary;
+    S.ratings = f.ratings ?? null;
+    setClocks(f.clocks ?? null);
     if (f.presence) setPresence(f.presence);
     rebuildLog();
     render();
@@ -59,10 +62,14 @@ function onFrame(f) {
     enqueue(f);
     return;  // the guide sees the event when it is shown
   } else if (f.type === "presence") {
+    setClocks(f.clocks);
     setPresence(f);
     if (S.view) { render(); renderChat(); }
   } else if (f.type === "chat") {
     onChat(f);
+  } else if (f.type === "ratings") {  // a rated match's end: each rated seat's rating change
+    S.ratings = f;
+    if (S.view) render();
   } else if (f.type === "rematch") {
     S.rematchUrl = f.url;
     if (S.view) render();
@@ -112,6 +119,7 @@ function setPresence(p) {
   const seats = Array.isArray(p) ? p : p.seats ?? [];
   S.presence = [];
   for (const s of seats) S.presence[s.seat] = s;
+  noteLeft();
   seatsPresence(p, { table: S.table, view: S.view });
 }
 
@@ -160,6 +168,7 @@ document.addEventListener("keydown", (e) => {
 
 initPacing({ show: showEvent, redraw: () => { renderTrick(); renderStatus(); } });
 initActions({ send: conn.send, rerender, quick: () => { if (S.view) renderTurn(); }, toast });
+R.send = conn.send;
 initHints({ rerender, toast });
 initChat({ send: conn.send });
 R.start = async () => {

@@ -1,0 +1,56 @@
+// @ts-check
+// A time control and a clock in words, for the table page and the lobby's Create table form:
+// the control's label ("3+2", "30 s/move", "3 days/move") and what it means, a clock's time
+// ("4:07", "0:09.3", "2 d 3 h"), and when a clock counts as low (core/timecontrol.py).
+import { lang, t } from "./i18n.js";
+
+/** @typedef {import("./protocol.js").TimeControl} TimeControl */
+
+export const DAY = 86400;
+
+/** Under how many seconds a clock of `control` is low. */
+export function lowAt(control) {
+  if (control.kind === "realtime") return 10;
+  if (control.kind === "move") return Math.min(10, control.seconds / 3);
+  return control.days * DAY / 10;
+}
+
+const pad = (n) => String(n).padStart(2, "0");
+
+/**
+ * A clock's time in words: `m:ss` (`h:mm:ss` from an hour; tenths under ten seconds when
+ * `tenths`), and at a correspondence table "2 d 3 h" or "5 h 12 min" (m:ss under an hour).
+ * @param {number} seconds
+ * @param {string} kind the control's kind
+ * @param {boolean} [tenths]
+ */
+export function formatClock(seconds, kind, tenths = false) {
+  const s = Math.max(0, seconds);
+  if (kind === "days" && s >= 3600) {
+    const d = Math.floor(s / DAY), h = Math.floor((s % DAY) / 3600), m = Math.floor((s % 3600) / 60);
+    return d >= 1 ? t("clock.daysHours", { d, h }) : t("clock.hoursMinutes", { h, m });
+  }
+  if (tenths && s < 10) return `0:0${(Math.floor(s * 10) / 10).toFixed(1)}`;
+  const whole = Math.floor(s);
+  const h = Math.floor(whole / 3600), m = Math.floor((whole % 3600) / 60), sec = whole % 60;
+  return h ? `${h}:${pad(m)}:${pad(sec)}` : `${m}:${pad(sec)}`;
+}
+
+/**
+ * The time control's short label ("3+2", "30 s/move", "3 days/move") and what it means.
+ * @param {TimeControl} control
+ * @returns {{label: string, title: string}}
+ */
+export function controlLabel(control) {
+  const num = (x) => new Intl.NumberFormat(lang).format(x);
+  if (control.kind === "realtime") {
+    const base = num(control.base / 60), inc = num(control.increment);
+    return { label: `${base}+${inc}`, title: t("clock.tc.realtimeTitle", { base, inc }) };
+  }
+  if (control.kind === "move") {
+    return { label: t("clock.tc.move", { n: control.seconds }),
+      title: t("clock.tc.moveTitle", { n: control.seconds }) };
+  }
+  return { label: t("clock.tc.days", { n: control.days }),
+    title: t("clock.tc.daysTitle", { n: control.days }) };
+}
