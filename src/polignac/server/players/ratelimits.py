@@ -33,6 +33,7 @@ from typing import Any
 from sqlalchemy import Connection, Engine, delete, select
 from sqlalchemy import update as sql_update
 
+from ..base.clock import SYSTEM, Clock
 from ..base.seating import KeyedRateLimit
 from ..store.db import db_now, writing
 from ..store.schema import rate_buckets_t
@@ -98,13 +99,17 @@ class SharedLimits:
     process (``clustered``), else nothing (every limit is this process's)."""
 
     def __init__(self, bus_url: str, clustered: bool = False,
-                 engine: Callable[[], Engine | None] | None = None) -> None:
+                 engine: Callable[[], Engine | None] | None = None,
+                 clock: Clock = SYSTEM) -> None:
         self.url = bus_url if bus_url.startswith(("redis://", "rediss://")) else None
         self.engine = engine if clustered and self.url is None else None
         """The shared database's engine (asked for when needed), or None."""
         self._client: Any = None
         self._script: Any = None
         self._warned = 0.0
+        self.clock = clock
+        """The in-memory buckets' clock (the server's, ``ServerConfig.clock``: a test
+        may hold the time); Redis and the database keep their own."""
 
     def limit(self, name: str, per_minute: float, burst: int) -> SharedLimit:
         """A limit named ``name`` (its keys' prefix in Redis): ``burst`` at once, then
@@ -160,7 +165,7 @@ class SharedLimit:
         """Take one token from every key's bucket; False (nothing taken) when one is
         empty.  Never raises: Redis out of reach, this process's buckets answer."""
         if not keys or (self.shared.url is None and self.shared.engine is None):
-            return self.local.allow(*keys)
+            return self.local.allow(*keys, now=self.shared.clock.monotonic())
         if self.shared.url is None:
             return await self._allow_in_database(keys)
         try:
@@ -169,13 +174,13 @@ class SharedLimit:
                                args=[self.interval_ms, self.burst])
         except Exception as exc:  # redis.RedisError, OSError: count here meanwhile
             self.shared.failed(exc)
-            return self.local.allow(*keys)
+            return self.local.allow(*keys, now=self.shared.clock.monotonic())
         return int(got) == 1
 
     async def _allow_in_database(self, keys: tuple[str, ...]) -> bool:
         engine = self.shared.engine() if self.shared.engine is not None else None
         if engine is None:  # the database is not open yet (or no longer)
-            return self.local.allow(*keys)
+            return self.local.allow(*keys, now=self.shared.clock.monotonic())
         names = [self.key(k) for k in keys]
         interval = self.interval_ms / 1000.0
 
@@ -186,7 +191,7 @@ class SharedLimit:
             return await asyncio.to_thread(run)
         except Exception as exc:  # SQLAlchemyError: count here meanwhile
             self.shared.failed(exc)
-            return self.local.allow(*keys)
+            return self.local.allow(*keys, now=self.shared.clock.monotonic())
 
     def retry_after(self) -> int:
         """Seconds until one more token (a whole number, at least 1)."""

@@ -108,7 +108,7 @@ def create_app(config: ServerConfig | None = None, bots: BotBackend | None = Non
     matchmaker = Matchmaker(hub)  # Find players (matchmaker.py): every process runs one
     limits = SharedLimits(  # sign-in and seek limits, shared by the processes
         config.bus_url, config.clustered,
-        lambda: hub.store.engine if hub.store is not None else None)
+        lambda: hub.store.engine if hub.store is not None else None, config.clock)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
