@@ -138,7 +138,7 @@ def test_csrf_guards(client: TestClient) -> None:
     assert r.status_code == 403 and r.json()["rule"] == "bad-origin"
     r = client.post("/api/account/signup", content="username=dave1&password=x" * 2,
                     headers={**ORIGIN, "content-type": "application/x-www-form-urlencoded"})
-    assert r.status_code == 415 and r.json()["rule"] == "bad-content-type"
+    assert r.status_code == 415 and r.json()["rule"] == "not-json"
     assert client.get("/api/account").json() == {"signed_in": False}
     signup(client, "dave1")
     for url in ("/api/account/signout", "/api/account/delete", "/api/account/sessions/end"):

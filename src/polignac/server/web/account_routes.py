@@ -14,8 +14,9 @@ account page (docs/server.md, "Accounts and sessions").
 
 Every POST is refused unless it is JSON (``Content-Type: application/json``, which a
 cross-site form cannot send) and its ``Origin``, when sent, is the site's own: the
-two CSRF guards.  Passwords are hashed with Argon2id in a thread pool of their own,
-never on the event loop, and never logged.
+two CSRF guards, checked for every route of the app before it runs
+(``requests.py:BodyPolicy``).  Passwords are hashed with Argon2id in a thread pool of
+their own, never on the event loop, and never logged.
 """
 
 from __future__ import annotations
@@ -34,7 +35,7 @@ from ..base.agents import describe_all
 from ..base.httplimits import client_address
 from ..base.requests import JsonInputError, parse_json, read_body
 from ..base.seating import IDENTITY_COOKIE, identity_hash, new_identity, read_identity
-from ..base.security import hash_token, new_token, origin_allowed
+from ..base.security import hash_token, new_token
 from ..players import accounts
 from ..players.accounts import Account, AccountError, AccountStore
 from ..players.profiles import export_data
@@ -93,22 +94,6 @@ def _api(handler: Any) -> Any:
             return _error(exc, getattr(exc, "headers", None))
     wrapped.__doc__ = handler.__doc__
     return wrapped
-
-
-def check_csrf(request: Request) -> None:
-    """A state-changing request must be JSON and, with an ``Origin``, from the site.
-
-    Raises:
-        AccountError: ``bad-origin`` (403) or ``bad-content-type`` (415).
-    """
-    hub = request.app.state.hub
-    if not origin_allowed(request.headers.get("origin"), request.headers.get("host"),
-                          hub.config.allowed_origins):
-        raise AccountError("cross-site request refused", "bad-origin", 403)
-    kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
-    if kind != "application/json":
-        raise AccountError("send JSON (Content-Type: application/json)", "bad-content-type",
-                           415)
 
 
 async def json_body(request: Request) -> dict[str, Any]:
@@ -215,7 +200,6 @@ async def me(request: Request) -> Response:
 async def signup(request: Request) -> Response:
     """Create an account: ``{"username", "password"}`` -> the account, its recovery codes
     (shown once) and a session; this browser's guest games become the account's."""
-    check_csrf(request)
     svc = service(request)
     data = await json_body(request)
     username = accounts.check_username(data.get("username"))
@@ -237,7 +221,6 @@ async def signup(request: Request) -> Response:
 async def signin(request: Request) -> Response:
     """Sign in with ``{"username", "password"}``: a new session (and browser identity).
     The same ``401 bad-credentials`` for an unknown name and a wrong password."""
-    check_csrf(request)
     svc = service(request)
     data = await json_body(request)
     username, password = data.get("username"), data.get("password")
@@ -258,7 +241,6 @@ async def signin(request: Request) -> Response:
 @_api
 async def signout(request: Request) -> Response:
     """End this browser's session; the browser gets a fresh guest identity."""
-    check_csrf(request)
     svc = service(request)
     token_hash = _session_hash(request)
     if token_hash is not None:
@@ -273,7 +255,6 @@ async def signout(request: Request) -> Response:
 async def recover(request: Request) -> Response:
     """``{"username", "code", "password"}``: a recovery code (spent) sets a new password,
     ends every session and signs this browser in."""
-    check_csrf(request)
     svc = service(request)
     data = await json_body(request)
     username, code = data.get("username"), data.get("code")
@@ -318,7 +299,6 @@ async def sessions(request: Request) -> Response:
 @_api
 async def end_sessions(request: Request) -> Response:
     """End one session (``{"id"}``) or all of them (``{"all": true}``) -> ``{"ended"}``."""
-    check_csrf(request)
     account = await _required(request)
     svc = service(request)
     data = await json_body(request)
@@ -348,7 +328,6 @@ async def export(request: Request) -> Response:
 async def delete_account(request: Request) -> Response:
     """``{"password"}``: delete the account (see ``AccountStore.delete``); the browser is
     signed out with a fresh guest identity."""
-    check_csrf(request)
     account = await _required(request)
     svc = service(request)
     data = await json_body(request)

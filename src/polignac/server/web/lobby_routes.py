@@ -31,7 +31,6 @@ from ..tables.hub import hub_of
 from .http import (
     STATIC,
     check_create_rate,
-    check_origin,
     clean_name,
     identity,
     json_body,
@@ -68,7 +67,6 @@ def _rated(data: dict[str, Any]) -> bool:
 async def play_now(request: Request) -> Response:
     """You and three bots of ``level`` (default ``play_now_level``, medium) at a new
     private table of ``polignac`` (or the preset given)."""
-    check_origin(request)
     data = await json_body(request)
     preset = data.get("preset", "polignac")
     if not isinstance(preset, str):
@@ -100,7 +98,6 @@ async def learn(request: Request) -> Response:
     -> ``{"url", "id", "guide"}`` and the seat cookie; the same origin check and
     creation limits as Play now.
     """
-    check_origin(request)
     data = await json_body(request)
     holder, fresh = identity(request)
     check_create_rate(request, holder)
@@ -118,7 +115,6 @@ async def create_table(request: Request) -> Response:
     """Create a table from ``{preset, players, seats: [{kind, level}], overrides, name,
     private, hints}`` (``private``: false by default; ``hints``: by default true when
     every other seat is a bot, false when a seat is open for a person)."""
-    check_origin(request)
     data = await json_body(request)
     preset, players = data.get("preset", "polignac"), data.get("players")
     seats, overrides = data.get("seats"), data.get("overrides") or {}

@@ -47,7 +47,7 @@ from ..players import passkeys
 from ..players.accounts import Account, AccountError
 from ..store.db import writing
 from ..store.schema import accounts_t, passkeys_t
-from .account_routes import _api, _limit, _me, _required, _start_session, check_csrf, service
+from .account_routes import _api, _limit, _me, _required, _start_session, service
 
 OPTIONS_BURST, OPTIONS_PER_MINUTE = 20, 10
 """Registration options an account may ask for: 20 at once, then 10 a minute."""
@@ -102,7 +102,6 @@ def _options_limit(request: Request) -> Any:
 async def register_options(request: Request) -> Response:
     """Creation options for a new passkey of the signed-in account (resident key, so
     that it signs in without a username)."""
-    check_csrf(request)
     account = await _required(request)
     svc = service(request)
     engine = svc.store.engine
@@ -130,7 +129,6 @@ async def register_options(request: Request) -> Response:
 @_api
 async def register(request: Request) -> Response:
     """Verify and store a new passkey: ``{"credential"}`` -> ``{"passkeys": N}``."""
-    check_csrf(request)
     account = await _required(request)
     svc = service(request)
     credential, challenge = await _credential(request)
@@ -173,7 +171,6 @@ async def listed(request: Request) -> Response:
 @_api
 async def signin_options(request: Request) -> Response:
     """Request options for signing in with any passkey of this site."""
-    check_csrf(request)
     svc = service(request)
     await _limit(svc, request, None)
     rp_id, _ = _party(request)
@@ -188,7 +185,6 @@ async def signin_options(request: Request) -> Response:
 async def signin(request: Request) -> Response:
     """Sign in with a passkey: ``{"credential"}`` -> a new session (as a password
     sign-in).  ``401 bad-passkey`` for an unknown or failing passkey."""
-    check_csrf(request)
     svc = service(request)
     await _limit(svc, request, None)
     credential, challenge = await _credential(request)
