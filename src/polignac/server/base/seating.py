@@ -88,25 +88,39 @@ class KeyedRateLimit:
         """Take one token from every key's bucket; False (nothing taken) when one is empty.
         ``now``: the time on ``clock.monotonic()``'s scale (default: read it)."""
         now = self.clock.monotonic() if now is None else now
-        buckets = []
-        for key in keys:
-            bucket = self.buckets.get(key)
-            if bucket is None:
-                bucket = self.buckets[key] = RateLimit(self.rate, self.burst)
-                bucket.last = now
-                while len(self.buckets) > self.max_keys:
-                    self.buckets.popitem(last=False)
-            self.buckets.move_to_end(key)
-            buckets.append(bucket)
-        for b in buckets:  # refill, then take only if every bucket has a token
-            b.tokens = min(b.burst, b.tokens + (now - b.last) * b.rate)
-            b.last = now
-        if any(b.tokens < 1 for b in buckets):
-            return False
-        for b in buckets:
-            b.tokens -= 1
-        return True
+        return not take_many([(self, key) for key in keys], now)
+
+    def bucket(self, key: str, now: float) -> RateLimit:
+        """``key``'s bucket, refilled until ``now`` (a new key's is full)."""
+        bucket = self.buckets.get(key)
+        if bucket is None:
+            bucket = self.buckets[key] = RateLimit(self.rate, self.burst)
+            bucket.last = now
+            while len(self.buckets) > self.max_keys:
+                self.buckets.popitem(last=False)
+        self.buckets.move_to_end(key)
+        bucket.tokens = min(bucket.burst, bucket.tokens + (now - bucket.last) * bucket.rate)
+        bucket.last = now
+        return bucket
 
     def retry_after(self) -> int:
         """Seconds until one more token (a whole number, at least 1)."""
         return max(1, int(1 / self.rate) + 1) if self.rate > 0 else 3600
+
+
+def take_many(checks: list[tuple[KeyedRateLimit, str]], now: float) -> list[int]:
+    """Take one token from each ``(limit, key)``'s bucket, all or none: an empty list
+    when every bucket had one, else the indexes of the empty ones (nothing taken).  The
+    same key twice in one limit is one bucket, asked once."""
+    seen: dict[tuple[int, str], RateLimit] = {}
+    refused = []
+    for i, (limit, key) in enumerate(checks):
+        bucket = seen.get((id(limit), key))
+        if bucket is None:
+            bucket = seen[(id(limit), key)] = limit.bucket(key, now)
+        if bucket.tokens < 1:
+            refused.append(i)
+    if not refused:
+        for bucket in seen.values():
+            bucket.tokens -= 1
+    return refused

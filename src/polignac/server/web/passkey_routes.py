@@ -172,7 +172,7 @@ async def listed(request: Request) -> Response:
 async def signin_options(request: Request) -> Response:
     """Request options for signing in with any passkey of this site."""
     svc = service(request)
-    await _limit(svc, request, None)
+    await _limit(svc, request, "passkey")
     rp_id, _ = _party(request)
     options = generate_authentication_options(
         rp_id=rp_id, user_verification=UserVerificationRequirement.PREFERRED)
@@ -186,7 +186,7 @@ async def signin(request: Request) -> Response:
     """Sign in with a passkey: ``{"credential"}`` -> a new session (as a password
     sign-in).  ``401 bad-passkey`` for an unknown or failing passkey."""
     svc = service(request)
-    await _limit(svc, request, None)
+    await _limit(svc, request, "passkey")
     credential, challenge = await _credential(request)
     engine = svc.store.engine
     if not await asyncio.to_thread(passkeys.spend_challenge, engine, challenge, "signin",
