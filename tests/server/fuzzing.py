@@ -135,12 +135,11 @@ def _pad_template() -> dict[str, Any]:
 @dataclass(frozen=True)
 class Endpoint:
     """A route: ``method``, ``path`` (``{table}`` and ``{seat}`` filled in), body fields
-    and their candidate values, and whether the body is a form."""
+    and their candidate values (a JSON object)."""
 
     method: str
     path: str
     fields: dict[str, list[Any]] = field(default_factory=dict)
-    form: bool = False
 
 
 SEATS: list[Any] = [0, 1, 2, 3, 4, 5, -1, 999, 1000, "a", "", "00", "0x1", "%30"]
@@ -195,8 +194,7 @@ ENDPOINTS: list[Endpoint] = [
                                      "seats": SEAT_LISTS, "overrides": OVERRIDES,
                                      "name": NAMES, "private": [True, False, None, 1, "no"],
                                      "hints": [True, False, None, 0, "yes"]}),
-    Endpoint("POST", "/tables/{table}/join?seat={seat}&token={token}", {"name": NAMES},
-             form=True),
+    Endpoint("POST", "/tables/{table}/join?seat={seat}&token={token}", {"name": NAMES}),
     Endpoint("POST", "/tables/{table}/seats/{seat}/take", {"name": NAMES}),
     Endpoint("POST", "/tables/{table}/seats/{seat}/approve"),
     Endpoint("POST", "/tables/{table}/seats/{seat}/refuse"),
@@ -249,8 +247,10 @@ ORIGINS: list[str | None] = [None, None, None, f"http://{HOST}", "http://evil.ex
                              "", "file://", f"https://{HOST}"]
 HOSTS: list[str] = [HOST] * 12 + ["evil.example", "", f"{HOST}:80", f"{HOST}:99999",
                                   "localhost:8000"]
-CONTENT_TYPES: list[str | None] = [None, "application/json", "text/plain",
-                                   "application/x-www-form-urlencoded", "multipart/form-data"]
+CONTENT_TYPES: list[str | None] = ["application/json"] * 4 + [
+    None, "application/json; charset=utf-8", "text/plain", "application/x-www-form-urlencoded",
+    "multipart/form-data"]
+"""Mostly JSON, which the app takes (anything else with a body is ``415 not-json``)."""
 BODY_MUTATIONS: list[bytes] = [b"", b"{", b"[]", b"null", b"\"x\"", b"{\"a\":", b"\xff\xfe",
                                b"{}" * 9000, b"[" * 100 + b"]" * 100, b"a=b&c", b"{\"preset\":NaN}"]
 
@@ -815,9 +815,6 @@ class Harness:
             k: quote(str(v), safe="", errors="surrogatepass") for k, v in parts.items()})
         if template.body is not None:
             body = template.body
-        elif template.endpoint.form:
-            body = "&".join(f"{k}={quote(str(self.fill(v)), errors='surrogatepass')}"
-                            for k, v in (template.fields or {}).items()).encode()
         elif template.endpoint.method == "POST":
             fields = self.fill(template.fields or {})
             if "format" in fields:  # the replay endpoint: the table's record, mutated

@@ -69,11 +69,12 @@ def test_analyze_bounds_and_errors(client: TestClient) -> None:
     many = {**record, "deals": record["deals"] * (analysis_routes.MAX_DEALS + 1)}
     r = client.post("/api/analyze", json=many)
     assert r.status_code == 400 and "at most" in r.json()["error"]
-    r = client.post("/api/analyze", content=b"x" * (analysis_routes.MAX_BODY + 1))
+    r = client.post("/api/analyze", content=b"x" * (analysis_routes.MAX_BODY + 1),
+                    headers={"content-type": "application/json"})
     assert r.status_code == 413
     r = client.post("/api/analyze", json=[1, 2])
     assert r.status_code == 400 and r.json()["rule"] == "bad-record"
-    r = client.post("/api/analyze", content=b"{")
+    r = client.post("/api/analyze", content=b"{", headers={"content-type": "application/json"})
     assert r.status_code == 400 and r.json()["rule"] == "bad-json"
     bad = {**record, "deals": [{**record["deals"][0], "actions": ["pass", "pass", "ZZ"]}]}
     r = client.post("/api/analyze?samples=1", json=bad)

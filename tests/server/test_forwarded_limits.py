@@ -11,7 +11,8 @@ address): the limits shared through Redis key on each client, and so do the requ
 at once on a table's path, handed to the table's owner process.
 
 Linux routes all of 127.0.0.0/8 to the loopback, so the proxy is 127.0.0.1 (the one
-address the server trusts) and the other peers are 127.0.0.2 and 127.0.0.3."""
+address the server trusts) and the other peers are 127.0.0.2 and 127.0.1.3 (another /24:
+the sign-in limits count a client's network)."""
 
 from __future__ import annotations
 
@@ -38,7 +39,7 @@ PROXY = "127.0.0.1"
 """The trusted proxy (the servers' ``--forwarded-allow-ips``)."""
 STRANGER = "127.0.0.2"
 """A peer that is not the proxy: its ``X-Forwarded-For`` must change nothing."""
-OTHER = "127.0.0.3"
+OTHER = "127.0.1.3"
 TRIES = 80
 """Tries at most to reach a limit (a burst of 30 at most, plus what refills)."""
 
@@ -102,7 +103,7 @@ def _check_rate_limits(base: str, proxy: str | None, direct: str | None = None) 
         if proxy is not None:
             with _client(base, proxy) as http:
                 _until_refused(send, http, lambda: "198.51.100.7", ok, rule)
-                assert send(http, "198.51.100.8").status_code == ok  # another client
+                assert send(http, "203.0.113.8").status_code == ok  # another network
         with _client(base, STRANGER) as http:  # a new header each time: refused all the same
             _until_refused(send, http, _forged, ok, rule)
         if direct is not None:  # the same limit (a fresh one would let 10 or 30 pass)

@@ -125,7 +125,8 @@ def test_learn_refuses_foreign_origins_and_bad_bodies(client: TestClient) -> Non
     assert r.status_code == 400 and r.json()["rule"] == "bad-json"
     r = client.post("/api/learn", content=b"{", headers={"content-type": "application/json"})
     assert r.status_code == 400 and r.json()["rule"] == "bad-json"
-    r = client.post("/api/learn", content=b"x" * 20000)
+    r = client.post("/api/learn", content=b"x" * 20000,
+                    headers={"content-type": "application/json"})
     assert r.status_code == 413 and r.json()["rule"] == "too-large"
     tables = client.app.state.hub.tables  # type: ignore[attr-defined]
     assert not tables  # nothing was created

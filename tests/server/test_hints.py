@@ -124,7 +124,7 @@ def test_only_the_seat_to_act_gets_a_hint(client: TestClient) -> None:
     guest = sibling(client)
     with client.websocket_connect(url + "/ws") as ws:
         hello(ws)
-        assert guest.post(invite, data={"name": "Bea"},
+        assert guest.post(invite, json={"name": "Bea"},
                           follow_redirects=False).status_code == 303
         with guest.websocket_connect(url + "/ws") as guest_ws:
             hello(guest_ws)

@@ -144,14 +144,15 @@ def test_bad_json_is_a_400_everywhere(client: TestClient, path: str, body: bytes
 
 
 def test_a_body_over_its_limit_is_refused_unread(client: TestClient) -> None:
-    r = client.post("/api/tables", content=b" " * 20_000)
+    r = client.post("/api/tables", content=b" " * 20_000,
+                    headers={"content-type": "application/json"})
     assert r.status_code == 413 and r.json()["rule"] == "too-large"
 
     def chunks() -> Iterator[bytes]:  # no Content-Length: counted as it arrives
         for _ in range(100):
             yield b" " * 65_536
 
-    r = client.post("/api/replay", content=chunks())
+    r = client.post("/api/replay", content=chunks(), headers={"content-type": "application/json"})
     assert r.status_code == 413 and r.json()["rule"] == "too-large", r.text
     assert "at most 4194304 bytes" in r.json()["error"]
 
@@ -290,7 +291,8 @@ def test_a_long_replay_runs_off_the_loop_and_is_stopped(
                        what="the other job to take the one worker")
             thread = threading.Thread(
                 target=lambda: answers.append(
-                    client.post("/api/replay?from=469&count=32", content=heavy)))
+                    client.post("/api/replay?from=469&count=32", content=heavy,
+                                            headers={"content-type": "application/json"})))
             thread.start()
             # the loop answers /health while the replay waits for the worker
             wait_until(lambda: client.get("/health").json()["workers"]["pending"] == 2,

@@ -59,7 +59,7 @@ def test_malformed_seat_cookies_get_4xx_everywhere(config: ServerConfig, value: 
             "approve": odd.post(f"{url}/seats/2/approve", headers=h),
             "join": odd.get(f"{url}/join", params={"seat": "1", "token": "x"}, headers=h),
             "join-post": odd.post(f"{url}/join", params={"seat": "1", "token": "x"},
-                                  data={"name": "X"}, headers=h),
+                                  json={"name": "X"}, headers=h),
             "lobby": odd.get("/", headers=h), "tables": odd.get("/api/tables", headers=h),
             "play-now": odd.post("/api/play-now", headers=h, json={}),
         }

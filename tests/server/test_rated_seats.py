@@ -24,7 +24,7 @@ def _table(client: TestClient, rated: bool) -> str:
 
 
 def _join(browser: TestClient, invite: str, name: str) -> object:
-    return browser.post(invite, data={"name": name}, headers=ORIGIN, follow_redirects=False)
+    return browser.post(invite, json={"name": name}, headers=ORIGIN, follow_redirects=False)
 
 
 @pytest.mark.parametrize("rated", [True, False])

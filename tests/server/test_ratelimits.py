@@ -76,6 +76,53 @@ def test_a_bucket_in_the_database_answers_as_one_in_memory(tmp_path: Path) -> No
         engine.dispose()
 
 
+MIXED = [[("one", "a"), ("two", "x")], [("one", "a"), ("two", "x")], [("two", "x")],
+         [("one", "b"), ("two", "x")], [("one", "a"), ("two", "y")], [("one", "a")],
+         [("one", "a"), ("two", "x")], [("two", "y"), ("one", "c")], [("one", "a")],
+         [("two", "x"), ("one", "b")], [("one", "b")], [("one", "b")], [("one", "b")],
+         [("one", "b")]]
+"""Tries that count in two limits of different rates at once (the guessing limits'
+shape: signin_limits.py); ``b``'s bucket is still full after the two refused tries
+that named it."""
+
+
+async def _mixed(url: str, n: int, engine: Any = None) -> list[list[str]]:
+    """``SharedLimits.take`` for :data:`MIXED` in turn, through ``n`` processes: the
+    names of the limits that refused each try."""
+    shared = [SharedLimits(url, engine is not None, lambda: engine) for _ in range(n)]
+    try:
+        limits = [{"one": s.limit("one", per_minute=0.5, burst=3),
+                   "two": s.limit("two", per_minute=0.1, burst=2)} for s in shared]
+        out = []
+        for i, checks in enumerate(MIXED):
+            mine = limits[i % n]
+            refused = await shared[i % n].take([(mine[name], key) for name, key in checks])
+            out.append(sorted(limit.name for limit in refused))
+        return out
+    finally:
+        for s in shared:
+            await s.close()
+
+
+def test_a_try_in_several_limits_takes_from_all_or_none(tmp_path: Path) -> None:
+    """In memory and in the database alike (Redis: the test below): a try refused by
+    one limit takes nothing from the others."""
+    expected = asyncio.run(_mixed("memory://", 1))
+    assert expected == [[], [], ["two"], ["two"], [], ["one"], ["one", "two"], [], ["one"],
+                        ["two"], [], [], [], ["one"]]
+    engine = make_engine(f"sqlite:///{tmp_path / 'limits.db'}")
+    migrate(engine)
+    try:
+        assert asyncio.run(_mixed("postgresql://bus", 2, engine)) == expected
+    finally:
+        engine.dispose()
+
+
+@pytest.mark.redis
+def test_a_try_in_several_limits_in_redis(redis_server: RedisServer) -> None:
+    assert asyncio.run(_mixed(redis_server.url(8), 2)) == asyncio.run(_mixed("memory://", 1))
+
+
 def test_without_redis_each_process_keeps_its_limit() -> None:
     keys = [("a",)] * 5
     # memory:// (one process), and a Redis that does not answer (port 1): local buckets

@@ -100,7 +100,8 @@ def test_bad_records_get_the_cores_message(client: TestClient) -> None:
     assert body["rule"] == "bad-record" and body["deal"] == 1 and body["action"] == i + 2
     assert "deal 1, action" in body["error"] and "[rule:" in body["error"]
 
-    r = client.post("/api/replay", content=b"{not json")
+    r = client.post("/api/replay", content=b"{not json",
+                    headers={"content-type": "application/json"})
     assert r.status_code == 400 and r.json()["rule"] == "bad-json"
     r = client.post("/api/replay", json={"players": ["a"]})
     assert r.status_code == 400 and "preset" in r.json()["error"]

@@ -85,12 +85,14 @@ def test_errors_name_the_field(client: TestClient) -> None:
 
 
 def test_bad_requests(client: TestClient) -> None:
-    r = client.post("/api/scorepad/score", content=b"not json")
+    r = client.post("/api/scorepad/score", content=b"not json",
+                    headers={"content-type": "application/json"})
     assert r.status_code == 400 and r.json()["rule"] == "bad-json"
     r = client.post("/api/scorepad/score", json={"entry": {}})
     assert r.status_code == 400 and r.json()["field"] == "pad"
     r = client.post("/api/scorepad/score", json={"pad": {"names": NAMES}},
                     headers={"origin": "https://evil.example"})
     assert r.status_code == 403
-    r = client.post("/api/scorepad/score", content=b"x" * (600 * 1024))
+    r = client.post("/api/scorepad/score", content=b"x" * (600 * 1024),
+                    headers={"content-type": "application/json"})
     assert r.status_code == 413

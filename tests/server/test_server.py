@@ -179,7 +179,7 @@ def test_invite_link_is_exchanged_for_a_cookie_once(client: TestClient) -> None:
     guest = sibling(client)
     page = guest.get(invite, follow_redirects=False)  # first a page to choose a name
     assert page.status_code == 200 and 'name="name"' in page.text and "Ann" in page.text
-    r = guest.post(invite, data={"name": "Bea"}, follow_redirects=False)
+    r = guest.post(invite, json={"name": "Bea"}, follow_redirects=False)
     assert r.status_code == 303 and r.headers["location"] == data["url"]
     assert "token" not in r.headers["location"] and "HttpOnly" in r.headers["set-cookie"]
     with guest.websocket_connect(data["url"] + "/ws") as ws:
@@ -191,7 +191,7 @@ def test_invite_link_is_exchanged_for_a_cookie_once(client: TestClient) -> None:
     used = third.get(invite, follow_redirects=False, headers={"accept": "text/html"})
     assert used.status_code == 403 and used.headers["content-type"].startswith("text/html")
     assert "already used" in used.text
-    assert third.post(invite, data={"name": "Cy"}, follow_redirects=False).status_code == 403
+    assert third.post(invite, json={"name": "Cy"}, follow_redirects=False).status_code == 403
 
 
 @pytest.mark.parametrize("body", [
@@ -210,7 +210,8 @@ def test_invite_link_is_exchanged_for_a_cookie_once(client: TestClient) -> None:
 def test_create_table_rejects_bad_input(client: TestClient, body: dict[str, object]) -> None:
     r = client.post("/api/tables", json=body)
     assert r.status_code == 400 and r.json()["rule"]
-    assert client.post("/api/tables", content=b"{oops").json()["rule"] == "bad-json"
+    assert client.post("/api/tables", content=b"{oops", headers={
+        "content-type": "application/json"}).json()["rule"] == "bad-json"
 
 
 def test_sqlite_connections_use_wal_and_full_sync(tmp_path: Path) -> None:
@@ -223,5 +224,5 @@ def test_sqlite_connections_use_wal_and_full_sync(tmp_path: Path) -> None:
         assert conn.exec_driver_sql("PRAGMA journal_mode").scalar() == "wal"
         assert conn.exec_driver_sql("PRAGMA synchronous").scalar() == 2  # FULL
         version = conn.exec_driver_sql("SELECT version_num FROM alembic_version").scalar()
-        assert version == "0013"
+        assert version == "0014"
     engine.dispose()

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import ipaddress
 from collections import deque
 
 from starlette.responses import JSONResponse
@@ -36,6 +37,21 @@ def client_address(scope: Scope) -> str:
     """The client's address as uvicorn gives it (``"?"`` when none)."""
     client = scope.get("client")
     return str(client[0]) if client else "?"
+
+
+def client_network(address: str) -> str:
+    """The network a client address counts in: its /24 for IPv4, its /64 for IPv6 (an
+    IPv4 address mapped into IPv6 counts as IPv4), the text itself when it is no
+    address.  One household, office or phone gets a /64 of IPv6 addresses, and often a
+    few IPv4 addresses of one /24: a limit per address would let it change address."""
+    try:
+        ip = ipaddress.ip_address(address.split("%", 1)[0])
+    except ValueError:
+        return address
+    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
+        ip = ip.ipv4_mapped
+    bits = 24 if ip.version == 4 else 64
+    return str(ipaddress.ip_network(f"{ip}/{bits}", strict=False))
 
 
 class RequestCounts:

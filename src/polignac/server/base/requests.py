@@ -1,7 +1,10 @@
 """Reading a request body and JSON the way every endpoint of the app must.
 
-Every JSON text a client sends (an HTTP body, a WebSocket frame) goes through
-:func:`parse_json`: at most :data:`MAX_DEPTH` levels of nesting (checked
+One body policy for every route that may change something (:class:`BodyPolicy`,
+the app's middleware, before any route runs): a foreign or ``null`` ``Origin`` is
+``403 bad-origin``, a body that is not ``Content-Type: application/json`` is ``415
+not-json``.  Every JSON text a client sends (an HTTP body, a WebSocket frame) goes
+through :func:`parse_json`: at most :data:`MAX_DEPTH` levels of nesting (checked
 before parsing), whole numbers of at most :data:`MAX_INT_DIGITS` digits (checked
 as they are read, before Python builds them), no ``NaN`` or ``Infinity``.  A
 body is read at most ``limit`` bytes far (:func:`read_body`): a larger one is
@@ -16,8 +19,10 @@ import json
 import re
 from typing import Any
 
+from starlette.datastructures import Headers
 from starlette.requests import ClientDisconnect, Request
 from starlette.responses import JSONResponse
+from starlette.types import ASGIApp, Receive, Scope, Send
 
 from .errors import ApiError
 from .inputs import ascii_int
@@ -118,16 +123,13 @@ def parse_json(data: str | bytes, what: str = "the body") -> Any:
 async def read_body(request: Request, limit: int, what: str) -> bytes:
     """The request's body, at most ``limit`` bytes; ``what`` names it in the messages.
 
+    Its origin and type were checked before the route ran (:class:`BodyPolicy`).
+
     Raises:
-        ApiError: a cross-site page (403 ``bad-origin``), a body over ``limit``
-            bytes (413 ``too-large``, by its ``Content-Length`` or as soon as more
-            arrives: the rest is never read), the client went away (400
-            ``bad-request``).
+        ApiError: a body over ``limit`` bytes (413 ``too-large``, by its
+            ``Content-Length`` or as soon as more arrives: the rest is never read),
+            the client went away (400 ``bad-request``).
     """
-    hub = getattr(request.app.state, "hub", None)
-    allowed = hub.config.allowed_origins if hub is not None else ()
-    if not origin_allowed(request.headers.get("origin"), request.headers.get("host"), allowed):
-        raise ApiError("cross-site request refused", "bad-origin", 403)
     too_large = ApiError(f"{what} is too large: at most {limit} bytes", "too-large", 413)
     declared = request.headers.get("content-length", "")
     if declared.isascii() and declared.isdigit() and ascii_int(declared, 0, limit) is None:
@@ -161,3 +163,53 @@ async def read_json(request: Request, limit: int, what: str) -> Any:
         return parse_json(body, what)
     except JsonInputError as exc:
         raise ApiError(str(exc), exc.rule) from None
+
+
+UNSAFE_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+"""The methods that may change something: :class:`BodyPolicy` checks them."""
+
+
+def body_refusal(headers: Headers, allowed_origins: tuple[str, ...]) -> ApiError | None:
+    """Why :class:`BodyPolicy` refuses a request with these headers, or None.
+
+    - ``403 bad-origin``: an ``Origin`` that is neither the page's own (scheme and
+      ``Host``) nor one of ``allowed_origins``; ``null`` (a sandboxed frame, a page
+      that hides its origin) included.  A request without ``Origin`` does not come
+      from a browser page (a cross-site page always sends one) and passes.
+    - ``415 not-json``: a ``Content-Type`` other than ``application/json`` (with
+      or without parameters), or a body without one.  A cross-site form sends only
+      form encodings or text, and a cross-site ``fetch`` of JSON needs a CORS
+      preflight this server never grants.  No body and no type (a bare ``fetch``
+      POST) passes.
+    """
+    if not origin_allowed(headers.get("origin"), headers.get("host"), allowed_origins):
+        return ApiError("cross-site request refused", "bad-origin", 403)
+    kind = headers.get("content-type")
+    if kind is None:
+        length = headers.get("content-length", "").strip()
+        has_body = "transfer-encoding" in headers or length not in ("", "0")
+        if not has_body:
+            return None
+    elif kind.split(";", 1)[0].strip().lower() == "application/json":
+        return None
+    return ApiError("send JSON (Content-Type: application/json)", "not-json", 415)
+
+
+class BodyPolicy:
+    """ASGI middleware: every request of an unsafe method (:data:`UNSAFE_METHODS`) passes
+    :func:`body_refusal` before any route runs, or is answered ``{"error", "rule"}``
+    with its status.  The one place where the app checks a request's origin and type
+    (WebSockets check their ``Origin`` at the handshake: ``session.py``)."""
+
+    def __init__(self, app: ASGIApp, allowed_origins: tuple[str, ...] = ()) -> None:
+        self.app = app
+        self.allowed_origins = allowed_origins
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http" and scope["method"] in UNSAFE_METHODS:
+            refused = body_refusal(Headers(scope=scope), self.allowed_origins)
+            if refused is not None:
+                response = JSONResponse(refused.body(), status_code=refused.status)
+                await response(scope, receive, send)
+                return
+        await self.app(scope, receive, send)

@@ -15,9 +15,9 @@ import base64
 import hashlib
 import hmac
 import re
-import time
 from collections import OrderedDict
 
+from .clock import SYSTEM, Clock
 from .security import RateLimit, new_token
 
 IDENTITY_COOKIE = "polignac_id"
@@ -73,35 +73,54 @@ def unseal(sealed: str, creator_token: str, table_id: str, seat: int) -> str | N
 class KeyedRateLimit:
     """One token bucket per key (an address, an identity): ``per_minute`` a minute,
     bursts of ``burst``.  Keeps at most ``max_keys`` buckets (the least recently
-    used go first: a forgotten key starts again with a full bucket)."""
+    used go first: a forgotten key starts again with a full bucket).  The time is
+    ``clock``'s (``clock.py``), or the ``now`` a caller gives."""
 
-    def __init__(self, per_minute: float, burst: int, max_keys: int = 100_000) -> None:
+    def __init__(self, per_minute: float, burst: int, max_keys: int = 100_000,
+                 clock: Clock = SYSTEM) -> None:
         self.rate = per_minute / 60.0
         self.burst = burst
         self.max_keys = max_keys
+        self.clock = clock
         self.buckets: OrderedDict[str, RateLimit] = OrderedDict()
 
-    def allow(self, *keys: str) -> bool:
-        """Take one token from every key's bucket; False (nothing taken) when one is empty."""
-        buckets = []
-        for key in keys:
-            bucket = self.buckets.get(key)
-            if bucket is None:
-                bucket = self.buckets[key] = RateLimit(self.rate, self.burst)
-                while len(self.buckets) > self.max_keys:
-                    self.buckets.popitem(last=False)
-            self.buckets.move_to_end(key)
-            buckets.append(bucket)
-        now = time.monotonic()
-        for b in buckets:  # refill, then take only if every bucket has a token
-            b.tokens = min(b.burst, b.tokens + (now - b.last) * b.rate)
-            b.last = now
-        if any(b.tokens < 1 for b in buckets):
-            return False
-        for b in buckets:
-            b.tokens -= 1
-        return True
+    def allow(self, *keys: str, now: float | None = None) -> bool:
+        """Take one token from every key's bucket; False (nothing taken) when one is empty.
+        ``now``: the time on ``clock.monotonic()``'s scale (default: read it)."""
+        now = self.clock.monotonic() if now is None else now
+        return not take_many([(self, key) for key in keys], now)
+
+    def bucket(self, key: str, now: float) -> RateLimit:
+        """``key``'s bucket, refilled until ``now`` (a new key's is full)."""
+        bucket = self.buckets.get(key)
+        if bucket is None:
+            bucket = self.buckets[key] = RateLimit(self.rate, self.burst)
+            bucket.last = now
+            while len(self.buckets) > self.max_keys:
+                self.buckets.popitem(last=False)
+        self.buckets.move_to_end(key)
+        bucket.tokens = min(bucket.burst, bucket.tokens + (now - bucket.last) * bucket.rate)
+        bucket.last = now
+        return bucket
 
     def retry_after(self) -> int:
         """Seconds until one more token (a whole number, at least 1)."""
         return max(1, int(1 / self.rate) + 1) if self.rate > 0 else 3600
+
+
+def take_many(checks: list[tuple[KeyedRateLimit, str]], now: float) -> list[int]:
+    """Take one token from each ``(limit, key)``'s bucket, all or none: an empty list
+    when every bucket had one, else the indexes of the empty ones (nothing taken).  The
+    same key twice in one limit is one bucket, asked once."""
+    seen: dict[tuple[int, str], RateLimit] = {}
+    refused = []
+    for i, (limit, key) in enumerate(checks):
+        bucket = seen.get((id(limit), key))
+        if bucket is None:
+            bucket = seen[(id(limit), key)] = limit.bucket(key, now)
+        if bucket.tokens < 1:
+            refused.append(i)
+    if not refused:
+        for bucket in seen.values():
+            bucket.tokens -= 1
+    return refused

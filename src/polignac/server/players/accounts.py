@@ -258,6 +258,16 @@ class AccountStore:
         with writing(self.engine) as conn:
             conn.execute(delete(sessions_t).where(sessions_t.c.token_hash == token_hash))
 
+    def code_valid(self, username: str, code: str) -> bool:
+        """True when ``code`` is an unused recovery code of the live account
+        ``username`` (nothing is spent: :meth:`recover` spends it)."""
+        with self.engine.connect() as conn:
+            return conn.execute(select(recovery_t.c.account_id).join(
+                accounts_t, accounts_t.c.id == recovery_t.c.account_id).where(
+                accounts_t.c.username_key == username.lower(),
+                accounts_t.c.deleted_at.is_(None),
+                recovery_t.c.code_hash == hash_code(code))).first() is not None
+
     def recover(self, username: str, code: str, password_hash: str) -> Account | None:
         """Use one recovery code of ``username``: the password becomes ``password_hash``,
         the code is spent and every session ends.  None (nothing changed) when the

@@ -33,7 +33,8 @@ from typing import Any
 from sqlalchemy import Connection, Engine, delete, select
 from sqlalchemy import update as sql_update
 
-from ..base.seating import KeyedRateLimit
+from ..base.clock import SYSTEM, Clock
+from ..base.seating import KeyedRateLimit, take_many
 from ..store.db import db_now, writing
 from ..store.schema import rate_buckets_t
 
@@ -46,50 +47,55 @@ GCRA = """
 if redis.replicate_commands then pcall(redis.replicate_commands) end
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-local interval = tonumber(ARGV[1])
-local limit = interval * tonumber(ARGV[2])
+local refused = {}
 local next = {}
 for i, key in ipairs(KEYS) do
+  local interval = tonumber(ARGV[2 * i - 1])
   local tat = tonumber(redis.call('GET', key)) or now
   if tat < now then tat = now end
-  if tat + interval - now > limit then return 0 end
+  if tat + interval - now > interval * tonumber(ARGV[2 * i]) then
+    refused[#refused + 1] = i
+  end
   next[i] = tat + interval
 end
+if #refused > 0 then return refused end
 for i, key in ipairs(KEYS) do
   redis.call('SET', key, next[i], 'PX', math.max(1, next[i] - now))
 end
-return 1
+return refused
 """
-"""GCRA over KEYS (ARGV: the interval between two tokens in ms, the burst): 1 when a
-token was taken from every key's bucket, 0 (nothing taken) when one is empty."""
+"""GCRA over KEYS (ARGV: for each key, the interval between two tokens in ms and the
+burst): an empty list when a token was taken from every key's bucket, else the
+(1-based) indexes of the empty ones, and nothing was taken."""
 
 
-
-
-def take_rows(conn: Connection, keys: list[str], interval: float, burst: int) -> bool:
-    """GCRA over the rows of ``keys`` (in ``conn``'s transaction): True when a token
-    was taken from every bucket, False (nothing changed) when one is empty."""
+def take_rows(conn: Connection, buckets: list[tuple[str, float, int]]) -> list[int]:
+    """GCRA over the rows of ``buckets`` (each a key, the seconds between two tokens and
+    the burst), in ``conn``'s transaction: an empty list when a token was taken from
+    every bucket, else the indexes of the empty ones (nothing changed)."""
     now = db_now(conn)
     if conn.dialect.name == "postgresql":
         from sqlalchemy.dialects.postgresql import insert as upsert
     else:
         from sqlalchemy.dialects.sqlite import insert as upsert  # type: ignore[assignment]
-    keys = sorted(set(keys))  # one order: no deadlock between two processes
+    keys = sorted({key for key, _, _ in buckets})  # one order: no deadlock between two
     conn.execute(upsert(rate_buckets_t).values([{"key": k, "tat": now} for k in keys])
-                 .on_conflict_do_nothing(index_elements=["key"]))
+                 .on_conflict_do_nothing(index_elements=["key"]))  # processes
     query = select(rate_buckets_t.c.key, rate_buckets_t.c.tat).where(
         rate_buckets_t.c.key.in_(keys))
     if conn.dialect.name == "postgresql":
         query = query.with_for_update()
-    tats = {r.key: max(float(r.tat), now) + interval for r in conn.execute(query)}
-    if any(tat - now > interval * burst for tat in tats.values()):
-        return False
-    for key, tat in tats.items():
+    tats = {r.key: max(float(r.tat), now) for r in conn.execute(query)}
+    refused = [i for i, (key, interval, burst) in enumerate(buckets)
+               if tats[key] + interval - now > interval * burst]
+    if refused:
+        return refused
+    for key, interval, _burst in buckets:
         conn.execute(sql_update(rate_buckets_t).where(rate_buckets_t.c.key == key)
-                     .values(tat=tat))
+                     .values(tat=tats[key] + interval))
     if random.random() < 0.01:  # now and then: forget the full buckets
         conn.execute(delete(rate_buckets_t).where(rate_buckets_t.c.tat < now))
-    return True
+    return []
 
 
 class SharedLimits:
@@ -98,13 +104,17 @@ class SharedLimits:
     process (``clustered``), else nothing (every limit is this process's)."""
 
     def __init__(self, bus_url: str, clustered: bool = False,
-                 engine: Callable[[], Engine | None] | None = None) -> None:
+                 engine: Callable[[], Engine | None] | None = None,
+                 clock: Clock = SYSTEM) -> None:
         self.url = bus_url if bus_url.startswith(("redis://", "rediss://")) else None
         self.engine = engine if clustered and self.url is None else None
         """The shared database's engine (asked for when needed), or None."""
         self._client: Any = None
         self._script: Any = None
         self._warned = 0.0
+        self.clock = clock
+        """The in-memory buckets' clock (the server's, ``ServerConfig.clock``: a test
+        may hold the time); Redis and the database keep their own."""
 
     def limit(self, name: str, per_minute: float, burst: int) -> SharedLimit:
         """A limit named ``name`` (its keys' prefix in Redis): ``burst`` at once, then
@@ -120,6 +130,40 @@ class SharedLimits:
                 self.url, socket_connect_timeout=2, socket_timeout=2)
             self._script = self._client.register_script(GCRA)
         return self._script
+
+    async def take(self, checks: list[tuple[SharedLimit, str]]) -> list[SharedLimit]:
+        """Take one token from each ``(limit, key)``'s bucket, the limits' rates as they
+        are, all or none, atomically (one Lua script, one transaction, or this
+        process's buckets): an empty list when every bucket gave one, else the limits
+        whose bucket was empty (nothing was taken).  Never raises: Redis or the
+        database out of reach, this process's buckets answer."""
+        if not checks:
+            return []
+        engine = self.engine() if self.engine is not None else None
+        try:
+            if self.url is not None:
+                script = self._redis()
+                got = await script(keys=[limit.key(k) for limit, k in checks],
+                                   args=[n for limit, _ in checks
+                                         for n in (limit.interval_ms, limit.burst)])
+                refused = [int(i) - 1 for i in got]
+            elif engine is not None:
+                buckets = [(limit.key(k), limit.interval_ms / 1000.0, limit.burst)
+                           for limit, k in checks]
+
+                def run() -> list[int]:
+                    with writing(engine) as conn:
+                        return take_rows(conn, buckets)
+                refused = await asyncio.to_thread(run)
+            else:
+                refused = self._take_here(checks)
+        except Exception as exc:  # redis.RedisError, OSError, SQLAlchemyError
+            self.failed(exc)
+            refused = self._take_here(checks)
+        return list(dict.fromkeys(checks[i][0] for i in refused))
+
+    def _take_here(self, checks: list[tuple[SharedLimit, str]]) -> list[int]:
+        return take_many([(limit.local, k) for limit, k in checks], self.clock.monotonic())
 
     def failed(self, exc: BaseException) -> None:
         """Redis or the database did not answer: log it (once a minute at most)."""
@@ -159,34 +203,7 @@ class SharedLimit:
     async def allow(self, *keys: str) -> bool:
         """Take one token from every key's bucket; False (nothing taken) when one is
         empty.  Never raises: Redis out of reach, this process's buckets answer."""
-        if not keys or (self.shared.url is None and self.shared.engine is None):
-            return self.local.allow(*keys)
-        if self.shared.url is None:
-            return await self._allow_in_database(keys)
-        try:
-            script = self.shared._redis()
-            got = await script(keys=[self.key(k) for k in keys],
-                               args=[self.interval_ms, self.burst])
-        except Exception as exc:  # redis.RedisError, OSError: count here meanwhile
-            self.shared.failed(exc)
-            return self.local.allow(*keys)
-        return int(got) == 1
-
-    async def _allow_in_database(self, keys: tuple[str, ...]) -> bool:
-        engine = self.shared.engine() if self.shared.engine is not None else None
-        if engine is None:  # the database is not open yet (or no longer)
-            return self.local.allow(*keys)
-        names = [self.key(k) for k in keys]
-        interval = self.interval_ms / 1000.0
-
-        def run() -> bool:
-            with writing(engine) as conn:
-                return take_rows(conn, names, interval, self.burst)
-        try:
-            return await asyncio.to_thread(run)
-        except Exception as exc:  # SQLAlchemyError: count here meanwhile
-            self.shared.failed(exc)
-            return self.local.allow(*keys)
+        return not await self.shared.take([(self, k) for k in keys])
 
     def retry_after(self) -> int:
         """Seconds until one more token (a whole number, at least 1)."""

@@ -1,6 +1,8 @@
 // @ts-check
 // The invitation page and the error pages: the language picker, the page's words, and
-// an error's message in the reader's language when the catalog has its rule.
+// an error's message in the reader's language when the catalog has its rule.  The
+// invitation's form is sent as JSON, as every POST of the site (the server takes no
+// form encoding): a seat, then the table; a refusal, the page again (it says why).
 import { has, languagePicker, onLang, presetName, t, translatePage } from "./i18n.js";
 
 const notice = document.getElementById("notice");
@@ -19,6 +21,24 @@ function translateGame() {
   const game = document.getElementById("join-preset");
   if (game?.dataset.preset) game.textContent = presetName(game.dataset.preset);
 }
+
+const joinForm = /** @type {HTMLFormElement | null} */ (document.getElementById("join-form"));
+joinForm?.addEventListener("submit", async (event) => {
+  event.preventDefault();
+  const go = /** @type {HTMLButtonElement | null} */ (document.getElementById("join-go"));
+  if (go) go.disabled = true;
+  const name = /** @type {HTMLInputElement} */ (document.getElementById("join-name")).value;
+  try {
+    const r = await fetch(location.pathname + location.search, {
+      method: "POST", credentials: "same-origin", redirect: "manual",
+      headers: { "content-type": "application/json" }, body: JSON.stringify({ name }) });
+    if (r.type === "opaqueredirect" || r.redirected) {
+      location.assign(location.pathname.replace(/\/join$/, ""));
+      return;
+    }
+  } catch { /* the network failed: the page again */ }
+  location.reload();
+});
 
 languagePicker(document.getElementById("lang"));
 translatePage();

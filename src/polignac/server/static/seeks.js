@@ -2,7 +2,7 @@
 // The lobby's "Find players" (seek_routes.py): ask for a game, watch the open requests and
 // how many people are online, count down when players are found, then go to the seat.
 // The page asks GET /api/seeks every 2 s (every 0.5 s during a countdown): that keeps the
-// request alive; when the page closes, the request is cancelled (sendBeacon).
+// request alive; when the page closes, the request is cancelled (a keepalive fetch).
 import { onLang, presetName, t } from "./i18n.js";
 import { $, make } from "./dom.js";
 import { getJson, postJson, request } from "./api.js";
@@ -201,7 +201,10 @@ async function poll() {
 window.addEventListener("pagehide", () => {
   const mine = state?.mine;
   if (!leaving && mine && (mine.state === "waiting" || mine.state === "countdown")) {
-    navigator.sendBeacon("/api/seeks/cancel");
+    // a fetch that outlives the page, not sendBeacon: a beacon without a body is a
+    // no-cors request, whose Origin is null under the site's no-referrer policy
+    fetch("/api/seeks/cancel", { method: "POST", credentials: "same-origin", keepalive: true })
+      .catch(() => { /* the server drops it when the polls stop */ });
   }
 });
 

@@ -196,6 +196,13 @@ rate_buckets_t = Table(
     Index("rate_buckets_tat", "tat"),
 )  # migration 0012
 
+server_keys_t = Table(
+    "server_keys", metadata,
+    Column("name", String(32), primary_key=True),
+    Column("value", String(128), nullable=False),  # random bytes, hex
+    Column("created_at", Float, nullable=False),
+)  # migration 0014: the device cookies' signing key (players/devices.py)
+
 leases_t = Table(
     "leases", metadata,
     Column("table_id", String(32), primary_key=True),

@@ -14,8 +14,9 @@ account page (docs/server.md, "Accounts and sessions").
 
 Every POST is refused unless it is JSON (``Content-Type: application/json``, which a
 cross-site form cannot send) and its ``Origin``, when sent, is the site's own: the
-two CSRF guards.  Passwords are hashed with Argon2id in a thread pool of their own,
-never on the event loop, and never logged.
+two CSRF guards, checked for every route of the app before it runs
+(``requests.py:BodyPolicy``).  Passwords are hashed with Argon2id in a thread pool of
+their own, never on the event loop, and never logged.
 """
 
 from __future__ import annotations
@@ -31,13 +32,14 @@ from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Route
 
 from ..base.agents import describe_all
-from ..base.httplimits import client_address
+from ..base.httplimits import client_address, client_network
 from ..base.requests import JsonInputError, parse_json, read_body
 from ..base.seating import IDENTITY_COOKIE, identity_hash, new_identity, read_identity
-from ..base.security import hash_token, new_token, origin_allowed
-from ..players import accounts
+from ..base.security import hash_token, new_token
+from ..players import accounts, devices
 from ..players.accounts import Account, AccountError, AccountStore
 from ..players.profiles import export_data
+from ..players.signin_limits import SigninLimits
 
 SESSION_COOKIE = "polignac_session"
 _TOKEN_OK = re.compile(r"[A-Za-z0-9_\-]{20,64}")
@@ -46,8 +48,8 @@ _BAD_CREDENTIALS = "wrong username or password"
 
 
 class Service:
-    """The account routes' state in one web process: the store, the hashing threads and
-    the sign-in limits (per account name and per client address)."""
+    """The account routes' state in one web process: the store, the hashing threads, the
+    guessing limits (``signin_limits.py``) and the device cookies' key."""
 
     def __init__(self, request: Request) -> None:
         hub = request.app.state.hub
@@ -55,11 +57,8 @@ class Service:
         self.config = hub.config
         self.store = AccountStore(hub.store.engine)
         self.hashing = ThreadPoolExecutor(max_workers=2, thread_name_prefix="polignac-argon2")
-        limits = request.app.state.limits  # shared by every process (ratelimits.py)
-        self.per_account = limits.limit("account", per_minute=5, burst=10)
-        """Sign-in and recovery tries per username: 10 at once, then 5 a minute."""
-        self.per_client = limits.limit("signin-client", per_minute=30, burst=30)
-        """Sign-in, recovery and sign-up tries per client address: 30, then 30 a minute."""
+        self.guessing = SigninLimits(request.app.state.limits)  # shared by every process
+        self._device_key: bytes | None = None
 
     async def hashed(self, fn: Any, *args: Any) -> Any:
         """Run a slow hashing function in the hashing threads."""
@@ -68,6 +67,12 @@ class Service:
     async def db(self, fn: Any, *args: Any) -> Any:
         """Run a blocking store method in a thread."""
         return await asyncio.to_thread(fn, *args)
+
+    async def device_key(self) -> bytes:
+        """The site's key for device cookies (read from the database once)."""
+        if self._device_key is None:
+            self._device_key = await self.db(devices.device_key, self.store.engine)
+        return self._device_key
 
 
 def service(request: Request) -> Service:
@@ -93,22 +98,6 @@ def _api(handler: Any) -> Any:
             return _error(exc, getattr(exc, "headers", None))
     wrapped.__doc__ = handler.__doc__
     return wrapped
-
-
-def check_csrf(request: Request) -> None:
-    """A state-changing request must be JSON and, with an ``Origin``, from the site.
-
-    Raises:
-        AccountError: ``bad-origin`` (403) or ``bad-content-type`` (415).
-    """
-    hub = request.app.state.hub
-    if not origin_allowed(request.headers.get("origin"), request.headers.get("host"),
-                          hub.config.allowed_origins):
-        raise AccountError("cross-site request refused", "bad-origin", 403)
-    kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
-    if kind != "application/json":
-        raise AccountError("send JSON (Content-Type: application/json)", "bad-content-type",
-                           415)
 
 
 async def json_body(request: Request) -> dict[str, Any]:
@@ -159,21 +148,41 @@ def _set_identity(response: Response, svc: Service, identity: str) -> None:
                         samesite="lax", secure=svc.config.secure_cookies, path="/")
 
 
-async def _limit(svc: Service, request: Request, username: str | None) -> None:
-    """One more sign-in try for this client (its address as uvicorn gives it: the
-    socket's peer, or behind a trusted proxy the one in ``X-Forwarded-For``) and this
-    username, or 429; counted by every process together (``ratelimits.py``).
+async def _limit(svc: Service, request: Request, kind: str, username: str | None = None,
+                 device: str | None = None) -> None:
+    """One more try of ``kind`` (``signin``, ``recover``, ``signup``, ``passkey``) for
+    ``username`` from this client's network (its address as uvicorn gives it: the
+    socket's peer, or behind a trusted proxy the one in ``X-Forwarded-For``), or from
+    the device ``device`` (a device cookie's nonce, valid for the name's account); or
+    429.  Counted by every process together (``signin_limits.py``).
 
     Raises:
         AccountError: ``signin-rate`` (429), with ``headers`` (Retry-After).
     """
-    ok = await svc.per_client.allow(f"address:{client_address(request.scope)}")
-    if ok and username is not None:
-        ok = await svc.per_account.allow(f"account:{username.lower()}")
-    if not ok:
-        exc = AccountError("too many tries: wait a minute and try again", "signin-rate", 429)
-        exc.headers = {"Retry-After": "60"}  # type: ignore[attr-defined]
+    network = client_network(client_address(request.scope))
+    wait = await svc.guessing.take(kind, network, username, device)
+    if wait is not None:
+        exc = AccountError(f"too many tries: try again in {wait} s", "signin-rate", 429)
+        exc.headers = {"Retry-After": str(wait)}  # type: ignore[attr-defined]
         raise exc
+
+
+async def _device(request: Request, svc: Service, account: Account | None) -> str | None:
+    """The nonce of this browser's device cookie when it is valid for ``account``."""
+    value = request.cookies.get(devices.DEVICE_COOKIE)
+    if account is None or value is None:
+        return None
+    found = devices.read(await svc.device_key(), value)
+    return found.nonce if found is not None and found.account_id == account.id else None
+
+
+async def _set_device(response: Response, svc: Service, account: Account) -> None:
+    """A new device cookie for ``account`` (at each sign-in): HttpOnly, ``SameSite=
+    Strict``, sent to the account routes only."""
+    response.set_cookie(devices.DEVICE_COOKIE,
+                        devices.issue(await svc.device_key(), account.id),
+                        max_age=devices.DEVICE_SECONDS, httponly=True, samesite="strict",
+                        secure=svc.config.secure_cookies, path="/api/account")
 
 
 def _me(account: Account) -> dict[str, Any]:
@@ -183,8 +192,8 @@ def _me(account: Account) -> dict[str, Any]:
 
 async def _start_session(request: Request, svc: Service, account: Account,
                          response: Response, identity: str | None) -> None:
-    """A new session (the browser's previous one ends: rotation) and, when
-    ``identity`` is None, a fresh browser identity linked to the account."""
+    """A new session (the browser's previous one ends: rotation), a new device cookie
+    and, when ``identity`` is None, a fresh browser identity linked to the account."""
     token = new_token()
     fresh = None
     if identity is None:
@@ -193,6 +202,7 @@ async def _start_session(request: Request, svc: Service, account: Account,
     await svc.db(svc.store.new_session, account.id, hash_token(token),
                  request.headers.get("user-agent", "")[:120], identity, _session_hash(request))
     _set_session(response, svc, token)
+    await _set_device(response, svc, account)
     if fresh is not None:
         _set_identity(response, svc, fresh)
 
@@ -215,12 +225,11 @@ async def me(request: Request) -> Response:
 async def signup(request: Request) -> Response:
     """Create an account: ``{"username", "password"}`` -> the account, its recovery codes
     (shown once) and a session; this browser's guest games become the account's."""
-    check_csrf(request)
     svc = service(request)
     data = await json_body(request)
     username = accounts.check_username(data.get("username"))
     password = accounts.check_password(data.get("password"))
-    await _limit(svc, request, None)
+    await _limit(svc, request, "signup")
     if await svc.db(svc.store.by_name, username) is not None:
         raise AccountError("this username is taken: choose another", "username-taken", 409)
     pw_hash = await svc.hashed(accounts.hash_password, password)
@@ -236,16 +245,17 @@ async def signup(request: Request) -> Response:
 @_api
 async def signin(request: Request) -> Response:
     """Sign in with ``{"username", "password"}``: a new session (and browser identity).
-    The same ``401 bad-credentials`` for an unknown name and a wrong password."""
-    check_csrf(request)
+    The same ``401 bad-credentials`` for an unknown name and a wrong password; the
+    guessing limits first (a browser with this account's device cookie has its own)."""
     svc = service(request)
     data = await json_body(request)
     username, password = data.get("username"), data.get("password")
     if not isinstance(username, str) or not isinstance(password, str) or \
             len(username) > 64 or len(password) > accounts.PASSWORD_MAX:
         raise AccountError(_BAD_CREDENTIALS, "bad-credentials", 401)
-    await _limit(svc, request, username)
     found = await svc.db(svc.store.password_of, username)
+    await _limit(svc, request, "signin", username,
+                 await _device(request, svc, found[0] if found is not None else None))
     stored = found[1] if found is not None else None
     ok = await svc.hashed(accounts.verify_password, stored, password)
     if found is None or not ok:
@@ -258,7 +268,6 @@ async def signin(request: Request) -> Response:
 @_api
 async def signout(request: Request) -> Response:
     """End this browser's session; the browser gets a fresh guest identity."""
-    check_csrf(request)
     svc = service(request)
     token_hash = _session_hash(request)
     if token_hash is not None:
@@ -272,8 +281,8 @@ async def signout(request: Request) -> Response:
 @_api
 async def recover(request: Request) -> Response:
     """``{"username", "code", "password"}``: a recovery code (spent) sets a new password,
-    ends every session and signs this browser in."""
-    check_csrf(request)
+    ends every session and signs this browser in.  The code is checked before the new
+    password is hashed: a wrong code costs no hashing."""
     svc = service(request)
     data = await json_body(request)
     username, code = data.get("username"), data.get("code")
@@ -281,11 +290,15 @@ async def recover(request: Request) -> Response:
     if not isinstance(username, str) or not isinstance(code, str) or len(username) > 64 \
             or len(code) > 64:
         raise AccountError("wrong username or recovery code", "bad-recovery", 401)
-    await _limit(svc, request, username)
+    await _limit(svc, request, "recover", username,
+                 await _device(request, svc, await svc.db(svc.store.by_name, username)))
+    wrong = AccountError("wrong username or recovery code", "bad-recovery", 401)
+    if not await svc.db(svc.store.code_valid, username, code):
+        raise wrong
     pw_hash = await svc.hashed(accounts.hash_password, password)
     account = await svc.db(svc.store.recover, username, code, pw_hash)
-    if account is None:
-        raise AccountError("wrong username or recovery code", "bad-recovery", 401)
+    if account is None:  # spent meanwhile by another request
+        raise wrong
     response = JSONResponse({**_me(account),
                              "codes_left": await svc.db(svc.store.codes_left, account.id)})
     await _start_session(request, svc, account, response, None)
@@ -318,7 +331,6 @@ async def sessions(request: Request) -> Response:
 @_api
 async def end_sessions(request: Request) -> Response:
     """End one session (``{"id"}``) or all of them (``{"all": true}``) -> ``{"ended"}``."""
-    check_csrf(request)
     account = await _required(request)
     svc = service(request)
     data = await json_body(request)
@@ -348,14 +360,14 @@ async def export(request: Request) -> Response:
 async def delete_account(request: Request) -> Response:
     """``{"password"}``: delete the account (see ``AccountStore.delete``); the browser is
     signed out with a fresh guest identity."""
-    check_csrf(request)
     account = await _required(request)
     svc = service(request)
     data = await json_body(request)
     password = data.get("password")
     if not isinstance(password, str) or len(password) > accounts.PASSWORD_MAX:
         raise AccountError(_BAD_CREDENTIALS, "bad-credentials", 401)
-    await _limit(svc, request, account.username)
+    await _limit(svc, request, "signin", account.username,
+                 await _device(request, svc, account))
     found = await svc.db(svc.store.password_of, account.username)
     ok = await svc.hashed(accounts.verify_password, found[1] if found else None, password)
     if found is None or not ok:

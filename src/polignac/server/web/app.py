@@ -1,6 +1,8 @@
 """The Starlette application: the middleware and the app factory.
 
-The routes live by job: the lobby (``lobby_routes.py``), a table's page, seats
+Every request that may change something passes one body policy first
+(``requests.py:BodyPolicy``: JSON only, from the site's own pages).  The routes live
+by job: the lobby (``lobby_routes.py``), a table's page, seats
 and rematch (``seat_routes.py``), the table's socket (``session.py``), and the
 other modules' own (replays, analyses, hints, the score pad, the rules book,
 health).  The tables are the hub's (``hub.py:Hub``).  Every refusal of an HTTP
@@ -28,6 +30,7 @@ from ..base.config import ServerConfig
 from ..base.errors import ApiError, api_error_response
 from ..base.httplimits import ClientRequests, RequestCounts
 from ..base.pages import error_page
+from ..base.requests import BodyPolicy
 from ..cluster.cluster import Cluster
 from ..jobs.botmoves import BotBackend
 from ..lobby.matchmaker import Matchmaker
@@ -108,7 +111,7 @@ def create_app(config: ServerConfig | None = None, bots: BotBackend | None = Non
     matchmaker = Matchmaker(hub)  # Find players (matchmaker.py): every process runs one
     limits = SharedLimits(  # sign-in and seek limits, shared by the processes
         config.bus_url, config.clustered,
-        lambda: hub.store.engine if hub.store is not None else None)
+        lambda: hub.store.engine if hub.store is not None else None, config.clock)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -152,6 +155,8 @@ def create_app(config: ServerConfig | None = None, bots: BotBackend | None = Non
     # several processes: a table another process owns is its (cluster.py), once this
     # process has checked the Host header; one process: nothing
     hub.cluster.serve(app, lambda: listed(hub))
+    # every POST: JSON from the site's own pages, checked here before any route runs
+    app.add_middleware(BodyPolicy, allowed_origins=config.allowed_origins)
     app.add_middleware(HostCheck, allowed_hosts=config.allowed_hosts)
     app.state.http_requests = RequestCounts(  # httplimits.py
         config.max_requests_per_client, config.request_queue, config.request_wait)

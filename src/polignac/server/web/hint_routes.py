@@ -52,7 +52,6 @@ from starlette.routing import BaseRoute, Route
 from ...bots.analysis import choices
 from ...bots.base import SeatView
 from ...core.deal import PASS_CARDS
-from ..base.security import origin_allowed
 from ..jobs.jobs import HINT_NODES, HINT_SAMPLES, hint_job
 from ..jobs.workers import JobTimeout, PoolBusy, WorkerFailed, client_key
 
@@ -92,9 +91,6 @@ def _keep(store: OrderedDict[Any, Any], key: Any, value: Any) -> None:
 async def hint(request: Request) -> Response:
     """The expected cost of each legal action of the seat to act (its cookie)."""
     hub = request.app.state.hub
-    if not origin_allowed(request.headers.get("origin"), request.headers.get("host"),
-                          hub.config.allowed_origins):
-        return _error("cross-site request refused", "bad-origin", 403)
     table = await hub.find(request.path_params["table_id"])
     if table is None:
         return _error("there is no such table (or it was never created here)", "no-table",

@@ -1,6 +1,7 @@
 """What the HTTP routes share: the hub and table of a request, the browser's
-identity and seat cookies, the origin and creation-rate checks, the small JSON
-body, names people type.  Every refusal raises ``errors.py:ApiError``.
+identity and seat cookies, the creation-rate check, the small JSON body, names
+people type (a body's origin and type are checked before any route runs:
+``requests.py:BodyPolicy``).  Every refusal raises ``errors.py:ApiError``.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from ..base.httplimits import client_address
 from ..base.inputs import ascii_int
 from ..base.requests import CHUNK, JsonInputError, parse_json, read_body
 from ..base.seating import IDENTITY_COOKIE, identity_hash, new_identity, read_identity
-from ..base.security import cookie_name, origin_allowed
+from ..base.security import cookie_name
 from ..jobs.workers import JobTimeout, PoolBusy, WorkerFailed, client_key
 from ..tables.hub import hub_of
 from ..tables.tables import GameTable
@@ -86,13 +87,6 @@ def set_identity(response: Response, config: ServerConfig, fresh: str | None) ->
     if fresh is not None:
         response.set_cookie(IDENTITY_COOKIE, fresh, max_age=400 * 24 * 3600, httponly=True,
                             samesite="lax", secure=config.secure_cookies, path="/")
-
-
-def check_origin(request: Request) -> None:
-    """Raises: ApiError: a cross-site page sent the request (403 ``bad-origin``)."""
-    if not origin_allowed(request.headers.get("origin"), request.headers.get("host"),
-                          hub_of(request).config.allowed_origins):
-        raise ApiError("cross-site request refused", "bad-origin", 403)
 
 
 def check_create_rate(request: Request, holder: str) -> None:

@@ -32,7 +32,6 @@ from ..tables.hub import hub_of
 from .http import (
     STATIC,
     check_create_rate,
-    check_origin,
     clean_name,
     identity,
     json_body,
@@ -83,7 +82,6 @@ def _time_control(data: dict[str, Any]) -> dict[str, Any] | None:
 async def play_now(request: Request) -> Response:
     """You and three bots of ``level`` (default ``play_now_level``, medium) at a new
     private table of ``polignac`` (or the preset given)."""
-    check_origin(request)
     data = await json_body(request)
     preset = data.get("preset", "polignac")
     if not isinstance(preset, str):
@@ -117,7 +115,6 @@ async def learn(request: Request) -> Response:
     -> ``{"url", "id", "guide"}`` and the seat cookie; the same origin check and
     creation limits as Play now.
     """
-    check_origin(request)
     data = await json_body(request)
     holder, fresh = identity(request)
     check_create_rate(request, holder)
@@ -135,7 +132,6 @@ async def create_table(request: Request) -> Response:
     """Create a table from ``{preset, players, seats: [{kind, level}], overrides, name,
     private, hints}`` (``private``: false by default; ``hints``: by default true when
     every other seat is a bot, false when a seat is open for a person)."""
-    check_origin(request)
     data = await json_body(request)
     preset, players = data.get("preset", "polignac"), data.get("players")
     seats, overrides = data.get("seats"), data.get("overrides") or {}

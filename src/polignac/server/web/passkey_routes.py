@@ -9,9 +9,10 @@ sign in with it (docs/server.md, "Accounts and sessions").
 
 Each challenge is 32 random bytes from the library, stored with its purpose (and
 account) for five minutes and spent by the answer that carries it, so that it
-works with several processes and cannot be replayed.  The relying party is the
-host the browser asked for (``Host``, already checked against the served names);
-the origin is its scheme and host.
+works with several processes and cannot be replayed (``players/passkeys.py``: the
+bounds on challenges and passkeys).  The relying party is the host the browser asked
+for (``Host``, already checked against the served names); the origin is its scheme
+and host.
 """
 
 from __future__ import annotations
@@ -19,10 +20,9 @@ from __future__ import annotations
 import asyncio
 import base64
 import json
-import time
 from typing import Any
 
-from sqlalchemy import Engine, delete, insert, select, update
+from sqlalchemy import select, update
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
@@ -43,13 +43,14 @@ from webauthn.helpers.structs import (
 )
 
 from ..base.requests import JsonInputError, parse_json, read_body
+from ..players import passkeys
 from ..players.accounts import Account, AccountError
 from ..store.db import writing
-from ..store.schema import accounts_t, challenges_t, passkeys_t
-from .account_routes import _api, _limit, _me, _required, _start_session, check_csrf, service
+from ..store.schema import accounts_t, passkeys_t
+from .account_routes import _api, _limit, _me, _required, _start_session, service
 
-CHALLENGE_SECONDS = 300
-MAX_PASSKEYS = 10
+OPTIONS_BURST, OPTIONS_PER_MINUTE = 20, 10
+"""Registration options an account may ask for: 20 at once, then 10 a minute."""
 
 
 def _party(request: Request) -> tuple[str, str]:
@@ -87,44 +88,30 @@ async def _credential(request: Request) -> tuple[dict[str, Any], str]:
     return credential, challenge
 
 
-def _store_challenge(engine: Engine, challenge: bytes, kind: str,
-                     account_id: int | None) -> None:
-    now = time.time()
-    with writing(engine) as conn:
-        conn.execute(delete(challenges_t).where(challenges_t.c.expires_at < now))
-        conn.execute(insert(challenges_t).values(
-            challenge=bytes_to_base64url(challenge), kind=kind, account_id=account_id,
-            expires_at=now + CHALLENGE_SECONDS))
-
-
-def _spend(engine: Engine, challenge: str, kind: str, account_id: int | None) -> bool:
-    """Spend a stored, unexpired challenge of this kind (and account); False if none."""
-    where = (challenges_t.c.challenge == challenge) & (challenges_t.c.kind == kind) & \
-        (challenges_t.c.expires_at > time.time())
-    if account_id is not None:
-        where = where & (challenges_t.c.account_id == account_id)
-    with writing(engine) as conn:
-        return bool(conn.execute(delete(challenges_t).where(where)).rowcount)
-
-
-def _ids(engine: Engine, account_id: int) -> list[str]:
-    with engine.connect() as conn:
-        return [r.credential_id for r in conn.execute(
-            select(passkeys_t.c.credential_id).where(passkeys_t.c.account_id == account_id))]
+def _options_limit(request: Request) -> Any:
+    """The limit on registration options per account (shared by every process)."""
+    state = request.app.state
+    found = getattr(state, "passkey_options", None)
+    if found is None:
+        found = state.passkey_options = state.limits.limit(
+            "passkey-options", per_minute=OPTIONS_PER_MINUTE, burst=OPTIONS_BURST)
+    return found
 
 
 @_api
 async def register_options(request: Request) -> Response:
     """Creation options for a new passkey of the signed-in account (resident key, so
     that it signs in without a username)."""
-    check_csrf(request)
     account = await _required(request)
     svc = service(request)
     engine = svc.store.engine
-    have = await asyncio.to_thread(_ids, engine, account.id)
-    if len(have) >= MAX_PASSKEYS:
-        raise AccountError(f"at most {MAX_PASSKEYS} passkeys an account", "too-many-passkeys",
-                           409)
+    limit = _options_limit(request)
+    if not await limit.allow(f"account:{account.id}"):
+        exc = AccountError("too many passkey requests: wait a minute and try again",
+                           "passkey-rate", 429)
+        exc.headers = {"Retry-After": str(limit.retry_after())}  # type: ignore[attr-defined]
+        raise exc
+    have = await asyncio.to_thread(passkeys.check_room, engine, account.id)
     rp_id, _ = _party(request)
     options = generate_registration_options(
         rp_id=rp_id, rp_name="Polignac", user_name=account.username,
@@ -134,20 +121,19 @@ async def register_options(request: Request) -> Response:
             user_verification=UserVerificationRequirement.PREFERRED),
         exclude_credentials=[PublicKeyCredentialDescriptor(id=base64url_to_bytes(c))
                              for c in have])
-    await asyncio.to_thread(_store_challenge, engine, options.challenge, "register",
-                            account.id)
+    await asyncio.to_thread(passkeys.store_challenge, engine,
+                            bytes_to_base64url(options.challenge), "register", account.id)
     return Response(options_to_json(options), media_type="application/json")
 
 
 @_api
 async def register(request: Request) -> Response:
     """Verify and store a new passkey: ``{"credential"}`` -> ``{"passkeys": N}``."""
-    check_csrf(request)
     account = await _required(request)
     svc = service(request)
     credential, challenge = await _credential(request)
-    if not await asyncio.to_thread(_spend, svc.store.engine, challenge, "register",
-                                   account.id):
+    if not await asyncio.to_thread(passkeys.spend_challenge, svc.store.engine, challenge,
+                                   "register", account.id):
         raise AccountError("this passkey request expired or was used: try again",
                            "bad-passkey")
     rp_id, origin = _party(request)
@@ -159,16 +145,11 @@ async def register(request: Request) -> Response:
         raise AccountError(f"the passkey was not accepted: {str(exc)[:200]}",
                            "bad-passkey") from None
 
-    def store() -> int:
-        with writing(svc.store.engine) as conn:
-            conn.execute(insert(passkeys_t).values(
-                credential_id=bytes_to_base64url(verified.credential_id),
-                account_id=account.id,
-                public_key=bytes_to_base64url(verified.credential_public_key),
-                sign_count=verified.sign_count, created_at=time.time()))
-        return len(_ids(svc.store.engine, account.id))
-
-    return JSONResponse({"passkeys": await asyncio.to_thread(store)})
+    count = await asyncio.to_thread(
+        passkeys.add_passkey, svc.store.engine, account.id,
+        bytes_to_base64url(verified.credential_id),
+        bytes_to_base64url(verified.credential_public_key), verified.sign_count)
+    return JSONResponse({"passkeys": count})
 
 
 @_api
@@ -190,14 +171,13 @@ async def listed(request: Request) -> Response:
 @_api
 async def signin_options(request: Request) -> Response:
     """Request options for signing in with any passkey of this site."""
-    check_csrf(request)
     svc = service(request)
-    await _limit(svc, request, None)
+    await _limit(svc, request, "passkey")
     rp_id, _ = _party(request)
     options = generate_authentication_options(
         rp_id=rp_id, user_verification=UserVerificationRequirement.PREFERRED)
-    await asyncio.to_thread(_store_challenge, svc.store.engine, options.challenge, "signin",
-                            None)
+    await asyncio.to_thread(passkeys.store_challenge, svc.store.engine,
+                            bytes_to_base64url(options.challenge), "signin", None)
     return Response(options_to_json(options), media_type="application/json")
 
 
@@ -205,12 +185,12 @@ async def signin_options(request: Request) -> Response:
 async def signin(request: Request) -> Response:
     """Sign in with a passkey: ``{"credential"}`` -> a new session (as a password
     sign-in).  ``401 bad-passkey`` for an unknown or failing passkey."""
-    check_csrf(request)
     svc = service(request)
-    await _limit(svc, request, None)
+    await _limit(svc, request, "passkey")
     credential, challenge = await _credential(request)
     engine = svc.store.engine
-    if not await asyncio.to_thread(_spend, engine, challenge, "signin", None):
+    if not await asyncio.to_thread(passkeys.spend_challenge, engine, challenge, "signin",
+                                   None):
         raise AccountError("this passkey request expired or was used: try again",
                            "bad-passkey", 401)
     raw_id = credential.get("rawId") or credential.get("id")

@@ -5,7 +5,7 @@ Routes::
 
     GET  /tables/{id}            table page
     GET  /tables/{id}/join       invite link: ?seat=N&token=T -> a page to choose a name
-    POST /tables/{id}/join       that page's form (name) -> seat cookie, redirect
+    POST /tables/{id}/join       that page's {"name"} (JSON) -> seat cookie, redirect
     GET  /tables/{id}/invites    the creator's unused invite links, again
     GET  /tables/{id}/request    this browser's waiting request for a seat, if any
     GET  /tables/{id}/record.json  the match record (finished deals only while playing)
@@ -21,7 +21,6 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import json
-import urllib.parse
 
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, RedirectResponse, Response
@@ -33,7 +32,6 @@ from ..base.errors import ApiError, ProtocolError, html_errors
 from ..base.httplimits import client_address
 from ..base.inputs import ascii_int
 from ..base.pages import render
-from ..base.requests import read_body
 from ..base.seating import identity_hash, read_identity, unseal
 from ..base.security import cookie_name, hash_token, new_token, token_matches
 from ..store import commitments
@@ -43,7 +41,6 @@ from ..tables.tables import GameTable
 from .analysis_routes import stored_analyses
 from .http import (
     STATIC,
-    check_origin,
     clean_name,
     identity,
     json_body,
@@ -63,7 +60,6 @@ async def take_seat(request: Request) -> Response:
     address and per table, ``429 take-cooldown`` for a while after a refusal, ``429
     take-rate`` past the server-wide rate per address and per browser.
     """
-    check_origin(request)
     table = await table_of(request)
     hub = hub_of(request)
     data = await json_body(request)
@@ -109,7 +105,6 @@ async def take_seat(request: Request) -> Response:
 
 
 async def _answer(request: Request, approve: bool) -> Response:
-    check_origin(request)
     table = await table_of(request)
     hub = hub_of(request)
     seat = seat_param(request, table)
@@ -176,7 +171,6 @@ async def rematch(request: Request) -> Response:
     The first call creates it (the match must be over); every seated person
     calls it to get their cookie for the new table.
     """
-    check_origin(request)
     old = await table_of(request)
     hub = hub_of(request)
     held = hub.seat_and_token(old, request.cookies)
@@ -203,7 +197,6 @@ async def start_now(request: Request) -> Response:
     -> ``{"url", "id"}``; ``403 not-creator`` for anyone else, ``409
     not-waiting`` once the first deal is dealt or when no seat is open.
     """
-    check_origin(request)
     table = await table_of(request)
     hub = hub_of(request)
     seat = hub.seat_of(table, request.cookies)
@@ -267,9 +260,8 @@ async def join(request: Request) -> Response:
 
 @html_errors
 async def join_submit(request: Request) -> Response:
-    """The invite page's form (``name``): exchange the invite for a seat cookie, then
-    redirect (303) to the table without the token."""
-    check_origin(request)
+    """The invite page's ``{"name"}`` (JSON, sent by its script): exchange the invite
+    for a seat cookie, then redirect (303) to the table without the token."""
     table = await table_of(request)
     hub = hub_of(request)
     target = RedirectResponse(f"/tables/{table.id}", status_code=303)
@@ -278,9 +270,8 @@ async def join_submit(request: Request) -> Response:
             table.requests.holder_seat(holder) is not None:
         return target  # one seat per person: the invite stays unused
     seat, token = _invited_seat(request, table)
-    body = await read_body(request, 4096, "the form")
-    form = urllib.parse.parse_qs(body.decode("utf-8", "replace"), max_num_fields=10)
-    name = clean_name((form.get("name") or [""])[0], default_name("name.guest", n=seat + 1))
+    data = await json_body(request)
+    name = clean_name(data.get("name"), default_name("name.guest", n=seat + 1))
     await hub.check_one_account(table, holder)
     async with table.lock:
         if not token_matches(token, table.seats[seat].invite_hash):

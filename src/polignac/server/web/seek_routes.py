@@ -38,7 +38,6 @@ from ..store.db import db_now, writing
 from ..tables.hub import hub_of
 from .account_routes import signed_in
 from .http import (
-    check_origin,
     clean_name,
     identity,
     json_body,
@@ -139,7 +138,6 @@ async def ask(request: Request) -> Response:
             ``bad-deals`` (400); ``seek-seated`` (409: the last request was just
             seated); ``seek-rate``, ``too-many-seeks`` (429); ``bad-origin`` (403).
     """
-    check_origin(request)
     data = await json_body(request)
     hub = hub_of(request)
     config = hub.config
@@ -262,7 +260,6 @@ async def cancel(request: Request) -> Response:
         ApiError: ``seek-seated`` (409, with ``url`` when known: too late, the table
             is being made or made); ``bad-origin`` (403).
     """
-    check_origin(request)
     await json_body(request)
     person, _holder, _fresh, _name = await _person(request)
 
