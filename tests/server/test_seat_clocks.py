@@ -204,7 +204,7 @@ def test_a_rated_match_left_ends_with_the_absentee_last(config: ServerConfig) ->
 
     from polignac.server.store.schema import match_seats_t
 
-    from .table_support import until
+    from .waiting import until
 
     async def run() -> None:
         cfg, clock = timed(config)
