@@ -50,15 +50,6 @@ class JsonInputError(ValueError):
         self.rule = rule
 
 
-def json_error(message: str, rule: str, status: int = 400, **extra: Any) -> JSONResponse:
-    """An error answer: ``{"error": message, "rule": rule, ...extra}`` with ``status``.
-
-    Kept for the route modules not yet converted; new code raises
-    ``errors.py:ApiError`` instead.
-    """
-    return JSONResponse({"error": message, "rule": rule, **extra}, status_code=status)
-
-
 def too_deep(text: str, limit: int = MAX_DEPTH) -> bool:
     """True when arrays and objects in ``text`` nest deeper than ``limit`` (brackets
     inside strings do not count).

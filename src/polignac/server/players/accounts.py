@@ -31,6 +31,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.exc import IntegrityError
 
+from ..base.errors import ApiError
 from ..store.db import writing
 from ..store.schema import (
     accounts_t,
@@ -66,13 +67,13 @@ here, in a thread, never on the event loop."""
 _DUMMY: list[str] = []
 
 
-class AccountError(Exception):
-    """A refused account request: ``rule`` and HTTP ``status``."""
+class AccountError(ApiError):
+    """A refused account request: ``rule`` and HTTP ``status`` (an :class:`ApiError`,
+    answered by the app's one handler like every other)."""
 
-    def __init__(self, message: str, rule: str, status: int = 400) -> None:
-        super().__init__(message)
-        self.rule = rule
-        self.status = status
+    def __init__(self, message: str, rule: str, status: int = 400,
+                 headers: dict[str, str] | None = None) -> None:
+        super().__init__(message, rule, status, headers)
 
 
 def check_username(value: Any) -> str:

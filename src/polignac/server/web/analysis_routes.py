@@ -63,8 +63,9 @@ from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import BaseRoute, Route
 
 from ...core import to_record
+from ..base.errors import ApiError
 from ..base.inputs import ascii_int
-from ..base.requests import json_error, read_body
+from ..base.requests import read_body
 from ..jobs.jobs import (
     ANALYSIS_MAX_DEALS,
     ANALYSIS_NODES,
@@ -214,8 +215,8 @@ async def _table_of(request: Request) -> Any:
     return await request.app.state.hub.find(request.path_params["table_id"])
 
 
-def _no_table() -> Response:
-    return json_error("there is no such table (or it was never created here)", "no-table", 404)
+def _no_table() -> ApiError:
+    return ApiError("there is no such table (or it was never created here)", "no-table", 404)
 
 
 def _progress_of(table_id: str) -> Progress:
@@ -232,11 +233,11 @@ async def table_deal_analysis(request: Request) -> Response:
     """The analysis of finished deal ``n`` of a table (computed once, then kept)."""
     table = await _table_of(request)
     if table is None:
-        return _no_table()
+        raise _no_table()
     raw = request.path_params["n"]
     number = ascii_int(raw, 1, len(table.match.results))
     if number is None:
-        return json_error(f"deal {raw[:20]} of this table is not finished", "no-deal", 404)
+        raise ApiError(f"deal {raw[:20]} of this table is not finished", "no-deal", 404)
     progress = _progress_of(table.id)
     hub = request.app.state.hub
     await stored_analyses(hub, table.id, len(table.match.results))
@@ -290,7 +291,7 @@ async def table_analysis_start(request: Request) -> Response:
     hub = request.app.state.hub
     table = await _table_of(request)
     if table is None:
-        return _no_table()
+        raise _no_table()
     progress = _progress_of(table.id)
     if progress.running:
         return JSONResponse(_progress_body(progress), status_code=202)
@@ -313,7 +314,7 @@ async def table_analysis(request: Request) -> Response:
     """A table's analysis progress; once nothing runs, every stored deal analysis."""
     table = await _table_of(request)
     if table is None:
-        return _no_table()
+        raise _no_table()
     progress = _tables.get(table.id) or Progress(total=len(table.match.results))
     out = _progress_body(progress)
     if not progress.running:
@@ -335,8 +336,8 @@ async def analyze_api(request: Request) -> Response:
     raw = request.query_params.get("samples", str(SAMPLES))
     samples = ascii_int(raw, 1, MAX_SAMPLES)
     if samples is None:
-        return json_error(f"samples must be a whole number from 1 to {MAX_SAMPLES}",
-                          "bad-samples")
+        raise ApiError(f"samples must be a whole number from 1 to {MAX_SAMPLES}",
+                       "bad-samples")
     body = await read_body(request, MAX_BODY, "the record")
     client = client_key(request)
     digest = hashlib.sha256(body).hexdigest()

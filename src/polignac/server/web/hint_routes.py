@@ -52,6 +52,7 @@ from starlette.routing import BaseRoute, Route
 from ...bots.analysis import choices
 from ...bots.base import SeatView
 from ...core.deal import PASS_CARDS
+from ..base.errors import ApiError
 from ..jobs.jobs import HINT_NODES, HINT_SAMPLES, hint_job
 from ..jobs.workers import JobTimeout, PoolBusy, WorkerFailed, client_key
 
@@ -78,7 +79,9 @@ def hint_seed(table_id: str, deal: int, index: int) -> int:
 
 
 def _error(message: str, rule: str, status: int) -> Response:
-    return JSONResponse({"error": message, "rule": rule}, status_code=status)
+    """A refusal in the one error shape (``ApiError``'s), returned: the hint's limits
+    count it before it is sent."""
+    return JSONResponse(ApiError(message, rule, status).body(), status_code=status)
 
 
 def _keep(store: OrderedDict[Any, Any], key: Any, value: Any) -> None:

@@ -45,10 +45,7 @@ def _name(request: Request) -> str:
 
 async def profile(request: Request) -> Response:
     """A player's data (see the module); ``?page=N`` from 0."""
-    try:
-        name = _name(request)
-    except AccountError as exc:
-        return JSONResponse({"error": str(exc), "rule": exc.rule}, status_code=exc.status)
+    name = _name(request)
     page = ascii_int(request.query_params.get("page", "0"), 0, MAX_PAGE)
     if page is None:
         return JSONResponse({"error": f"page must be a number from 0 to {MAX_PAGE}",
