@@ -23,11 +23,14 @@ ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
 
 
 def wait_until(check: Callable[[], Any], timeout: float = 20.0,
-               what: str | Callable[[], str] = "the page to get there") -> Any:
-    """Poll ``check`` every 30 ms until it answers something true, and return that (the
+               what: str | Callable[[], str] = "the page to get there",
+               pause: Callable[[float], object] = time.sleep, interval: float = 0.03) -> Any:
+    """Poll ``check`` every ``interval`` seconds until it answers something true, and
+    return that (the
     pages' CSP forbids the string eval of wait_for_function); ``timeout`` only guards
-    against a hang (:func:`tests.server.waiting.wait_until`)."""
-    return waiting.wait_until(check, timeout, what=what, interval=0.03)
+    against a hang (:func:`tests.server.waiting.wait_until`); ``pause``: as there
+    (:func:`page_pause` lets a page's events run meanwhile)."""
+    return waiting.wait_until(check, timeout, what=what, interval=interval, pause=pause)
 
 
 @contextlib.contextmanager
@@ -159,16 +162,34 @@ def play_until(page: Any, done: Callable[[], bool], seconds: float, what: str,
 
     ``seconds`` guards against a hang (the assertion says ``what`` did not come); it is
     no speed check."""
-    deadline = time.monotonic() + seconds
     played = 0
-    while not done():
-        assert time.monotonic() < deadline, f"{what} did not come"
+
+    def look() -> bool:
+        nonlocal played
+        if done():
+            return True
         if each is not None:
             each()
         card = None if play is None else lambda legal, n=played: play(legal, n)
-        acted = step(page, done, calls, card)
-        if acted == "card":
+        if step(page, done, calls, card) == "card":
             played += 1
-        if not acted:
-            page.wait_for_timeout(20)
+        return False
+
+    waiting.wait_until(look, seconds, what=what, interval=0.02, pause=page_pause(page))
     return played
+
+
+def playing(page: Any, done: Callable[[], Any]) -> Callable[[], bool]:
+    """For :func:`wait_until`: whether ``done()``, after one :func:`step` (passing at
+    the declaration too) when not yet."""
+    def look() -> bool:
+        if done():
+            return True
+        step(page, done, calls=True)
+        return False
+    return look
+
+
+def page_pause(page: Any) -> Callable[[float], None]:
+    """``wait_until``'s pause on ``page``: Playwright's wait, which runs its events."""
+    return lambda seconds: page.wait_for_timeout(seconds * 1000)

@@ -8,12 +8,11 @@ from __future__ import annotations
 
 import json
 import random
-import time
 from pathlib import Path
 from typing import Any
 
 import pytest
-from tests.browser.support import open_page, step
+from tests.browser.support import open_page, page_pause, step, wait_until
 from tests.browser.test_accessibility import violations
 
 from polignac.bots.analysis import Settings, analyze_record, annotate
@@ -125,12 +124,14 @@ def test_a_tables_finished_deal_analysis_for_its_score_sheet(chromium: Any, serv
     url, table = r.json()["url"], r.json()["id"]
     page.goto(server + url)
     page.wait_for_selector("#hand .card")
-    deadline = time.monotonic() + 90
-    while page.request.get(f"{server}/tables/{table}/record.json").json()["deals"] == []:
-        assert time.monotonic() < deadline, "the first deal did not end"
-        if not step(page, lambda: page.locator("#result:not([hidden])").count() > 0,
-                    calls=True):
-            page.wait_for_timeout(40)
+
+    def first_deal_over() -> bool:
+        if page.request.get(f"{server}/tables/{table}/record.json").json()["deals"]:
+            return True
+        step(page, lambda: page.locator("#result:not([hidden])").count() > 0, calls=True)
+        return False
+
+    wait_until(first_deal_over, 90, what="the end of the first deal", pause=page_pause(page))
     page.goto(server + "/replay")
     shown = page.evaluate("""async (table) => {
       const m = await import("/static/analysis.js");
@@ -173,11 +174,14 @@ def test_a_tables_analysis_shows_progress_and_is_stored(chromium: Any, server: s
     url, table = r.json()["url"], r.json()["id"]
     page.goto(server + url)
     page.wait_for_selector("#hand .card")
-    deadline = time.monotonic() + 180
-    while len(page.request.get(f"{server}/tables/{table}/record.json").json()["deals"]) < 2:
-        assert time.monotonic() < deadline, "two deals did not end"
-        if not step(page, lambda: False, calls=True):
-            page.wait_for_timeout(40)
+
+    def two_deals_over() -> bool:
+        if len(page.request.get(f"{server}/tables/{table}/record.json").json()["deals"]) >= 2:
+            return True
+        step(page, lambda: False, calls=True)
+        return False
+
+    wait_until(two_deals_over, 180, what="the end of two deals", pause=page_pause(page))
     page.goto(f"{server}/tables/{table}/replay")
     page.click("#analyze-btn", timeout=60_000)
     page.wait_for_selector("#analysis-progress", timeout=30_000)

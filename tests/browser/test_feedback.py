@@ -8,12 +8,11 @@ the same functions once the lead hooks them (docs/server.md, "Feedback and acces
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 from typing import Any
 
 import pytest
-from tests.browser.support import open_page, open_table, wait_until
+from tests.browser.support import open_page, open_table, page_pause, wait_until
 
 pytest.importorskip("playwright.sync_api")
 
@@ -211,11 +210,14 @@ def test_the_table_page_gives_feedback(chromium: Any,
     assert all(left in (x or "") for x in labels), labels
     # The capot prompt: keys on its buttons and in the hint line, every card
     # unplayable for assistive technology and fully readable, the turn in the title.
-    deadline = time.monotonic() + 30
-    while not page.locator("#prompt .call").count():
-        assert time.monotonic() < deadline, "no capot prompt"
+
+    def prompted() -> bool:
+        if page.locator("#prompt .call").count():
+            return True
         assert not page.locator("#hand .card.legal").count(), "a card before the prompt"
-        page.wait_for_timeout(40)
+        return False
+
+    wait_until(prompted, 30, what="the capot prompt", pause=page_pause(page))
     wait_until(lambda: page.title().startswith(turn))
     assert page.locator("#prompt .call[data-action=pass]").get_attribute(
         "aria-keyshortcuts") == "P"
@@ -233,10 +235,8 @@ def test_the_table_page_gives_feedback(chromium: Any,
     page.keyboard.press("p")  # pass, by its key
     wait_until(lambda: not page.locator("#prompt .call").count())
     # A card to play: only the legal ones are enabled.
-    deadline = time.monotonic() + 30
-    while not page.locator("#hand .card.legal").count():
-        assert time.monotonic() < deadline, "no card to play"
-        page.wait_for_timeout(40)
+    wait_until(lambda: page.locator("#hand .card.legal").count(), 30, what="a card to play",
+               pause=page_pause(page))
     wait_until(lambda: page.title().startswith(turn))
     marks = cards.evaluate_all("els => els.map((b) => [b.classList.contains('legal'),"
                                " b.getAttribute('aria-disabled')])")

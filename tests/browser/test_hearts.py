@@ -6,14 +6,30 @@ Screenshots (390x844 and 1280x800, en/fr/de) go to ``$POLIGNAC_SCREENSHOTS``.
 
 from __future__ import annotations
 
-import time
+import functools
 from pathlib import Path
 from typing import Any
 
 import pytest
-from tests.browser.support import open_page, open_table, play_until, screenshots, wait_until
+from tests.browser.support import (
+    open_page,
+    open_table,
+    page_pause,
+    play_until,
+    screenshots,
+    wait_until,
+)
 
 pytest.importorskip("playwright.sync_api")
+
+
+def _picked(cards: Any, chosen: Any, i: int) -> bool:
+    """Whether pick ``i`` counted; if not, click card ``i`` (again) unless it shows picked."""
+    if chosen.count() >= i + 1:
+        return True
+    if "picked" not in (cards.nth(i).get_attribute("class") or ""):
+        cards.nth(i).click()
+    return False
 
 
 def test_pass_three_cards_then_see_them_arrive(quick_server: str, chromium: Any,
@@ -33,12 +49,8 @@ def test_pass_three_cards_then_see_them_arrive(quick_server: str, chromium: Any,
         # A click while the page still plays out earlier events (the others'
         # passes, caught up after the state that showed the prompt) finds a
         # hand that is not this seat's to pass yet: click again until it counts.
-        deadline = time.monotonic() + 20  # a guard against a hang
-        while chosen.count() < i + 1:
-            assert time.monotonic() < deadline, "the pick never counted"
-            if "picked" not in (cards.nth(i).get_attribute("class") or ""):
-                cards.nth(i).click()
-            page.wait_for_timeout(100)
+        wait_until(functools.partial(_picked, cards, chosen, i), 20,  # a guard: no hang
+                   what=f"pick {i + 1} to count", pause=page_pause(page), interval=0.1)
         assert chosen.count() == i + 1 and button.is_disabled() == (i < 2)
     cards.nth(3).click()  # the fourth is not taken
     page.wait_for_timeout(200)

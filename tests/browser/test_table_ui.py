@@ -7,12 +7,11 @@ Screenshots go to ``$POLIGNAC_SCREENSHOTS`` (default: the test's tmp folder).
 from __future__ import annotations
 
 import re
-import time
 from pathlib import Path
 from typing import Any
 
 import pytest
-from tests.browser.support import open_page, open_table, step, wait_until
+from tests.browser.support import open_page, open_table, page_pause, playing, step, wait_until
 
 pytest.importorskip("playwright.sync_api")
 
@@ -50,11 +49,8 @@ def test_french_labels_german_cards_last_trick_and_chart(chromium: Any,
     labels = page.locator("#hand .card").first.get_attribute("aria-label")
     assert re.match(r"(Eichel|Schellen|Grün|Herz)-", labels or ""), labels
     # Play until a trick is done, then look at the last trick (key L).
-    deadline = time.monotonic() + 30
-    while not page.locator("#last-trick-btn:not([disabled])").count():
-        assert time.monotonic() < deadline, "no trick was finished"
-        if not step(page, lambda: _deal_over(page), calls=True):
-            page.wait_for_timeout(40)
+    wait_until(playing(page, lambda: page.locator("#last-trick-btn:not([disabled])").count()),
+               30, what="a finished trick", pause=page_pause(page))
     page.keyboard.press("l")
     page.wait_for_selector("#last-trick .played.winner")
     assert "Letzter Stich" in page.locator("#last-trick").inner_text()
@@ -63,10 +59,8 @@ def test_french_labels_german_cards_last_trick_and_chart(chromium: Any,
     page.keyboard.press("Escape")
     assert page.locator("#last-trick").is_hidden()
     page.select_option("#lang", "en")
-    while not _deal_over(page):
-        assert time.monotonic() < deadline + 30, "the deal did not end"
-        if not step(page, lambda: _deal_over(page), calls=True):
-            page.wait_for_timeout(40)
+    wait_until(playing(page, lambda: _deal_over(page)), 60, what="the end of the deal",
+               pause=page_pause(page))
     page.wait_for_selector("#chart svg.chart path.chart-line", state="attached")
     assert page.locator("#chart .chart-line").count() == 4
     assert page.locator("#lastdeal details[open] li").count() >= 1
@@ -127,27 +121,29 @@ def test_four_people_spectator_and_dropped_connection(chromium: Any,
     wait_until(lambda: ann.locator(".badge.away").count() == 0)
     # Play a deal by clicking, whoever is to act.
     dropped = False
-    deadline = time.monotonic() + 240  # a bound, not a pace: 40 s ran out beside a CPU hog
     actions = 0
-    while not _deal_over(ann):
-        assert time.monotonic() < deadline, "the deal did not end"
-        acted = False
+
+    def deal_played() -> bool:  # one action by whoever is to act
+        nonlocal dropped, actions
+        if _deal_over(ann):
+            return True
         for page in pages:
             if step(page, lambda page=page: _deal_over(page), calls=True):
-                acted = True
                 actions += 1
                 break
         if actions == 6 and not dropped:
             watcher.screenshot(path=shots / "ui-07-spectator.png")
             sockets[0].close(code=1011, reason="test drop")
             wait_until(lambda: ann.wait_for_timeout(30) or len(sockets) >= 2,
-                        timeout=60)  # wait_for_timeout lets Playwright run the route
+                       timeout=60)  # wait_for_timeout lets Playwright run the route
             wait_until(lambda: ann.locator("#conn").inner_text() == "connected",
-                        timeout=60)
+                       timeout=60)
             ann.wait_for_selector("#hand .card")
             dropped = True
-        if not acted:
-            pages[0].wait_for_timeout(40)
+        return False
+
+    wait_until(deal_played, 240,  # a bound, not a pace: 40 s ran out beside a CPU hog
+               what="the end of the deal", pause=page_pause(pages[0]))
     assert dropped and actions >= 32
     for page in pages:
         wait_until(lambda page=page: _deal_over(page), timeout=10)
@@ -166,11 +162,8 @@ def test_four_people_spectator_and_dropped_connection(chromium: Any,
 def test_match_result_rematch_and_replay_link(chromium: Any, server: str, shots: Path) -> None:
     page, errors = open_page(chromium, 1200, 860, locale="en-US")
     first = open_table(page, server, "polignac", overrides={"threshold": 1})
-    deadline = time.monotonic() + 40
-    while not page.locator("#result:not([hidden])").count():
-        assert time.monotonic() < deadline, "the match did not end"
-        if not step(page, lambda: _deal_over(page), calls=True):
-            page.wait_for_timeout(40)
+    wait_until(playing(page, lambda: page.locator("#result:not([hidden])").count()), 40,
+               what="the end of the match", pause=page_pause(page))
     assert "Match over" in page.locator("#result-text").inner_text()
     assert page.locator("#record").inner_text() == "Record"
     assert page.locator("#result-replay").get_attribute("href") == first + "/replay"

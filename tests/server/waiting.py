@@ -43,13 +43,15 @@ def _timed_out(timeout: float, what: str | Callable[[], str],
 
 def wait_until(predicate: Callable[[], T], timeout: float = TIMEOUT,
                what: str | Callable[[], str] = "the condition", interval: float = 0.01,
-               ignoring: tuple[type[BaseException], ...] = ()) -> T:
+               ignoring: tuple[type[BaseException], ...] = (),
+               pause: Callable[[float], object] = time.sleep) -> T:
     """Call ``predicate()`` every ``interval`` seconds until it returns something true;
     return that.
 
     ``ignoring``: exceptions of ``predicate`` that count as "not yet" (a server that
     does not listen yet).  ``what`` (or ``what()``, called on failure) says what was
-    awaited.
+    awaited.  ``pause(interval)`` waits between two calls (a Playwright page's
+    ``wait_for_timeout``, which lets its events run, instead of ``time.sleep``).
 
     Raises:
         AssertionError: ``timeout`` seconds passed first (its message names ``what``).
@@ -68,7 +70,7 @@ def wait_until(predicate: Callable[[], T], timeout: float = TIMEOUT,
                 return value
         if time.monotonic() >= deadline:
             raise _timed_out(timeout, what, last)
-        time.sleep(interval)
+        pause(interval)
 
 
 async def until(predicate: Callable[[], T | Awaitable[T]], timeout: float = TIMEOUT,
