@@ -90,6 +90,7 @@ FRAME_FIELDS: dict[str, dict[str, list[Any]]] = {
             "commitment": [Slot("commitment"), Slot("hex", 64), Slot("hex", 63), "",
                            *WEIRD[:8]]},
     "ping": {"nonce": [*WEIRD[:10]]},
+    "back": {"seat": [*WEIRD[:6]]},
 }
 """Per message type of the table protocol, each field's candidate values."""
 
@@ -234,6 +235,7 @@ ENDPOINTS: list[Endpoint] = [
     Endpoint("GET", "/api/account"), Endpoint("GET", "/api/account/sessions"),
     Endpoint("GET", "/api/account/export"), Endpoint("GET", "/api/players/{lang}?page={seat}"),
     Endpoint("GET", "/api/leaderboard?pool={preset}"), Endpoint("GET", "/players/{lang}"),
+    Endpoint("GET", "/api/my-turn"),
     Endpoint("GET", "/api/commitments?after={num}&limit={odd}"),
     Endpoint("GET", "/tables/{table}/commitments?after={odd}&limit={num}"),
 ]
