@@ -158,6 +158,8 @@ def test_create_table_takes_a_time_control(client: TestClient, control: Any, cod
     table = client.app.state.hub.tables[r.json()["id"]]  # type: ignore[attr-defined]
     assert table.info()["time_control"] == control
     assert table.presence_frame()["clocks"]["control"] == control
+    listed = {t["id"]: t for t in client.get("/api/tables").json()["tables"]}[r.json()["id"]]
+    assert listed["time_control"] == control and listed["rated"] is False  # the lobby's list
 
 
 def test_play_bans_double_with_each_abandon() -> None:

@@ -312,6 +312,11 @@ function renderTables() {
     r.dataset.table = tb.id;
     const game = r.insertCell();
     game.append(make("strong", "", presetName(tb.preset)));
+    if (tb.rated) game.append(" ", make("span", "badge rated", t("table.rated")));
+    if (tb.time_control) {
+      const { label, title } = controlLabel(tb.time_control);
+      game.append(" ", Object.assign(make("span", "badge time-control", label), { title }));
+    }
     const status = tb.status === "finished" ? "finished" :
       (tb.open_seats?.length ? "waiting" : "playing");
     const label = tb.paused && status !== "finished" ? t("seats.statusPaused") : t(`lobby.status.${status}`);

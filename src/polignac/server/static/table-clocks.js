@@ -101,7 +101,8 @@ function fill(node, seat) {
   node.classList.toggle("running", running);
   node.classList.toggle("low", low);
   node.classList.toggle("out", left);
-  node.title = t("clock.title", { name: name(seat) });
+  const title = t("clock.title", { name: name(seat) });
+  if (node.title !== title) node.title = title;
   if (running && low && seat === S.you && !spectating() && C.warned !== seat) {
     C.warned = seat;
     announce(t("clock.lowYou", { time: formatClock(secs, c.control.kind) }));
@@ -156,7 +157,11 @@ export function leftNote(send) {
     const b = make("button", "primary back-button", t("clock.back"));
     b.type = "button";
     b.id = "take-back";
-    b.addEventListener("click", () => { b.disabled = true; send({ type: "back" }); });
+    b.addEventListener("click", () => {  // the presence that gives the seat back removes the note
+      b.disabled = true;
+      send({ type: "back" });
+      setTimeout(() => { b.disabled = false; }, 4000);  // refused (a toast says why): try again
+    });
     box.append(b);
   } else if (S.table?.rated) {
     box.append(make("p", "small rated-loss", t("clock.ratedLoss")));

@@ -319,6 +319,9 @@ export function renderTrick() {
     if (node) {
       node.classList.toggle("winner", winner);
       node.querySelector("figcaption").textContent = (winner ? "★ " : "") + name(seat);
+      const svg = node.querySelector(".card-svg");  // a card kept across a change of language
+      const label = cardLabel(code);
+      if (svg && svg.getAttribute("aria-label") !== label) svg.setAttribute("aria-label", label);
     } else {
       node = trickCard(code, seat, winner);
       fresh.push(node);

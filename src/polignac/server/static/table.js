@@ -22,7 +22,7 @@ import {
 import { askHint, hintAllowed, initHints } from "./table-hints.js";
 import { initChat, onChat, renderChat } from "./table-chat.js";
 import { act, guardLeaving, initActions, rematch, settle, togglePass } from "./table-actions.js";
-import { noteLeft, setClocks } from "./table-clocks.js";
+import { announce, noteLeft, setClocks } from "./table-clocks.js";
 
 /** @typedef {import("./protocol.js").Frame} Frame */
 /** @typedef {import("./protocol.js").EventFrame} EventFrame */
@@ -187,6 +187,7 @@ languagePicker($("lang", HTMLSelectElement));
 translatePage();
 onLang(() => {
   conn.retranslate(); resetSeatsPanel(); rerender(); renderLog(); motionTip(); if (S.view) renderChat();
+  announce("");  // the clocks' last announcement was in the other language
 });
 const motionBox = $("motion", HTMLInputElement);
 function motionTip() {

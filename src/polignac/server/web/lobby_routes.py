@@ -194,6 +194,9 @@ def listed(hub: Hub) -> list[dict[str, Any]]:
         {"id": t.id, "url": f"/tables/{t.id}", "preset": t.preset, "overrides": t.overrides,
          "players": len(t.seats), "status": t.status(), "deal_number": t.match.deal_number,
          "created_at": t.created_at, "rematch": t.rematch_id, "paused": t.paused,
+         "rated": bool(t.options.get("rated")),
+         "time_control": (None if t.seat_clocks.control is None
+                          else t.seat_clocks.control.to_json()),
          "open_seats": [p["seat"] for p in t.presence.seats() if p["open"]],
          "seats": [{"seat": s.seat, "name": s.name, **name_fields(s.name, s.seat, s.bot_level),
                     "kind": s.kind, "level": s.bot_level,
