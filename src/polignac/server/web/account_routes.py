@@ -33,13 +33,13 @@ from starlette.routing import Route
 
 from ..base.agents import describe_all
 from ..base.httplimits import client_address, client_network
-from ..base.requests import JsonInputError, parse_json, read_body
 from ..base.seating import IDENTITY_COOKIE, identity_hash, new_identity, read_identity
 from ..base.security import hash_token, new_token
 from ..players import accounts, devices
 from ..players.accounts import Account, AccountError, AccountStore
 from ..players.profiles import export_data
 from ..players.signin_limits import SigninLimits
+from .http import json_body as http_json_body
 
 SESSION_COOKIE = "polignac_session"
 _TOKEN_OK = re.compile(r"[A-Za-z0-9_\-]{20,64}")
@@ -84,6 +84,10 @@ def service(request: Request) -> Service:
     return found
 
 
+ACCOUNT_BODY = 4096
+"""The largest body of an account route, in bytes."""
+
+
 def _api(handler: Any) -> Any:
     """The handler itself: an :class:`AccountError` is an ``ApiError``, answered by the
     app's one handler (kept as a marker of the account routes)."""
@@ -91,23 +95,12 @@ def _api(handler: Any) -> Any:
 
 
 async def json_body(request: Request) -> dict[str, Any]:
-    """The request's JSON object (at most 4 KiB).
+    """The request's JSON object, at most 4 KiB (``http.py:json_body``).
 
     Raises:
-        AccountError: ``too-large`` (413), ``bad-json``, ``too-deep``...
+        ApiError: ``too-large`` (413), ``bad-json``, ``too-deep``...
     """
-    body = await read_body(request, 4096, "the request")
-    if isinstance(body, Response):
-        raise AccountError("request too large: at most 4096 bytes", "too-large", 413)
-    if not body:
-        return {}
-    try:
-        data = parse_json(body, "the body")
-    except JsonInputError as exc:
-        raise AccountError(str(exc), exc.rule) from None
-    if not isinstance(data, dict):
-        raise AccountError("the body must be a JSON object", "bad-json")
-    return data
+    return await http_json_body(request, ACCOUNT_BODY)
 
 
 def _session_hash(request: Request) -> str | None:

@@ -103,15 +103,15 @@ def check_create_rate(request: Request, holder: str) -> None:
                        {"Retry-After": str(hub.create_limit.retry_after())})
 
 
-async def json_body(request: Request) -> dict[str, Any]:
+async def json_body(request: Request, limit: int = MAX_JSON_BODY) -> dict[str, Any]:
     """The request's small JSON object (an empty body: ``{}``).
 
     Raises:
-        ApiError: as ``requests.py:read_body`` (at most :data:`MAX_JSON_BODY`
-            bytes), JSON refused by ``parse_json`` (400), not an object (400
+        ApiError: as ``requests.py:read_body`` (at most ``limit`` bytes, by default
+            :data:`MAX_JSON_BODY`), JSON refused by ``parse_json`` (400), not an object (400
             ``bad-json``).
     """
-    body = await read_body(request, MAX_JSON_BODY, "the request")
+    body = await read_body(request, limit, "the request")
     if not body:
         return {}
     try:
