@@ -18,7 +18,7 @@ import sys
 from polignac.server.store.db import make_engine, migrate
 engine = make_engine(sys.argv[1])
 print("ready", flush=True)
-sys.stdin.read()  # until the test lets all three go at the same moment
+sys.stdin.readline()  # until the test lets all three go at the same moment
 migrate(engine)
 engine.dispose()
 """
@@ -28,7 +28,7 @@ def _race(url: str) -> None:
     """Three processes migrate ``url`` at the same moment; all succeed.
 
     Each says when it is ready (its interpreter started, its engine made) and waits
-    for the end of its input: the test ends the three inputs together once all three
+    for a line on its input: the test sends the three lines together once all three
     are ready, whatever time they took to start."""
     procs = [subprocess.Popen([sys.executable, "-c", SCRIPT, url], stdin=subprocess.PIPE,
                               stdout=subprocess.PIPE, stderr=subprocess.PIPE,
@@ -46,7 +46,8 @@ def _race(url: str) -> None:
                               for p in procs]) from None
     for p in procs:
         assert p.stdin is not None
-        p.stdin.close()  # go
+        p.stdin.write(b"go\n")
+        p.stdin.flush()
     errors = [p.communicate(timeout=120)[1].decode(errors="replace")[-600:] for p in procs]
     assert [p.returncode for p in procs] == [0, 0, 0], errors
 
