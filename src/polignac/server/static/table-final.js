@@ -93,10 +93,13 @@ export function renderFinal() {
       : t("table.finalPlaceN", { n: r.place })), who, make("td", "score", String(r.score)));
     if (rated.size) {
       const changes = r.seats.flatMap((s) => rated.get(s) ?? []);
-      const cell = make("td", "rating", changes.map((c) =>
-        (r.seats.length > 1 ? `${name(c.seat)}: ` : "") + ratingChange(c)).join(", "));
+      const words = changes.map((c) =>
+        (r.seats.length > 1 ? `${name(c.seat)}: ` : "") + ratingChange(c)).join(", ");
       const d = changes.reduce((sum, c) => sum + c.after.rating - c.before.rating, 0);
-      if (changes.length) cell.classList.add(d > 0 ? "up" : d < 0 ? "down" : "same");
+      const way = !changes.length ? "" : d > 0 ? " up" : d < 0 ? " down" : " same";
+      const cell = make("td", `rating${way}`, words);
+      // a phone's narrow table shows it under the name instead (clocks.css)
+      if (words) who.append(make("span", `rating-line${way}`, words));
       tr.append(cell);
     }
   }
