@@ -44,7 +44,7 @@ def test_the_reader_limits_the_rate_then_closes(config: ServerConfig) -> None:
 
 
 def test_every_frame_type_has_its_handler_and_others_are_named(config: ServerConfig) -> None:
-    assert list(HANDLERS) == ["hello", "act", "cut", "say", "ping"]
+    assert list(HANDLERS) == ["hello", "act", "cut", "say", "back", "ping"]
     with TestClient(create_app(config)) as client:
         url = play_now(client)
         with client.websocket_connect(url + "/ws") as ws:
@@ -58,7 +58,7 @@ def test_every_frame_type_has_its_handler_and_others_are_named(config: ServerCon
                 frame = ws.receive_json()
             assert frame["rule"] == "unknown-type"
             assert frame["message"] == ("unknown message type 'dance': expected hello, act, "
-                                        "cut, say or ping")
+                                        "cut, say, back or ping")
             ws.send_json({"type": "ping"})
             while (frame := ws.receive_json())["type"] != "pong":
                 pass

@@ -64,13 +64,14 @@ def append(conn: Connection, table_id: str, deal: int, commitment: str,
     return entry
 
 
-def append_op(table_id: str, deal: int, proof: dict[str, Any]
+def append_op(table_id: str, deal: int, proof: dict[str, Any], at: int | None = None
               ) -> Callable[[Connection], None]:
     """The write that appends the deal's commitment (``proof["commitment"]``) with
     the deal's event, and writes the entry into ``proof["log"]`` before the event is
-    stored (``writer.py`` runs a write's op before its event, in one transaction)."""
+    stored (``writer.py`` runs a write's op before its event, in one transaction);
+    ``at``: epoch milliseconds on the server's clock, the deal event's own time."""
     def op(conn: Connection) -> None:
-        proof["log"] = append(conn, table_id, deal, proof["commitment"]).to_json()
+        proof["log"] = append(conn, table_id, deal, proof["commitment"], at).to_json()
     return op
 
 

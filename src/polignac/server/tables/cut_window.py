@@ -135,7 +135,8 @@ class CutWindow:
         op = None
         if proof is not None:  # a prepared (guided) deal has no shuffle to prove
             data["shuffle"] = proof
-            op = commitments.append_op(table.id, after.deal_number, proof)
+            op = commitments.append_op(table.id, after.deal_number, proof,
+                                       int(table.clock.time() * 1000))
         return after, data, op
 
     def close(self, number: int) -> tuple[PendingDeal, list[bytes | None]]:
