@@ -88,12 +88,6 @@ ACCOUNT_BODY = 4096
 """The largest body of an account route, in bytes."""
 
 
-def _api(handler: Any) -> Any:
-    """The handler itself: an :class:`AccountError` is an ``ApiError``, answered by the
-    app's one handler (kept as a marker of the account routes)."""
-    return handler
-
-
 async def json_body(request: Request) -> dict[str, Any]:
     """The request's JSON object, at most 4 KiB (``http.py:json_body``).
 
@@ -190,7 +184,6 @@ async def _start_session(request: Request, svc: Service, account: Account,
         _set_identity(response, svc, fresh)
 
 
-@_api
 async def me(request: Request) -> Response:
     """Who is signed in; links this browser's identity to the account if it is not yet
     (a browser signed in keeps its games the account's)."""
@@ -204,7 +197,6 @@ async def me(request: Request) -> Response:
     return JSONResponse(_me(account))
 
 
-@_api
 async def signup(request: Request) -> Response:
     """Create an account: ``{"username", "password"}`` -> the account, its recovery codes
     (shown once) and a session; this browser's guest games become the account's."""
@@ -225,7 +217,6 @@ async def signup(request: Request) -> Response:
     return response
 
 
-@_api
 async def signin(request: Request) -> Response:
     """Sign in with ``{"username", "password"}``: a new session (and browser identity).
     The same ``401 bad-credentials`` for an unknown name and a wrong password; the
@@ -248,7 +239,6 @@ async def signin(request: Request) -> Response:
     return response
 
 
-@_api
 async def signout(request: Request) -> Response:
     """End this browser's session; the browser gets a fresh guest identity."""
     svc = service(request)
@@ -261,7 +251,6 @@ async def signout(request: Request) -> Response:
     return response
 
 
-@_api
 async def recover(request: Request) -> Response:
     """``{"username", "code", "password"}``: a recovery code (spent) sets a new password,
     ends every session and signs this browser in.  The code is checked before the new
@@ -295,7 +284,6 @@ async def _required(request: Request) -> Account:
     return account
 
 
-@_api
 async def sessions(request: Request) -> Response:
     """The account's live sessions: ``{"sessions": [{"id", "created_at", "expires_at",
     "agent", "device", "current"}]}`` (``device``: the browser, system and device
@@ -311,7 +299,6 @@ async def sessions(request: Request) -> Response:
         for r, device in zip(rows, devices, strict=True)]})
 
 
-@_api
 async def end_sessions(request: Request) -> Response:
     """End one session (``{"id"}``) or all of them (``{"all": true}``) -> ``{"ended"}``."""
     account = await _required(request)
@@ -327,7 +314,6 @@ async def end_sessions(request: Request) -> Response:
     return JSONResponse({"ended": ended})
 
 
-@_api
 async def export(request: Request) -> Response:
     """The account's data as JSON: the account, its finished games with their places
     and statistics, its ratings and their history, its sessions."""
@@ -339,7 +325,6 @@ async def export(request: Request) -> Response:
         "Content-Disposition": f'attachment; filename="polignac-{account.username}.json"'})
 
 
-@_api
 async def delete_account(request: Request) -> Response:
     """``{"password"}``: delete the account (see ``AccountStore.delete``); the browser is
     signed out with a fresh guest identity."""

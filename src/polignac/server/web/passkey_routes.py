@@ -47,7 +47,7 @@ from ..players import passkeys
 from ..players.accounts import Account, AccountError
 from ..store.db import writing
 from ..store.schema import accounts_t, passkeys_t
-from .account_routes import _api, _limit, _me, _required, _start_session, service
+from .account_routes import _limit, _me, _required, _start_session, service
 
 OPTIONS_BURST, OPTIONS_PER_MINUTE = 20, 10
 """Registration options an account may ask for: 20 at once, then 10 a minute."""
@@ -98,7 +98,6 @@ def _options_limit(request: Request) -> Any:
     return found
 
 
-@_api
 async def register_options(request: Request) -> Response:
     """Creation options for a new passkey of the signed-in account (resident key, so
     that it signs in without a username)."""
@@ -126,7 +125,6 @@ async def register_options(request: Request) -> Response:
     return Response(options_to_json(options), media_type="application/json")
 
 
-@_api
 async def register(request: Request) -> Response:
     """Verify and store a new passkey: ``{"credential"}`` -> ``{"passkeys": N}``."""
     account = await _required(request)
@@ -152,7 +150,6 @@ async def register(request: Request) -> Response:
     return JSONResponse({"passkeys": count})
 
 
-@_api
 async def listed(request: Request) -> Response:
     """The account's passkeys: ``{"passkeys": [{"id", "created_at"}]}``."""
     account = await _required(request)
@@ -168,7 +165,6 @@ async def listed(request: Request) -> Response:
     return JSONResponse({"passkeys": await asyncio.to_thread(read)})
 
 
-@_api
 async def signin_options(request: Request) -> Response:
     """Request options for signing in with any passkey of this site."""
     svc = service(request)
@@ -181,7 +177,6 @@ async def signin_options(request: Request) -> Response:
     return Response(options_to_json(options), media_type="application/json")
 
 
-@_api
 async def signin(request: Request) -> Response:
     """Sign in with a passkey: ``{"credential"}`` -> a new session (as a password
     sign-in).  ``401 bad-passkey`` for an unknown or failing passkey."""
