@@ -67,15 +67,30 @@ def test_hint_off_no_seat_and_not_your_turn(client: TestClient) -> None:
     spectator = sibling(client).post(on + "/hint")
     assert spectator.status_code == 403 and spectator.json()["rule"] == "no-seat"
     assert client.post("/tables/nope/hint").json()["rule"] == "no-table"
-    with client.websocket_connect(on + "/ws") as ws:
-        deal = _to_my_choice(ws, 2)
-        ws.send_json({"type": "act", "action": deal["legal"][0], "seq": None})
-        ws.receive_json()  # my card: now another seat acts (or the trick is over)
-        hub = client.app.state.hub  # type: ignore[attr-defined]
-        table = hub.tables[on.rsplit("/", 1)[1]]
-        if table.match.to_act() != 0:
-            late = client.post(on + "/hint")
-            assert late.status_code == 409 and late.json()["rule"] == "not-your-turn"
+    # not my turn: the seat to act is a person who does not move (a bot's turn would
+    # end whenever its move came)
+    r = client.post("/api/tables", json={"hints": True, "seats": [
+        {"kind": "you"}, {"kind": "open"}, {"kind": "bot", "level": "random"},
+        {"kind": "bot", "level": "random"}]})
+    url, invite = r.json()["url"], r.json()["invites"][0]["url"]
+    guest = sibling(client)
+    assert guest.post(invite, follow_redirects=False).status_code in (302, 303)
+    hub = client.app.state.hub  # type: ignore[attr-defined]
+    table = hub.tables[url.rsplit("/", 1)[1]]
+    with client.websocket_connect(url + "/ws") as ws, guest.websocket_connect(url + "/ws") as g:
+        hello(g)
+        first = hello(ws)
+        seq, view, acted = first["seq"], first["view"], -1
+        while table.match.to_act() != 1:
+            deal = view.get("deal")
+            if deal and deal.get("legal") and acted != seq:
+                ws.send_json({"type": "act", "action": deal["legal"][0], "seq": seq})
+                acted = seq
+            frame = ws.receive_json()
+            if frame["type"] == "event":
+                seq, view = frame["seq"], frame.get("view", view)
+        late = client.post(url + "/hint")
+        assert late.status_code == 409 and late.json()["rule"] == "not-your-turn"
 
 
 def test_hint_is_the_seat_view_evaluation_computed_in_the_pool(client: TestClient) -> None:

@@ -66,6 +66,33 @@ def test_the_person_to_act_has_the_clock_and_a_bot_plays_on_when_it_runs_out(
     asyncio.run(run())
 
 
+class _EarlyClock(ManualClock):
+    """A clock whose timers of a second or more fire 5 ms early on its wall time, as the
+    loop's monotonic timers do while the wall clock is slewed slower."""
+
+    def call_later(self, delay: float, callback: Any, *args: Any) -> Any:
+        return super().call_later(delay - 0.005 if delay >= 1 else delay, callback, *args)
+
+
+def test_a_timer_that_fires_early_on_the_wall_clock_is_set_again(
+        config: ServerConfig) -> None:
+    async def run() -> None:
+        clock = _EarlyClock()
+        seats = [bot(0), person(1), bot(2), bot(3)]
+        async with stored_table(replace(config, clock=clock), seats, options=MOVE_30) as table:
+            table.subscribe(1, asyncio.Queue())
+            await table.deal()
+            await clock.advance(29.996)  # the timer fired 5 ms before the deadline
+            assert table.seat_clocks.expiring is not None
+            await asyncio.wait_for(table.seat_clocks.expiring, 10)
+            assert table.seats[1].left_at is None
+            assert table.seat_clocks.timer is not None  # set again, for the last 4 ms
+            await clock.advance(0.004)
+            await asyncio.wait_for(table.seat_clocks.expiring, 10)
+            assert table.seats[1].left_at == clock.time()
+    asyncio.run(run())
+
+
 def test_no_clock_runs_for_a_bot_or_between_deals(config: ServerConfig) -> None:
     async def run() -> None:
         cfg, clock = timed(config)

@@ -149,7 +149,11 @@ class SeatClocks:
                 return
             deadline = clocks.deadline()
             now = table.clock.time()
-            if deadline is None or now < deadline:  # moved meanwhile: a new timer runs
+            if deadline is None:
+                return
+            if now < deadline:  # moved meanwhile (a new timer runs), or this timer came
+                if self.timer is None:  # early on the wall clock (it is set on the
+                    self.schedule()  # monotonic one): set again for what is left
                 return
             await self._leave(clocks.running, now, "time")
         table.wake()
