@@ -8,6 +8,7 @@ import { serverReason } from "./labels.js";
 import { $, make } from "./dom.js";
 import { getJson, postJson, request } from "./api.js";
 import { controlLabel } from "./timecontrol.js";
+import { loadTurns, renderTurns } from "./turns.js";
 
 const playNow = $("play-now", HTMLButtonElement);
 const learnButton = $("learn", HTMLButtonElement);
@@ -327,17 +328,50 @@ function renderTables() {
     who.textContent = (tb.seats ?? []).map((s) => (s.open ? `(${t("lobby.openSeat")})` :
       seatName(s))).join(", ");
     const go = r.insertCell();
+    const open = tb.status !== "finished" ? (tb.open_seats ?? []) : [];
+    if (open.length) {
+      const sit = make("button", "primary sit", t("lobby.sit"));
+      sit.type = "button";
+      sit.title = t("lobby.sitTitle", { seat: open[0] + 1 });
+      sit.addEventListener("click", () => sitDown(tb.id, open[0], sit));
+      go.append(sit, " ");
+    }
     go.append(Object.assign(make("a", "button", t(tb.status === "finished" ? "table.replay" : "lobby.watch")),
       { href: tb.status === "finished" ? `/tables/${tb.id}/replay` : tb.url ?? `/tables/${tb.id}` }));
   }
   box.append(tab);
 }
 
+/** The name this person goes by here: the account's, else one typed in the lobby. */
+function myName() {
+  for (const input of document.querySelectorAll('input[name="name"]')) {
+    if (input instanceof HTMLInputElement && input.value.trim()) return input.value.trim();
+  }
+  return undefined;
+}
+
+/**
+ * Take the open `seat` of the public table `id` at once (`POST .../sit`), then go there.
+ * @param {string} id
+ * @param {number} seat
+ * @param {HTMLButtonElement} button
+ */
+async function sitDown(id, seat, button) {
+  button.disabled = true;
+  try {
+    location.href = (await postJson(`/tables/${id}/seats/${seat}/sit`, { name: myName() })).url;
+  } catch (e) {
+    $("error").textContent = e.message;
+    button.disabled = false;
+    loadTables();
+  }
+}
+
 languagePicker($("lang"));
 translatePage();
 onLang(() => {
   if (info) { fillLevels(); fillPresets(); fillSeats(); fillHouse(); }
-  fillTimeControls(); showCreated(); renderTables();
+  fillTimeControls(); showCreated(); renderTables(); renderTurns($("your-turn"));
 });
 fillTimeControls();
 
@@ -350,6 +384,8 @@ fillTimeControls();
   fillPlayers();
   loadTables();
   setInterval(loadTables, 10000);
+  loadTurns($("your-turn"));
+  setInterval(() => loadTurns($("your-turn")), 30000);
 })();
 
 // ------------------------------------------------------------------ the account link

@@ -9,6 +9,7 @@ Routes::
     GET  /tables/{id}/invites    the creator's unused invite links, again
     GET  /tables/{id}/request    this browser's waiting request for a seat, if any
     GET  /tables/{id}/record.json  the match record (finished deals only while playing)
+    POST /tables/{id}/seats/{seat}/sit   take an open seat of a public table at once
     POST /tables/{id}/seats/{seat}/take  ask for a bot's seat (the creator answers)
     POST /tables/{id}/seats/{seat}/approve  the creator approves that request
     POST /tables/{id}/seats/{seat}/refuse   the creator refuses it
@@ -102,6 +103,57 @@ async def take_seat(request: Request) -> Response:
                              "queued": True, "approved": False}, status_code=202)
     set_seat_cookie(response, hub.config, table.id, seat, token)
     return response
+
+
+async def sit(request: Request) -> Response:
+    """A stranger takes an open seat of a public table (from the lobby): ``{"name"}`` ->
+    ``{"url", "id", "seat"}`` + seat cookie.  An open seat of a public table is an
+    invitation to anyone; a bot's seat is asked for instead (:func:`take_seat`).
+
+    Raises:
+        ApiError: 403 ``private-table``, 409 ``not-open`` (a bot's or someone's seat,
+            or a finished match), 409 ``already-seated``, 409 ``one-account`` / 403
+            ``play-ban`` at a rated table, 429 ``take-rate`` (nothing changes).
+    """
+    table = await table_of(request)
+    hub = hub_of(request)
+    data = await json_body(request)
+    seat = seat_param(request, table)
+    if table.private:
+        raise ApiError("this table is private: only the people its creator invited sit "
+                       "at it", "private-table", 403)
+    holder, fresh = identity(request)
+    if hub.seat_of(table, request.cookies) is not None or \
+            table.requests.holder_seat(holder) is not None or \
+            table.requests.asked_by(holder) is not None:
+        raise ApiError("you already have a seat at this table", "already-seated", 409)
+    if not _is_open(table, seat):
+        raise ApiError(f"seat {seat + 1} is not open: someone sits there, or a bot (ask "
+                       "for a bot's seat at the table instead)", "not-open", 409)
+    address = client_address(request.scope)
+    if not hub.take_limit.allow(f"address:{address}", f"identity:{holder}"):
+        raise ApiError(f"too many requests for a seat from you: at most "
+                       f"{hub.config.take_burst} at once and {hub.config.take_per_minute:g} "
+                       "a minute; try again later", "take-rate", 429,
+                       {"Retry-After": str(hub.take_limit.retry_after())})
+    await hub.check_one_account(table, holder)
+    name = clean_name(data.get("name"), default_name("name.guest", n=seat + 1))
+    token = new_token()
+    async with table.lock:
+        if not _is_open(table, seat):  # another stranger was first
+            raise ApiError(f"seat {seat + 1} was just taken", "not-open", 409)
+        await hub.claim(table, seat, hash_token(token), holder, name)
+    table.wake()  # the last open seat taken: the first deal
+    response = JSONResponse({"url": f"/tables/{table.id}", "id": table.id, "seat": seat})
+    set_seat_cookie(response, hub.config, table.id, seat, token)
+    set_identity(response, hub.config, fresh)
+    return response
+
+
+def _is_open(table: GameTable, seat: int) -> bool:
+    """``seat`` is a person's seat nobody holds yet, in a match not over."""
+    row = table.seats[seat]
+    return row.kind == "human" and row.token_hash is None and not table.match.finished
 
 
 async def _answer(request: Request, approve: bool) -> Response:
@@ -312,6 +364,7 @@ def routes() -> list[BaseRoute]:
         Route("/tables/{table_id}/invites", invites),
         Route("/tables/{table_id}/request", my_request),
         Route("/tables/{table_id}/record.json", record_json),
+        Route("/tables/{table_id}/seats/{seat}/sit", sit, methods=["POST"]),
         Route("/tables/{table_id}/seats/{seat}/take", take_seat, methods=["POST"]),
         Route("/tables/{table_id}/seats/{seat}/approve", approve_take, methods=["POST"]),
         Route("/tables/{table_id}/seats/{seat}/refuse", refuse_take, methods=["POST"]),
