@@ -94,6 +94,15 @@ class ServerConfig:
     it scans: at 500 tables and 2,000 sockets, 370 ms before, about 210 ms after
     (benchmarks/README.md). Off by default: a process that makes many apps (the
     tests) would keep each one's objects for good."""
+    # --- Web Push (docs/server.md, "Notifications": players/push.py)
+    push_contact: str = "mailto:polignac@localhost"
+    """The VAPID ``sub`` claim: how a push service reaches the site's operator
+    (``mailto:`` or ``https:``; ``polignac serve --push-contact``)."""
+    push_local_endpoints: bool = False
+    """Accept push endpoints on loopback addresses over plain HTTP (a local receiver,
+    for tests and benchmarks); otherwise an endpoint is HTTPS to a public address."""
+    push_queue: int = 1000
+    """Notifications waiting to be sent at most; more are dropped (and counted)."""
     # --- connections (docs/server.md, "Security choices": connections.py)
     allowed_hosts: tuple[str, ...] = ("localhost", "127.0.0.1", "[::1]")
     """``Host`` header values served: ``name:port``, ``name`` (any port), ``*.domain``

@@ -38,6 +38,7 @@ from ..store.schema import (
     identities_t,
     match_seats_t,
     passkeys_t,
+    push_subscriptions_t,
     recovery_t,
     seats_t,
     sessions_t,
@@ -307,6 +308,8 @@ class AccountStore:
             conn.execute(delete(sessions_t).where(sessions_t.c.account_id == account_id))
             conn.execute(delete(recovery_t).where(recovery_t.c.account_id == account_id))
             conn.execute(delete(passkeys_t).where(passkeys_t.c.account_id == account_id))
+            conn.execute(delete(push_subscriptions_t).where(
+                push_subscriptions_t.c.account_id == account_id))
             mine = select(identities_t.c.identity_hash).where(
                 identities_t.c.account_id == account_id).scalar_subquery()
             conn.execute(update(seats_t).where(seats_t.c.holder_hash.in_(mine))

@@ -22,10 +22,9 @@ import secrets
 import time
 from dataclasses import dataclass
 
-from sqlalchemy import Engine, select
+from sqlalchemy import Engine
 
-from ..store.db import writing
-from ..store.schema import server_keys_t
+from ..store.keys import server_key
 
 DEVICE_COOKIE = "polignac_device"
 DEVICE_SECONDS = 400 * 24 * 3600
@@ -45,23 +44,8 @@ class Device:
 
 
 def device_key(engine: Engine) -> bytes:
-    """The site's key for device cookies (made once, by whichever process asks first)."""
-    with engine.connect() as conn:
-        row = conn.execute(select(server_keys_t.c.value).where(
-            server_keys_t.c.name == KEY_NAME)).first()
-    if row is not None:
-        return bytes.fromhex(row.value)
-    if engine.dialect.name == "postgresql":
-        from sqlalchemy.dialects.postgresql import insert as upsert
-    else:
-        from sqlalchemy.dialects.sqlite import insert as upsert  # type: ignore[assignment]
-    with writing(engine) as conn:
-        conn.execute(upsert(server_keys_t).values(
-            name=KEY_NAME, value=secrets.token_hex(32), created_at=time.time())
-            .on_conflict_do_nothing(index_elements=["name"]))
-        value = conn.execute(select(server_keys_t.c.value).where(
-            server_keys_t.c.name == KEY_NAME)).scalar_one()
-    return bytes.fromhex(value)
+    """The site's key for device cookies (``store/keys.py``)."""
+    return server_key(engine, KEY_NAME)
 
 
 def _mac(key: bytes, account_id: int, nonce: str, issued: int) -> str:

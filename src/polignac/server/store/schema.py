@@ -121,6 +121,18 @@ passkeys_t = Table(
     Column("created_at", Float, nullable=False),
 )
 
+push_subscriptions_t = Table(
+    "push_subscriptions", metadata,
+    Column("endpoint", String(1024), primary_key=True),  # the push service's URL
+    Column("account_id", Integer, ForeignKey("accounts.id"), nullable=False, index=True),
+    Column("p256dh", String(128), nullable=False),  # the browser's public key, base64url
+    Column("auth", String(64), nullable=False),  # its authentication secret, base64url
+    Column("agent", String(256), nullable=False),  # the browser's User-Agent, cut
+    Column("lang", String(8), nullable=False),  # the language its notifications speak
+    Column("created_at", Float, nullable=False),
+    Column("failures", Integer, nullable=False, default=0),  # sends failed in a row
+)  # migration 0015: Web Push (players/push.py)
+
 challenges_t = Table(
     "passkey_challenges", metadata,
     Column("challenge", String(128), primary_key=True),

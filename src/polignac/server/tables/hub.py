@@ -30,6 +30,7 @@ from ..base.security import hash_token, new_token
 from ..jobs.botmoves import BotBackend, PoolBackend, backend_for
 from ..jobs.botqueue import heavy_pool_for
 from ..jobs.workers import WorkerPool
+from ..players.push import Notice, PushSender
 from ..store.db import (
     SeatRow,
     Store,
@@ -85,6 +86,8 @@ class Hub(HubSeats):
         # Several processes (docs/server.md, "Several processes"): leases, bus, forwarding.
         # One process: a stand-in with the same calls (no bus, no lease, nothing forwarded).
         self.cluster: Ownership = ownership(self) if ownership is not None else Solo()
+        self.push: PushSender | None = None
+        """Web Push (``players/push.py``), once the database is open."""
         self.started = False
         """True once :meth:`start` has finished (``GET /ready``)."""
 
@@ -102,6 +105,7 @@ class Hub(HubSeats):
         engine = make_engine(self.config.url())
         await asyncio.to_thread(migrate, engine)
         self.store = Store(engine)
+        self.push = PushSender(engine, self.config)
         self.writer = Writer(self.store)
         self.writer.start()
         await self.cluster.start()
@@ -125,7 +129,20 @@ class Hub(HubSeats):
         table.idle.on_idle = self.unload
         table.on_fenced = self._fenced
         table.bot_driver.backend = self.bots
+        table.on_notice = self._notice
         table.idle.settle()
+
+    def _notice(self, table: GameTable, kind: str, seats: list[int]) -> None:
+        """Web Push to the accounts of ``seats`` that are away from ``table`` (a page
+        open at the table hears it there: its title and sound)."""
+        if self.push is None:
+            return
+        here = {sub.seat for sub in table.subscribers}
+        for seat in seats:
+            row = table.seats[seat]
+            if row.kind == "human" and row.holder_hash is not None and seat not in here:
+                self.push.notify(row.holder_hash, Notice(kind, table.id, table.preset,
+                                                         self.clock.time()))
 
     async def find(self, table_id: str) -> GameTable | None:
         """The table ``table_id``: in memory, or loaded from the database (a closed or
@@ -277,6 +294,8 @@ class Hub(HubSeats):
             await table.stop()
         if self.own_bots:
             await self.bots.stop()
+        if self.push is not None:
+            self.push.close()
         if self.writer is not None:
             await self.writer.stop()
         if self.store is not None:

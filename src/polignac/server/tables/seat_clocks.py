@@ -81,9 +81,11 @@ class SeatClocks:
             clocks = clocks.start(who, ev.at)
         return clocks
 
-    def follow(self, after: Match, ev: EventRow) -> None:
-        """Keep the clocks past ``ev`` (:meth:`past`)."""
+    def follow(self, after: Match, ev: EventRow) -> int | None:
+        """Keep the clocks past ``ev`` (:meth:`past`); return whose clock ran before."""
+        was = self.clocks.running if self.clocks is not None else None
         self.clocks = self.past(after, ev)
+        return was
 
     def restore(self) -> None:
         """After the replay at load: the seats stored as left are flagged, and a stand-in

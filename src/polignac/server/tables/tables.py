@@ -37,7 +37,7 @@ from ..base.errors import ProtocolError
 from ..players import results
 from ..store.db import EventRow, SeatRow, TableRow
 from ..store.writer import Op, Writer
-from . import frames
+from . import frames, notices
 from .bot_driver import BotDriver, bot_wait
 from .cut_window import CutWindow, PendingDeal
 from .guide import Guide, guide_of
@@ -149,8 +149,9 @@ class GameTable:
         self.bot_driver = BotDriver(self)
         self.quick = QuickMessages()  # the seats' quick messages (never stored)
         # Another process wrote this table's next event (several processes): the hub
-        # drops the table (``Hub._fenced``).
+        # drops the table (``Hub._fenced``); notices for people away (``notices.py``).
         self.on_fenced: Callable[[GameTable], None] | None = None
+        self.on_notice: Callable[[GameTable, str, list[int]], None] = notices.ignore
 
     # ------------------------------------------------------------- facts
 
@@ -161,10 +162,9 @@ class GameTable:
 
     @property
     def hints(self) -> bool:
-        """Hints allowed (``hint_routes.py``): the creator's choice, stored in the options;
-        a table created without one allows them when no seat but the creator's is for a
-        person.  Never in a family the exact solver does not model (``Family.exact_solver``):
-        a hint is the solver's."""
+        """Hints allowed (``hint_routes.py``): the creator's choice (options), else when no
+        seat but the creator's is a person's; never where the exact solver, whose answer a
+        hint is, does not model the family (``Family.exact_solver``)."""
         if not self.match.rules.family.exact_solver:
             return False
         chosen = self.options.get("hints")
@@ -314,8 +314,10 @@ class GameTable:
             self.rating_changes = finish.changes
         self.events.append(ev)
         self.public.append(frames.public_event(self.events, before, after, ev))
-        self.seat_clocks.follow(after, ev)
+        was = self.seat_clocks.follow(after, ev)
         self.seat_clocks.schedule()
+        for kind, seats in notices.after(self, ev, was):
+            self.on_notice(self, kind, seats)
         index = len(self.events) - 1
         encoded: dict[int | None, str] = {}
         subscribers = list(self.subscribers)
