@@ -62,6 +62,15 @@ def test_options(tmp_path: Path) -> None:
     assert config.allowed_origins == ("https://cards.example",)
 
 
+def test_push_contact() -> None:
+    assert build_config(_parse(["serve"])).push_contact == "mailto:polignac@localhost"
+    config = build_config(_parse(["serve", "--push-contact", "https://cards.example/ops"]))
+    assert config.push_contact == "https://cards.example/ops"
+    for bad in ("ops@cards.example", "mailto:a b@c", "http://cards.example", "mailto:"):
+        with pytest.raises(CliError, match="--push-contact"):
+            build_config(_parse(["serve", "--push-contact", bad]))
+
+
 def test_bad_port() -> None:
     with pytest.raises(CliError):
         build_config(_parse(["serve", "--port", "70000"]))

@@ -62,6 +62,10 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser],
     p.add_argument("--hint-timeout", type=float, default=30.0, metavar="SECONDS",
                    help="seconds one hint may run in a worker before it is stopped, answered "
                         "503 job-timeout (default 30)")
+    p.add_argument("--push-contact", default="mailto:polignac@localhost", metavar="URI",
+                   help="how push services reach this site's operator, a mailto: or https: "
+                        "URI: the VAPID 'sub' of its Web Push notifications (default "
+                        "mailto:polignac@localhost)")
     # --- connections
     p.add_argument("--allowed-host", action="append", default=[], metavar="NAME",
                    help="a host name this server answers to, as browsers send it in the "
@@ -173,6 +177,10 @@ def build_config(args: argparse.Namespace) -> object:
     secret = _secret(args, bus)
     within(args, "job_timeout", 0.1, 3600, " seconds")
     within(args, "hint_timeout", 0.1, 3600, " seconds")
+    if not args.push_contact.startswith(("mailto:", "https://")) or \
+            not 8 < len(args.push_contact) <= 200 or any(c.isspace() for c in args.push_contact):
+        raise CliError(f"--push-contact {args.push_contact[:60]!r}: give a mailto: or "
+                       "https:// URI (how push services reach you)")
     within(args, "max_connections", 1, 100_000)
     within(args, "max_requests", 1, 100_000)
     within(args, "request_queue", 0, 100_000)
@@ -212,7 +220,7 @@ def build_config(args: argparse.Namespace) -> object:
                         max_tables=args.max_tables, close_seconds=args.close_after,
                         finished_keep_seconds=args.finished_keep,
                         workers=args.job_workers, job_seconds=args.job_timeout,
-                        hint_seconds=args.hint_timeout,
+                        hint_seconds=args.hint_timeout, push_contact=args.push_contact,
                         warm_workers=True, freeze_at_start=True,
                         allowed_hosts=hosts, max_connections_per_client=args.max_connections,
                         max_requests_per_client=args.max_requests,

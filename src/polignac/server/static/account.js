@@ -4,6 +4,8 @@
 import { languagePicker, onLang, t, translatePage } from "./i18n.js";
 import { $, el } from "./dom.js";
 import { getJson, postJson } from "./api.js";
+import { showPush } from "./push.js";
+import { loadTurns } from "./turns.js";
 
 /** @type {{signed_in: boolean, username?: string, profile?: string}} */
 let me = { signed_in: false };
@@ -104,6 +106,8 @@ function render() {
     document.title = `Polignac: ${me.username}`;
     showSessions();
     showPasskeys();
+    showPush().catch(showError);
+    loadTurns($("your-turn"));
   } else {
     document.title = `Polignac: ${t("account.signIn")}`;
   }
