@@ -119,6 +119,7 @@ passkeys_t = Table(
     Column("public_key", Text, nullable=False),
     Column("sign_count", Integer, nullable=False),
     Column("created_at", Float, nullable=False),
+    Column("name", String(64), nullable=True),
 )
 
 challenges_t = Table(
