@@ -164,7 +164,7 @@ def test_a_wrong_current_password_is_refused_and_throttled(client: TestClient) -
     wrong = {"password": "not my password", "new_password": NEW_PASSWORD}
     answers = [post(client, "/api/account/password", wrong) for _ in range(11)]
     assert [a.status_code for a in answers] == [401] * 10 + [429]
-    assert answers[0].json() == {"error": "wrong password", "rule": "bad-credentials"}
+    assert answers[0].json() == {"error": "wrong password", "rule": "wrong-password"}
     assert answers[10].json()["rule"] == "signin-rate"
     assert int(answers[10].headers["retry-after"]) >= 1
     r = post(client, "/api/account/password", {"password": PASSWORD,
@@ -187,7 +187,7 @@ def test_the_password_change_needs_a_session(client: TestClient) -> None:
     r = client.post("/api/account/password", json=body, headers={"origin": "http://evil.example"})
     assert r.status_code == 403
     r = post(client, "/api/account/password", {"password": ["x"], "new_password": NEW_PASSWORD})
-    assert r.status_code == 401 and r.json()["rule"] == "bad-credentials"
+    assert r.status_code == 401 and r.json()["rule"] == "wrong-password"
 
 
 @pytest.mark.parametrize(("host", "url"), [

@@ -332,16 +332,17 @@ async def _confirm_password(request: Request, svc: Service, account: Account,
     of the sign-in's guessing limits (this name, this network or device cookie).
 
     Raises:
-        AccountError: ``bad-credentials`` (401), ``signin-rate`` (429).
+        AccountError: ``wrong-password`` (401), ``signin-rate`` (429).
     """
+    wrong = AccountError("wrong password", "wrong-password", 401)
     if not isinstance(password, str) or len(password) > accounts.PASSWORD_MAX:
-        raise AccountError(_BAD_CREDENTIALS, "bad-credentials", 401)
+        raise wrong
     await _limit(svc, request, "signin", account.username,
                  await _device(request, svc, account))
     found = await svc.db(svc.store.password_of, account.username)
     ok = await svc.hashed(accounts.verify_password, found[1] if found else None, password)
     if found is None or not ok:
-        raise AccountError("wrong password", "bad-credentials", 401)
+        raise wrong
 
 
 async def change_password(request: Request) -> Response:
@@ -352,7 +353,7 @@ async def change_password(request: Request) -> Response:
 
     Raises:
         AccountError: ``signed-out`` (401), ``bad-password`` (the new one),
-            ``bad-credentials`` (401), ``signin-rate`` (429).
+            ``wrong-password`` (401), ``signin-rate`` (429).
     """
     account = await _required(request)
     svc = service(request)
