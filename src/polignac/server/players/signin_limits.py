@@ -1,4 +1,4 @@
-"""The limits on guessing: sign-in, recovery, deletion (a password asked again), sign-up
+"""The limits on guessing: sign-in, recovery, deletion and password change (a password asked
 and passkey sign-in (docs/server.md, "Accounts and sessions").  They throttle the
 guesser, never the owner:
 
