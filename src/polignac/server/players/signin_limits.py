@@ -1,5 +1,5 @@
-"""The limits on guessing: sign-in, recovery, deletion and password change (a password asked
-and passkey sign-in (docs/server.md, "Accounts and sessions").  They throttle the
+"""The limits on guessing: sign-in, recovery, deletion and password change (a password
+asked again), sign-up and passkey sign-in (docs/server.md, "Accounts and sessions").  They throttle the
 guesser, never the owner:
 
 - **per name and client network** (the client's /24 in IPv4, its /64 in IPv6:
