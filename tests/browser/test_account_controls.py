@@ -53,7 +53,7 @@ def test_passkeys_renamed_removed_and_the_password_changed(quick_server: str, ch
             _authenticator(page, cdp)
         page.click("#passkey-add")
         wait_until(lambda n=n: len(_names(page)) == n,
-                   what=lambda: f"passkey {n}: {page.inner_text('#error')!r}")
+                   what=lambda n=n: f"passkey {n}: {page.inner_text('#error')!r}")
     assert all(" · Linux" in name for name in _names(page)), _names(page)
 
     # rename the first: a bad name is refused in words, then Enter saves a good one
