@@ -217,3 +217,39 @@ def test_passkeys_on_an_ip_address_say_to_open_the_name(config: ServerConfig,
         r = c.post("/api/account/passkeys/register/options", json={}, headers=site)
         assert r.status_code == 400
         assert r.json()["rule"] in ("passkey-needs-name", "passkey-ip-address")
+
+
+def test_removals_at_once_keep_a_way_in(database_url: str) -> None:
+    """An account without a password removes its two passkeys at once, on SQLite and on
+    PostgreSQL: one removal passes, the other is ``409 last-sign-in``."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from polignac.server.players import passkeys
+    from polignac.server.players.accounts import AccountError, AccountStore
+    from polignac.server.store.db import make_engine, migrate
+
+    engine = make_engine(database_url)
+    try:
+        migrate(engine)
+        for round_ in range(5):
+            account = AccountStore(engine).create(f"two_keys_{round_}", "x", None,
+                                                 [f"AAAA-BBBB-{round_}"])
+            with engine.begin() as conn:
+                conn.execute(update(accounts_t).where(accounts_t.c.id == account.id)
+                             .values(password_hash=None))
+            for n in range(2):
+                passkeys.add_passkey(engine, account.id, f"k{round_}-{n}-" + "A" * 20, "key", 0)
+            ids = [k["id"] for k in passkeys.listed(engine, account.id)]
+
+            def one(key_id: str, account_id: int = account.id) -> str:
+                try:
+                    passkeys.remove(engine, account_id, key_id)
+                except AccountError as exc:
+                    return exc.rule
+                return "ok"
+            with ThreadPoolExecutor(2) as pool:
+                answers = sorted(pool.map(one, ids))
+            assert answers == ["last-sign-in", "ok"]
+            assert len(passkeys.listed(engine, account.id)) == 1
+    finally:
+        engine.dispose()
