@@ -130,8 +130,8 @@ def test_passkey_registered_and_used(quick_server: str, chromium: Any) -> None:
     page.click("#signup-form button[type=submit]")
     page.wait_for_selector("#codes li")
     page.click("#passkey-add")
-    page.wait_for_selector("#passkeys li")
-    assert page.locator("#passkeys li").count() == 1
+    page.wait_for_selector("#passkeys .passkey-name")
+    assert page.locator("#passkeys .passkey-name").count() == 1
     page.click("#signout")
     page.wait_for_selector("#passkey-signin", state="visible")
     assert page.request.get(server + "/api/account").json() == {"signed_in": False}

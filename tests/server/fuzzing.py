@@ -228,6 +228,11 @@ ENDPOINTS: list[Endpoint] = [
     Endpoint("POST", "/api/account/signout"),
     Endpoint("POST", "/api/account/sessions/end", {"id": CODES, "all": [True, False, 1, None]}),
     Endpoint("POST", "/api/account/delete", {"password": PASSWORDS}),
+    Endpoint("POST", "/api/account/password", {"password": PASSWORDS,
+                                               "new_password": PASSWORDS}),
+    Endpoint("POST", "/api/account/passkeys/rename", {"id": CODES, "name": [
+        "Laptop", "", " ", "x" * 65, "\u202e", "\x00", None, 1, ["x"]]}),
+    Endpoint("POST", "/api/account/passkeys/remove", {"id": CODES}),
     Endpoint("POST", "/api/account/passkeys/signin/options"),
     Endpoint("POST", "/api/account/passkeys/signin", {"credential": CREDENTIALS}),
     Endpoint("POST", "/api/account/passkeys/register/options"),

@@ -21,12 +21,13 @@ def test_migrations_reach_head_and_are_idempotent(database_url: str) -> None:
         migrate(engine)
         with engine.connect() as conn:
             version = conn.exec_driver_sql("SELECT version_num FROM alembic_version").scalar()
-        assert version == "0015"
+        assert version == "0016"
         assert "claimant" in {c["name"] for c in inspect(engine).get_columns("seeks")}
         buckets = {c["name"] for c in inspect(engine).get_columns("rate_buckets")}
         assert buckets == {"key", "tat"}
         names = {c["name"] for c in inspect(engine).get_columns("tables")}
         assert {"rematch_id", "options", "closed_at", "finished_at", "broken"} <= names
+        assert "name" in {c["name"] for c in inspect(engine).get_columns("passkeys")}
         leases = {c["name"] for c in inspect(engine).get_columns("leases")}
         assert leases == {"table_id", "owner", "expires", "term"}
     finally:

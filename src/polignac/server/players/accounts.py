@@ -260,6 +260,19 @@ class AccountStore:
         with writing(self.engine) as conn:
             conn.execute(delete(sessions_t).where(sessions_t.c.token_hash == token_hash))
 
+    def change_password(self, account_id: int, password_hash: str,
+                        keep: str | None) -> int:
+        """The account's password becomes ``password_hash`` and its sessions end but
+        ``keep`` (a token hash: the browser that changed it); the number ended."""
+        with writing(self.engine) as conn:
+            conn.execute(update(accounts_t).where(accounts_t.c.id == account_id,
+                                                  accounts_t.c.deleted_at.is_(None))
+                         .values(password_hash=password_hash))
+            others = sessions_t.c.account_id == account_id
+            if keep is not None:
+                others = others & (sessions_t.c.token_hash != keep)
+            return int(conn.execute(delete(sessions_t).where(others)).rowcount or 0)
+
     def code_valid(self, username: str, code: str) -> bool:
         """True when ``code`` is an unused recovery code of the live account
         ``username`` (nothing is spent: :meth:`recover` spends it)."""

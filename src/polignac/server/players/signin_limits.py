@@ -1,6 +1,6 @@
-"""The limits on guessing: sign-in, recovery, deletion (a password asked again), sign-up
-and passkey sign-in (docs/server.md, "Accounts and sessions").  They throttle the
-guesser, never the owner:
+"""The limits on guessing: sign-in, recovery, deletion and password change (a password
+asked again), sign-up and passkey sign-in (docs/server.md, "Accounts and sessions").
+They throttle the guesser, never the owner:
 
 - **per name and client network** (the client's /24 in IPv4, its /64 in IPv6:
   ``httplimits.py:client_network``): 10 tries at once, then 5 a minute.  A guesser

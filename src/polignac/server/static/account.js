@@ -1,9 +1,11 @@
 // @ts-check
 // The account page: sign up (recovery codes shown once), sign in, recover with a code;
-// signed in: the sessions (end one, or all), export, deletion (docs/server.md, "Accounts").
+// signed in: the passkeys (add, rename, remove), the password (changed with the current one),
+// the sessions (end one, or all), export, deletion (docs/server.md, "Accounts").
 import { languagePicker, onLang, t, translatePage } from "./i18n.js";
 import { $, el } from "./dom.js";
 import { getJson, postJson } from "./api.js";
+import { confirmAction } from "./confirm.js";
 import { showPush } from "./push.js";
 import { loadTurns } from "./turns.js";
 
@@ -63,11 +65,76 @@ async function showSessions() {
   } catch (err) { showError(err); }
 }
 
+/** @typedef {{id: string, name: string | null, created_at: number}} Passkey */
+
+/** @param {Passkey} key its name, or "Passkey" in the page language when it has none */
+function passkeyName(key) { return key.name ?? t("account.passkeyUnnamed"); }
+
+/** @param {Passkey[]} passkeys the list the server answered */
+function listPasskeys(passkeys) {
+  const list = $("passkeys");
+  if (!passkeys.length) {
+    list.replaceChildren(el("li", { class: "empty small-muted" }, t("account.passkeyNone")));
+    return;
+  }
+  list.replaceChildren(...passkeys.map((key) => {
+    const rename = el("button", { type: "button", class: "passkey-rename" }, t("account.rename"));
+    const remove = el("button", { type: "button", class: "passkey-remove" }, t("account.remove"));
+    const item = el("li", { dataset: { id: key.id } },
+      el("span", { class: "passkey-text" },
+        el("span", { class: "passkey-name" }, passkeyName(key)), " ",
+        el("span", { class: "small-muted" }, t("account.passkeyAddedOn", { date: date(key.created_at) }))),
+      " ", el("span", { class: "passkey-buttons" }, rename, remove));
+    rename.addEventListener("click", () => renameForm(item, key));
+    remove.addEventListener("click", () => removePasskey(key));
+    return item;
+  }));
+}
+
+/**
+ * Turn a passkey's line into a form that renames it (Escape or Cancel: back as it was).
+ * @param {HTMLElement} item
+ * @param {Passkey} key
+ */
+function renameForm(item, key) {
+  const input = el("input", { name: "name", value: key.name ?? "", maxlength: "64",
+    autocomplete: "off", "aria-label": t("account.passkeyName") });
+  const cancel = el("button", { type: "button" }, t("account.cancel"));
+  const form = el("form", { class: "passkey-form" }, input,
+    el("button", { type: "submit", class: "primary" }, t("account.save")), cancel);
+  const back = () => showPasskeys();
+  cancel.addEventListener("click", back);
+  input.addEventListener("keydown", (event) => { if (event.key === "Escape") back(); });
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    $("error").textContent = "";
+    try {
+      listPasskeys((await postJson("/api/account/passkeys/rename", { id: key.id, name: input.value })).passkeys);
+    } catch (err) { showError(err); input.focus(); }
+  });
+  item.replaceChildren(form);
+  input.focus();
+  input.select();
+}
+
+/**
+ * Remove a passkey after a question (the server keeps the account's last way to sign in).
+ * @param {Passkey} key
+ */
+async function removePasskey(key) {
+  $("error").textContent = "";
+  const sure = await confirmAction({ title: t("account.passkeyRemoveTitle"),
+    text: t("account.passkeyRemoveText", { name: passkeyName(key) }),
+    yes: t("account.remove"), no: t("account.cancel") });
+  if (!sure) return;
+  try {
+    listPasskeys((await postJson("/api/account/passkeys/remove", { id: key.id })).passkeys);
+  } catch (err) { showError(err); }
+}
+
 async function showPasskeys() {
   try {
-    const { passkeys } = await getJson("/api/account/passkeys");
-    $("passkeys").replaceChildren(...passkeys.map((/** @type {any} */ p) =>
-      el("li", {}, t("account.passkeyAdded", { date: date(p.created_at) }))));
+    listPasskeys((await getJson("/api/account/passkeys")).passkeys);
   } catch (err) { showError(err); }
 }
 
@@ -98,6 +165,7 @@ async function passkeySignIn() {
 }
 
 function render() {
+  $("password-done").textContent = "";
   $("signed-out").hidden = me.signed_in;
   $("signed-in").hidden = !me.signed_in;
   if (me.signed_in) {
@@ -137,6 +205,11 @@ submit("signup-form", "/api/account/signup", (data) => {
 });
 submit("signin-form", "/api/account/signin", (data) => { me = data; render(); });
 submit("recover-form", "/api/account/recover", (data) => { me = data; render(); });
+submit("password-form", "/api/account/password", () => {
+  $("password-form", HTMLFormElement).reset();
+  $("password-done").textContent = t("account.passwordChanged");
+  showSessions();
+});
 submit("delete-form", "/api/account/delete", () => { me = { signed_in: false }; render(); });
 
 $("signout").addEventListener("click", async () => {

@@ -119,6 +119,7 @@ passkeys_t = Table(
     Column("public_key", Text, nullable=False),
     Column("sign_count", Integer, nullable=False),
     Column("created_at", Float, nullable=False),
+    Column("name", String(64), nullable=True),
 )
 
 push_subscriptions_t = Table(
@@ -131,7 +132,7 @@ push_subscriptions_t = Table(
     Column("lang", String(8), nullable=False),  # the language its notifications speak
     Column("created_at", Float, nullable=False),
     Column("failures", Integer, nullable=False, default=0),  # sends failed in a row
-)  # migration 0015: Web Push (players/push.py)
+)  # migration 0016: Web Push (players/push.py)
 
 challenges_t = Table(
     "passkey_challenges", metadata,

@@ -10,6 +10,7 @@ account page (docs/server.md, "Accounts and sessions").
     GET  /api/account/sessions       the account's live sessions
     POST /api/account/sessions/end   {"id": SESSION_ID} or {"all": true}
     GET  /api/account/export         the account's data as JSON (records and ratings)
+    POST /api/account/password       {"password", "new_password"}: other sessions end
     POST /api/account/delete         {"password"}: the account is deleted
 
 Every POST is refused unless it is JSON (``Content-Type: application/json``, which a
@@ -325,21 +326,53 @@ async def export(request: Request) -> Response:
         "Content-Disposition": f'attachment; filename="polignac-{account.username}.json"'})
 
 
+async def _confirm_password(request: Request, svc: Service, account: Account,
+                            password: Any) -> None:
+    """Check the signed-in ``account``'s password, asked again before a change: a try
+    of the sign-in's guessing limits (this name, this network or device cookie).
+
+    Raises:
+        AccountError: ``wrong-password`` (401), ``signin-rate`` (429).
+    """
+    wrong = AccountError("wrong password", "wrong-password", 401)
+    if not isinstance(password, str) or len(password) > accounts.PASSWORD_MAX:
+        raise wrong
+    await _limit(svc, request, "signin", account.username,
+                 await _device(request, svc, account))
+    found = await svc.db(svc.store.password_of, account.username)
+    ok = await svc.hashed(accounts.verify_password, found[1] if found else None, password)
+    if found is None or not ok:
+        raise wrong
+
+
+async def change_password(request: Request) -> Response:
+    """``{"password", "new_password"}``: the current password (checked as at sign-in,
+    and counted by its guessing limits) and the new one (the sign-up's rules) ->
+    ``{"changed": true, "ended": N}``: the account's other sessions end, this one
+    stays.
+
+    Raises:
+        AccountError: ``signed-out`` (401), ``bad-password`` (the new one),
+            ``wrong-password`` (401), ``signin-rate`` (429).
+    """
+    account = await _required(request)
+    svc = service(request)
+    data = await json_body(request)
+    new = accounts.check_password(data.get("new_password"))
+    await _confirm_password(request, svc, account, data.get("password"))
+    pw_hash = await svc.hashed(accounts.hash_password, new)
+    ended = await svc.db(svc.store.change_password, account.id, pw_hash,
+                         _session_hash(request))
+    return JSONResponse({"changed": True, "ended": ended})
+
+
 async def delete_account(request: Request) -> Response:
     """``{"password"}``: delete the account (see ``AccountStore.delete``); the browser is
     signed out with a fresh guest identity."""
     account = await _required(request)
     svc = service(request)
     data = await json_body(request)
-    password = data.get("password")
-    if not isinstance(password, str) or len(password) > accounts.PASSWORD_MAX:
-        raise AccountError(_BAD_CREDENTIALS, "bad-credentials", 401)
-    await _limit(svc, request, "signin", account.username,
-                 await _device(request, svc, account))
-    found = await svc.db(svc.store.password_of, account.username)
-    ok = await svc.hashed(accounts.verify_password, found[1] if found else None, password)
-    if found is None or not ok:
-        raise AccountError("wrong password", "bad-credentials", 401)
+    await _confirm_password(request, svc, account, data.get("password"))
     await svc.db(svc.store.delete, account.id)
     response = JSONResponse({"deleted": True, "at": time.time()})
     response.delete_cookie(SESSION_COOKIE, path="/")
@@ -366,5 +399,6 @@ def routes() -> list[Route]:
         Route("/api/account/sessions", sessions),
         Route("/api/account/sessions/end", end_sessions, methods=["POST"]),
         Route("/api/account/export", export),
+        Route("/api/account/password", change_password, methods=["POST"]),
         Route("/api/account/delete", delete_account, methods=["POST"]),
     ]

@@ -4,6 +4,8 @@ sign in with it (docs/server.md, "Accounts and sessions").
     POST /api/account/passkeys/register/options   signed in -> creation options
     POST /api/account/passkeys/register           {"credential"} -> {"passkeys": N}
     GET  /api/account/passkeys                    the account's passkeys
+    POST /api/account/passkeys/rename             {"id", "name"} -> the passkeys
+    POST /api/account/passkeys/remove             {"id"} -> the passkeys
     POST /api/account/passkeys/signin/options     -> request options (any passkey)
     POST /api/account/passkeys/signin             {"credential"} -> a new session
 
@@ -12,13 +14,20 @@ account) for five minutes and spent by the answer that carries it, so that it
 works with several processes and cannot be replayed (``players/passkeys.py``: the
 bounds on challenges and passkeys).  The relying party is the host the browser asked
 for (``Host``, already checked against the served names); the origin is its scheme
-and host.
+and host.  A browser refuses passkeys on an IP address ("This is an invalid
+domain."): the ceremonies there are refused first, ``passkey-needs-name`` with the
+``localhost`` address to open on loopback, ``passkey-ip-address`` elsewhere.
+
+A new passkey is named after the browser and system that made it; its owner renames
+or removes it (``players/passkeys.py``: the name's rules, and the last way to sign in
+kept).
 """
 
 from __future__ import annotations
 
 import asyncio
 import base64
+import ipaddress
 import json
 from typing import Any
 
@@ -42,23 +51,41 @@ from webauthn.helpers.structs import (
     UserVerificationRequirement,
 )
 
+from ..base.agents import describe
+from ..base.errors import ApiError
 from ..base.requests import JsonInputError, parse_json, read_body
 from ..players import passkeys
 from ..players.accounts import Account, AccountError
 from ..store.db import writing
 from ..store.schema import accounts_t, passkeys_t
-from .account_routes import _limit, _me, _required, _start_session, service
+from .account_routes import _limit, _me, _required, _start_session, json_body, service
 
 OPTIONS_BURST, OPTIONS_PER_MINUTE = 20, 10
 """Registration options an account may ask for: 20 at once, then 10 a minute."""
 
 
 def _party(request: Request) -> tuple[str, str]:
-    """The relying party's id (the host name) and the expected origin."""
+    """The relying party's id (the host name) and the expected origin.
+
+    Raises:
+        ApiError: ``passkey-needs-name`` (with ``url``: the same port on
+            ``localhost``) for a loopback address, ``passkey-ip-address`` for another
+            address: a browser takes passkeys for a site's name only.
+    """
     host = request.headers.get("host", "")
     name = host.rsplit(":", 1)[0] if not host.endswith("]") else host
     scheme = "https" if service(request).config.secure_cookies else request.url.scheme
-    return name.strip("[]"), f"{scheme}://{host}"
+    try:
+        address = ipaddress.ip_address(name.strip("[]"))
+    except ValueError:
+        return name.strip("[]"), f"{scheme}://{host}"
+    if address.is_loopback:
+        port = host[len(name):]
+        url = f"{scheme}://localhost{port}/account"
+        raise ApiError(f"passkeys need the site's name, not an IP address: open {url}",
+                       "passkey-needs-name", extra={"url": url})
+    raise ApiError("passkeys need the site's name, not an IP address: open the site "
+                   "by its name", "passkey-ip-address")
 
 
 async def _credential(request: Request) -> tuple[dict[str, Any], str]:
@@ -102,6 +129,7 @@ async def register_options(request: Request) -> Response:
     """Creation options for a new passkey of the signed-in account (resident key, so
     that it signs in without a username)."""
     account = await _required(request)
+    rp_id, _ = _party(request)
     svc = service(request)
     engine = svc.store.engine
     limit = _options_limit(request)
@@ -111,7 +139,6 @@ async def register_options(request: Request) -> Response:
         exc.headers = {"Retry-After": str(limit.retry_after())}  # type: ignore[attr-defined]
         raise exc
     have = await asyncio.to_thread(passkeys.check_room, engine, account.id)
-    rp_id, _ = _party(request)
     options = generate_registration_options(
         rp_id=rp_id, rp_name="Polignac", user_name=account.username,
         user_id=f"polignac-account-{account.id}".encode(),
@@ -143,33 +170,59 @@ async def register(request: Request) -> Response:
         raise AccountError(f"the passkey was not accepted: {str(exc)[:200]}",
                            "bad-passkey") from None
 
+    device = await asyncio.to_thread(describe, request.headers.get("user-agent", "")[:512])
     count = await asyncio.to_thread(
         passkeys.add_passkey, svc.store.engine, account.id,
         bytes_to_base64url(verified.credential_id),
-        bytes_to_base64url(verified.credential_public_key), verified.sign_count)
+        bytes_to_base64url(verified.credential_public_key), verified.sign_count,
+        None, passkeys.default_name(device))
     return JSONResponse({"passkeys": count})
 
 
 async def listed(request: Request) -> Response:
-    """The account's passkeys: ``{"passkeys": [{"id", "created_at"}]}``."""
+    """The account's passkeys: ``{"passkeys": [{"id", "name", "created_at"}]}``."""
     account = await _required(request)
     engine = service(request).store.engine
+    return JSONResponse({"passkeys": await asyncio.to_thread(passkeys.listed, engine,
+                                                             account.id)})
 
-    def read() -> list[dict[str, Any]]:
-        with engine.connect() as conn:
-            return [{"id": r.credential_id[:16], "created_at": r.created_at}
-                    for r in conn.execute(select(passkeys_t).where(
-                        passkeys_t.c.account_id == account.id)
-                        .order_by(passkeys_t.c.created_at))]
 
-    return JSONResponse({"passkeys": await asyncio.to_thread(read)})
+async def rename(request: Request) -> Response:
+    """``{"id", "name"}``: rename one of the account's passkeys -> its passkeys.
+
+    Raises:
+        AccountError: ``signed-out`` (401), ``bad-passkey-name``, ``bad-field``,
+            ``no-passkey`` (404, another account's too).
+    """
+    account = await _required(request)
+    data = await json_body(request)
+    engine = service(request).store.engine
+    await asyncio.to_thread(passkeys.rename, engine, account.id, data.get("id"),
+                            data.get("name"))
+    return JSONResponse({"passkeys": await asyncio.to_thread(passkeys.listed, engine,
+                                                             account.id)})
+
+
+async def remove(request: Request) -> Response:
+    """``{"id"}``: remove one of the account's passkeys -> its passkeys.
+
+    Raises:
+        AccountError: ``signed-out`` (401), ``bad-field``, ``no-passkey`` (404),
+            ``last-sign-in`` (409: no password and no other passkey).
+    """
+    account = await _required(request)
+    data = await json_body(request)
+    engine = service(request).store.engine
+    await asyncio.to_thread(passkeys.remove, engine, account.id, data.get("id"))
+    return JSONResponse({"passkeys": await asyncio.to_thread(passkeys.listed, engine,
+                                                             account.id)})
 
 
 async def signin_options(request: Request) -> Response:
     """Request options for signing in with any passkey of this site."""
+    rp_id, _ = _party(request)
     svc = service(request)
     await _limit(svc, request, "passkey")
-    rp_id, _ = _party(request)
     options = generate_authentication_options(
         rp_id=rp_id, user_verification=UserVerificationRequirement.PREFERRED)
     await asyncio.to_thread(passkeys.store_challenge, svc.store.engine,
@@ -228,6 +281,8 @@ def routes() -> list[Route]:
         Route("/api/account/passkeys", listed),
         Route("/api/account/passkeys/register/options", register_options, methods=["POST"]),
         Route("/api/account/passkeys/register", register, methods=["POST"]),
+        Route("/api/account/passkeys/rename", rename, methods=["POST"]),
+        Route("/api/account/passkeys/remove", remove, methods=["POST"]),
         Route("/api/account/passkeys/signin/options", signin_options, methods=["POST"]),
         Route("/api/account/passkeys/signin", signin, methods=["POST"]),
     ]
