@@ -72,6 +72,16 @@ class ServerConfig:
     """Seconds a paused table (nobody at it) stays in memory before it is closed."""
     finished_keep_seconds: float = 600.0
     """Seconds a finished table stays in memory (its record stays in the database)."""
+    waiting_keep_seconds: float = 60.0
+    """Seconds a correspondence table waiting for a person's move, with nobody at it,
+    stays in memory; then it is kept in the database only (docs/server.md, "Games
+    across days")."""
+    sweep_seconds: float = 300.0
+    """How often the hub looks in the database for stored tables whose clock runs out
+    within ``load_ahead_seconds`` (and loads them, so that the clock is kept)."""
+    load_ahead_seconds: float = 4 * 3600.0
+    """A stored table whose running clock ends later than this from now is not loaded
+    at start (only correspondence clocks run that long): the sweep loads it in time."""
     # --- heavy work off the event loop (docs/server.md, "Heavy requests")
     workers: int = 2
     """Worker processes for replays and score pads (started on the first such request)."""

@@ -310,10 +310,23 @@ class Store:
                 (analyses_t.c.table_id == table_id) & (analyses_t.c.samples == samples)))
             return {r.deal: r.data.encode("utf-8") for r in rows}
 
-    def load_all(self) -> list[TableRow]:
+    def load_all(self, until: float | None = None) -> list[TableRow]:
         """Every table still in play (neither closed nor known to be finished), with its
-        seats and events, in creation and sequence order."""
-        return self._load(tables_t.c.closed_at.is_(None) & tables_t.c.finished_at.is_(None))
+        seats and events, in creation and sequence order; with ``until``, not those
+        whose running clock ends after it (they wait in the database: :meth:`due_by`)."""
+        where = tables_t.c.closed_at.is_(None) & tables_t.c.finished_at.is_(None)
+        if until is not None:
+            where = where & (tables_t.c.deadline.is_(None) | (tables_t.c.deadline <= until))
+        return self._load(where)
+
+    def due_by(self, until: float, limit: int = 1000) -> list[str]:
+        """The tables in play whose running clock ends by ``until``, soonest first."""
+        with self.engine.connect() as conn:
+            return list(conn.execute(
+                select(tables_t.c.id).where(
+                    tables_t.c.closed_at.is_(None), tables_t.c.finished_at.is_(None),
+                    tables_t.c.deadline.is_not(None), tables_t.c.deadline <= until)
+                .order_by(tables_t.c.deadline).limit(limit)).scalars())
 
     def load_one(self, table_id: str) -> TableRow | None:
         """One table with its seats and events (closed or finished ones too), or None."""

@@ -296,6 +296,7 @@ abandons_t = Table(  # migration 0013
 # account's identities, passkeys and sessions; a process's leases; the profile's games;
 # Find players' groups and states; who is online; the leaderboards).
 Index("account_identities_account", identities_t.c.account_id)
+Index("tables_deadline", tables_t.c.deadline)  # migration 0016: the hub's sweep
 Index("leases_owner", leases_t.c.owner)
 Index("match_seats_account", match_seats_t.c.account_id, match_seats_t.c.finished_at)
 Index("match_seats_holder", match_seats_t.c.holder_hash)

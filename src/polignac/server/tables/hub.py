@@ -12,6 +12,7 @@ lobby's form, Play now, the guided deal, a rematch) and hands out seats
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import secrets
 from collections.abc import Callable
@@ -30,7 +31,7 @@ from ..base.security import hash_token, new_token
 from ..jobs.botmoves import BotBackend, PoolBackend, backend_for
 from ..jobs.botqueue import heavy_pool_for
 from ..jobs.workers import WorkerPool
-from ..players.push import Notice, PushSender
+from ..players.push import PushSender
 from ..store.db import (
     SeatRow,
     Store,
@@ -45,6 +46,7 @@ from ..store.ids import TABLE_ID
 from ..store.writer import Writer
 from .connections import ClientSockets
 from .guide import Guide
+from .hub_away import HubAway
 from .hub_seats import HubSeats
 from .solo import Ownership, Solo
 from .tables import GameTable
@@ -54,7 +56,7 @@ CANNOT_REPLAY = "cannot-replay"
 """What :meth:`Hub.adopt` answers for a table whose events do not replay."""
 
 
-class Hub(HubSeats):
+class Hub(HubSeats, HubAway):
     """Every table of this server process, and the storage behind them."""
 
     def __init__(self, config: ServerConfig, bots: BotBackend | None = None,
@@ -86,6 +88,8 @@ class Hub(HubSeats):
         # Several processes (docs/server.md, "Several processes"): leases, bus, forwarding.
         # One process: a stand-in with the same calls (no bus, no lease, nothing forwarded).
         self.cluster: Ownership = ownership(self) if ownership is not None else Solo()
+        self.sweeper: asyncio.Task[None] | None = None
+        """Loads stored tables whose clock ends soon (:meth:`_sweep`)."""
         self.push: PushSender | None = None
         """Web Push (``players/push.py``), once the database is open."""
         self.started = False
@@ -110,9 +114,12 @@ class Hub(HubSeats):
         self.writer.start()
         await self.cluster.start()
         if not self.cluster.loads_all:  # tables come by request, or are taken over
+            self.sweeper = asyncio.get_running_loop().create_task(self._sweep())
             self.started = True
             return
-        for row in await asyncio.to_thread(self.store.load_all):
+        self.sweeper = asyncio.get_running_loop().create_task(self._sweep())
+        later = self.clock.time() + self.config.load_ahead_seconds
+        for row in await asyncio.to_thread(self.store.load_all, later):
             try:
                 table = GameTable(row, self.writer, self.config)
             except PolignacError as exc:
@@ -131,18 +138,6 @@ class Hub(HubSeats):
         table.bot_driver.backend = self.bots
         table.on_notice = self._notice
         table.idle.settle()
-
-    def _notice(self, table: GameTable, kind: str, seats: list[int]) -> None:
-        """Web Push to the accounts of ``seats`` that are away from ``table`` (a page
-        open at the table hears it there: its title and sound)."""
-        if self.push is None:
-            return
-        here = {sub.seat for sub in table.subscribers}
-        for seat in seats:
-            row = table.seats[seat]
-            if row.kind == "human" and row.holder_hash is not None and seat not in here:
-                self.push.notify(row.holder_hash, Notice(kind, table.id, table.preset,
-                                                         self.clock.time()))
 
     async def find(self, table_id: str) -> GameTable | None:
         """The table ``table_id``: in memory, or loaded from the database (a closed or
@@ -187,8 +182,12 @@ class Hub(HubSeats):
                 await self.mark_broken(table_id, exc)
             await self.cluster.release(table_id)
             return None
-        table.idle.paused = not adopt and not table.match.finished  # nobody is here yet
+        waits = table.seat_clocks.control is not None and \
+            table.seat_clocks.control.correspondence  # being away is how it is played
+        table.idle.paused = not adopt and not table.match.finished and not waits
         self._register(table)
+        if waits and not adopt:
+            table.wake()  # its clock on, and what its bots have to do
         if adopt:
             table.wake()
             table.presence.grace_all()  # as after a restart: grace periods start now
@@ -260,9 +259,9 @@ class Hub(HubSeats):
         return self.cluster.id
 
     async def unload(self, table: GameTable, why: str) -> bool:
-        """Take a paused (``why`` = ``closed``) or finished table out of memory; it stays
-        in the database (:meth:`find` loads it again).  False, and nothing done,
-        while it still has connections.
+        """Take a paused (``why`` = ``closed``), finished or ``waiting`` (correspondence)
+        table out of memory; it stays in the database (:meth:`find` loads it again).
+        False, and nothing done, while it still has connections.
 
         Raises:
             sqlalchemy.exc.SQLAlchemyError, WriterClosedError: not stored.
@@ -271,8 +270,9 @@ class Hub(HubSeats):
         if table.subscribers or self.tables.get(table.id) is not table:
             return False
         now = self.clock.time()
-        values = {"closed_at": now} if why == "closed" else {"finished_at": now}
-        await self.writer.run(lambda conn: update_table(conn, table.id, **values))
+        if why != "waiting":  # a waiting correspondence table: its events say it all
+            values = {"closed_at": now} if why == "closed" else {"finished_at": now}
+            await self.writer.run(lambda conn: update_table(conn, table.id, **values))
         if why == "closed":
             table.idle.closed_at = now
         if table.subscribers:  # somebody came while it was being stored
@@ -285,6 +285,10 @@ class Hub(HubSeats):
 
     async def stop(self) -> None:
         """Stop every table's driver, write what is waiting and close the database."""
+        if self.sweeper is not None:
+            self.sweeper.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self.sweeper
         self.cluster.halt()
         await self.lag.stop()
         await self.workers.stop()

@@ -1,5 +1,5 @@
 """Tables nobody plays: paused (no bot plays for nobody), then closed; finished
-tables leave memory too.
+tables leave memory too, and correspondence tables that wait for a person's move.
 
 One :class:`Idle` per table (``tables.py:GameTable.idle``).  Its ``on_idle(table,
 why)`` is the hub's (``hub.py:Hub.unload``): it takes the table out of memory and
@@ -66,12 +66,30 @@ class Idle:
 
     def settle(self) -> None:
         """Start the right idle timer: a finished table leaves memory after
-        ``finished_keep_seconds``; a paused one is closed after ``close_seconds``."""
+        ``finished_keep_seconds``; a paused one is closed after ``close_seconds``; a
+        correspondence table waiting for a person's move leaves memory after
+        ``waiting_keep_seconds`` (:meth:`waiting`)."""
         config = self.table.config
         if self.table.match.finished:
             self._schedule(config.finished_keep_seconds, "finished")
         elif self.paused:
             self._schedule(config.close_seconds, "closed")
+        elif self.waiting():
+            self._schedule(config.waiting_keep_seconds, "waiting")
+
+    def waiting(self) -> bool:
+        """A correspondence table whose running clock is a person's and ends later than
+        ``load_ahead_seconds`` from now, with nothing for its bots or dealer to do: it
+        may wait in the database only (the hub's sweep loads it again in time)."""
+        table = self.table
+        clocks = table.seat_clocks
+        if clocks.control is None or not clocks.control.correspondence or \
+                clocks.clocks is None or table.match.finished:
+            return False
+        deadline = clocks.clocks.deadline()
+        return (clocks.clocks.running is not None and deadline is not None
+                and deadline - table.clock.time() > table.config.load_ahead_seconds
+                and table.bot_driver.due() is None)
 
     def _schedule(self, delay: float, why: str) -> None:
         self.cancel()
@@ -86,7 +104,8 @@ class Idle:
     async def _timer(self, delay: float, why: str) -> None:
         while True:
             await self.table.clock.sleep(delay)
-            if (why == "closed" and not self.paused) or self.on_idle is None:
+            if (why == "closed" and not self.paused) or self.on_idle is None or \
+                    (why == "waiting" and not self.waiting()):
                 return
             try:
                 if await self.on_idle(self.table, why):

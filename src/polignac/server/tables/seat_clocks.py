@@ -124,6 +124,8 @@ class SeatClocks:
         if turn != self.stored_turn:
             self.stored_turn = turn
             self.storing = asyncio.get_running_loop().create_task(self._store_turn(*turn))
+            if self.clocks.control.correspondence:  # a person's move may take days
+                self.table.idle.settle()
         if deadline is None:
             return
         clock = self.table.clock
@@ -157,7 +159,7 @@ class SeatClocks:
                 if self.timer is None:  # early on the wall clock (it is set on the
                     self.schedule()  # monotonic one): set again for what is left
                 return
-            await self._leave(clocks.running, now, "time")
+            await self._leave(clocks.running, deadline, "time")  # when it ran out
         table.wake()
 
     async def leave(self, seat: int) -> None:

@@ -1,5 +1,6 @@
 """Web Push subscriptions: one row a browser that allowed notifications for an account
-(``players/push.py``).
+(``players/push.py``); and an index of the tables by the deadline of their running
+clock, for the hub's sweep of the correspondence tables kept in the database.
 
 Revision ID: 0016
 Revises: 0015
@@ -29,9 +30,11 @@ def upgrade() -> None:
     )
     op.create_index("ix_push_subscriptions_account_id", "push_subscriptions",
                     ["account_id"])
+    op.create_index("tables_deadline", "tables", ["deadline"])
 
 
 def downgrade() -> None:
-    """Drop ``push_subscriptions``."""
+    """Drop ``push_subscriptions`` and the deadline index."""
+    op.drop_index("tables_deadline", "tables")
     op.drop_index("ix_push_subscriptions_account_id", "push_subscriptions")
     op.drop_table("push_subscriptions")
