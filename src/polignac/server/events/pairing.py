@@ -18,7 +18,7 @@ randomness a ``random.Random`` the caller gives, so that one seed gives one pair
     over every pair at it, of lila's arena pair weight (``AntmaPairing``, a weighted
     matching for two):  ``|rank a - rank b| * factor + |rating a - rating b|``, where
     ``factor = 300 + 1700 * (max rank - min(rank a, rank b)) / max rank`` weighs the
-    leaders' rank gaps most (2000 at the top, 300 at the bottom).  For two seats it
+    leaders' rank gaps most (near 2000 at the top, 300 at the bottom).  For two seats it
     is exactly lila's weight; the pairing minimises the sum over tables.
 
 **The method.**  For two seats the optimum is a weighted matching (polynomial); for
@@ -163,8 +163,8 @@ def cost_of(groups: Sequence[Sequence[PlayerId]], players: Sequence[Waiting]
     (objective (b), then (c); bots cost nothing)."""
     by_id = {p.id: p for p in players}
     seated = [by_id[i] for g in groups for i in g]
-    search = _Search(seated, max(len(groups[0]), 1) if groups else MIN_SEATS)
-    index = {p.id: n for n, p in enumerate(seated)}
+    search = _Search(seated, MIN_SEATS)
+    index = {p.id: n for n, p in enumerate(search.people)}
     search.groups = [[index[i] for i in g] for g in groups]
     return search.cost()
 
