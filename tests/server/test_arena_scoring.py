@@ -4,6 +4,7 @@ and the standings a pure function of the finished matches."""
 
 from __future__ import annotations
 
+import itertools
 import random
 from fractions import Fraction
 
@@ -178,7 +179,7 @@ def test_standings_are_a_pure_function_of_the_finished_matches(
     lines = standings(matches)
     assert {s.player: s.points for s in lines} == replay(matches)
     assert [s.rank for s in lines] == list(range(1, len(lines) + 1))
-    assert all(a.points >= b.points for a, b in zip(lines, lines[1:], strict=False))
+    assert all(a.points >= b.points for a, b in itertools.pairwise(lines))
     shuffled = list(matches)
     random.Random(len(matches)).shuffle(shuffled)
     assert standings(shuffled) == lines

@@ -22,23 +22,26 @@ randomness a ``random.Random`` the caller gives, so that one seed gives one pair
     is exactly lila's weight; the pairing minimises the sum over tables.
 
 **The method.**  For two seats the optimum is a weighted matching (polynomial); for
-N > 2 it is a partition into groups of N (NP-hard in general), so: sort the seated
-people by (rank, rating, id) and cut them into consecutive groups of N (for the rank
-part alone, with equal factors, consecutive groups are optimal), then improve by
-swapping two players of different tables while a swap lowers the cost:
+N > 2 it is a partition into groups of N (NP-hard in general), so a start and a local
+search.  The start is the cheaper of two: the *sorted cut* (the seated people by
+(rank, rating, id) in consecutive groups of N; for the rank part alone, with equal
+factors, consecutive groups are optimal) and the *greedy fill* (the same order, each
+player put at the first of the N tables being filled where nobody just played with
+them, else at the first: the sorted cut where it has no repeat,
+and nearly it where it has).  Then swaps of two players of different tables, each
+taken only if it lowers the cost:
 
 1. every table with a repeat pair: for each player in such a pair, the tables
    nearest in the order are tried outward, and the best lowering swap with the first
-   table that offers one is made;
-   (at most :data:`REPEAT_SWEEPS` sweeps over the tables);
+   table that offers one is made (at most :data:`REPEAT_SWEEPS` sweeps);
 2. passes over each table and the next :data:`WINDOW` tables, taking each lowering
    swap, until a pass changes nothing, at most ``passes`` passes;
-3. step 1 again, for the repeats step 2's moves let step 1 see a way round.
+3. step 1 again, for the repeats that step 2's moves opened a way round.
 
-Each step lowers the cost, so it ends; both steps are bounded (:data:`MAX_PASSES`,
-:data:`REPEAT_SWEEPS`).  Deterministic for a seed: the input
-order does not matter (ids are sorted before the seed draws).  The bot table is not
-searched: its people are the ones the wait rule chose.
+Each step lowers the cost, so it ends, and the result never costs more than the
+sorted cut; every step is bounded (:data:`REPEAT_SWEEPS`, ``passes``).  Deterministic
+for a seed: the input order does not matter (ids are sorted before the seed draws).
+The bot table is not searched: its people are the ones the wait rule chose.
 
 Seats at a table are drawn with the seed (who deals first is the table's business).
 """
@@ -122,7 +125,7 @@ def pair(players: Sequence[Waiting], seats: int, rng: random.Random,
         raise ValueError(f"seats must be from {MIN_SEATS} to {MAX_SEATS}, not {seats}")
     if len(players) > MAX_WAITING:
         raise ValueError(f"at most {MAX_WAITING} waiting players, not {len(players)}")
-    if bot_wait is not None and bot_wait < 0 or passes < 0:
+    if (bot_wait is not None and bot_wait < 0) or passes < 0:
         raise ValueError("bot_wait and passes must not be negative")
     by_id = {p.id: p for p in players}
     if len(by_id) != len(players):
@@ -137,6 +140,7 @@ def pair(players: Sequence[Waiting], seats: int, rng: random.Random,
     waiting = tuple(sorted({p.id for p in rest} - {p.id for p in botted}))
 
     search = _Search(people, seats)
+    search.start(seats)
     search.resolve_repeats()
     search.improve(passes)
     search.resolve_repeats()
@@ -166,6 +170,8 @@ def cost_of(groups: Sequence[Sequence[PlayerId]], players: Sequence[Waiting]
     search = _Search(seated, MIN_SEATS)
     index = {p.id: n for n, p in enumerate(search.people)}
     search.groups = [[index[i] for i in g] for g in groups]
+    search.within = [None] * len(groups)
+    search.changes = [0] * len(groups)
     return search.cost()
 
 
@@ -197,6 +203,40 @@ class _Search:
                     met[m].add(n)
         self.met = met
         self.groups = [list(range(i, i + seats)) for i in range(0, len(people), seats)]
+        self.within: list[tuple[list[int], list[float]] | None] = [None] * len(self.groups)
+        self.changes = [0] * len(self.groups)
+
+    def start(self, seats: int) -> None:
+        """The cheaper of the sorted cut (the groups as made) and the greedy fill."""
+        cut = self.groups
+        filled = self._greedy(seats)
+        if filled != cut:
+            self.groups = filled
+            greedy_cost = self.cost()
+            self.groups = cut
+            if _lower((greedy_cost[0] - self.cost()[0], greedy_cost[1] - self.cost()[1])):
+                self.groups = filled
+        self.within = [None] * len(self.groups)
+
+    def _greedy(self, seats: int) -> list[list[int]]:
+        """The greedy fill (see the module)."""
+        met = self.met
+        filling: list[list[int]] = []
+        done: list[list[int]] = []
+        for p in range(len(self.people)):
+            home = next((g for g in filling if met[p].isdisjoint(g)), None)
+            if home is None and len(filling) < seats:
+                home = []
+                filling.append(home)
+            if home is None:
+                home = filling[0]
+            home.append(p)
+            if len(home) == seats:
+                filling.remove(home)
+                done.append(home)
+        rest = sorted(p for g in filling for p in g)
+        done += [rest[i:i + seats] for i in range(0, len(rest), seats)]
+        return done
 
     def ids(self, group: list[int]) -> list[PlayerId]:
         return [self.people[i].id for i in group]
@@ -215,40 +255,63 @@ class _Search:
                     spread += self.spread(a, b)
         return repeats, spread
 
-    def delta(self, ga: list[int], a: int, gb: list[int], b: int) -> tuple[int, float]:
-        """The change of cost if ``a`` (of ``ga``) and ``b`` (of ``gb``) swap (the hot
-        loop: :meth:`spread` written out)."""
-        rank, rating, factor = self.rank, self.rating, self.factor
-        met_a, met_b = self.met[a], self.met[b]
-        repeats, cost = 0, 0.0
-        for out, into, group in ((a, b, ga), (b, a, gb)):
-            r_out, r_in = rank[out], rank[into]
-            v_out, v_in = rating[out], rating[into]
-            f_out, f_in = factor[out], factor[into]
-            met_out = met_a if out == a else met_b
-            met_in = met_b if out == a else met_a
-            for x in group:
-                if x == out:
-                    continue
-                rx, vx, fx = rank[x], rating[x], factor[x]
-                cost += (abs(r_in - rx) * (f_in if r_in < rx else fx) + abs(v_in - vx)
-                         - abs(r_out - rx) * (f_out if r_out < rx else fx) - abs(v_out - vx))
-                if x in met_in:
-                    repeats += 1
-                if x in met_out:
-                    repeats -= 1
+    def _within(self, t: int) -> tuple[list[int], list[float]]:
+        """Each member's repeat pairs and spread with the rest of table ``t`` (kept
+        until the table changes)."""
+        kept = self.within[t]
+        if kept is not None:
+            return kept
+        group, met, spread = self.groups[t], self.met, self.spread
+        repeats = [0] * len(group)
+        cost = [0.0] * len(group)
+        for i, a in enumerate(group):
+            for k in range(i + 1, len(group)):
+                x = group[k]
+                same = x in met[a]
+                repeats[i] += same
+                repeats[k] += same
+                c = spread(a, x)
+                cost[i] += c
+                cost[k] += c
+        self.within[t] = (repeats, cost)
         return repeats, cost
 
-    def best_swap(self, ga: list[int], only: Sequence[int], gb: list[int]
+    def best_swap(self, t: int, only: Sequence[int] | None, u: int
                   ) -> tuple[tuple[int, float], int, int] | None:
-        """The swap of one of ``only`` (in ``ga``) with one of ``gb`` that lowers the
-        cost most, or None."""
+        """The swap of a member of table ``t`` (one of ``only``; None: any) with one of
+        table ``u`` that lowers the cost most: (change, a, b), or None.
+
+        Every swap's change comes from the pairs across the two tables and each
+        member's sums within its own: if ``a`` (row ``i``) and ``b`` (column ``j``)
+        swap, ``b`` meets ``t``'s others (column ``j`` but ``a``) and leaves its own
+        table's sum, and ``a`` likewise: N^2 pair weights for all N^2 swaps."""
+        ga, gb = self.groups[t], self.groups[u]
+        met, rank, rating, factor = self.met, self.rank, self.rating, self.factor
+        cross = []
+        for a in ga:
+            ra, va, fa = rank[a], rating[a], factor[a]
+            cross.append([abs(ra - rank[b]) * (fa if ra < rank[b] else factor[b])
+                          + abs(va - rating[b]) for b in gb])
+        if any(not met[a].isdisjoint(gb) for a in ga):
+            meets = [[int(b in met[a]) for b in gb] for a in ga]
+        else:  # the usual case: nobody across the two tables just played together
+            meets = [[0] * len(gb)] * len(ga)
+        rep_a, cost_a = self._within(t)
+        rep_b, cost_b = self._within(u)
+        cols = range(len(gb))
+        col = [sum(c) for c in zip(*cross, strict=True)]
+        mcol = [sum(c) for c in zip(*meets, strict=True)]
         best = None
-        for a in only:
-            for b in gb:
-                d = self.delta(ga, a, gb, b)
+        for i, a in enumerate(ga):
+            if only is not None and a not in only:
+                continue
+            row, mrow = cross[i], meets[i]
+            row_sum, mrow_sum = sum(row), sum(mrow)
+            for j in cols:
+                d = (mcol[j] + mrow_sum - 2 * mrow[j] - rep_a[i] - rep_b[j],
+                     col[j] + row_sum - 2 * row[j] - cost_a[i] - cost_b[j])
                 if _lower(d) and (best is None or d < best[0]):
-                    best = (d, a, b)
+                    best = (d, a, gb[j])
         return best
 
     def resolve_repeats(self) -> None:
@@ -267,12 +330,12 @@ class _Search:
                         found = None
                         for u in (t - step, t + step):
                             if 0 <= u < len(groups):
-                                swap = self.best_swap(g, [a], groups[u])
+                                swap = self.best_swap(t, [a], u)
                                 if swap and (found is None or swap[0] < found[0][0]):
                                     found = (swap, u)
                         if found:
                             (_, _, b), u = found
-                            self._swap(g, a, groups[u], b)
+                            self._swap(t, a, u, b)
                             break
             if not found_any:
                 return
@@ -280,8 +343,7 @@ class _Search:
     def improve(self, passes: int) -> None:
         """Step 2: passes over neighbouring tables, each lowering swap taken; a pair of
         tables found with none is tried again only once one of them changed."""
-        groups = self.groups
-        changes = [0] * len(groups)
+        groups, changes = self.groups, self.changes
         tried: dict[tuple[int, int], tuple[int, int]] = {}
         for _ in range(passes):
             changed = False
@@ -289,22 +351,23 @@ class _Search:
                 for u in range(t + 1, min(len(groups), t + 1 + WINDOW)):
                     if tried.get((t, u)) == (changes[t], changes[u]):
                         continue
-                    swap = self.best_swap(groups[t], list(groups[t]), groups[u])
+                    swap = self.best_swap(t, None, u)
                     while swap is not None:
                         _, a, b = swap
-                        self._swap(groups[t], a, groups[u], b)
-                        changes[t] += 1
-                        changes[u] += 1
+                        self._swap(t, a, u, b)
                         changed = True
-                        swap = self.best_swap(groups[t], list(groups[t]), groups[u])
+                        swap = self.best_swap(t, None, u)
                     tried[t, u] = (changes[t], changes[u])
             if not changed:
                 return
 
-    @staticmethod
-    def _swap(ga: list[int], a: int, gb: list[int], b: int) -> None:
+    def _swap(self, t: int, a: int, u: int, b: int) -> None:
+        ga, gb = self.groups[t], self.groups[u]
         ga[ga.index(a)] = b
         gb[gb.index(b)] = a
+        self.within[t] = self.within[u] = None
+        self.changes[t] += 1
+        self.changes[u] += 1
 
 
 def _lower(d: tuple[int, float]) -> bool:

@@ -90,8 +90,8 @@ def performance_share(places: Sequence[int], seat: int) -> Fraction:
     half): the standings' first tie-break."""
     mine = places[seat]
     others = [q for s, q in enumerate(places) if s != seat]
-    beaten = sum(Fraction(1) if mine < q else Fraction(1, 2) if mine == q else 0
-                 for q in others)
+    beaten = sum((Fraction(1) if mine < q else Fraction(1, 2) if mine == q else Fraction(0)
+                  for q in others), Fraction(0))
     return beaten / len(others)
 
 
