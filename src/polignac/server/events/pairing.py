@@ -23,13 +23,15 @@ randomness a ``random.Random`` the caller gives, so that one seed gives one pair
 
 **The method.**  For two seats the optimum is a weighted matching (polynomial); for
 N > 2 it is a partition into groups of N (NP-hard in general), so a start and a local
-search.  The start is the cheaper of two: the *sorted cut* (the seated people by
-(rank, rating, id) in consecutive groups of N; for the rank part alone, with equal
-factors, consecutive groups are optimal) and the *greedy fill* (the same order, each
-player put at the first of the N tables being filled where nobody just played with
-them, else at the first: the sorted cut where it has no repeat,
-and nearly it where it has).  Then swaps of two players of different tables, each
-taken only if it lowers the cost:
+search.  The start is the *sorted cut*: the seated people by (rank, rating, id) in
+consecutive groups of N (for the rank part alone, with equal factors, consecutive
+groups are optimal).  Where it holds more than one repeat pair a table (many came
+back from the same tables at once), the start is instead the *greedy fill*, if it
+costs less: the same order, each player put at the first of the N tables being
+filled where nobody just played with them, else at the first (untangling the cut's
+rematches one swap at a time took 3 times as long at 4 seats for 7 % less spread,
+and 13 times as long at 10 seats, leaving rematches: benchmarks/README.md).
+Then swaps of two players of different tables, each taken only if it lowers the cost:
 
 1. every table with a repeat pair: for each player in such a pair, the tables
    nearest in the order are tried outward, and the best lowering swap with the first
@@ -140,10 +142,7 @@ def pair(players: Sequence[Waiting], seats: int, rng: random.Random,
     waiting = tuple(sorted({p.id for p in rest} - {p.id for p in botted}))
 
     search = _Search(people, seats)
-    search.start(seats)
-    search.resolve_repeats()
-    search.improve(passes)
-    search.resolve_repeats()
+    search.search(seats, passes)
     tables = [Seating(_seat(search.ids(g), seats, rng)) for g in search.groups]
     if botted:
         tables.append(Seating(_seat([p.id for p in botted], seats, rng)))
@@ -206,17 +205,21 @@ class _Search:
         self.within: list[tuple[list[int], list[float]] | None] = [None] * len(self.groups)
         self.changes = [0] * len(self.groups)
 
-    def start(self, seats: int) -> None:
-        """The cheaper of the sorted cut (the groups as made) and the greedy fill."""
+    def search(self, seats: int, passes: int) -> None:
+        """The start, then steps 1 to 3 (see the module)."""
         cut = self.groups
-        filled = self._greedy(seats)
-        if filled != cut:
-            self.groups = filled
+        cut_cost = self.cost()
+        if cut_cost[0] > len(cut):
+            greedy = self._greedy(seats)
+            self.groups = greedy
             greedy_cost = self.cost()
-            self.groups = cut
-            if _lower((greedy_cost[0] - self.cost()[0], greedy_cost[1] - self.cost()[1])):
-                self.groups = filled
+            lower = _lower((greedy_cost[0] - cut_cost[0], greedy_cost[1] - cut_cost[1]))
+            self.groups = greedy if lower else cut
         self.within = [None] * len(self.groups)
+        self.changes = [0] * len(self.groups)
+        self.resolve_repeats()
+        self.improve(passes)
+        self.resolve_repeats()
 
     def _greedy(self, seats: int) -> list[list[int]]:
         """The greedy fill (see the module)."""
