@@ -211,6 +211,17 @@ def test_a_table_size_out_of_bounds_is_refused(seats: int) -> None:
         pair(players(4), seats, random.Random(0))
 
 
+@pytest.mark.parametrize("bad", [
+    Waiting(9, rank=0, rating=1500, waited=1),
+    Waiting(9, rank=1, rating=float("nan"), waited=1),
+    Waiting(9, rank=1, rating=1500, waited=float("inf")),
+    Waiting(9, rank=1, rating=1500, waited=-1),
+])
+def test_a_player_out_of_bounds_is_refused(bad: Waiting) -> None:
+    with pytest.raises(ValueError, match="player 9"):
+        pair([*players(3), bad], 4, random.Random(0))
+
+
 def test_a_player_waiting_twice_is_refused() -> None:
     with pytest.raises(ValueError, match="twice"):
         pair([*players(3), *players(1)], 3, random.Random(0))

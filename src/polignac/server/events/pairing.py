@@ -50,6 +50,7 @@ Seats at a table are drawn with the seed (who deals first is the table's busines
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -121,7 +122,8 @@ def pair(players: Sequence[Waiting], seats: int, rng: random.Random,
 
     Raises:
         ValueError: ``seats`` outside 2..10, more than :data:`MAX_WAITING` players, an
-            id given twice, a negative ``bot_wait`` or ``passes``.
+            id given twice, a rank below 1, a rating or wait not finite (or a
+            negative wait), a negative ``bot_wait`` or ``passes``.
     """
     if not MIN_SEATS <= seats <= MAX_SEATS:
         raise ValueError(f"seats must be from {MIN_SEATS} to {MAX_SEATS}, not {seats}")
@@ -132,6 +134,9 @@ def pair(players: Sequence[Waiting], seats: int, rng: random.Random,
     by_id = {p.id: p for p in players}
     if len(by_id) != len(players):
         raise ValueError("a player is waiting twice")
+    for p in players:
+        if p.rank < 1 or not math.isfinite(p.rating) or not 0 <= p.waited < math.inf:
+            raise ValueError(f"player {p.id}: rank from 1, a finite rating and wait")
     order = sorted(by_id)
     rng.shuffle(order)  # equal waits: drawn with the seed, whatever the input order
     order.sort(key=lambda i: -by_id[i].waited)

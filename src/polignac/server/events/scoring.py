@@ -146,8 +146,6 @@ class Standing:
     matches: list[Scored] = field(default_factory=list)
     fire: bool = False
     reached_at: float | None = None
-    _run: int = 0
-    _shares: list[Fraction] = field(default_factory=list)
 
     @property
     def units(self) -> int:
@@ -167,6 +165,8 @@ def standings(matches: Iterable[MatchRecord], players: Iterable[PlayerId] = ()
             players and places differ in length, or a player twice at one table.
     """
     lines: dict[PlayerId, Standing] = {p: Standing(p) for p in players}
+    run: dict[PlayerId, int] = {}  # wins in a row so far
+    shares: dict[PlayerId, list[Fraction]] = {}  # each match's share of seats beaten
     for record in sorted(matches, key=lambda m: (m.finished_at, m.table_id)):
         if len(record.players) != len(record.places):
             raise ValueError(f"table {record.table_id}: players and places differ")
@@ -179,19 +179,18 @@ def standings(matches: Iterable[MatchRecord], players: Iterable[PlayerId] = ()
                 continue
             line = lines.setdefault(player, Standing(player))
             win = record.places[seat] == 1
-            doubled = line._run >= 2
+            doubled = run.get(player, 0) >= 2
             got = earned[seat] * (2 if doubled else 1)
             line.matches.append(Scored(record.table_id, record.finished_at,
                                        record.places[seat], got, doubled, win))
             line.points += got
-            line._shares.append(performance_share(record.places, seat))
+            shares.setdefault(player, []).append(performance_share(record.places, seat))
             if got or line.reached_at is None:
                 line.reached_at = record.finished_at
-            line._run = line._run + 1 if win else 0
-            line.fire = line._run >= 2
-    for line in lines.values():
-        if line._shares:
-            line.performance = sum(line._shares, Fraction(0)) / len(line._shares)
+            run[player] = run.get(player, 0) + 1 if win else 0
+            line.fire = run[player] >= 2
+    for player, mine in shares.items():
+        lines[player].performance = sum(mine, Fraction(0)) / len(mine)
     inf = float("inf")
     ordered = sorted(lines.values(), key=lambda s: (
         -s.points, -s.performance,
