@@ -1,12 +1,11 @@
 """An arena's settings and states (``server/events/tournament.py``) and its storage
-(``server/events/store.py``, migration 0015) on SQLite: create, join, pause, leave,
+(``server/events/store.py``, migration 0015) on SQLite and PostgreSQL: create, join, pause, leave,
 record a match once, and standings recomputed from the rows equal to the cache."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 from fractions import Fraction
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -103,8 +102,9 @@ def test_every_new_rule_has_an_error_text() -> None:
 
 
 @pytest.fixture
-def engine(tmp_path: Path) -> Iterator[Engine]:
-    engine = make_engine(f"sqlite:///{tmp_path / 'arena.db'}")
+def engine(database_url: str) -> Iterator[Engine]:
+    """A migrated database on each backend: SQLite, then PostgreSQL."""
+    engine = make_engine(database_url)
     migrate(engine)
     yield engine
     engine.dispose()
@@ -123,6 +123,18 @@ def test_a_tournament_is_stored_and_loaded(engine: Engine) -> None:
     assert found is not None
     assert found.settings == Settings.parse(settings_json(), NOW)
     assert found.creator == 1 and found.created_at == NOW
+
+
+def test_the_coming_list_holds_the_scheduled_and_running_ones_soonest_first(
+        engine: Engine) -> None:
+    later = new_tournament(engine, starts_at=NOW + 7200)
+    soon = new_tournament(engine, starts_at=NOW + 60, minutes=10)
+    with engine.connect() as conn:
+        assert [t.id for t in store.coming(conn, NOW)] == [soon, later]
+        assert [t.id for t in store.coming(conn, NOW + 60 + 599)] == [soon, later]
+        assert [t.id for t in store.coming(conn, NOW + 60 + 600)] == [later]  # finished
+        assert [t.id for t in store.coming(conn, NOW, limit=1)] == [soon]
+        assert store.coming(conn, NOW + 86_400) == []
 
 
 def test_join_pause_leave_and_join_again(engine: Engine) -> None:

@@ -21,7 +21,7 @@ import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from sqlalchemy import Connection, insert, select, update
+from sqlalchemy import Connection, func, insert, select, update
 
 from ...core.timecontrol import TimeControl
 from ..base.errors import ApiError
@@ -82,6 +82,17 @@ def load(conn: Connection, tid: str) -> Tournament | None:
     return Tournament(row.id, row.creator, settings, row.created_at)
 
 
+def coming(conn: Connection, now: float, limit: int = 50) -> list[Tournament]:
+    """The tournaments not finished at ``now`` (scheduled or running), the soonest
+    first, at most ``limit`` (1 to 200: the lobby's list)."""
+    t = tournaments_t
+    limit = max(1, min(limit, 200))
+    ids = conn.execute(select(t.c.id).where(t.c.starts_at + t.c.minutes * 60 > now)
+                       .order_by(t.c.starts_at, t.c.id).limit(limit)).scalars().all()
+    found = [load(conn, tid) for tid in ids]
+    return [f for f in found if f is not None]
+
+
 def _existing(conn: Connection, tid: str) -> Tournament:
     found = load(conn, tid)
     if found is None:
@@ -112,8 +123,8 @@ def join(conn: Connection, tid: str, account: int, now: float) -> Entrant:
     t = tournament_players_t
     mine = _entrant(conn, tid, account)
     if mine is None:
-        count = len(conn.execute(select(t.c.account_id).where(
-            t.c.tournament_id == tid)).all())
+        count = conn.execute(select(func.count()).select_from(t).where(
+            t.c.tournament_id == tid)).scalar_one()
         if count >= MAX_PLAYERS:
             raise ApiError("this tournament is full", "tournament-full", 409)
         conn.execute(insert(t).values(tournament_id=tid, account_id=account, state=JOINED,
