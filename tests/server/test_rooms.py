@@ -18,7 +18,8 @@ from tests.core.test_layers import LATE_LOOKUPS
 SRC = Path(__file__).resolve().parents[2] / "src" / "polignac"
 SERVER = SRC / "server"
 
-ROOMS = ["base", "store", "jobs", "players", "tables", "cluster", "lobby", "web"]
+ROOMS = ["base", "store", "jobs", "players", "tables", "cluster", "lobby", "events",
+         "web"]
 """The server's rooms from the bottom up: a room imports only the rooms before it."""
 
 

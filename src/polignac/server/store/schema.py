@@ -292,6 +292,48 @@ abandons_t = Table(  # migration 0013
 )
 """Rated matches an account left before their end (``players/conduct.py``)."""
 
+tournaments_t = Table(  # migration 0017
+    "tournaments", metadata,
+    Column("id", String(24), primary_key=True),
+    Column("creator", Integer, nullable=False),  # the account that created it
+    Column("preset", String(64), nullable=False),
+    Column("seats", Integer, nullable=False),
+    Column("time_control", Text, nullable=False),  # TimeControl.to_json(), JSON
+    Column("starts_at", Float, nullable=False),
+    Column("minutes", Integer, nullable=False),
+    Column("rated", Boolean, nullable=False),
+    Column("bot_wait", Integer, nullable=True),  # None: no bots
+    Column("created_at", Float, nullable=False),
+    Index("tournaments_start", "starts_at"),
+)
+"""Arena tournaments (``events/tournament.py``, ``events/store.py``)."""
+
+tournament_players_t = Table(  # migration 0017
+    "tournament_players", metadata,
+    Column("tournament_id", String(24), ForeignKey("tournaments.id"), primary_key=True),
+    Column("account_id", Integer, primary_key=True),
+    Column("state", String(8), nullable=False),  # joined, paused or left
+    Column("joined_at", Float, nullable=False),
+    Column("changed_at", Float, nullable=False),  # the state's last change
+    Column("score_units", Integer, nullable=False, default=0),  # cache: points * UNIT
+    Column("rank", Integer, nullable=True),  # cache: the standings' rank
+    Index("tournament_players_rank", "tournament_id", "rank"),
+)
+"""Who joined an arena, their state, and a cache of the standings (``events/store.py``)."""
+
+tournament_matches_t = Table(  # migration 0017
+    "tournament_matches", metadata,
+    Column("tournament_id", String(24), ForeignKey("tournaments.id"), primary_key=True),
+    Column("table_id", String(32), primary_key=True),
+    Column("players", Text, nullable=False),  # JSON: an account id per seat, null a bot
+    Column("started_at", Float, nullable=False),
+    Column("finished_at", Float, nullable=True),  # None while it runs
+    Column("places", Text, nullable=True),  # JSON: each seat's place (results.places)
+    Index("tournament_matches_finished", "tournament_id", "finished_at"),
+)
+"""An arena's tables and, once finished, their places: the standings are a pure
+function of these rows (``events/scoring.py:standings``)."""
+
 # The indexes the migrations made on the tables above (the queries that use them: the
 # account's identities, passkeys and sessions; a process's leases; the profile's games;
 # Find players' groups and states; who is online; the leaderboards).
