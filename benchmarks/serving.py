@@ -25,6 +25,15 @@ class Served:
     base: str
     log: Path
     log_lines: list[str] = field(default_factory=list)
+    pid: int = 0
+    """The server process's id (its workers are other processes)."""
+
+    def rss_mib(self) -> float:
+        """The server process's resident memory now, in MiB (Linux)."""
+        for line in Path(f"/proc/{self.pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+        raise RuntimeError("no VmRSS")
 
     def errors(self, *also: str) -> list[str]:
         """The log's lines that say ERROR, a Traceback or any of ``also``."""
@@ -47,6 +56,7 @@ def served(data: Path, port: int, *options: str, ready_s: float = 300.0) -> Iter
         proc = subprocess.Popen([sys.executable, "-m", "polignac", "serve", "--port",
                                  str(port), "--data", str(data), *options],
                                 stdout=log, stderr=subprocess.STDOUT)
+        out.pid = proc.pid
         try:
             deadline = time.monotonic() + ready_s
             while True:
