@@ -40,12 +40,18 @@ def test_enough_people_make_a_table_oldest_first() -> None:
     assert plan(seeks, 200.0) == [Group(KEY, ("s4", "s3", "s2", "s1"), 0, "easy")]
 
 
-def test_fewer_people_wait_unless_bots_are_allowed_and_due() -> None:
+def test_one_person_waits_unless_bots_are_allowed_and_due() -> None:
     assert plan([_seek(0, 0.0), _seek(1, 1.0)], 1000.0) == []  # never bots
+    alone = [_seek(0, 0.0, 60), _seek(1, 1.0)]  # s1 allows no bots: s0 is alone
+    assert plan(alone, 59.0) == []
+    # its minute is over: seated with three bots
+    assert plan(alone, 60.0) == [Group(KEY, ("s0",), 3, "easy")]
+
+
+def test_two_people_who_allow_bots_are_seated_at_once() -> None:
+    # issue 31: everyone the group needs is there; nobody waits for the bots' timer
     waiting = [_seek(0, 0.0, 60), _seek(1, 10.0, 120)]
-    assert plan(waiting, 59.0) == []
-    # the first one's minute is over: both are seated, with two bots
-    assert plan(waiting, 60.0) == [Group(KEY, ("s0", "s1"), 2, "easy")]
+    assert plan(waiting, 10.0) == [Group(KEY, ("s0", "s1"), 2, "easy")]
 
 
 def test_a_person_who_allows_no_bots_is_never_seated_with_one() -> None:
@@ -115,6 +121,24 @@ def seated(client: TestClient) -> str | None:
     return mine["url"] if mine and mine["state"] == "seated" else None
 
 
+def seat_all(people: list[TestClient]) -> list[str]:
+    """Each browser's table url, every page asking how it goes as lobbies do, until
+    all are seated.
+
+    Raises:
+        AssertionError: not all within 20 s.
+    """
+    urls: dict[int, str] = {}
+
+    def everyone() -> bool:
+        for i, c in enumerate(people):
+            if i not in urls and (url := seated(c)) is not None:
+                urls[i] = url
+        return len(urls) == len(people)
+    wait_for(everyone)
+    return [urls[i] for i in range(len(people))]
+
+
 def ask(client: TestClient, **body: Any) -> dict[str, Any]:
     r = client.post("/api/seeks", json={"preset": "polignac", "players": 3, **body})
     assert r.status_code == 200, r.text
@@ -128,7 +152,7 @@ def test_three_people_are_seated_together(app_client: TestClient) -> None:
         ask(c, name=f"P{i}", rated=True)
     listed = people[0].get("/api/seeks").json()
     assert listed["online"] >= 1
-    urls = [wait_for(lambda c=c: seated(c)) for c in people]
+    urls = seat_all(people)
     assert len(set(urls)) == 1
     table_id = urls[0].split("/")[-1]
     state = people[0].get(f"/tables/{table_id}/record.json").json()

@@ -159,8 +159,10 @@ def plan(waiting: Iterable[Seek], now: float) -> list[Group]:
 
     For each key (oldest first): every ``players`` requests make a table of people.
     Of those left (fewer than ``players``), the ones that allow bots make one table
-    with bots in the other seats as soon as one of them has waited its own
+    with bots in the other seats at once when they are two or more (everyone the
+    group needs is there: issue 31), else once the one has waited its own
     ``bots_after``; a request that allows no bots is never seated with a bot.
+    ``waiting`` holds only requests whose page asks (:func:`form_groups`).
     """
     queues: dict[Key, list[Seek]] = defaultdict(list)
     for seek in sorted(waiting, key=lambda s: (s.created_at, s.id)):
@@ -172,8 +174,8 @@ def plan(waiting: Iterable[Seek], now: float) -> list[Group]:
             taken, queue = queue[:n], queue[n:]
             groups.append(Group(key, tuple(s.id for s in taken), 0, taken[0].level))
         willing = [s for s in queue if s.bots_after is not None]
-        if any(s.bots_after is not None and s.created_at + s.bots_after <= now
-               for s in willing):
+        if len(willing) >= 2 or any(s.bots_after is not None
+                                    and s.created_at + s.bots_after <= now for s in willing):
             groups.append(Group(key, tuple(s.id for s in willing), n - len(willing),
                                 willing[0].level))
     return groups
@@ -246,19 +248,22 @@ def expire(conn: Connection, now: float, stale: float, lifetime: float,
                                            seeks_t.c.state.in_(OPEN_STATES)))
         dissolve(conn, row.group_id)
     conn.execute(delete(seeks_t).where(seeks_t.c.state == SEATED,
-                                       seeks_t.c.created_at < now - lifetime))
+                                       seeks_t.c.seen_at < now - min(stale, lifetime)))
     conn.execute(delete(online_t).where(online_t.c.seen_at < now - online_keep))
     return len(gone)
 
 
-def form_groups(conn: Connection, now: float, countdown: float) -> list[Group]:
-    """Plan the waiting requests and start each group's countdown (compare-and-set);
-    the waiting rows are locked first on PostgreSQL (``FOR UPDATE SKIP LOCKED``).
+def form_groups(conn: Connection, now: float, countdown: float, stale: float) -> list[Group]:
+    """Plan the waiting requests whose page asked within ``stale`` seconds (one never
+    asked about is never matched: nobody holds it) and start each group's countdown
+    (compare-and-set); the waiting rows are locked first on PostgreSQL (``FOR UPDATE
+    SKIP LOCKED``).
 
     Raises:
         RaceLost: another process changed a planned row (roll back; try again).
     """
-    query = select(seeks_t).where(seeks_t.c.state == WAITING)
+    query = select(seeks_t).where(seeks_t.c.state == WAITING,
+                                  seeks_t.c.polled_at >= now - stale)
     if conn.dialect.name == "postgresql":
         query = query.with_for_update(skip_locked=True)
     rows = conn.execute(query).all()
@@ -291,12 +296,13 @@ def _group_rows(conn: Connection, group_id: str, state: str) -> list[Any]:
                              .order_by(seeks_t.c.created_at, seeks_t.c.id)).all())
 
 
-def take_group(conn: Connection, group_id: str, now: float, stale: float, claimant: str,
-               lease: float, rng: random.Random) -> list[Any]:
+def take_group(conn: Connection, group_id: str, now: float, countdown: float,
+               claimant: str, lease: float, rng: random.Random) -> list[Any]:
     """Claim a due group for process ``claimant`` until ``now + lease`` (``countdown``
     -> ``creating``), choosing its table's id and each person's seat: its rows,
-    oldest first; none when another process took it, or when a member's page
-    stopped asking (that member is dropped and the others wait again).
+    oldest first; none when another process took it, or when a member is not there
+    (its page did not ask since the group formed, ``countdown`` seconds before its
+    start: that member is dropped, the others wait again, and no table is made).
 
     Raises:
         RaceLost: another process changed the group meanwhile (roll back).
@@ -304,7 +310,8 @@ def take_group(conn: Connection, group_id: str, now: float, stale: float, claima
     rows = _group_rows(conn, group_id, COUNTDOWN)
     if not rows:
         return []
-    dead = [r.id for r in rows if r.seen_at < now - stale]
+    dead = [r.id for r in rows
+            if r.polled_at is None or r.polled_at < r.starts_at - countdown]
     if dead:
         conn.execute(delete(seeks_t).where(seeks_t.c.id.in_(dead)))
         dissolve(conn, group_id)
@@ -371,12 +378,12 @@ def release_claim(conn: Connection, ids: list[str], claimant: str, now: float) -
 
 
 def seen_now(conn: Connection, ids: Iterable[str], now: float) -> None:
-    """These open requests' pages asked how they go: they are alive."""
+    """These open requests' pages asked how they go: they are alive, and held."""
     ids = sorted(set(ids))
     for i in range(0, len(ids), 500):
         conn.execute(update(seeks_t).where(seeks_t.c.id.in_(ids[i:i + 500]),
                                            seeks_t.c.state.in_(OPEN_STATES))
-                     .values(seen_at=now))
+                     .values(seen_at=now, polled_at=now))
 
 
 def mark_seated(conn: Connection, seats: dict[str, tuple[str, int]]) -> None:
@@ -456,9 +463,37 @@ def group_names(conn: Connection, group_id: str) -> list[str]:
                              .order_by(seeks_t.c.created_at, seeks_t.c.id)).scalars())
 
 
-def count_open(conn: Connection) -> int:
-    """Requests stored (every state)."""
-    return int(conn.execute(select(func.count()).select_from(seeks_t)).scalar_one())
+LIVE_STATES = (WAITING, COUNTDOWN, CREATING)
+"""States in which a request counts against the limits (while alive)."""
+
+
+def _live(now: float, stale: float) -> Any:
+    return and_(seeks_t.c.state.in_(LIVE_STATES), seeks_t.c.seen_at >= now - stale)
+
+
+def count_live(conn: Connection, now: float, stale: float, *, address: str | None = None,
+               network: str | None = None) -> int:
+    """Live requests (asked or asked about within ``stale`` seconds, not yet seated):
+    all of them, or those from ``address``, or from ``network``.  A seated request
+    whose seat is never fetched, or one whose page went away, counts no more."""
+    query = select(func.count()).select_from(seeks_t).where(_live(now, stale))
+    if address is not None:
+        query = query.where(seeks_t.c.address == address)
+    if network is not None:
+        query = query.where(seeks_t.c.network == network)
+    return int(conn.execute(query).scalar_one())
+
+
+def push_out(conn: Connection, now: float, stale: float) -> bool:
+    """Delete the oldest live waiting request whose page never asked (nobody holds it:
+    it makes room for a new one); False when there is none."""
+    oldest = conn.execute(select(seeks_t.c.id).where(
+        _live(now, stale), seeks_t.c.state == WAITING, seeks_t.c.polled_at.is_(None))
+        .order_by(seeks_t.c.created_at, seeks_t.c.id).limit(1)).scalar()
+    if oldest is None:
+        return False
+    return bool(conn.execute(delete(seeks_t).where(seeks_t.c.id == oldest,
+                                                   seeks_t.c.state == WAITING)).rowcount)
 
 
 def remove(conn: Connection, row: Any) -> bool:

@@ -70,9 +70,14 @@ class Hub(HubSeats):
         self.tables: dict[str, GameTable] = {}
         self.store: Store | None = None
         self.writer: Writer | None = None
-        self.create_limit = KeyedRateLimit(config.create_per_minute, config.create_burst)
-        self.take_limit = KeyedRateLimit(config.take_per_minute, config.take_burst)
+        self.create_limit = KeyedRateLimit(config.create_per_minute, config.create_burst,
+                                           clock=config.clock)
+        self.take_limit = KeyedRateLimit(config.take_per_minute, config.take_burst,
+                                         clock=config.clock)
         """Requests for a seat per address and per browser, server-wide."""
+        self.unsat: dict[str, float] = {}
+        """Tables made for Find players groups that nobody has sat at yet (id -> when, on
+        ``clock.monotonic()``): not counted against ``max_tables`` (:meth:`counted`)."""
         self.loading: dict[str, asyncio.Task[GameTable | None]] = {}
         self.broken: set[str] = set()
         """Tables found not to replay (``mark_broken``): never tried again here."""
@@ -118,6 +123,40 @@ class Hub(HubSeats):
             table.wake()
             table.presence.grace_all()  # nobody is connected yet: grace periods start now
         self.started = True
+
+    def counted(self) -> int:
+        """Tables that count against ``max_tables``: all but those made for a Find
+        players group that nobody has sat at yet (a table leaves :attr:`unsat` once
+        one of its people connects, or once it left memory)."""
+        for table_id in list(self.unsat):
+            table = self.tables.get(table_id)
+            if table is None or table.presence.connections:
+                del self.unsat[table_id]
+        return len(self.tables) - len(self.unsat)
+
+    def _room(self, unsat: bool = False) -> None:
+        """Raises ApiError (429 ``too-many-tables``) when :meth:`counted` (``unsat``:
+        the tables nobody sat at yet) reaches ``max_tables``."""
+        if (len(self.unsat) if unsat else self.counted()) >= self.config.max_tables:
+            raise ApiError(f"the server has {len(self.tables)} tables open, its most; try "
+                           "again later", "too-many-tables", 429)
+
+    async def close_unsat(self, older: float) -> int:
+        """Take out of memory the Find players tables nobody sat at within ``older``
+        seconds (stored as closed: a person who comes later loads it again); how many.
+
+        Raises:
+            sqlalchemy.exc.SQLAlchemyError, WriterClosedError: not stored.
+        """
+        self.counted()
+        due = self.clock.monotonic() - older
+        gone = 0
+        for table_id in [t for t, made in self.unsat.items() if made <= due]:
+            table = self.tables.get(table_id)
+            if table is not None and await self.unload(table, "closed"):
+                self.unsat.pop(table_id, None)
+                gone += 1
+        return gone
 
     def _register(self, table: GameTable) -> None:
         """Keep ``table`` in memory until it is unloaded (:meth:`unload`)."""
@@ -288,7 +327,7 @@ class Hub(HubSeats):
                      overrides: dict[str, Any], name: str, holder: str,
                      options: dict[str, Any], *, table_id: str | None = None,
                      claimed: dict[int, tuple[str, str, str]] | None = None,
-                     ) -> tuple[GameTable, str, dict[int, str]]:
+                     unsat: bool = False) -> tuple[GameTable, str, dict[int, str]]:
         """Create a table for the browser identity hashed as ``holder``; return it, the
         creator's seat token and the invite tokens.
 
@@ -296,6 +335,8 @@ class Hub(HubSeats):
         seats already taken when the table is stored, ``{seat: (token hash, holder
         hash, name)}`` (each a ``you`` or ``open`` seat; no invite is made for it):
         Find players stores a group's table with everyone seated in one write.
+        ``unsat``: a Find players table, counted against ``max_tables`` only once
+        someone sits (until then, at most ``max_tables`` such tables).
 
         Raises:
             ApiError: unknown preset, bad player count, bad seats or house rules
@@ -303,9 +344,7 @@ class Hub(HubSeats):
             sqlalchemy.exc.IntegrityError: a table ``table_id`` is stored already.
         """
         assert self.store is not None
-        if len(self.tables) >= self.config.max_tables:
-            raise ApiError(f"the server has {len(self.tables)} tables open, its most; try "
-                           "again later", "too-many-tables", 429)
+        self._room(unsat)
         try:
             rules = get_rules(preset, overrides)
             n = rules.default_players if players is None else players
@@ -351,7 +390,10 @@ class Hub(HubSeats):
         you = [s.get("kind") for s in seats].index("you")
         row = TableRow(table_id, preset, rules.overrides_from(PRESETS[preset]),
                        n, secrets.randbelow(n), rows, [], creator_seat=you, options=options)
-        return await self.open_table(row), creator, invites
+        table = await self.open_table(row)
+        if unsat:
+            self.unsat[table.id] = self.clock.monotonic()
+        return table, creator, invites
 
     async def create_guided(self, guide: Guide, name: str, holder: str
                             ) -> tuple[GameTable, str]:
@@ -361,9 +403,7 @@ class Hub(HubSeats):
         Raises:
             ApiError: the server holds ``max_tables`` tables (429).
         """
-        if len(self.tables) >= self.config.max_tables:
-            raise ApiError(f"the server has {len(self.tables)} tables open, its most; try "
-                           "again later", "too-many-tables", 429)
+        self._room()
         token = new_token()
         rows = [
             SeatRow(s, "human", None, name, hash_token(token), None, holder_hash=holder)
@@ -425,9 +465,7 @@ class Hub(HubSeats):
             return self.tables[old.rematch_id], {}
         if not old.match.finished:
             raise ApiError("the match is not over yet", "not-finished", 409)
-        if len(self.tables) >= self.config.max_tables:
-            raise ApiError(f"the server has {len(self.tables)} tables open, its most; try "
-                           "again later", "too-many-tables", 429)
+        self._room()
         rows: list[SeatRow] = []
         invites: dict[int, str] = {}
         for s in old.seats:
