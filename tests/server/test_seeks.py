@@ -209,42 +209,6 @@ def _database(client: TestClient) -> Any:
     return create_engine(client.app.state.hub.config.url())  # type: ignore[attr-defined]
 
 
-def test_bots_fill_the_seats_once_the_wait_is_over(fast: ServerConfig,
-                                                  bot_backend: PoolBackend) -> None:
-    clock = ManualClock()  # the matchmaker's loop sleeps on it after its first round:
-    # the test runs the rounds itself
-    with TestClient(create_app(replace(fast, clock=clock), bot_backend),
-                    base_url="http://testserver") as app_client:
-        matchmaker = app_client.app.state.matchmaker  # type: ignore[attr-defined]
-
-        def round_() -> None:
-            app_client.portal.call(matchmaker.tick)
-
-        wait_until(clock.pending, what="the matchmaker's first round (then it sleeps)")
-        other = sibling(app_client)
-        ask(app_client, players=4, bots_after=30, level="easy", name="Ann")
-        ask(other, players=4, bots_after=60, level="hard", name="Bob")
-        ask(sibling(app_client), players=4, name="Cy")  # never bots: keeps waiting
-        for _ in range(3):  # a few matchmaker rounds: nobody is seated before the wait
-            round_()
-        assert seated(app_client) is None
-        with _database(app_client).begin() as conn:  # Ann asked 30 s ago
-            conn.execute(text("UPDATE seeks SET created_at = created_at - 30 "
-                              "WHERE name = 'Ann'"))
-        # rounds until seated (the countdown is on the database's clock)
-        url = wait_for(lambda: seated(app_client) or round_())
-        assert wait_for(lambda: seated(other)) == url
-        with app_client.websocket_connect(url + "/ws") as ws:
-            ws.send_json({"type": "hello", "last_seq": 0})
-            frame = ws.receive_json()
-            while frame["type"] != "state":
-                frame = ws.receive_json()
-        kinds = sorted((s["kind"], s["level"] or "") for s in frame["table"]["seats"])
-        assert kinds == [("bot", "easy"), ("bot", "easy"), ("human", ""), ("human", "")]
-        listed = app_client.get("/api/seeks").json()["seeks"]
-        assert [(s["waiting"], s["names"]) for s in listed] == [(1, ["Cy"])]
-
-
 def test_leaving_the_countdown_puts_the_others_back(fast: ServerConfig,
                                                     bot_backend: PoolBackend) -> None:
     config = replace(fast, seek_countdown=30.0)
@@ -252,7 +216,8 @@ def test_leaving_the_countdown_puts_the_others_back(fast: ServerConfig,
         b, c = sibling(a), sibling(a)
         for x in (a, b, c):
             ask(x)
-        mine = wait_for(lambda: (m := c.get("/api/seeks").json()["mine"])["state"]
+        mine = wait_for(lambda: [x.get("/api/seeks") for x in (a, b)]  # pages ask
+                        and (m := c.get("/api/seeks").json()["mine"])["state"]
                         == "countdown" and m)
         assert 25 < mine["seconds_left"] <= 30 and len(mine["with"]) == 3
         assert c.post("/api/seeks/cancel").json() == {"cancelled": True}
@@ -367,8 +332,10 @@ def _due_group(engine: Any, people: int = 3) -> str:
             s.add(conn, {"id": f"r{i}", "person": f"g:{i}", "identity_hash": f"h{i}",
                          "token_hash": f"t{i}", "name": f"P{i}", "preset": "polignac",
                          "players": 4, "rated": False, "deals": None, "bots_after": 30,
-                         "level": "easy", "created_at": 100.0 + i, "seen_at": 200.0})
-        assert len(s.form_groups(conn, 200.0, 1.0)) == 1
+                         "level": "easy", "created_at": 100.0 + i, "seen_at": 200.0,
+                         "polled_at": 200.0})
+        assert len(s.form_groups(conn, 200.0, 1.0, 20.0)) == 1
+        s.seen_now(conn, [f"r{i}" for i in range(people)], 200.5)  # there: pages ask
         (group,) = s.due_groups(conn, 201.0)
     return str(group)
 
@@ -378,7 +345,7 @@ def test_a_lapsed_claim_is_taken_over_once_with_its_table_and_seats(engine: Any)
 
     group = _due_group(engine)
     with engine.begin() as conn:
-        rows = s.take_group(conn, group, 201.0, 20.0, "dead-1-aa", 2.0, random.Random(1))
+        rows = s.take_group(conn, group, 201.0, 1.0, "dead-1-aa", 2.0, random.Random(1))
     assert [r.claimant for r in rows] == ["dead-1-aa"] * 3
     table, seats = rows[0].table_id, [r.seat for r in rows]
     assert table and len(set(seats)) == 3
@@ -402,7 +369,7 @@ def test_a_table_stored_before_its_claimant_died_seats_the_group_there(engine: A
 
     group = _due_group(engine, 2)
     with engine.begin() as conn:
-        rows = s.take_group(conn, group, 201.0, 20.0, "dead-1-aa", 2.0, random.Random(2))
+        rows = s.take_group(conn, group, 201.0, 1.0, "dead-1-aa", 2.0, random.Random(2))
         seats = [SeatRow(i, "bot", "easy", f"Bot {i}", None, None) for i in range(4)]
         for r in rows:
             seats[r.seat] = SeatRow(r.seat, "human", None, r.name, r.token_hash, None,
@@ -420,7 +387,7 @@ def test_a_claimant_that_gave_up_is_taken_over_at_once(engine: Any) -> None:
 
     group = _due_group(engine)
     with engine.begin() as conn:
-        rows = s.take_group(conn, group, 201.0, 20.0, "slow-1-aa", 2.0, random.Random(3))
+        rows = s.take_group(conn, group, 201.0, 1.0, "slow-1-aa", 2.0, random.Random(3))
         s.release_claim(conn, [r.id for r in rows], "slow-1-aa", 201.5)
         ((_g, claimant, _at),) = s.lapsed_claims(conn, 201.6)
         assert claimant is None

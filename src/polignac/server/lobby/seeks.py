@@ -296,13 +296,22 @@ def _group_rows(conn: Connection, group_id: str, state: str) -> list[Any]:
                              .order_by(seeks_t.c.created_at, seeks_t.c.id)).all())
 
 
+def there(polled_at: float | None, formed: float, countdown: float) -> bool:
+    """Whether a group's member is there: its page asked after the group formed at
+    ``formed`` (a poll written by the round that formed it came before; with no
+    countdown, that round's is the last one there is)."""
+    if polled_at is None:
+        return False
+    return polled_at > formed if countdown > 0 else polled_at >= formed
+
+
 def take_group(conn: Connection, group_id: str, now: float, countdown: float,
                claimant: str, lease: float, rng: random.Random) -> list[Any]:
     """Claim a due group for process ``claimant`` until ``now + lease`` (``countdown``
     -> ``creating``), choosing its table's id and each person's seat: its rows,
     oldest first; none when another process took it, or when a member is not there
-    (its page did not ask since the group formed, ``countdown`` seconds before its
-    start: that member is dropped, the others wait again, and no table is made).
+    (:func:`there`: its page did not ask since the group formed, ``countdown`` seconds
+    before its start; that member is dropped, the others wait again, no table made).
 
     Raises:
         RaceLost: another process changed the group meanwhile (roll back).
@@ -310,8 +319,7 @@ def take_group(conn: Connection, group_id: str, now: float, countdown: float,
     rows = _group_rows(conn, group_id, COUNTDOWN)
     if not rows:
         return []
-    dead = [r.id for r in rows
-            if r.polled_at is None or r.polled_at < r.starts_at - countdown]
+    dead = [r.id for r in rows if not there(r.polled_at, r.starts_at - countdown, countdown)]
     if dead:
         conn.execute(delete(seeks_t).where(seeks_t.c.id.in_(dead)))
         dissolve(conn, group_id)

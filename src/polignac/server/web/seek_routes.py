@@ -19,7 +19,6 @@ from __future__ import annotations
 import asyncio
 import re
 import secrets
-import time
 from typing import Any
 
 from sqlalchemy.exc import IntegrityError
@@ -243,7 +242,7 @@ async def status(request: Request) -> Response:
     svc = service(request)
     person, holder, fresh, _name = await _person(request)
     cookie = _SEEK_COOKIE_OK.fullmatch(request.cookies.get(SEEK_COOKIE, ""))
-    wall = time.monotonic()
+    wall = hub.clock.monotonic()
     count_online = wall - svc.online[0] >= 2.0
     list_again = wall - svc.listing[0] >= min(1.0, config.seek_tick)
 
