@@ -16,7 +16,6 @@ from sqlalchemy import create_engine, select, text
 from starlette.testclient import TestClient
 
 from polignac.server import ServerConfig, create_app
-from polignac.server.base.clock import ManualClock
 from polignac.server.base.errors import ApiError
 from polignac.server.jobs.botmoves import PoolBackend
 from polignac.server.lobby.seeks import Group, Seek, plan, seat_positions, seek_overrides

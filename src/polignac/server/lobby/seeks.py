@@ -471,39 +471,6 @@ def group_names(conn: Connection, group_id: str) -> list[str]:
                              .order_by(seeks_t.c.created_at, seeks_t.c.id)).scalars())
 
 
-LIVE_STATES = (WAITING, COUNTDOWN, CREATING)
-"""States in which a request counts against the limits (while alive)."""
-
-
-def _live(now: float, stale: float) -> Any:
-    return and_(seeks_t.c.state.in_(LIVE_STATES), seeks_t.c.seen_at >= now - stale)
-
-
-def count_live(conn: Connection, now: float, stale: float, *, address: str | None = None,
-               network: str | None = None) -> int:
-    """Live requests (asked or asked about within ``stale`` seconds, not yet seated):
-    all of them, or those from ``address``, or from ``network``.  A seated request
-    whose seat is never fetched, or one whose page went away, counts no more."""
-    query = select(func.count()).select_from(seeks_t).where(_live(now, stale))
-    if address is not None:
-        query = query.where(seeks_t.c.address == address)
-    if network is not None:
-        query = query.where(seeks_t.c.network == network)
-    return int(conn.execute(query).scalar_one())
-
-
-def push_out(conn: Connection, now: float, stale: float) -> bool:
-    """Delete the oldest live waiting request whose page never asked (nobody holds it:
-    it makes room for a new one); False when there is none."""
-    oldest = conn.execute(select(seeks_t.c.id).where(
-        _live(now, stale), seeks_t.c.state == WAITING, seeks_t.c.polled_at.is_(None))
-        .order_by(seeks_t.c.created_at, seeks_t.c.id).limit(1)).scalar()
-    if oldest is None:
-        return False
-    return bool(conn.execute(delete(seeks_t).where(seeks_t.c.id == oldest,
-                                                   seeks_t.c.state == WAITING)).rowcount)
-
-
 def remove(conn: Connection, row: Any) -> bool:
     """Delete ``row`` if it is still open, dissolving its group; False when it is not."""
     gone = conn.execute(delete(seeks_t).where(seeks_t.c.id == row.id,

@@ -31,6 +31,7 @@ from ...i18n import default_name
 from ..base.errors import ApiError
 from ..base.httplimits import client_address, client_network
 from ..base.security import hash_token, new_token, token_matches
+from ..lobby import limits as seek_limits
 from ..lobby import seeks
 from ..players.ratelimits import SharedLimits
 from ..store.db import writing
@@ -130,32 +131,6 @@ def _own(row: Any, now: float, names: list[str]) -> dict[str, Any]:
     return out
 
 
-def check_room(conn: Any, now: float, config: Any, address: str, network: str) -> None:
-    """Whether one more live request may be stored (docs/server.md, "Find players":
-    limits): at most ``seek_per_address`` from the address, ``seek_per_network`` from
-    its network, ``max_seeks`` in all, where only live requests count (their page
-    asked within ``seek_stale``); at the server's most, the oldest live request whose
-    page never asked makes room.
-
-    Raises:
-        ApiError: 429 ``too-many-seeks`` (nothing stored).
-    """
-    stale = config.seek_stale
-    retry = {"Retry-After": str(max(1, int(stale)))}
-    for where, count, most in (
-            ("your address", seeks.count_live(conn, now, stale, address=address),
-             config.seek_per_address),
-            ("your network", seeks.count_live(conn, now, stale, network=network),
-             config.seek_per_network)):
-        if count >= most:
-            raise ApiError(f"{most} requests to play come from {where} already, the "
-                           "most; try again later", "too-many-seeks", 429, retry)
-    if seeks.count_live(conn, now, stale) >= config.max_seeks \
-            and not seeks.push_out(conn, now, stale):
-        raise ApiError(f"{config.max_seeks} requests wait already, the most; try again "
-                       "later", "too-many-seeks", 429, retry)
-
-
 async def ask(request: Request) -> Response:
     """Ask to play (replaces this person's request) -> ``{"seek": own request}``.
 
@@ -208,7 +183,7 @@ async def ask(request: Request) -> Response:
                            f"({url})" if url else
                            "your last request is being seated at a table",
                            "seek-seated", 409, extra={"url": url})
-        check_room(conn, now, config, address, network)
+        seek_limits.check_room(conn, now, config, address, network)
         seeks.add(conn, {"id": seek_id, "person": person, "identity_hash": holder,
                          "token_hash": hash_token(token), "name": name, "preset": preset,
                          "players": players, "rated": rated, "deals": deals,
