@@ -140,16 +140,17 @@ def test_live_requests_are_capped_per_address_and_per_network(
 
 
 def test_a_group_whose_people_are_not_there_makes_no_table(lobby: Lobby) -> None:
-    ann, bob = lobby.browser("203.0.113.5"), lobby.browser("198.18.7.9")
-    for p in (ann, bob):
-        assert ask(p, bots_after=120).status_code == 200
+    people = [lobby.browser(f"203.0.113.{i}") for i in range(1, 5)]  # a full table
+    for p in people:
+        assert ask(p).status_code == 200
         mine(p)
     lobby.round()
-    assert mine(bob)["state"] == "countdown"  # Ann's page went away after asking
+    ann, others = people[0], people[1:]  # Ann's page went away after asking
+    assert all(mine(p)["state"] == "countdown" for p in others)
     lobby.advance(COUNTDOWN)
     lobby.round()
     assert lobby.hub.tables == {}  # dissolved: no table made
-    assert mine(bob)["state"] == "waiting" and mine(ann) is None
+    assert all(mine(p)["state"] == "waiting" for p in others) and mine(ann) is None
 
 
 def test_find_players_tables_count_against_max_tables_once_someone_sits(
