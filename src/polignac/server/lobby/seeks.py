@@ -8,7 +8,10 @@ one deal) and whether bots may fill the empty seats after a wait (never, 30 s, 1
 min, 2 min).  One request per person (the account when signed in, else the
 browser identity): a second replaces the first.  A request lives at most
 ``ServerConfig.seek_lifetime`` seconds, and ``seek_stale`` seconds without its
-page asking how it goes (the lobby asks every 2 s).
+page asking how it goes (the lobby asks every 2 s).  A request whose page never
+asked is never matched, and a group is seated only if each member asked during its
+countdown (:func:`there`); the caps on live requests are ``limits.py``.  Every time
+is the server's clock's (``hub.clock.time()``).
 
 Its states: ``waiting`` -> ``countdown`` (a group is formed: ``group_id``,
 ``starts_at``) -> ``creating`` (a process claimed the group: ``claimant``, its
