@@ -284,7 +284,7 @@ class LeaseKeeper:
         """About every second (with jitter), take over tables in play whose lease lapsed."""
         while True:
             await asyncio.sleep(random.uniform(0.7, 1.3))
-            if self.hub.counted() >= self.hub.config.max_tables:
+            if len(self.hub.tables) >= self.hub.config.max_tables:
                 continue
             try:
                 ids = await asyncio.to_thread(self._orphans)
