@@ -43,6 +43,7 @@ class Proc:
                  "--bus", bus, "--lease-seconds", str(lease_seconds), "--name", name,
                  "--grace", "600", "--bot-delay", "0", "--deal-delay", "0",
                  "--trick-pause", "0", "--rate", "10000", "--job-workers", "1",
+                 "--seek-per-address", "1000",  # every client is 127.0.0.1
                  "--bot-workers", "1",
                  # a connection may be handed over to the table's owner, which serves
                  # another port: each process answers to every port of 127.0.0.1

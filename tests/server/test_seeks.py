@@ -16,7 +16,6 @@ from sqlalchemy import create_engine, select, text
 from starlette.testclient import TestClient
 
 from polignac.server import ServerConfig, create_app
-from polignac.server.base.clock import ManualClock
 from polignac.server.base.errors import ApiError
 from polignac.server.jobs.botmoves import PoolBackend
 from polignac.server.lobby.seeks import Group, Seek, plan, seat_positions, seek_overrides
@@ -40,12 +39,18 @@ def test_enough_people_make_a_table_oldest_first() -> None:
     assert plan(seeks, 200.0) == [Group(KEY, ("s4", "s3", "s2", "s1"), 0, "easy")]
 
 
-def test_fewer_people_wait_unless_bots_are_allowed_and_due() -> None:
+def test_one_person_waits_unless_bots_are_allowed_and_due() -> None:
     assert plan([_seek(0, 0.0), _seek(1, 1.0)], 1000.0) == []  # never bots
+    alone = [_seek(0, 0.0, 60), _seek(1, 1.0)]  # s1 allows no bots: s0 is alone
+    assert plan(alone, 59.0) == []
+    # its minute is over: seated with three bots
+    assert plan(alone, 60.0) == [Group(KEY, ("s0",), 3, "easy")]
+
+
+def test_two_people_who_allow_bots_are_seated_at_once() -> None:
+    # issue 31: everyone the group needs is there; nobody waits for the bots' timer
     waiting = [_seek(0, 0.0, 60), _seek(1, 10.0, 120)]
-    assert plan(waiting, 59.0) == []
-    # the first one's minute is over: both are seated, with two bots
-    assert plan(waiting, 60.0) == [Group(KEY, ("s0", "s1"), 2, "easy")]
+    assert plan(waiting, 10.0) == [Group(KEY, ("s0", "s1"), 2, "easy")]
 
 
 def test_a_person_who_allows_no_bots_is_never_seated_with_one() -> None:
@@ -115,6 +120,24 @@ def seated(client: TestClient) -> str | None:
     return mine["url"] if mine and mine["state"] == "seated" else None
 
 
+def seat_all(people: list[TestClient]) -> list[str]:
+    """Each browser's table url, every page asking how it goes as lobbies do, until
+    all are seated.
+
+    Raises:
+        AssertionError: not all within 20 s.
+    """
+    urls: dict[int, str] = {}
+
+    def everyone() -> bool:
+        for i, c in enumerate(people):
+            if i not in urls and (url := seated(c)) is not None:
+                urls[i] = url
+        return len(urls) == len(people)
+    wait_for(everyone)
+    return [urls[i] for i in range(len(people))]
+
+
 def ask(client: TestClient, **body: Any) -> dict[str, Any]:
     r = client.post("/api/seeks", json={"preset": "polignac", "players": 3, **body})
     assert r.status_code == 200, r.text
@@ -128,7 +151,7 @@ def test_three_people_are_seated_together(app_client: TestClient) -> None:
         ask(c, name=f"P{i}", rated=True)
     listed = people[0].get("/api/seeks").json()
     assert listed["online"] >= 1
-    urls = [wait_for(lambda c=c: seated(c)) for c in people]
+    urls = seat_all(people)
     assert len(set(urls)) == 1
     table_id = urls[0].split("/")[-1]
     state = people[0].get(f"/tables/{table_id}/record.json").json()
@@ -185,42 +208,6 @@ def _database(client: TestClient) -> Any:
     return create_engine(client.app.state.hub.config.url())  # type: ignore[attr-defined]
 
 
-def test_bots_fill_the_seats_once_the_wait_is_over(fast: ServerConfig,
-                                                  bot_backend: PoolBackend) -> None:
-    clock = ManualClock()  # the matchmaker's loop sleeps on it after its first round:
-    # the test runs the rounds itself
-    with TestClient(create_app(replace(fast, clock=clock), bot_backend),
-                    base_url="http://testserver") as app_client:
-        matchmaker = app_client.app.state.matchmaker  # type: ignore[attr-defined]
-
-        def round_() -> None:
-            app_client.portal.call(matchmaker.tick)
-
-        wait_until(clock.pending, what="the matchmaker's first round (then it sleeps)")
-        other = sibling(app_client)
-        ask(app_client, players=4, bots_after=30, level="easy", name="Ann")
-        ask(other, players=4, bots_after=60, level="hard", name="Bob")
-        ask(sibling(app_client), players=4, name="Cy")  # never bots: keeps waiting
-        for _ in range(3):  # a few matchmaker rounds: nobody is seated before the wait
-            round_()
-        assert seated(app_client) is None
-        with _database(app_client).begin() as conn:  # Ann asked 30 s ago
-            conn.execute(text("UPDATE seeks SET created_at = created_at - 30 "
-                              "WHERE name = 'Ann'"))
-        # rounds until seated (the countdown is on the database's clock)
-        url = wait_for(lambda: seated(app_client) or round_())
-        assert wait_for(lambda: seated(other)) == url
-        with app_client.websocket_connect(url + "/ws") as ws:
-            ws.send_json({"type": "hello", "last_seq": 0})
-            frame = ws.receive_json()
-            while frame["type"] != "state":
-                frame = ws.receive_json()
-        kinds = sorted((s["kind"], s["level"] or "") for s in frame["table"]["seats"])
-        assert kinds == [("bot", "easy"), ("bot", "easy"), ("human", ""), ("human", "")]
-        listed = app_client.get("/api/seeks").json()["seeks"]
-        assert [(s["waiting"], s["names"]) for s in listed] == [(1, ["Cy"])]
-
-
 def test_leaving_the_countdown_puts_the_others_back(fast: ServerConfig,
                                                     bot_backend: PoolBackend) -> None:
     config = replace(fast, seek_countdown=30.0)
@@ -228,7 +215,8 @@ def test_leaving_the_countdown_puts_the_others_back(fast: ServerConfig,
         b, c = sibling(a), sibling(a)
         for x in (a, b, c):
             ask(x)
-        mine = wait_for(lambda: (m := c.get("/api/seeks").json()["mine"])["state"]
+        mine = wait_for(lambda: [x.get("/api/seeks") for x in (a, b)]  # pages ask
+                        and (m := c.get("/api/seeks").json()["mine"])["state"]
                         == "countdown" and m)
         assert 25 < mine["seconds_left"] <= 30 and len(mine["with"]) == 3
         assert c.post("/api/seeks/cancel").json() == {"cancelled": True}
@@ -343,8 +331,10 @@ def _due_group(engine: Any, people: int = 3) -> str:
             s.add(conn, {"id": f"r{i}", "person": f"g:{i}", "identity_hash": f"h{i}",
                          "token_hash": f"t{i}", "name": f"P{i}", "preset": "polignac",
                          "players": 4, "rated": False, "deals": None, "bots_after": 30,
-                         "level": "easy", "created_at": 100.0 + i, "seen_at": 200.0})
-        assert len(s.form_groups(conn, 200.0, 1.0)) == 1
+                         "level": "easy", "created_at": 100.0 + i, "seen_at": 200.0,
+                         "polled_at": 200.0})
+        assert len(s.form_groups(conn, 200.0, 1.0, 20.0)) == 1
+        s.seen_now(conn, [f"r{i}" for i in range(people)], 200.5)  # there: pages ask
         (group,) = s.due_groups(conn, 201.0)
     return str(group)
 
@@ -354,7 +344,7 @@ def test_a_lapsed_claim_is_taken_over_once_with_its_table_and_seats(engine: Any)
 
     group = _due_group(engine)
     with engine.begin() as conn:
-        rows = s.take_group(conn, group, 201.0, 20.0, "dead-1-aa", 2.0, random.Random(1))
+        rows = s.take_group(conn, group, 201.0, 1.0, "dead-1-aa", 2.0, random.Random(1))
     assert [r.claimant for r in rows] == ["dead-1-aa"] * 3
     table, seats = rows[0].table_id, [r.seat for r in rows]
     assert table and len(set(seats)) == 3
@@ -378,7 +368,7 @@ def test_a_table_stored_before_its_claimant_died_seats_the_group_there(engine: A
 
     group = _due_group(engine, 2)
     with engine.begin() as conn:
-        rows = s.take_group(conn, group, 201.0, 20.0, "dead-1-aa", 2.0, random.Random(2))
+        rows = s.take_group(conn, group, 201.0, 1.0, "dead-1-aa", 2.0, random.Random(2))
         seats = [SeatRow(i, "bot", "easy", f"Bot {i}", None, None) for i in range(4)]
         for r in rows:
             seats[r.seat] = SeatRow(r.seat, "human", None, r.name, r.token_hash, None,
@@ -396,7 +386,7 @@ def test_a_claimant_that_gave_up_is_taken_over_at_once(engine: Any) -> None:
 
     group = _due_group(engine)
     with engine.begin() as conn:
-        rows = s.take_group(conn, group, 201.0, 20.0, "slow-1-aa", 2.0, random.Random(3))
+        rows = s.take_group(conn, group, 201.0, 1.0, "slow-1-aa", 2.0, random.Random(3))
         s.release_claim(conn, [r.id for r in rows], "slow-1-aa", 201.5)
         ((_g, claimant, _at),) = s.lapsed_claims(conn, 201.6)
         assert claimant is None

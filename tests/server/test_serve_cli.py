@@ -164,8 +164,20 @@ def test_find_players_countdown_and_bot_waits() -> None:
     assert ServerConfig.from_json(config.to_json()).seek_bot_waits == (15, 90, 3600)
 
 
+def test_find_players_caps_per_address_and_network() -> None:
+    config = build_config(_parse(["serve"]))
+    assert isinstance(config, ServerConfig)
+    assert (config.seek_per_address, config.seek_per_network) == (5, 20)
+    config = build_config(_parse(["serve", "--seek-per-address", "2",
+                                  "--seek-per-network", "300"]))
+    assert isinstance(config, ServerConfig)
+    assert (config.seek_per_address, config.seek_per_network) == (2, 300)
+
+
 @pytest.mark.parametrize(("argv", "message"), [
     (["--seek-countdown", "-1"], "--seek-countdown -1.0: choose from 0 to 120.0 seconds"),
+    (["--seek-per-address", "0"], "--seek-per-address 0: choose from 1 to 100000"),
+    (["--seek-per-network", "100001"], "--seek-per-network 100001: choose from 1 to 100000"),
     (["--seek-countdown", "121"], "--seek-countdown 121.0: choose from 0 to 120.0 seconds"),
     (["--seek-countdown", "nan"], "--seek-countdown nan: choose from 0 to 120.0 seconds"),
     (["--seek-bot-waits", ""], "--seek-bot-waits '': give 1 to 6 waits in seconds, "

@@ -21,8 +21,9 @@ def test_migrations_reach_head_and_are_idempotent(database_url: str) -> None:
         migrate(engine)
         with engine.connect() as conn:
             version = conn.exec_driver_sql("SELECT version_num FROM alembic_version").scalar()
-        assert version == "0017"
-        assert "claimant" in {c["name"] for c in inspect(engine).get_columns("seeks")}
+        assert version == "0018"
+        assert {"claimant", "address", "network", "polled_at"} <= {
+            c["name"] for c in inspect(engine).get_columns("seeks")}
         buckets = {c["name"] for c in inspect(engine).get_columns("rate_buckets")}
         assert buckets == {"key", "tat"}
         names = {c["name"] for c in inspect(engine).get_columns("tables")}

@@ -121,6 +121,12 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser],
                    help="the waits a request may choose before bots fill its empty seats, "
                         "besides never: 1 to 6 whole seconds from 1 to 3600, comma-"
                         "separated (default 30,60,120)")
+    p.add_argument("--seek-per-address", type=int, default=5, metavar="N",
+                   help="live requests to play (their page asked in the last 20 s) at most "
+                        "from one client address, 1 to 100000 (default 5)")
+    p.add_argument("--seek-per-network", type=int, default=20, metavar="N",
+                   help="live requests to play at most from one network (a /24 of IPv4, "
+                        "a /64 of IPv6), 1 to 100000 (default 20)")
     p.add_argument("--secure-cookies", action="store_true",
                    help="mark the cookies Secure (behind a reverse proxy that serves HTTPS)")
     # --- several web processes (docs/server.md, "Several processes")
@@ -203,6 +209,8 @@ def build_config(args: argparse.Namespace) -> object:
     from ..server.lobby.seeks import COUNTDOWN_MAX, check_bot_waits
 
     within(args, "seek_countdown", 0, COUNTDOWN_MAX, " seconds")
+    within(args, "seek_per_address", 1, 100_000)
+    within(args, "seek_per_network", 1, 100_000)
     try:
         bot_waits = check_bot_waits(args.seek_bot_waits)
     except ValueError as exc:
@@ -234,7 +242,9 @@ def build_config(args: argparse.Namespace) -> object:
                         bot_queue=args.bot_queue, secure_cookies=args.secure_cookies,
                         bus_url=bus, lease_seconds=args.lease_seconds,
                         process_name=args.name, bus_secret=secret,
-                        seek_countdown=args.seek_countdown, seek_bot_waits=bot_waits)
+                        seek_countdown=args.seek_countdown, seek_bot_waits=bot_waits,
+                        seek_per_address=args.seek_per_address,
+                        seek_per_network=args.seek_per_network)
 
 
 def _forwarded(value: str | None) -> tuple[str, ...]:

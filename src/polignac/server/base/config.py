@@ -187,7 +187,14 @@ class ServerConfig:
     online_window: float = 15.0
     """Seconds a browser counts as online after its last lobby poll or table connection."""
     max_seeks: int = 1000
-    """Requests stored at most (server-wide); one more answers 429 ``too-many-seeks``."""
+    """Live requests at most (server-wide: those whose page asked within
+    ``seek_stale``); one more first pushes out the oldest live request whose page never
+    asked, else answers 429 ``too-many-seeks``."""
+    seek_per_address: int = 5
+    """Live requests at most from one client address (429 ``too-many-seeks``)."""
+    seek_per_network: int = 20
+    """Live requests at most from one network: a /24 of IPv4, a /64 of IPv6
+    (``httplimits.py:client_network``; 429 ``too-many-seeks``)."""
 
     # --- several processes (docs/server.md, "Several processes": cluster.py)
     bus_url: str = "memory://"

@@ -14,7 +14,7 @@ from sqlalchemy import Connection
 from sqlalchemy.exc import SQLAlchemyError
 
 from ..base.errors import ApiError
-from ..store.db import db_now, writing
+from ..store.db import writing
 from .seeks import (
     CREATING_STUCK,
     RaceLost,
@@ -95,10 +95,11 @@ class Matchmaker:
             await self.hub.clock.sleep(tick * self.rng.uniform(0.75, 1.25))
 
     def _run(self, fn: Any) -> Any:
-        """Run ``fn(conn, now)`` in one transaction (blocking; call from a thread)."""
+        """Run ``fn(conn, now)`` in one transaction (blocking; call from a thread);
+        ``now`` is the server's clock's (``hub.clock.time()``)."""
         assert self.hub.store is not None
         with writing(self.hub.store.engine) as conn:
-            return fn(conn, db_now(conn))
+            return fn(conn, self.hub.clock.time())
 
     async def db(self, fn: Any) -> Any:
         """:meth:`_run` in a thread."""
@@ -121,7 +122,8 @@ class Matchmaker:
 
     async def tick(self) -> None:
         """One round: expire, form groups, claim the due ones, take over the lapsed
-        claims of processes gone, create the tables, write who is online.
+        claims of processes gone, create the tables, write who is online, and close
+        the groups' tables nobody sat at within ``seek_stale``.
 
         Raises:
             sqlalchemy.exc.SQLAlchemyError, RaceLost: a step failed (nothing of it kept).
@@ -144,9 +146,9 @@ class Matchmaker:
             seen_now(conn, seen, now)
             touch_online(conn, due, now)
             expire(conn, now, config.seek_stale, config.seek_lifetime, 4 * config.online_window)
-            form_groups(conn, now, config.seek_countdown)
-            groups = [take_group(conn, g, now, config.seek_stale, me, config.lease_seconds,
-                                 self.rng) for g in due_groups(conn, now)]
+            form_groups(conn, now, config.seek_countdown, config.seek_stale)
+            groups = [take_group(conn, g, now, config.seek_countdown, me,
+                                 config.lease_seconds, self.rng) for g in due_groups(conn, now)]
             for group_id, claimant, lapsed in lapsed_claims(conn, now):
                 if self.abandoned(claimant, group_id, lapsed, now):
                     rows, seated = take_over(conn, group_id, claimant, me, now,
@@ -173,6 +175,7 @@ class Matchmaker:
                 await self.db(lambda conn, _now: mark_seated(conn, seated))
         finally:  # a group left creating is taken over once its claim lapses
             self.seating.difference_update(rows[0].group_id for rows in groups)
+        await self.hub.close_unsat(config.seek_stale)
 
     async def seat(self, rows: list[Any]) -> dict[str, tuple[str, int]]:
         """Create the table of a group claimed by :meth:`tick` (the hub's own path:
@@ -194,7 +197,7 @@ class Matchmaker:
             table, _creator, _invites = await self.hub.create(
                 first.preset, n, seats, overrides, first.name, first.identity_hash,
                 {"private": False, "hints": False, "rated": bool(first.rated)},
-                table_id=first.table_id, claimed=claimed)
+                table_id=first.table_id, claimed=claimed, unsat=True)
         except ApiError as exc:
             log.warning("matchmaker: no table for %d request(s): %s", len(rows), exc)
             await self.db(lambda conn, _now: back_to_waiting(conn, ids, me))

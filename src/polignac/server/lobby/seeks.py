@@ -8,7 +8,10 @@ one deal) and whether bots may fill the empty seats after a wait (never, 30 s, 1
 min, 2 min).  One request per person (the account when signed in, else the
 browser identity): a second replaces the first.  A request lives at most
 ``ServerConfig.seek_lifetime`` seconds, and ``seek_stale`` seconds without its
-page asking how it goes (the lobby asks every 2 s).
+page asking how it goes (the lobby asks every 2 s).  A request whose page never
+asked is never matched, and a group is seated only if each member asked during its
+countdown (:func:`there`); the caps on live requests are ``limits.py``.  Every time
+is the server's clock's (``hub.clock.time()``).
 
 Its states: ``waiting`` -> ``countdown`` (a group is formed: ``group_id``,
 ``starts_at``) -> ``creating`` (a process claimed the group: ``claimant``, its
@@ -159,8 +162,10 @@ def plan(waiting: Iterable[Seek], now: float) -> list[Group]:
 
     For each key (oldest first): every ``players`` requests make a table of people.
     Of those left (fewer than ``players``), the ones that allow bots make one table
-    with bots in the other seats as soon as one of them has waited its own
+    with bots in the other seats at once when they are two or more (everyone the
+    group needs is there: issue 31), else once the one has waited its own
     ``bots_after``; a request that allows no bots is never seated with a bot.
+    ``waiting`` holds only requests whose page asks (:func:`form_groups`).
     """
     queues: dict[Key, list[Seek]] = defaultdict(list)
     for seek in sorted(waiting, key=lambda s: (s.created_at, s.id)):
@@ -172,8 +177,8 @@ def plan(waiting: Iterable[Seek], now: float) -> list[Group]:
             taken, queue = queue[:n], queue[n:]
             groups.append(Group(key, tuple(s.id for s in taken), 0, taken[0].level))
         willing = [s for s in queue if s.bots_after is not None]
-        if any(s.bots_after is not None and s.created_at + s.bots_after <= now
-               for s in willing):
+        if len(willing) >= 2 or any(s.bots_after is not None
+                                    and s.created_at + s.bots_after <= now for s in willing):
             groups.append(Group(key, tuple(s.id for s in willing), n - len(willing),
                                 willing[0].level))
     return groups
@@ -246,19 +251,22 @@ def expire(conn: Connection, now: float, stale: float, lifetime: float,
                                            seeks_t.c.state.in_(OPEN_STATES)))
         dissolve(conn, row.group_id)
     conn.execute(delete(seeks_t).where(seeks_t.c.state == SEATED,
-                                       seeks_t.c.created_at < now - lifetime))
+                                       seeks_t.c.seen_at < now - min(stale, lifetime)))
     conn.execute(delete(online_t).where(online_t.c.seen_at < now - online_keep))
     return len(gone)
 
 
-def form_groups(conn: Connection, now: float, countdown: float) -> list[Group]:
-    """Plan the waiting requests and start each group's countdown (compare-and-set);
-    the waiting rows are locked first on PostgreSQL (``FOR UPDATE SKIP LOCKED``).
+def form_groups(conn: Connection, now: float, countdown: float, stale: float) -> list[Group]:
+    """Plan the waiting requests whose page asked within ``stale`` seconds (one never
+    asked about is never matched: nobody holds it) and start each group's countdown
+    (compare-and-set); the waiting rows are locked first on PostgreSQL (``FOR UPDATE
+    SKIP LOCKED``).
 
     Raises:
         RaceLost: another process changed a planned row (roll back; try again).
     """
-    query = select(seeks_t).where(seeks_t.c.state == WAITING)
+    query = select(seeks_t).where(seeks_t.c.state == WAITING,
+                                  seeks_t.c.polled_at >= now - stale)
     if conn.dialect.name == "postgresql":
         query = query.with_for_update(skip_locked=True)
     rows = conn.execute(query).all()
@@ -291,12 +299,22 @@ def _group_rows(conn: Connection, group_id: str, state: str) -> list[Any]:
                              .order_by(seeks_t.c.created_at, seeks_t.c.id)).all())
 
 
-def take_group(conn: Connection, group_id: str, now: float, stale: float, claimant: str,
-               lease: float, rng: random.Random) -> list[Any]:
+def there(polled_at: float | None, formed: float, countdown: float) -> bool:
+    """Whether a group's member is there: its page asked after the group formed at
+    ``formed`` (a poll written by the round that formed it came before; with no
+    countdown, that round's is the last one there is)."""
+    if polled_at is None:
+        return False
+    return polled_at > formed if countdown > 0 else polled_at >= formed
+
+
+def take_group(conn: Connection, group_id: str, now: float, countdown: float,
+               claimant: str, lease: float, rng: random.Random) -> list[Any]:
     """Claim a due group for process ``claimant`` until ``now + lease`` (``countdown``
     -> ``creating``), choosing its table's id and each person's seat: its rows,
-    oldest first; none when another process took it, or when a member's page
-    stopped asking (that member is dropped and the others wait again).
+    oldest first; none when another process took it, or when a member is not there
+    (:func:`there`: its page did not ask since the group formed, ``countdown`` seconds
+    before its start; that member is dropped, the others wait again, no table made).
 
     Raises:
         RaceLost: another process changed the group meanwhile (roll back).
@@ -304,7 +322,7 @@ def take_group(conn: Connection, group_id: str, now: float, stale: float, claima
     rows = _group_rows(conn, group_id, COUNTDOWN)
     if not rows:
         return []
-    dead = [r.id for r in rows if r.seen_at < now - stale]
+    dead = [r.id for r in rows if not there(r.polled_at, r.starts_at - countdown, countdown)]
     if dead:
         conn.execute(delete(seeks_t).where(seeks_t.c.id.in_(dead)))
         dissolve(conn, group_id)
@@ -371,12 +389,12 @@ def release_claim(conn: Connection, ids: list[str], claimant: str, now: float) -
 
 
 def seen_now(conn: Connection, ids: Iterable[str], now: float) -> None:
-    """These open requests' pages asked how they go: they are alive."""
+    """These open requests' pages asked how they go: they are alive, and held."""
     ids = sorted(set(ids))
     for i in range(0, len(ids), 500):
         conn.execute(update(seeks_t).where(seeks_t.c.id.in_(ids[i:i + 500]),
                                            seeks_t.c.state.in_(OPEN_STATES))
-                     .values(seen_at=now))
+                     .values(seen_at=now, polled_at=now))
 
 
 def mark_seated(conn: Connection, seats: dict[str, tuple[str, int]]) -> None:
@@ -454,11 +472,6 @@ def group_names(conn: Connection, group_id: str) -> list[str]:
     """The names of a group's members, oldest first."""
     return list(conn.execute(select(seeks_t.c.name).where(seeks_t.c.group_id == group_id)
                              .order_by(seeks_t.c.created_at, seeks_t.c.id)).scalars())
-
-
-def count_open(conn: Connection) -> int:
-    """Requests stored (every state)."""
-    return int(conn.execute(select(func.count()).select_from(seeks_t)).scalar_one())
 
 
 def remove(conn: Connection, row: Any) -> bool:

@@ -276,6 +276,10 @@ seeks_t = Table(
     Column("table_id", String(32), nullable=True),
     Column("seat", Integer, nullable=True),
     Column("claimant", String(128), nullable=True),  # migration 0011
+    Column("address", String(64), nullable=True),  # migration 0018: the client's
+    Column("network", String(64), nullable=True),  # its /24 or /64 (the caps)
+    Column("polled_at", Float, nullable=True),  # its page's last poll (None: never)
+    Index("seeks_network", "network"),  # migration 0018
 )  # migration 0009
 
 online_t = Table(

@@ -47,6 +47,7 @@ from ..store.writer import Writer
 from .connections import ClientSockets
 from .guide import Guide
 from .hub_away import HubAway
+from .hub_room import HubRoom
 from .hub_seats import HubSeats
 from .solo import Ownership, Solo
 from .tables import GameTable
@@ -56,7 +57,7 @@ CANNOT_REPLAY = "cannot-replay"
 """What :meth:`Hub.adopt` answers for a table whose events do not replay."""
 
 
-class Hub(HubSeats, HubAway):
+class Hub(HubSeats, HubAway, HubRoom):
     """Every table of this server process, and the storage behind them."""
 
     def __init__(self, config: ServerConfig, bots: BotBackend | None = None,
@@ -73,9 +74,14 @@ class Hub(HubSeats, HubAway):
         self.tables: dict[str, GameTable] = {}
         self.store: Store | None = None
         self.writer: Writer | None = None
-        self.create_limit = KeyedRateLimit(config.create_per_minute, config.create_burst)
-        self.take_limit = KeyedRateLimit(config.take_per_minute, config.take_burst)
+        self.create_limit = KeyedRateLimit(config.create_per_minute, config.create_burst,
+                                           clock=config.clock)
+        self.take_limit = KeyedRateLimit(config.take_per_minute, config.take_burst,
+                                         clock=config.clock)
         """Requests for a seat per address and per browser, server-wide."""
+        self.unsat: dict[str, float] = {}
+        """Tables made for Find players groups that nobody has sat at yet (id -> when, on
+        ``clock.monotonic()``): not counted against ``max_tables`` (:meth:`counted`)."""
         self.loading: dict[str, asyncio.Task[GameTable | None]] = {}
         self.broken: set[str] = set()
         """Tables found not to replay (``mark_broken``): never tried again here."""
@@ -311,7 +317,7 @@ class Hub(HubSeats, HubAway):
                      overrides: dict[str, Any], name: str, holder: str,
                      options: dict[str, Any], *, table_id: str | None = None,
                      claimed: dict[int, tuple[str, str, str]] | None = None,
-                     ) -> tuple[GameTable, str, dict[int, str]]:
+                     unsat: bool = False) -> tuple[GameTable, str, dict[int, str]]:
         """Create a table for the browser identity hashed as ``holder``; return it, the
         creator's seat token and the invite tokens.
 
@@ -319,6 +325,8 @@ class Hub(HubSeats, HubAway):
         seats already taken when the table is stored, ``{seat: (token hash, holder
         hash, name)}`` (each a ``you`` or ``open`` seat; no invite is made for it):
         Find players stores a group's table with everyone seated in one write.
+        ``unsat``: a Find players table, counted against ``max_tables`` only once
+        someone sits (until then, at most ``max_tables`` such tables).
 
         Raises:
             ApiError: unknown preset, bad player count, bad seats or house rules
@@ -326,9 +334,7 @@ class Hub(HubSeats, HubAway):
             sqlalchemy.exc.IntegrityError: a table ``table_id`` is stored already.
         """
         assert self.store is not None
-        if len(self.tables) >= self.config.max_tables:
-            raise ApiError(f"the server has {len(self.tables)} tables open, its most; try "
-                           "again later", "too-many-tables", 429)
+        self._room(unsat)
         try:
             rules = get_rules(preset, overrides)
             n = rules.default_players if players is None else players
@@ -374,7 +380,10 @@ class Hub(HubSeats, HubAway):
         you = [s.get("kind") for s in seats].index("you")
         row = TableRow(table_id, preset, rules.overrides_from(PRESETS[preset]),
                        n, secrets.randbelow(n), rows, [], creator_seat=you, options=options)
-        return await self.open_table(row), creator, invites
+        table = await self.open_table(row)
+        if unsat:
+            self.unsat[table.id] = self.clock.monotonic()
+        return table, creator, invites
 
     async def create_guided(self, guide: Guide, name: str, holder: str
                             ) -> tuple[GameTable, str]:
@@ -384,9 +393,7 @@ class Hub(HubSeats, HubAway):
         Raises:
             ApiError: the server holds ``max_tables`` tables (429).
         """
-        if len(self.tables) >= self.config.max_tables:
-            raise ApiError(f"the server has {len(self.tables)} tables open, its most; try "
-                           "again later", "too-many-tables", 429)
+        self._room()
         token = new_token()
         rows = [
             SeatRow(s, "human", None, name, hash_token(token), None, holder_hash=holder)
@@ -448,9 +455,7 @@ class Hub(HubSeats, HubAway):
             return self.tables[old.rematch_id], {}
         if not old.match.finished:
             raise ApiError("the match is not over yet", "not-finished", 409)
-        if len(self.tables) >= self.config.max_tables:
-            raise ApiError(f"the server has {len(self.tables)} tables open, its most; try "
-                           "again later", "too-many-tables", 429)
+        self._room()
         rows: list[SeatRow] = []
         invites: dict[int, str] = {}
         for s in old.seats:

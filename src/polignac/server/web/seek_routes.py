@@ -19,7 +19,6 @@ from __future__ import annotations
 import asyncio
 import re
 import secrets
-import time
 from typing import Any
 
 from sqlalchemy.exc import IntegrityError
@@ -30,11 +29,12 @@ from starlette.routing import BaseRoute, Route
 from ...core import PRESETS
 from ...i18n import default_name
 from ..base.errors import ApiError
-from ..base.httplimits import client_address
+from ..base.httplimits import client_address, client_network
 from ..base.security import hash_token, new_token, token_matches
+from ..lobby import limits as seek_limits
 from ..lobby import seeks
 from ..players.ratelimits import SharedLimits
-from ..store.db import db_now, writing
+from ..store.db import writing
 from ..tables.hub import hub_of
 from .account_routes import signed_in
 from .http import (
@@ -96,14 +96,15 @@ def _choice(data: dict[str, Any], field: str, choices: tuple[Any, ...], default:
 
 
 def _db(request: Request, fn: Any) -> Any:
-    """Run ``fn(conn, now)`` in one transaction, in a thread."""
+    """Run ``fn(conn, now)`` in one transaction, in a thread (``now``: the server's
+    clock, ``hub.clock.time()``)."""
     hub = hub_of(request)
     assert hub.store is not None
     engine = hub.store.engine
 
     def run() -> Any:
         with writing(engine) as conn:
-            return fn(conn, db_now(conn))
+            return fn(conn, hub.clock.time())
     return asyncio.to_thread(run)
 
 
@@ -136,7 +137,9 @@ async def ask(request: Request) -> Response:
     Raises:
         ApiError: ``bad-field``, ``bad-preset``, ``bad-players``, ``bad-level``,
             ``bad-deals`` (400); ``seek-seated`` (409: the last request was just
-            seated); ``seek-rate``, ``too-many-seeks`` (429); ``bad-origin`` (403).
+            seated); ``seek-rate``, ``too-many-seeks`` (429: this address or network
+            holds its most live requests, or the server does and none of them is
+            unheld); ``bad-origin`` (403).
     """
     data = await json_body(request)
     hub = hub_of(request)
@@ -164,7 +167,9 @@ async def ask(request: Request) -> Response:
     name = account_name or clean_name(
         data.get("name"), default_name("name.guest", n=int(holder[:4], 16) % 1000))
     svc = service(request)
-    if not await svc.limit.allow(f"address:{client_address(request.scope)}", f"identity:{holder}"):
+    address = client_address(request.scope)[:64]
+    network = client_network(address)[:64]
+    if not await svc.limit.allow(f"address:{address}", f"identity:{holder}"):
         raise ApiError("too many requests to play from you; try again in a minute",
                        "seek-rate", 429, {"Retry-After": str(svc.limit.retry_after())})
     token = new_token()
@@ -178,14 +183,12 @@ async def ask(request: Request) -> Response:
                            f"({url})" if url else
                            "your last request is being seated at a table",
                            "seek-seated", 409, extra={"url": url})
-        if seeks.count_open(conn) >= config.max_seeks:
-            raise ApiError(f"{config.max_seeks} requests wait already, the most; try again "
-                           "later", "too-many-seeks", 429, {"Retry-After": "30"})
+        seek_limits.check_room(conn, now, config, address, network)
         seeks.add(conn, {"id": seek_id, "person": person, "identity_hash": holder,
                          "token_hash": hash_token(token), "name": name, "preset": preset,
                          "players": players, "rated": rated, "deals": deals,
                          "bots_after": bots_after, "level": level, "created_at": now,
-                         "seen_at": now})
+                         "seen_at": now, "address": address, "network": network})
         return _own(seeks.mine(conn, person), now, [])
 
     try:
@@ -214,7 +217,7 @@ async def status(request: Request) -> Response:
     svc = service(request)
     person, holder, fresh, _name = await _person(request)
     cookie = _SEEK_COOKIE_OK.fullmatch(request.cookies.get(SEEK_COOKIE, ""))
-    wall = time.monotonic()
+    wall = hub.clock.monotonic()
     count_online = wall - svc.online[0] >= 2.0
     list_again = wall - svc.listing[0] >= min(1.0, config.seek_tick)
 
