@@ -1,7 +1,8 @@
 """Find players in the browser (issue 20, "People to play with"): two people in two
 browsers (two Playwright contexts), each with an account, ask the lobby for the same
-4-player rated game with bots allowed after 30 s; each sees the other's request and
-the people online; once the wait is over both are counted down, seated at one new
+4-player rated game at 60 seconds a move with bots allowed after 30 s; each sees the
+other's request and the people online; once the wait is over both are counted down,
+seated at one new
 table with two bots, play the match (one deal) to its end, and both profiles show the
 match and a changed rating.  Screenshots of the lobby's requests on a phone and a
 desktop (``docs/screenshots/find-players-*.png`` with ``POLIGNAC_SCREENSHOTS``)."""
@@ -53,11 +54,13 @@ def _wait_for_hand(who: str, page: Any) -> None:
 
 
 def _ask(page: Any) -> None:
-    """Polignac, 4 players, one deal, rated, bots after 30 seconds, easy bots."""
+    """Polignac, 4 players, one deal, 60 seconds a move, rated, bots after 30 seconds,
+    easy bots."""
     page.click("label:has(#level-easy)")
     page.select_option("#seek-preset", "polignac")
     page.select_option("#seek-players", "4")
     page.select_option("#seek-deals", "1")
+    page.select_option("#seek-time", '{"kind":"move","seconds":60}')
     page.select_option("#seek-bots", "30")
     page.check("#seek-rated")
     page.click("#seek-ask")
@@ -110,6 +113,7 @@ def find_and_play(chromium: Any, server_a: str, server_b: str, shots: Path | Non
     # Bob sees Ann's and Cleo's requests, and two people online
     bob.wait_for_selector("#seek-list tr[data-preset=polignac]")
     assert "Ann_seeks" in bob.inner_text("#seek-list")
+    assert "60 s/move" in bob.inner_text("#seek-list tr[data-preset=polignac]")
     bob.wait_for_selector("#seek-list tr[data-preset=black-lady] button.join")
     assert "Cleo" in bob.inner_text("#seek-list tr[data-preset=black-lady]")
     wait_until(lambda: "2 people online" in bob.inner_text("#online"))
@@ -135,6 +139,7 @@ def find_and_play(chromium: Any, server_a: str, server_b: str, shots: Path | Non
     assert bob.url.rsplit("/", 1)[-1] == table_id
     for who, page in (("Ann", ann), ("Bob", bob)):
         _wait_for_hand(who, page)
+        assert page.inner_text("#time-control").strip() == "60 s/move"  # Bob's Join copied it
 
     def over() -> bool:
         record = ann.request.get(f"{server_a}/tables/{table_id}/record.json").json()

@@ -19,6 +19,7 @@ from .seeks import (
     CREATING_STUCK,
     RaceLost,
     back_to_waiting,
+    control_of,
     due_groups,
     expire,
     form_groups,
@@ -196,7 +197,8 @@ class Matchmaker:
             overrides = seek_overrides(first.preset, first.deals)
             table, _creator, _invites = await self.hub.create(
                 first.preset, n, seats, overrides, first.name, first.identity_hash,
-                {"private": False, "hints": False, "rated": bool(first.rated)},
+                {"private": False, "hints": False, "rated": bool(first.rated),
+                 "time_control": control_of(first)},
                 table_id=first.table_id, claimed=claimed, unsat=True)
         except ApiError as exc:
             log.warning("matchmaker: no table for %d request(s): %s", len(rows), exc)

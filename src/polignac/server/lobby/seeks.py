@@ -56,6 +56,7 @@ are unit-tested without a database.
 from __future__ import annotations
 
 import contextlib
+import json
 import random
 import secrets
 from collections import defaultdict
@@ -128,8 +129,9 @@ even from a process that still says it is alive (stuck)."""
 
 
 
-Key = tuple[str, int, bool, "int | None"]
-"""What must be equal for requests to be seated together: preset, players, rated, deals."""
+Key = tuple[str, int, bool, "int | None", "str | None"]
+"""What must be equal for requests to be seated together: preset, players, rated, deals,
+time control."""
 
 
 # ------------------------------------------------------------------ the pure parts
@@ -226,7 +228,7 @@ def short_presets() -> list[str]:
 
 
 def _key(row: Any) -> Key:
-    return (row.preset, row.players, bool(row.rated), row.deals)
+    return (row.preset, row.players, bool(row.rated), row.deals, row.time_control)
 
 
 def dissolve(conn: Connection, group_id: str | None) -> None:
@@ -444,7 +446,8 @@ def listing(conn: Connection, limit_groups: int = 50, limit_names: int = 10
     """The open requests, grouped by what they ask (oldest first): game, count, rated,
     length, how many wait, their names (at most ``limit_names`` each)."""
     rows = conn.execute(select(seeks_t.c.preset, seeks_t.c.players, seeks_t.c.rated,
-                               seeks_t.c.deals, seeks_t.c.name, seeks_t.c.created_at)
+                               seeks_t.c.deals, seeks_t.c.time_control, seeks_t.c.name,
+                               seeks_t.c.created_at)
                         .where(seeks_t.c.state.in_((WAITING, COUNTDOWN, CREATING)))
                         .order_by(seeks_t.c.created_at, seeks_t.c.id).limit(2000)).all()
     groups: dict[Key, dict[str, Any]] = {}
@@ -454,13 +457,27 @@ def listing(conn: Connection, limit_groups: int = 50, limit_names: int = 10
             if len(groups) >= limit_groups:
                 continue
             groups[key] = {"preset": r.preset, "players": r.players, "rated": bool(r.rated),
-                           "deals": r.deals, "waiting": 0, "names": [],
+                           "deals": r.deals, "time_control": control_of(r),
+                           "waiting": 0, "names": [],
                            "since": r.created_at}
         entry = groups[key]
         entry["waiting"] += 1
         if len(entry["names"]) < limit_names:
             entry["names"].append(r.name)
     return list(groups.values())
+
+
+def control_of(row: Any) -> dict[str, Any] | None:
+    """A request's time control (None: an untimed table)."""
+    stored: dict[str, Any] | None = (None if row.time_control is None
+                                     else json.loads(row.time_control))
+    return stored
+
+
+def stored_control(control: dict[str, Any] | None) -> str | None:
+    """A time control (``TimeControl.to_json()``: its fields in one order) as a request
+    stores it: one text for equal controls."""
+    return None if control is None else json.dumps(control, separators=(",", ":"))
 
 
 def mine(conn: Connection, person: str) -> Any:

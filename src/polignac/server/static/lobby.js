@@ -7,7 +7,7 @@ import { inviteRow } from "./seats.js";
 import { serverReason } from "./labels.js";
 import { $, make } from "./dom.js";
 import { getJson, postJson, request } from "./api.js";
-import { controlLabel } from "./timecontrol.js";
+import { chosenControl, controlLabel, fillControlChoices } from "./timecontrol.js";
 import { loadTurns, renderTurns } from "./turns.js";
 
 const playNow = $("play-now", HTMLButtonElement);
@@ -190,35 +190,9 @@ function fillHouse() {
 // ------------------------------------------------------------------ the time control
 // Untimed by default; real time (minutes each + seconds a move, or other), a fixed time a
 // move, correspondence (days a move): docs/server.md, POST /api/tables `time_control`.
-/** @type {Record<string, import("./protocol.js").TimeControl[]>} */
-const TIME_CHOICES = {
-  realtime: [[60, 0], [180, 2], [300, 3], [600, 5], [900, 10]].map(([base, increment]) =>
-    ({ kind: "realtime", base, increment })),
-  move: [15, 30, 60].map((seconds) => ({ kind: "move", seconds })),
-  days: [1, 2, 3, 5, 7].map((days) => ({ kind: "days", days })),
-};
-
 /** The time control's choices, in the page language (the one chosen kept). */
 function fillTimeControls() {
-  const keep = timePick.value || "none";
-  const group = (kind) => Object.assign(document.createElement("optgroup"),
-    { label: t(`lobby.tc.${kind}`) });
-  const none = option("none", t("lobby.tc.none"));
-  const groups = [];
-  for (const [kind, choices] of Object.entries(TIME_CHOICES)) {
-    const g = group(kind);
-    for (const c of choices) {
-      const { label } = controlLabel(c);
-      const text = c.kind === "realtime"
-        ? `${label} · ${t("clock.tc.realtimeOption", { base: c.base / 60, inc: c.increment })}` : label;
-      g.append(option(JSON.stringify(c), text));
-    }
-    if (kind === "realtime") g.append(option("custom", t("lobby.tc.custom")));
-    groups.push(g);
-  }
-  timePick.replaceChildren(none, ...groups);
-  timePick.value = keep;
-  if (timePick.selectedIndex < 0) timePick.value = "none";
+  fillControlChoices(timePick, true);
   showTimeControl();
 }
 
@@ -235,7 +209,7 @@ function chosenTimeControl() {
     return { kind: "realtime", base: Math.round(Number($("tc-base", HTMLInputElement).value) * 60),
       increment: Number($("tc-inc", HTMLInputElement).value) };
   }
-  return v && v !== "none" ? JSON.parse(v) : { kind: "none" };
+  return chosenControl(timePick);
 }
 
 /** The server's reason for refusing the form, in the page's language when it says its words

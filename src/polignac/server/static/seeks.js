@@ -6,6 +6,7 @@
 import { onLang, presetName, t } from "./i18n.js";
 import { $, make } from "./dom.js";
 import { getJson, postJson, request } from "./api.js";
+import { chosenControl, controlLabel, fillControlChoices } from "./timecontrol.js";
 
 const form = $("seek-form", HTMLFormElement);
 const presetPick = $("seek-preset", HTMLSelectElement);
@@ -14,6 +15,7 @@ const dealsPick = $("seek-deals", HTMLSelectElement);
 const botsPick = $("seek-bots", HTMLSelectElement);
 const ratedBox = $("seek-rated", HTMLInputElement);
 const nameInput = $("seek-name", HTMLInputElement);
+const timePick = $("seek-time", HTMLSelectElement);
 
 /** @type {any} */ let info = null;     // GET /api/presets
 /** @type {any} */ let state = null;    // the last GET /api/seeks answer
@@ -34,10 +36,12 @@ function clock(seconds) {
 function describe(s) {
   return [presetName(s.preset), t("seek.players", { n: s.players }),
     t(s.rated ? "seek.ratedShort" : "seek.casualShort"),
-    ...(s.deals === 1 ? [t("seek.oneDealShort")] : [])].join(" · ");
+    ...(s.deals === 1 ? [t("seek.oneDealShort")] : []),
+    ...(s.time_control ? [controlLabel(s.time_control).label] : [])].join(" · ");
 }
 
 function fillForm() {
+  fillControlChoices(timePick, false);
   const keep = presetPick.value || "polignac";
   presetPick.replaceChildren(...info.presets.map((p) => option(p.name, presetName(p.name), p.name === keep)));
   fillPlayers();
@@ -87,7 +91,7 @@ async function ask(body) {
 form.addEventListener("submit", (e) => {
   e.preventDefault();
   ask({ preset: presetPick.value, players: Number(playersPick.value), rated: ratedBox.checked,
-    deals: dealsPick.value === "1" ? 1 : null,
+    deals: dealsPick.value === "1" ? 1 : null, time_control: chosenControl(timePick),
     bots_after: botsPick.value === "never" ? null : Number(botsPick.value) });
 });
 
@@ -108,6 +112,7 @@ function showInForm(s) {
   playersPick.value = String(s.players);
   dealsPick.value = s.deals === 1 ? "1" : "match";
   ratedBox.checked = s.rated;
+  timePick.value = s.time_control ? JSON.stringify(s.time_control) : "none";
 }
 
 // ------------------------------------------------------------------ what the poll shows
@@ -148,7 +153,8 @@ function renderMine() {
 
 function sameAs(s, mine) {
   return mine && s.preset === mine.preset && s.players === mine.players && s.rated === mine.rated
-    && (s.deals ?? null) === (mine.deals ?? null);
+    && (s.deals ?? null) === (mine.deals ?? null)
+    && JSON.stringify(s.time_control ?? null) === JSON.stringify(mine.time_control ?? null);
 }
 
 function renderList() {

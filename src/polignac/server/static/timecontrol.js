@@ -54,3 +54,49 @@ export function controlLabel(control) {
   return { label: t("clock.tc.days", { n: control.days }),
     title: t("clock.tc.daysTitle", { n: control.days }) };
 }
+
+/** The time controls offered by the lobby's forms (Create table, Find players).
+ * @type {Record<string, TimeControl[]>} */
+export const TIME_CHOICES = {
+  realtime: [[60, 0], [180, 2], [300, 3], [600, 5], [900, 10]].map(([base, increment]) =>
+    ({ kind: "realtime", base, increment })),
+  move: [15, 30, 60].map((seconds) => ({ kind: "move", seconds })),
+  days: [1, 2, 3, 5, 7].map((days) => ({ kind: "days", days })),
+};
+
+/**
+ * Fill `select` with "Untimed" and the time controls by kind, in the page language, the
+ * one chosen kept (an option's value is the control's JSON; "none": untimed).
+ * @param {HTMLSelectElement} select
+ * @param {boolean} custom whether real time offers "Other…" (value "custom")
+ */
+export function fillControlChoices(select, custom) {
+  const keep = select.value || "none";
+  const option = (value, text) => Object.assign(document.createElement("option"),
+    { value, textContent: text });
+  const groups = [];
+  for (const [kind, choices] of Object.entries(TIME_CHOICES)) {
+    const g = Object.assign(document.createElement("optgroup"), { label: t(`lobby.tc.${kind}`) });
+    for (const c of choices) {
+      const { label } = controlLabel(c);
+      const text = c.kind === "realtime"
+        ? `${label} · ${t("clock.tc.realtimeOption", { base: c.base / 60, inc: c.increment })}` : label;
+      g.append(option(JSON.stringify(c), text));
+    }
+    if (custom && kind === "realtime") g.append(option("custom", t("lobby.tc.custom")));
+    groups.push(g);
+  }
+  select.replaceChildren(option("none", t("lobby.tc.none")), ...groups);
+  select.value = keep;
+  if (select.selectedIndex < 0) select.value = "none";
+}
+
+/**
+ * The control `select` chose (`{kind: "none"}`: untimed; "custom" is the caller's).
+ * @param {HTMLSelectElement} select
+ * @returns {TimeControl | {kind: "none"}}
+ */
+export function chosenControl(select) {
+  const v = select.value;
+  return v && v !== "none" && v !== "custom" ? JSON.parse(v) : { kind: "none" };
+}

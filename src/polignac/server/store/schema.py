@@ -278,6 +278,7 @@ seeks_t = Table(
     Column("claimant", String(128), nullable=True),  # migration 0011
     Column("address", String(64), nullable=True),  # migration 0018: the client's
     Column("network", String(64), nullable=True),  # its /24 or /64 (the caps)
+    Column("time_control", String(96), nullable=True),  # migration 0019: JSON, or untimed
     Column("polled_at", Float, nullable=True),  # its page's last poll (None: never)
     Index("seeks_network", "network"),  # migration 0018
 )  # migration 0009

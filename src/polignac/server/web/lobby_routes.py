@@ -65,7 +65,7 @@ def _rated(data: dict[str, Any]) -> bool:
     return rated
 
 
-def _time_control(data: dict[str, Any]) -> dict[str, Any] | None:
+def time_control_of(data: dict[str, Any]) -> dict[str, Any] | None:
     """The ``time_control`` of a new table (``core/timecontrol.py``; default none:
     untimed), in its stored form.
 
@@ -147,7 +147,7 @@ async def create_table(request: Request) -> Response:
     if not isinstance(private, bool):
         raise ApiError("private must be true or false", "bad-field")
     rated = _rated(data)
-    time_control = _time_control(data)
+    time_control = time_control_of(data)
     hints = data.get("hints", not rated and all(s.get("kind") in ("you", "bot") for s in seats))
     if not isinstance(hints, bool) or (rated and hints):
         raise ApiError("hints must be true or false (false at a rated table)", "bad-field")

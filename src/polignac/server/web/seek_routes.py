@@ -44,6 +44,7 @@ from .http import (
     set_identity,
     set_seat_cookie,
 )
+from .lobby_routes import time_control_of
 
 SEEK_COOKIE = "polignac_seek"
 _SEEK_COOKIE_OK = re.compile(r"([A-Za-z0-9_\-]{8,24})\.([A-Za-z0-9_\-]{20,64})")
@@ -118,6 +119,7 @@ def _own(row: Any, now: float, names: list[str]) -> dict[str, Any]:
     out: dict[str, Any] = {
         "id": row.id, "state": row.state, "preset": row.preset, "players": row.players,
         "rated": bool(row.rated), "deals": row.deals, "bots_after": row.bots_after,
+        "time_control": seeks.control_of(row),
         "level": row.level, "name": row.name, "waited": round(now - row.created_at, 1),
     }
     if row.bots_after is not None and row.state == seeks.WAITING:
@@ -160,6 +162,7 @@ async def ask(request: Request) -> Response:
     bots_after = _choice(data, "bots_after", seeks.bot_waits(config.seek_bot_waits), None)
     deals = _choice(data, "deals", seeks.DEALS, None)
     seeks.seek_overrides(preset, deals)  # bad-deals
+    control = seeks.stored_control(time_control_of(data))  # bad-time-control
     level = data.get("level", config.play_now_level)
     if not isinstance(level, str) or level not in config.bot_levels:
         raise ApiError(f"level must be one of {', '.join(config.bot_levels)}", "bad-level")
@@ -187,6 +190,7 @@ async def ask(request: Request) -> Response:
         seeks.add(conn, {"id": seek_id, "person": person, "identity_hash": holder,
                          "token_hash": hash_token(token), "name": name, "preset": preset,
                          "players": players, "rated": rated, "deals": deals,
+                         "time_control": control,
                          "bots_after": bots_after, "level": level, "created_at": now,
                          "seen_at": now, "address": address, "network": network})
         return _own(seeks.mine(conn, person), now, [])
