@@ -50,6 +50,18 @@ def play_until(ws: WebSocketTestSession, first: dict[str, Any], rng: random.Rand
     raise AssertionError("the match did not stop")
 
 
+def move_and_wait_for_my_turn(ws: WebSocketTestSession, state: dict[str, Any]) -> None:
+    """Play the first legal action of the state frame ``state`` (it is this seat's move),
+    then read frames until it is this seat's move again, or the match is over."""
+    deal = state["view"]["deal"]
+    ws.send_json({"type": "act", "action": deal["legal"][0], "seq": state["seq"]})
+    while True:
+        frame = ws.receive_json()
+        view = frame.get("view") or {} if frame["type"] == "event" else {}
+        if (view.get("deal") or {}).get("legal") or view.get("finished"):
+            return
+
+
 def next_non_event(ws: WebSocketTestSession) -> dict[str, Any]:
     """The next frame that is neither an event nor presence (bots may be playing)."""
     while True:

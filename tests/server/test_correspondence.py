@@ -17,7 +17,7 @@ from polignac.server.base.clock import ManualClock
 from polignac.server.jobs.botmoves import PoolBackend
 from polignac.server.store.db import Store, make_engine
 
-from .helpers import hello
+from .helpers import hello, move_and_wait_for_my_turn
 from .waiting import wait_until
 
 DAY = 24 * 3600.0
@@ -40,6 +40,14 @@ def _my_turn(client: TestClient) -> list[Any]:
     return turns
 
 
+def _waiting_table(client: TestClient) -> tuple[str, str]:
+    """A new correspondence table of this browser and three bots, at the person's move
+    (the bots play at once): its url and id."""
+    url: str = client.post("/api/tables", json=TABLE).json()["url"]
+    wait_until(lambda: [t["url"] for t in _my_turn(client)] == [url])
+    return url, url.rsplit("/", 1)[1]
+
+
 def _advance(client: TestClient, clock: ManualClock, seconds: float) -> None:
     """Move the app's clock on, then wait for the hub's sweep to be asleep again (a
     sweep reads the database in a thread, which the clock's advance does not wait for:
@@ -54,9 +62,7 @@ def test_a_waiting_correspondence_table_lives_in_the_database(
     cfg, clock = clocked
     with _app(cfg, bot_backend) as client:
         hub: Any = client.app.state.hub  # type: ignore[attr-defined]
-        url = client.post("/api/tables", json=TABLE).json()["url"]
-        table_id = url.rsplit("/", 1)[1]
-        wait_until(lambda: [t["url"] for t in _my_turn(client)] == [url])  # bots at once
+        url, table_id = _waiting_table(client)
         assert table_id in hub.tables
         _advance(client, clock, 59)
         assert table_id in hub.tables
@@ -70,12 +76,7 @@ def test_a_waiting_correspondence_table_lives_in_the_database(
             deal = state["view"]["deal"]
             assert deal["legal"], deal
             deadline = state["clocks"]["deadline"]
-            ws.send_json({"type": "act", "action": deal["legal"][0], "seq": state["seq"]})
-            while True:
-                frame = ws.receive_json()
-                view = frame.get("view") or {} if frame["type"] == "event" else {}
-                if (view.get("deal") or {}).get("legal") or view.get("finished"):
-                    break
+            move_and_wait_for_my_turn(ws, state)
         table = hub.tables[table_id]
         assert table.seat_clocks.clocks.deadline() > deadline  # a new day for the new move
         _advance(client, clock, 60)
@@ -87,9 +88,7 @@ def test_the_sweep_loads_a_stored_table_in_time_for_its_clock(
     cfg, clock = clocked
     with _app(cfg, bot_backend) as client:
         hub: Any = client.app.state.hub  # type: ignore[attr-defined]
-        url = client.post("/api/tables", json=TABLE).json()["url"]
-        table_id = url.rsplit("/", 1)[1]
-        wait_until(lambda: _my_turn(client))
+        _url, table_id = _waiting_table(client)
         deadline = _my_turn(client)[0]["deadline"]
         _advance(client, clock, 60)
         wait_until(lambda: table_id not in hub.tables)

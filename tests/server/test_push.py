@@ -18,7 +18,7 @@ from polignac.server.jobs.botmoves import PoolBackend
 from polignac.server.players import push
 
 from . import push_receiver
-from .helpers import hello, sibling
+from .helpers import hello, move_and_wait_for_my_turn, sibling
 from .test_accounts import post, signup
 from .waiting import wait_until
 
@@ -67,14 +67,7 @@ def test_your_move_at_a_correspondence_table_is_pushed(
     wait_until(lambda: hub.push.sent == 1 and hub.push.pending == 0)
     # at the table (the page open), her turns come to the page, not as pushes
     with local.websocket_connect(url + "/ws") as ws:
-        state = hello(ws)
-        seq, deal = state["seq"], state["view"]["deal"]
-        ws.send_json({"type": "act", "action": deal["legal"][0], "seq": seq})
-        while True:
-            frame = ws.receive_json()
-            view = frame.get("view") or {} if frame["type"] == "event" else {}
-            if (view.get("deal") or {}).get("legal") or view.get("finished"):
-                break  # her move again (or the match over)
+        move_and_wait_for_my_turn(ws, hello(ws))
     wait_until(lambda: hub.push.pending == 0)
     assert hub.push.sent == 1 and receiver.pushes.empty()
 

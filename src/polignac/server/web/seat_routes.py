@@ -37,7 +37,7 @@ from ..base.seating import identity_hash, read_identity, unseal
 from ..base.security import cookie_name, hash_token, new_token, token_matches
 from ..store import commitments
 from ..tables import frames
-from ..tables.hub import hub_of
+from ..tables.hub import Hub, hub_of
 from ..tables.tables import GameTable
 from .analysis_routes import stored_analyses
 from .http import (
@@ -85,11 +85,7 @@ async def take_seat(request: Request) -> Response:
         raise ApiError(f"your last request here was refused; you may ask again in "
                        f"{int(left) + 1} s", "take-cooldown", 429,
                        {"Retry-After": str(int(left) + 1)})
-    if not hub.take_limit.allow(f"address:{address}", f"identity:{holder}"):
-        raise ApiError(f"too many requests for a seat from you: at most "
-                       f"{hub.config.take_burst} at once and {hub.config.take_per_minute:g} "
-                       "a minute; try again later", "take-rate", 429,
-                       {"Retry-After": str(hub.take_limit.retry_after())})
+    _take_rate(hub, address, holder)
     await hub.check_one_account(table, holder)
     name = clean_name(data.get("name"), default_name("name.player", n=seat + 1))
     token = new_token()
@@ -131,11 +127,7 @@ async def sit(request: Request) -> Response:
         raise ApiError(f"seat {seat + 1} is not open: someone sits there, or a bot (ask "
                        "for a bot's seat at the table instead)", "not-open", 409)
     address = client_address(request.scope)
-    if not hub.take_limit.allow(f"address:{address}", f"identity:{holder}"):
-        raise ApiError(f"too many requests for a seat from you: at most "
-                       f"{hub.config.take_burst} at once and {hub.config.take_per_minute:g} "
-                       "a minute; try again later", "take-rate", 429,
-                       {"Retry-After": str(hub.take_limit.retry_after())})
+    _take_rate(hub, address, holder)
     await hub.check_one_account(table, holder)
     name = clean_name(data.get("name"), default_name("name.guest", n=seat + 1))
     token = new_token()
@@ -148,6 +140,19 @@ async def sit(request: Request) -> Response:
     set_seat_cookie(response, hub.config, table.id, seat, token)
     set_identity(response, hub.config, fresh)
     return response
+
+
+def _take_rate(hub: Hub, address: str, holder: str) -> None:
+    """Count a request for a seat (asked or taken) against the server-wide rate.
+
+    Raises:
+        ApiError: 429 ``take-rate`` with ``Retry-After``.
+    """
+    if not hub.take_limit.allow(f"address:{address}", f"identity:{holder}"):
+        raise ApiError(f"too many requests for a seat from you: at most "
+                       f"{hub.config.take_burst} at once and {hub.config.take_per_minute:g} "
+                       "a minute; try again later", "take-rate", 429,
+                       {"Retry-After": str(hub.take_limit.retry_after())})
 
 
 def _is_open(table: GameTable, seat: int) -> bool:
