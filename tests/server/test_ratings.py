@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import random
 from pathlib import Path
+from typing import Any
 
 import pytest
 from sqlalchemy import func, select
@@ -179,3 +180,31 @@ def test_a_rated_match_ends_with_each_place_and_rating_change(client: TestClient
         assert mine["before"]["rating"] != mine["after"]["rating"]
         again = hello(ws, 0)  # a late page gets it in the state
         assert again["ratings"]["seats"] == ratings["seats"]
+
+
+def test_the_end_of_a_rated_match_is_told_again_after_a_restart(
+        config: ServerConfig, bot_backend: PoolBackend) -> None:
+    """A finished rated table loaded again (a restart) gives the same ``ratings`` in its
+    state: two matches, so that the second's "before" is the first's "after"."""
+    body = {"preset": "polignac", "seats": [{"kind": "you"}] + [
+        {"kind": "bot", "level": "easy"}] * 3, "overrides": {"threshold": 1}, "rated": True}
+    told = []
+    with TestClient(create_app(config, bot_backend), base_url="http://testserver") as client:
+        signup(client, "again")
+        for seed in (5, 6):
+            table_id = post(client, "/api/tables", body).json()["id"]
+            with client.websocket_connect(f"/tables/{table_id}/ws") as ws:
+                play_until(ws, hello(ws), random.Random(seed), lambda v: v["finished"])
+                state = wait_for(lambda t=table_id: _ratings_of(client, t))
+            told.append((table_id, state))
+        cookies = dict(client.cookies)
+    assert told[1][1]["seats"][0]["before"] == told[0][1]["seats"][0]["after"]
+    with TestClient(create_app(config, bot_backend), base_url="http://testserver") as client:
+        client.cookies.update(cookies)
+        for table_id, state in told:
+            assert _ratings_of(client, table_id) == state
+
+
+def _ratings_of(client: TestClient, table_id: str) -> Any:
+    with client.websocket_connect(f"/tables/{table_id}/ws") as ws:
+        return hello(ws)["ratings"]

@@ -156,6 +156,33 @@ def apply_rated_match(conn: Connection, table_id: str, pool: str,
     return seq
 
 
+def changes_of(engine: Engine, table_id: str) -> dict[int, dict[str, Any]]:
+    """Each rated seat's rating before and after the match of ``table_id``, as its end
+    said (:func:`apply_rated_match`'s ``changes``), from the stored history: for a
+    table loaded again (a restart, or a finished table that left memory); {} for a
+    match not rated.  Blocking."""
+    out: dict[int, dict[str, Any]] = {}
+    with engine.connect() as conn:
+        seats = conn.execute(select(match_seats_t.c.seat, match_seats_t.c.rated_as).where(
+            match_seats_t.c.table_id == table_id, match_seats_t.c.rated_as.is_not(None))
+            .order_by(match_seats_t.c.seat)).all()
+        done: set[int] = set()
+        for seat, account in seats:
+            point = conn.execute(select(history_t).where(
+                history_t.c.account_id == account, history_t.c.table_id == table_id)).first()
+            if point is None or account in done:  # one account in two seats: rated once
+                continue
+            done.add(account)
+            earlier = conn.execute(select(history_t).where(
+                history_t.c.account_id == account, history_t.c.pool == point.pool,
+                history_t.c.seq < point.seq).order_by(history_t.c.seq)).all()
+            before = (Rating(earlier[-1].mu, earlier[-1].sigma, len(earlier)) if earlier
+                      else START)
+            out[int(seat)] = {"before": before.shown(),
+                              "after": Rating(point.mu, point.sigma, len(earlier) + 1).shown()}
+    return out
+
+
 def compute_all(conn: Connection) -> dict[tuple[int, str], Rating]:
     """Every account's rating in every pool, computed again from the stored finished
     rated matches in ``rating_seq`` order (the pure function behind the live table)."""

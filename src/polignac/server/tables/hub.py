@@ -32,6 +32,7 @@ from ..jobs.botmoves import BotBackend, PoolBackend, backend_for
 from ..jobs.botqueue import heavy_pool_for
 from ..jobs.workers import WorkerPool
 from ..players.push import PushSender
+from ..players.ratings import changes_of
 from ..store.db import (
     SeatRow,
     Store,
@@ -132,9 +133,16 @@ class Hub(HubSeats, HubAway, HubRoom):
                 await self.mark_broken(row.id, exc)
                 continue
             self._register(table)
+            await self._rated_end(table)
             table.wake()
             table.presence.grace_all()  # nobody is connected yet: grace periods start now
         self.started = True
+
+    async def _rated_end(self, table: GameTable) -> None:
+        """A finished rated table loaded again says its end again (``ratings``)."""
+        if table.match.finished and table.options.get("rated") and self.store is not None:
+            table.rating_changes = await asyncio.to_thread(changes_of, self.store.engine,
+                                                           table.id)
 
     def _register(self, table: GameTable) -> None:
         """Keep ``table`` in memory until it is unloaded (:meth:`unload`)."""
@@ -188,6 +196,7 @@ class Hub(HubSeats, HubAway, HubRoom):
                 await self.mark_broken(table_id, exc)
             await self.cluster.release(table_id)
             return None
+        await self._rated_end(table)
         waits = table.seat_clocks.control is not None and \
             table.seat_clocks.control.correspondence  # being away is how it is played
         table.idle.paused = not adopt and not table.match.finished and not waits
