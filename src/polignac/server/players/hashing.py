@@ -25,6 +25,8 @@ limits, ``signin_limits.py``, are the ones shared by every process).
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import functools
 import itertools
 import math
 from collections.abc import Callable
@@ -172,9 +174,14 @@ class HashQueue:
             loop = asyncio.get_running_loop()
             began = self.clock.monotonic()
             future: Future[Any] = self.pool.submit(job.fn, *job.args)
-            future.add_done_callback(
-                lambda f, job=job, began=began: loop.call_soon_threadsafe(
-                    self._finished, job, f, began))
+            future.add_done_callback(functools.partial(self._done, loop, job, began))
+
+    def _done(self, loop: asyncio.AbstractEventLoop, job: _Job, began: float,
+              future: Future[Any]) -> None:
+        """(In the job's thread) hand its end to the event loop (none when the loop
+        has closed meanwhile: the app stopped)."""
+        with contextlib.suppress(RuntimeError):
+            loop.call_soon_threadsafe(self._finished, job, future, began)
 
     def _count(self, network: str) -> None:
         """One more hash served to ``network``; forget the least counted networks
