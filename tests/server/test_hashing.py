@@ -47,7 +47,7 @@ def test_one_job_per_network_and_a_bounded_line(tmp_path: Path) -> None:
             others = [asyncio.create_task(line.run(f"10.0.{n}.0/24", _job, done, f"n{n}"))
                       for n in (2, 3)]
             await until(lambda: len(line.jobs) == 3, what="two jobs waiting")
-            with pytest.raises(HashingBusy):  # full, and nobody was served less
+            with pytest.raises(HashingBusy):  # full, and nobody waiting asked more
                 await line.run("10.0.4.0/24", _job, done, "n4")
             assert done == [] and line.refused == 2
             gate.open()
@@ -59,8 +59,8 @@ def test_one_job_per_network_and_a_bounded_line(tmp_path: Path) -> None:
     line.close()
 
 
-def test_the_network_served_least_goes_first_and_may_push_out(tmp_path: Path) -> None:
-    """A flooding network has hashes behind it: a newcomer waits before it, and takes
+def test_the_network_that_asked_least_goes_first_and_may_push_out(tmp_path: Path) -> None:
+    """A flooding network has asked many times: a newcomer waits before it, and takes
     its place in a full line (the flood's job is refused then)."""
     clock = ManualClock()
     line = HashQueue(workers=1, bound=3, clock=clock)
@@ -68,7 +68,7 @@ def test_the_network_served_least_goes_first_and_may_push_out(tmp_path: Path) ->
     flood, x, y, z = "10.9.9.0/24", "10.1.0.0/24", "10.2.0.0/24", "10.3.0.0/24"
 
     async def go() -> None:
-        for _ in range(3):  # the flood was served three times lately
+        for _ in range(3):  # the flood asked three times lately
             await line.run(flood, _job, done, "flood-before")
         assert line.count(flood) == pytest.approx(3.0)
         with Gate(tmp_path) as gate:

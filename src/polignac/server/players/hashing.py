@@ -9,14 +9,14 @@ at most one of them: a second job from a network that has one, or one more when 
 line is full, is refused at once (``429 hashing-busy`` with ``Retry-After``) instead
 of waiting behind a flood.
 
-The next job to run is that of the network served least lately (hashes started for
-it, counted down by half every :data:`HALF_LIFE` seconds of the server's clock;
-among equals, the first to come): a network that floods the line with made-up
-names has many hashes behind it, a person signing in has none, so she goes first.
-When the line is full, a newcomer served less lately than the most-served waiting
-job takes that job's place, and that job is refused (429) then.  So during a flood
-from many networks a real sign-in waits for about one hash per thread, not for the
-flood.
+The next job to run is that of the network that asked least lately (its tries,
+taken or refused, counted down by half every :data:`HALF_LIFE` seconds of the
+server's clock; among equals, the first to come): a network that floods the line
+with made-up names has asked hundreds of times, a person signing in once or twice,
+so she goes first.  When the line is full, a newcomer that asked less lately than
+the waiting job that asked most takes that job's place, and that job is refused
+(429) then.  So during a flood from many networks a real sign-in waits for about one
+hash per thread, not for the flood.
 
 The line is this process's: each web process has its own threads (the guessing
 limits, ``signin_limits.py``, are the ones shared by every process).
@@ -44,7 +44,7 @@ WORKERS = 2
 BOUND = 16
 """Jobs running or waiting, at most (one per network)."""
 HALF_LIFE = 60.0
-"""Seconds after which a network's count of hashes served counts half."""
+"""Seconds after which a network's count of tries counts half."""
 MAX_NETWORKS = 4096
 """Networks whose count is kept, at most (the least counted are forgotten first)."""
 
@@ -82,8 +82,8 @@ class HashQueue:
                                        thread_name_prefix="polignac-argon2")
         self.jobs: dict[str, _Job] = {}
         """The network of each job in the line (running or waiting): one each."""
-        self.served: dict[str, tuple[float, float]] = {}
-        """Per network: (hashes served, counted down to ``when``), ``when``."""
+        self.asked: dict[str, tuple[float, float]] = {}
+        """Per network: (tries lately, counted down to ``when``), ``when``."""
         self.seconds = 0.05
         """The mean seconds of a job lately (on the clock): what Retry-After tells."""
         self._seq = itertools.count()
@@ -100,8 +100,9 @@ class HashQueue:
         return sorted((j for j in self.jobs.values() if not j.started), key=self._order)
 
     def count(self, network: str) -> float:
-        """The hashes served lately to ``network`` (halved every ``half_life`` s)."""
-        found = self.served.get(network)
+        """The tries of ``network`` lately, taken or refused (halved every
+        ``half_life`` seconds)."""
+        found = self.asked.get(network)
         if found is None:
             return 0.0
         value, when = found
@@ -120,6 +121,7 @@ class HashQueue:
             HashingBusy: ``network`` has a job running or waiting.
         """
         if network in self.jobs:
+            self._count(network)
             self.refused += 1
             raise HashingBusy(self._retry_after())
 
@@ -129,13 +131,14 @@ class HashQueue:
 
         Raises:
             HashingBusy: ``network`` has a job in the line, or the line is full and
-                this network was served at least as lately as every waiting job; or
-                this job was waiting and a network served less took its place.
+                this network asked at least as much lately as every waiting job's; or
+                this job was waiting and a network that asked less took its place.
             Exception: whatever ``fn`` raised.
         """
         self.check(network)
+        self._count(network)
         if len(self.jobs) >= self.bound:
-            self._push_out(network)
+            self._push_out(self.count(network))
         job = _Job(network, fn, args, next(self._seq),
                    asyncio.get_running_loop().create_future())
         self.jobs[network] = job
@@ -151,11 +154,13 @@ class HashQueue:
             job.done.add_done_callback(lambda f: f.cancelled() or f.exception())
             raise
 
-    def _push_out(self, network: str) -> None:
-        """Make room for ``network``'s job in a full line, or refuse it."""
+    def _push_out(self, mine: float) -> None:
+        """Make room in a full line for the job of a network whose count (this try
+        included) is ``mine``: push out the waiting job whose network asked most, if
+        it asked more; else refuse this one."""
         waiting = self.waiting()
         victim = waiting[-1] if waiting else None
-        if victim is None or self.count(victim.network) <= self.count(network):
+        if victim is None or self.count(victim.network) <= mine:
             self.refused += 1
             raise HashingBusy(self._retry_after())
         del self.jobs[victim.network]
@@ -163,14 +168,14 @@ class HashQueue:
         victim.done.set_exception(HashingBusy(self._retry_after()))
 
     def _start_next(self) -> None:
-        """Start waiting jobs, least served first, while a thread is free."""
+        """Start waiting jobs, the network that asked least first, while a thread is
+        free."""
         while self.running < self.workers:
             waiting = self.waiting()
             if not waiting:
                 return
             job = waiting[0]
             job.started = True
-            self._count(job.network)
             loop = asyncio.get_running_loop()
             began = self.clock.monotonic()
             future: Future[Any] = self.pool.submit(job.fn, *job.args)
@@ -184,12 +189,12 @@ class HashQueue:
             loop.call_soon_threadsafe(self._finished, job, future, began)
 
     def _count(self, network: str) -> None:
-        """One more hash served to ``network``; forget the least counted networks
-        beyond ``max_networks``."""
-        self.served[network] = (self.count(network) + 1.0, self.clock.monotonic())
-        if len(self.served) > self.max_networks:
-            keep = sorted(self.served, key=self.count, reverse=True)[:self.max_networks // 2]
-            self.served = {n: self.served[n] for n in keep}
+        """One more try of ``network``; forget the least counted networks beyond
+        ``max_networks``."""
+        self.asked[network] = (self.count(network) + 1.0, self.clock.monotonic())
+        if len(self.asked) > self.max_networks:
+            keep = sorted(self.asked, key=self.count, reverse=True)[:self.max_networks // 2]
+            self.asked = {n: self.asked[n] for n in keep}
 
     def _finished(self, job: _Job, future: Future[Any], began: float) -> None:
         """A thread is done with ``job``: answer its caller, start the next."""
