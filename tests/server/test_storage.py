@@ -21,7 +21,7 @@ def test_migrations_reach_head_and_are_idempotent(database_url: str) -> None:
         migrate(engine)
         with engine.connect() as conn:
             version = conn.exec_driver_sql("SELECT version_num FROM alembic_version").scalar()
-        assert version == "0014"
+        assert version == "0015"
         assert "claimant" in {c["name"] for c in inspect(engine).get_columns("seeks")}
         buckets = {c["name"] for c in inspect(engine).get_columns("rate_buckets")}
         assert buckets == {"key", "tat"}

@@ -106,7 +106,7 @@ class HashQueue:
         if found is None:
             return 0.0
         value, when = found
-        return value * 0.5 ** (max(0.0, self.clock.monotonic() - when) / self.half_life)
+        return float(value * 0.5 ** (max(0.0, self.clock.monotonic() - when) / self.half_life))
 
     def _order(self, job: _Job) -> tuple[float, int]:
         return (self.count(job.network), job.seq)

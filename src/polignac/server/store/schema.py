@@ -58,6 +58,8 @@ seats_t = Table(
     Column("take_approved", Boolean, nullable=False, default=False),  # migration 0004
     Column("invite_sealed", String(64), nullable=True),  # migration 0004
     Column("left_at", Float, nullable=True),  # migration 0013: out of time, or gone
+    Column("account", String(32), nullable=True),  # migration 0015: holder's account name
+    Column("take_account", String(32), nullable=True),  # migration 0015: the asker's
 )
 
 events_t = Table(
@@ -88,6 +90,8 @@ accounts_t = Table(
     Column("password_hash", String(200), nullable=True),
     Column("created_at", Float, nullable=False),
     Column("deleted_at", Float, nullable=True),
+    Column("name_key", String(128), nullable=True),  # migration 0015: players/names.py
+    Column("name_key2", String(128), nullable=True),  # migration 0015
 )
 
 identities_t = Table(
@@ -283,6 +287,8 @@ abandons_t = Table(  # migration 0013
 # account's identities, passkeys and sessions; a process's leases; the profile's games;
 # Find players' groups and states; who is online; the leaderboards).
 Index("account_identities_account", identities_t.c.account_id)
+Index("accounts_name_key", accounts_t.c.name_key)
+Index("accounts_name_key2", accounts_t.c.name_key2)
 Index("leases_owner", leases_t.c.owner)
 Index("match_seats_account", match_seats_t.c.account_id, match_seats_t.c.finished_at)
 Index("match_seats_holder", match_seats_t.c.holder_hash)

@@ -230,6 +230,9 @@ async def signup(request: Request) -> Response:
     await _limit(svc, request, "signup")
     if await svc.db(svc.store.by_name, username) is not None:
         raise AccountError("this username is taken: choose another", "username-taken", 409)
+    if await svc.db(svc.store.looks_taken, username):  # before the hash (create checks too)
+        raise AccountError("this username looks like an existing one: choose another",
+                           "username-confusable", 409)
     pw_hash = await svc.hashed(request, accounts.hash_password, password)
     codes = accounts.new_recovery_codes()
     identity = read_identity(request.cookies)

@@ -41,7 +41,6 @@ from ..tables.tables import GameTable
 from .analysis_routes import stored_analyses
 from .http import (
     STATIC,
-    clean_name,
     identity,
     json_body,
     seat_param,
@@ -49,6 +48,7 @@ from .http import (
     set_seat_cookie,
     table_of,
 )
+from .person_names import person_name
 
 
 async def take_seat(request: Request) -> Response:
@@ -90,11 +90,13 @@ async def take_seat(request: Request) -> Response:
                        "a minute; try again later", "take-rate", 429,
                        {"Retry-After": str(hub.take_limit.retry_after())})
     await hub.check_one_account(table, holder)
-    name = clean_name(data.get("name"), default_name("name.player", n=seat + 1))
+    name, account = await person_name(request, data.get("name"),
+                                      default_name("name.player", n=seat + 1))
     token = new_token()
     async with table.lock:
         try:
-            await table.requests.request(seat, name, hash_token(token), holder, address)
+            await table.requests.request(seat, name, hash_token(token), holder, address,
+                                         account)
         except ProtocolError as exc:
             status = 429 if exc.rule in ("too-many-requests", "take-cooldown") else 409
             raise ApiError(str(exc), exc.rule, status) from None
@@ -271,13 +273,14 @@ async def join_submit(request: Request) -> Response:
         return target  # one seat per person: the invite stays unused
     seat, token = _invited_seat(request, table)
     data = await json_body(request)
-    name = clean_name(data.get("name"), default_name("name.guest", n=seat + 1))
+    name, account = await person_name(request, data.get("name"),
+                                      default_name("name.guest", n=seat + 1))
     await hub.check_one_account(table, holder)
     async with table.lock:
         if not token_matches(token, table.seats[seat].invite_hash):
             raise ApiError(_USED, "bad-token", 403)
         fresh_token = new_token()
-        await hub.claim(table, seat, hash_token(fresh_token), holder, name)
+        await hub.claim(table, seat, hash_token(fresh_token), holder, name, account)
     table.wake()  # the last open seat claimed: the first deal
     set_seat_cookie(target, hub.config, table.id, seat, fresh_token)
     set_identity(target, hub.config, fresh)
