@@ -17,7 +17,6 @@ import importlib.resources
 import json
 import unicodedata
 
-
 _MARKS = str.maketrans("", "", "\u200e\u200f")
 """The direction marks ``confusables.txt``'s comments put around right-to-left text."""
 
