@@ -10,7 +10,8 @@ its own) with one account, then:
 2. flood: ``--addresses`` addresses (each in a /24 of its own: the worst case for a
    line shared by networks) x ``--concurrent`` requests at once, each a sign-in (two
    in three) or a recovery (one in three) with a made-up name, sent again as soon as
-   answered, for ``--seconds``, from another process; meanwhile the same sign-ins
+   answered, for ``--seconds``, from another process (nice 10: it stands for
+   clients elsewhere); meanwhile the same sign-ins
    and GETs as in 1, and the event loop's lag (``/health``) over the flood's window
    beside the quiet window's.
 
@@ -26,6 +27,7 @@ import argparse
 import asyncio
 import collections
 import multiprocessing
+import os
 import socket
 import statistics
 import tempfile
@@ -51,7 +53,10 @@ def free_port() -> int:
 def flood(base: str, addresses: int, concurrent: int, seconds: float,
           out: Any) -> None:
     """(In a process of its own) ``addresses`` x ``concurrent`` requests at once for
-    ``seconds``; put the count of each answer's status (and rule) on ``out``."""
+    ``seconds``; put the count of each answer's status (and rule) on ``out``.  The
+    process runs nice (10): it stands for clients on other machines, and should take
+    the processor from the server measured only when it is idle."""
+    os.nice(10)
 
     async def go() -> dict[str, int]:
         counts: collections.Counter[str] = collections.Counter()
