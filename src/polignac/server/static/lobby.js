@@ -325,7 +325,7 @@ function renderTables() {
     const who = r.insertCell();
     who.className = "who";
     who.textContent = (tb.seats ?? []).map((s) => (s.open ? `(${t("lobby.openSeat")})` :
-      seatName(s))).join(", ");
+      s.guest && !s.name_key ? t("name.guestMark", { name: s.name }) : seatName(s))).join(", ");
     const go = r.insertCell();
     go.append(Object.assign(make("a", "button", t(tb.status === "finished" ? "table.replay" : "lobby.watch")),
       { href: tb.status === "finished" ? `/tables/${tb.id}/replay` : tb.url ?? `/tables/${tb.id}` }));
