@@ -8,8 +8,6 @@ from __future__ import annotations
 
 import asyncio
 import functools
-import os
-import sys
 import threading
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -20,7 +18,7 @@ from starlette.testclient import TestClient
 
 from polignac.server.base.clock import ManualClock
 from polignac.server.players import accounts
-from polignac.server.players.hashing import HALF_LIFE, NICE, HashingBusy, HashQueue
+from polignac.server.players.hashing import HALF_LIFE, HashingBusy, HashQueue
 
 from .test_accounts import PASSWORD, post
 from .test_signin_limits import at, owner, signin
@@ -116,19 +114,6 @@ def test_a_waiting_job_given_up_frees_its_place(tmp_path: Path) -> None:
 
     asyncio.run(go())
     line.close()
-
-
-@pytest.mark.skipif(sys.platform != "linux", reason="a thread's own nice value is Linux's")
-def test_the_hashing_threads_yield_the_processor_to_the_loop() -> None:
-    line = HashQueue(workers=1, bound=1, clock=ManualClock())
-
-    def nice() -> int:
-        return os.getpriority(os.PRIO_PROCESS, threading.get_native_id())
-
-    mine = nice()
-    theirs = asyncio.run(line.run("10.0.0.0/24", nice))
-    line.close()
-    assert theirs == min(19, mine + NICE)
 
 
 class _Held:

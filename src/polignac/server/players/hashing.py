@@ -18,10 +18,6 @@ the waiting job that asked most takes that job's place, and that job is refused
 (429) then.  So during a flood from many networks a real sign-in waits for about one
 hash per thread, not for the flood.
 
-On Linux the hashing threads run at a lower priority than the event loop's (nice
-:data:`NICE` more than the process): when hashes keep every core busy, the loop and
-its other players still get the processor first.
-
 The line is this process's: each web process has its own threads (the guessing
 limits, ``signin_limits.py``, are the ones shared by every process).
 """
@@ -33,9 +29,6 @@ import contextlib
 import functools
 import itertools
 import math
-import os
-import sys
-import threading
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -54,18 +47,6 @@ HALF_LIFE = 60.0
 """Seconds after which a network's count of tries counts half."""
 MAX_NETWORKS = 4096
 """Networks whose count is kept, at most (the least counted are forgotten first)."""
-NICE = 10
-"""How much nicer than the process a hashing thread is (Linux)."""
-
-
-def lower_priority() -> None:
-    """(A hashing thread's initializer) make this thread :data:`NICE` nicer than the
-    process, on Linux (where a thread has its own nice value); elsewhere nothing."""
-    if sys.platform != "linux":
-        return
-    me = threading.get_native_id()
-    with contextlib.suppress(OSError):
-        os.setpriority(os.PRIO_PROCESS, me, min(19, os.getpriority(os.PRIO_PROCESS, me) + NICE))
 
 
 class HashingBusy(ApiError):
@@ -97,8 +78,7 @@ class HashQueue:
             raise ValueError("a hashing line needs 1 <= workers <= bound")
         self.workers, self.bound, self.clock = workers, bound, clock
         self.half_life, self.max_networks = half_life, max_networks
-        self.pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="polignac-argon2",
-                                       initializer=lower_priority)
+        self.pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="polignac-argon2")
         self.jobs: dict[str, _Job] = {}
         """The network of each job in the line (running or waiting): one each."""
         self.asked: dict[str, tuple[float, float]] = {}
