@@ -43,7 +43,7 @@ def test_grace_period_then_a_solo_table_pauses_until_the_person_returns(
             state = hello(ws)
             me = state["presence"][0]
             assert me == {"seat": 0, "name": "You", "name_key": "name.you", "name_params": {},
-                          "kind": "human", "open": False,
+                          "guest": True, "kind": "human", "open": False,
                           "connected": True, "grace_until": None, "bot_playing": False,
                           "take_pending": False, "take_name": None, "take_approved": False,
                           "left": False, "may_come_back": False}

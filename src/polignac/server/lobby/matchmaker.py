@@ -26,6 +26,7 @@ from .seeks import (
     lapsed_claims,
     mark_seated,
     release_claim,
+    seek_account,
     seek_overrides,
     seen_now,
     take_group,
@@ -191,7 +192,8 @@ class Matchmaker:
         seats: list[dict[str, Any]] = [{"kind": "bot", "level": first.level} for _ in range(n)]
         for row in rows:
             seats[row.seat] = {"kind": "you" if row is first else "open"}
-        claimed = {r.seat: (r.token_hash, r.identity_hash, r.name) for r in rows}
+        claimed = {r.seat: (r.token_hash, r.identity_hash, r.name, seek_account(r))
+                   for r in rows}
         ids = [r.id for r in rows]
         try:
             overrides = seek_overrides(first.preset, first.deals)
@@ -199,7 +201,8 @@ class Matchmaker:
                 first.preset, n, seats, overrides, first.name, first.identity_hash,
                 {"private": False, "hints": False, "rated": bool(first.rated),
                  "time_control": control_of(first)},
-                table_id=first.table_id, claimed=claimed, unsat=True)
+                table_id=first.table_id, claimed=claimed, unsat=True,
+                account=seek_account(first))
         except ApiError as exc:
             log.warning("matchmaker: no table for %d request(s): %s", len(rows), exc)
             await self.db(lambda conn, _now: back_to_waiting(conn, ids, me))

@@ -444,9 +444,12 @@ def online_count(conn: Connection, now: float, window: float) -> int:
 def listing(conn: Connection, limit_groups: int = 50, limit_names: int = 10
             ) -> list[dict[str, Any]]:
     """The open requests, grouped by what they ask (oldest first): game, count, rated,
-    length, how many wait, their names (at most ``limit_names`` each)."""
+    length, how many wait, their names (at most ``limit_names`` each) and the same as
+    ``people``: ``{"name", "guest": true}`` for a guest, ``{"name", "profile"}`` (the
+    account's page) for an account."""
     rows = conn.execute(select(seeks_t.c.preset, seeks_t.c.players, seeks_t.c.rated,
                                seeks_t.c.deals, seeks_t.c.time_control, seeks_t.c.name,
+                               seeks_t.c.person,
                                seeks_t.c.created_at)
                         .where(seeks_t.c.state.in_((WAITING, COUNTDOWN, CREATING)))
                         .order_by(seeks_t.c.created_at, seeks_t.c.id).limit(2000)).all()
@@ -458,12 +461,15 @@ def listing(conn: Connection, limit_groups: int = 50, limit_names: int = 10
                 continue
             groups[key] = {"preset": r.preset, "players": r.players, "rated": bool(r.rated),
                            "deals": r.deals, "time_control": control_of(r),
-                           "waiting": 0, "names": [],
+                           "waiting": 0, "names": [], "people": [],
                            "since": r.created_at}
         entry = groups[key]
         entry["waiting"] += 1
         if len(entry["names"]) < limit_names:
             entry["names"].append(r.name)
+            account = seek_account(r)
+            entry["people"].append({"name": r.name, "guest": True} if account is None
+                                   else {"name": r.name, "profile": f"/players/{account}"})
     return list(groups.values())
 
 
@@ -478,6 +484,12 @@ def stored_control(control: dict[str, Any] | None) -> str | None:
     """A time control (``TimeControl.to_json()``: its fields in one order) as a request
     stores it: one text for equal controls."""
     return None if control is None else json.dumps(control, separators=(",", ":"))
+
+
+def seek_account(row: Any) -> str | None:
+    """The account name of a request's person (its ``name``, the account's username),
+    or None for a guest's request."""
+    return str(row.name) if str(row.person).startswith("a:") else None
 
 
 def mine(conn: Connection, person: str) -> Any:

@@ -32,6 +32,7 @@ from sqlalchemy import (
 from sqlalchemy.exc import IntegrityError
 
 from ..base.errors import ApiError
+from ..base.skeletons import name_keys
 from ..store.db import writing
 from ..store.schema import (
     accounts_t,
@@ -43,17 +44,10 @@ from ..store.schema import (
     seats_t,
     sessions_t,
 )
+from .names import RESERVED as RESERVED  # the reserved words, with the lookalike checks
+from .names import account_like, is_reserved
 
 USERNAME = re.compile(r"[A-Za-z0-9_\-]{3,20}")
-RESERVED = frozenset({
-    "admin", "administrator", "root", "system", "server", "polignac", "support", "help",
-    "moderator", "mod", "staff", "official", "bot", "bots", "guest", "anonymous", "nobody",
-    "deleted", "deleted-player", "deleted_player", "you", "me", "null", "undefined", "api",
-    "account", "accounts", "players", "leaderboard", "signin", "signup", "login", "logout",
-    "easy", "medium", "hard", "expert", "random", "oracle",
-})
-"""Usernames nobody may take (compared ignoring case): the site's own words, the bot
-levels, and names that would pass for staff."""
 DELETED_NAME = "deleted player"
 PASSWORD_MIN, PASSWORD_MAX = 8, 256
 SESSION_SECONDS = 30 * 24 * 3600
@@ -78,7 +72,8 @@ class AccountError(ApiError):
 
 
 def check_username(value: Any) -> str:
-    """The username, checked: 3 to 20 letters, digits, ``-`` or ``_``, not reserved.
+    """The username, checked: 3 to 20 letters, digits, ``-`` or ``_``, not reserved nor
+    like a reserved word (``names.py:is_reserved``).
 
     Raises:
         AccountError: ``bad-username`` (form) or ``reserved-username``.
@@ -86,7 +81,7 @@ def check_username(value: Any) -> str:
     if not isinstance(value, str) or not USERNAME.fullmatch(value):
         raise AccountError("a username has 3 to 20 characters: letters a-z, digits, - or _",
                            "bad-username")
-    if value.lower() in RESERVED:
+    if is_reserved(value):
         raise AccountError("this username is reserved: choose another", "reserved-username")
     return value
 
@@ -163,14 +158,20 @@ class AccountStore:
         finished games played under it.
 
         Raises:
-            AccountError: ``username-taken`` (ignoring case).
+            AccountError: ``username-taken`` (ignoring case), ``username-confusable``
+                (409: it looks like a live account's name, ``names.py``).
         """
         now = time.time()
+        key, key2 = name_keys(username)
         try:
             with writing(self.engine) as conn:
+                if account_like(conn, username) is not None:
+                    raise AccountError("this username looks like an existing one: choose "
+                                       "another", "username-confusable", 409)
                 account_id = conn.execute(insert(accounts_t).values(
                     username=username, username_key=username.lower(),
-                    password_hash=password_hash, created_at=now)).inserted_primary_key
+                    password_hash=password_hash, created_at=now, name_key=key,
+                    name_key2=key2)).inserted_primary_key
                 assert account_id is not None
                 account_id = account_id[0]
                 conn.execute(insert(recovery_t), [
@@ -181,6 +182,12 @@ class AccountStore:
             raise AccountError("this username is taken: choose another",
                                "username-taken", 409) from None
         return Account(int(account_id), username, now)
+
+    def looks_taken(self, username: str) -> bool:
+        """True when a live account's name is ``username`` or looks like it
+        (``names.py:account_like``)."""
+        with self.engine.connect() as conn:
+            return account_like(conn, username) is not None
 
     def password_of(self, username: str) -> tuple[Account, str | None] | None:
         """The live account named ``username`` (ignoring case) and its password hash."""
@@ -317,7 +324,7 @@ class AccountStore:
         with writing(self.engine) as conn:
             conn.execute(update(accounts_t).where(accounts_t.c.id == account_id).values(
                 username=DELETED_NAME, username_key=None, password_hash=None,
-                deleted_at=time.time()))
+                name_key=None, name_key2=None, deleted_at=time.time()))
             conn.execute(delete(sessions_t).where(sessions_t.c.account_id == account_id))
             conn.execute(delete(recovery_t).where(recovery_t.c.account_id == account_id))
             conn.execute(delete(passkeys_t).where(passkeys_t.c.account_id == account_id))

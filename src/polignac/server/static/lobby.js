@@ -300,7 +300,7 @@ function renderTables() {
     const who = r.insertCell();
     who.className = "who";
     who.textContent = (tb.seats ?? []).map((s) => (s.open ? `(${t("lobby.openSeat")})` :
-      seatName(s))).join(", ");
+      s.guest && !s.name_key ? t("name.guestMark", { name: s.name }) : seatName(s))).join(", ");
     const go = r.insertCell();
     const open = tb.status !== "finished" ? (tb.open_seats ?? []) : [];
     if (open.length) {

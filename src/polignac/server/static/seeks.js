@@ -157,6 +157,22 @@ function sameAs(s, mine) {
     && JSON.stringify(s.time_control ?? null) === JSON.stringify(mine.time_control ?? null);
 }
 
+/**
+ * Who waits in a request: an account's name links to its profile, a guest's says so.
+ * @param {{names: string[], people?: {name: string, guest?: boolean, profile?: string}[]}} s
+ */
+function people(s) {
+  const box = make("div", "who");
+  /** @type {{name: string, guest?: boolean, profile?: string}[]} */
+  const list = s.people ?? s.names.map((name) => ({ name }));
+  list.forEach((p, i) => {
+    if (i) box.append(", ");
+    if (p.profile) box.append(Object.assign(make("a", "", p.name), { href: p.profile }));
+    else box.append(p.guest ? t("name.guestMark", { name: p.name }) : p.name);
+  });
+  return box;
+}
+
 function renderList() {
   const box = $("seek-list");
   const list = state?.seeks ?? [];
@@ -171,8 +187,7 @@ function renderList() {
     game.append(make("strong", "", presetName(s.preset)),
       make("div", "who", describe(s).split(" · ").slice(1).join(" · ")));
     const who = row.insertCell();
-    who.append(make("span", "count", t("seek.waiting", { n: s.waiting })),
-      make("div", "who", s.names.join(", ")));
+    who.append(make("span", "count", t("seek.waiting", { n: s.waiting })), people(s));
     const go = row.insertCell();
     if (!mine) {
       go.append(Object.assign(make("button", "join", t("seek.join")), {

@@ -61,6 +61,23 @@ class SeatRow:
     left_at: float | None = None
     """When the person ran out of time or left for good (``tables/seat_clocks.py``): a
     stand-in plays the seat."""
+    account: str | None = None
+    """The username of the account the holder was signed in to when seated (None: a
+    guest; ``players/names.py``)."""
+    take_account: str | None = None
+    """The username of the account of the person asking for this bot's seat, if any."""
+
+
+def person_fields(seat: SeatRow) -> dict[str, Any]:
+    """What the frames say of who holds a person's seat: ``{"profile": URL}`` for a
+    signed-in person (their account's page), ``{"guest": True}`` for a guest; nothing
+    for a bot's or an open seat (``players/names.py``: a guest's name is never an
+    account's, nor like one)."""
+    if seat.kind != "human" or seat.token_hash is None:
+        return {}
+    if seat.account is None:
+        return {"guest": True}
+    return {"profile": f"/players/{seat.account}"}
 
 
 @dataclass
@@ -218,7 +235,8 @@ def insert_table(conn: Connection, row: TableRow) -> None:
          "name": s.name, "token_hash": s.token_hash, "invite_hash": s.invite_hash,
          "take_hash": s.take_hash, "take_name": s.take_name, "holder_hash": s.holder_hash,
          "take_holder": s.take_holder, "take_approved": s.take_approved,
-         "invite_sealed": s.invite_sealed}
+         "invite_sealed": s.invite_sealed, "account": s.account,
+         "take_account": s.take_account}
         for s in row.seats
     ])
 
@@ -352,7 +370,8 @@ class Store:
                 out[r.table_id].seats.append(SeatRow(
                     r.seat, r.kind, r.bot_level, r.name, r.token_hash, r.invite_hash,
                     r.take_hash, r.take_name, r.holder_hash, r.take_holder,
-                    bool(r.take_approved), r.invite_sealed, r.left_at))
+                    bool(r.take_approved), r.invite_sealed, r.left_at, r.account,
+                    r.take_account))
             for r in conn.execute(select(events_t).where(events_t.c.table_id.in_(ids))
                                   .order_by(events_t.c.table_id, events_t.c.seq)):
                 if r.table_id not in out:

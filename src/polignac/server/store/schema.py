@@ -58,6 +58,8 @@ seats_t = Table(
     Column("take_approved", Boolean, nullable=False, default=False),  # migration 0004
     Column("invite_sealed", String(64), nullable=True),  # migration 0004
     Column("left_at", Float, nullable=True),  # migration 0013: out of time, or gone
+    Column("account", String(32), nullable=True),  # migration 0020: holder's account name
+    Column("take_account", String(32), nullable=True),  # migration 0020: the asker's
 )
 
 events_t = Table(
@@ -88,6 +90,8 @@ accounts_t = Table(
     Column("password_hash", String(200), nullable=True),
     Column("created_at", Float, nullable=False),
     Column("deleted_at", Float, nullable=True),
+    Column("name_key", String(128), nullable=True),  # migration 0020: players/names.py
+    Column("name_key2", String(128), nullable=True),  # migration 0020
 )
 
 identities_t = Table(
@@ -344,6 +348,8 @@ function of these rows (``events/scoring.py:standings``)."""
 # Find players' groups and states; who is online; the leaderboards).
 Index("account_identities_account", identities_t.c.account_id)
 Index("tables_deadline", tables_t.c.deadline)  # migration 0016: the hub's sweep
+Index("accounts_name_key", accounts_t.c.name_key)
+Index("accounts_name_key2", accounts_t.c.name_key2)
 Index("leases_owner", leases_t.c.owner)
 Index("match_seats_account", match_seats_t.c.account_id, match_seats_t.c.finished_at)
 Index("match_seats_holder", match_seats_t.c.holder_hash)

@@ -11,7 +11,7 @@ from ...core import Match, Rules, summary
 from ...core.visibility import act_event, seen_by
 from ...i18n import name_fields
 from ..players.results import places
-from ..store.db import EventRow
+from ..store.db import EventRow, person_fields
 
 if TYPE_CHECKING:
     from .tables import GameTable
@@ -45,7 +45,7 @@ def info(table: GameTable) -> dict[str, Any]:
         "rules": rules_info(rules),
         "seats": [
             {"seat": s.seat, "name": s.name, **name_fields(s.name, s.seat, s.bot_level),
-             "kind": s.kind, "level": s.bot_level,
+             **person_fields(s), "kind": s.kind, "level": s.bot_level,
              "open": s.kind == "human" and s.token_hash is None}
             for s in table.seats
         ],

@@ -325,17 +325,19 @@ class Hub(HubSeats, HubAway, HubRoom):
     async def create(self, preset: str, players: int | None, seats: list[dict[str, Any]],
                      overrides: dict[str, Any], name: str, holder: str,
                      options: dict[str, Any], *, table_id: str | None = None,
-                     claimed: dict[int, tuple[str, str, str]] | None = None,
-                     unsat: bool = False) -> tuple[GameTable, str, dict[int, str]]:
+                     claimed: dict[int, tuple[str, str, str, str | None]] | None = None,
+                     unsat: bool = False, account: str | None = None,
+                     ) -> tuple[GameTable, str, dict[int, str]]:
         """Create a table for the browser identity hashed as ``holder``; return it, the
         creator's seat token and the invite tokens.
 
         ``table_id``: the new table's id (default: a new random one).  ``claimed``:
         seats already taken when the table is stored, ``{seat: (token hash, holder
-        hash, name)}`` (each a ``you`` or ``open`` seat; no invite is made for it):
-        Find players stores a group's table with everyone seated in one write.
+        hash, name, account)}`` (each a ``you`` or ``open`` seat; no invite is made for
+        it): Find players stores a group's table with everyone seated in one write.
         ``unsat``: a Find players table, counted against ``max_tables`` only once
         someone sits (until then, at most ``max_tables`` such tables).
+        ``account``: the creator's account name when signed in (None: a guest).
 
         Raises:
             ApiError: unknown preset, bad player count, bad seats or house rules
@@ -362,7 +364,7 @@ class Hub(HubSeats, HubAway, HubRoom):
             kind = spec.get("kind")
             if kind == "you":
                 rows.append(SeatRow(i, "human", None, name, hash_token(creator), None,
-                                    holder_hash=holder))
+                                    holder_hash=holder, account=account))
             elif kind == "open":
                 invite = new_token()
                 invites[i] = invite
@@ -379,13 +381,13 @@ class Hub(HubSeats, HubAway, HubRoom):
                                     None, None))
             else:
                 raise ApiError(f"seat {i}: kind must be you, bot or open", "bad-seats")
-        for i, (token_hash, seat_holder, seat_name) in (claimed or {}).items():
+        for i, (token_hash, seat_holder, seat_name, seat_account) in (claimed or {}).items():
             if not 0 <= i < n or seats[i].get("kind") not in ("you", "open"):
                 raise ApiError(f"seat {i}: only a seat of kind you or open is claimed",
                                "bad-seats")
             invites.pop(i, None)
             rows[i] = SeatRow(i, "human", None, seat_name, token_hash, None,
-                              holder_hash=seat_holder)
+                              holder_hash=seat_holder, account=seat_account)
         you = [s.get("kind") for s in seats].index("you")
         row = TableRow(table_id, preset, rules.overrides_from(PRESETS[preset]),
                        n, secrets.randbelow(n), rows, [], creator_seat=you, options=options)
@@ -394,10 +396,11 @@ class Hub(HubSeats, HubAway, HubRoom):
             self.unsat[table.id] = self.clock.monotonic()
         return table, creator, invites
 
-    async def create_guided(self, guide: Guide, name: str, holder: str
-                            ) -> tuple[GameTable, str]:
+    async def create_guided(self, guide: Guide, name: str, holder: str,
+                            account: str | None = None) -> tuple[GameTable, str]:
         """A private table for one newcomer: ``guide``'s prepared deal against its seeded
-        bots; return it and the newcomer's seat token.
+        bots; return it and the newcomer's seat token (``account``: the newcomer's
+        account name when signed in).
 
         Raises:
             ApiError: the server holds ``max_tables`` tables (429).
@@ -405,7 +408,8 @@ class Hub(HubSeats, HubAway, HubRoom):
         self._room()
         token = new_token()
         rows = [
-            SeatRow(s, "human", None, name, hash_token(token), None, holder_hash=holder)
+            SeatRow(s, "human", None, name, hash_token(token), None, holder_hash=holder,
+                    account=account)
             if s == guide.you else
             SeatRow(s, "bot", guide.bot_level, bot_name(guide.bot_level, s + 1), None, None)
             for s in range(guide.players)
@@ -472,7 +476,7 @@ class Hub(HubSeats, HubAway, HubRoom):
                 rows.append(SeatRow(s.seat, "bot", s.bot_level, s.name, None, None))
             elif s.token_hash is not None:
                 rows.append(SeatRow(s.seat, "human", None, s.name, None, s.token_hash,
-                                    holder_hash=s.holder_hash))
+                                    holder_hash=s.holder_hash, account=s.account))
             else:
                 invites[s.seat] = new_token()
                 rows.append(SeatRow(s.seat, "human", None, s.name, None,

@@ -99,9 +99,11 @@ class HubSeats:
                            "account plays one seat of a rated match", "one-account", 409)
 
     async def claim(self, table: GameTable, seat: int, token_hash: str,
-                    holder: str | None, name: str | None = None) -> None:
+                    holder: str | None, name: str | None = None,
+                    account: str | None = None) -> None:
         """Give person's ``seat`` its token and holder (invite used up), and ``name``
-        when given; call with ``table.lock`` held.
+        when given, and ``account`` (the holder's account name; None: a guest); call
+        with ``table.lock`` held.
 
         Raises:
             sqlalchemy.exc.SQLAlchemyError, WriterClosedError: not stored.
@@ -112,9 +114,10 @@ class HubSeats:
         await self.writer.run(lambda conn: update_seat(conn, table.id, seat,
                                                        token_hash=token_hash,
                                                        invite_hash=None, invite_sealed=None,
-                                                       holder_hash=holder, name=new_name))
+                                                       holder_hash=holder, name=new_name,
+                                                       account=account))
         row.token_hash, row.invite_hash, row.invite_sealed = token_hash, None, None
-        row.holder_hash = holder
+        row.holder_hash, row.account = holder, account
         if new_name != row.name:
             row.name = new_name
             table.rename(seat, new_name)

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from ...bots.registry import make_bot
 from ...i18n import name_fields
+from ..store.db import person_fields
 
 if TYPE_CHECKING:
     from .tables import GameTable
@@ -45,7 +46,7 @@ class Presence:
             until = self.grace_until.get(s.seat)
             out.append({
                 "seat": s.seat, "name": s.name, **name_fields(s.name, s.seat, s.bot_level),
-                "kind": s.kind, "open": not bot and s.token_hash is None,
+                **person_fields(s), "kind": s.kind, "open": not bot and s.token_hash is None,
                 "connected": bot or self.connections.get(s.seat, 0) > 0,
                 "grace_until": None if until is None else int(until * 1000),
                 "bot_playing": bot or s.seat in self.standing_in,

@@ -95,10 +95,10 @@ class SeatRequests:
                                 "try again later", "too-many-requests")
 
     async def request(self, seat: int, name: str, token_hash: str, holder: str,
-                      address: str = "?") -> None:
-        """A person (browser identity hashed as ``holder``, from client ``address``) asks
-        for bot ``seat``; the request waits, stored, for the creator's answer
-        (:meth:`answer`).
+                      address: str = "?", account: str | None = None) -> None:
+        """A person (browser identity hashed as ``holder``, from client ``address``;
+        ``account``: the account name when signed in) asks for bot ``seat``; the
+        request waits, stored, for the creator's answer (:meth:`answer`).
 
         Raises:
             ProtocolError: as :meth:`check`.
@@ -109,9 +109,10 @@ class SeatRequests:
         table = self.table
         await table.writer.run(lambda conn: update_seat(
             conn, table.id, seat, take_hash=token_hash, take_name=name, take_holder=holder,
-            take_approved=False))
+            take_account=account, take_approved=False))
         row = table.seats[seat]
         row.take_hash, row.take_name, row.take_holder = token_hash, name, holder
+        row.take_account = account
         row.take_approved = False
         self.addresses[seat] = address
         table.broadcast(table.presence_frame())
@@ -133,19 +134,21 @@ class SeatRequests:
         if not approve:
             await table.writer.run(lambda conn: update_seat(
                 conn, table.id, seat, take_hash=None, take_name=None, take_holder=None,
-                take_approved=False))
+                take_approved=False, take_account=None))
             self._cool_down(row.take_holder)
             self.addresses.pop(seat, None)
-            row.take_hash = row.take_name = row.take_holder = None
+            row.take_hash = row.take_name = row.take_holder = row.take_account = None
             row.take_approved = False
             table.broadcast(table.presence_frame())
             return False
         if table.match.current is None:
             token_hash, name, holder = row.take_hash, row.take_name or "", row.take_holder
+            account = row.take_account
             await table.writer.run(lambda conn: update_seat(
                 conn, table.id, seat, kind="human", bot_level=None, name=name,
                 token_hash=token_hash, invite_hash=None, holder_hash=holder, take_hash=None,
-                take_name=None, take_holder=None, take_approved=False))
+                take_name=None, take_holder=None, take_approved=False, account=account,
+                take_account=None))
             self.hand_over(seat, name, token_hash, holder)
             return True
         await table.writer.run(lambda conn: update_seat(conn, table.id, seat,
@@ -171,7 +174,8 @@ class SeatRequests:
         row = table.seats[seat]
         row.kind, row.bot_level, row.name = "human", None, name
         row.token_hash, row.invite_hash, row.holder_hash = token_hash, None, holder
-        row.take_hash = row.take_name = row.take_holder = None
+        row.account = row.take_account
+        row.take_hash = row.take_name = row.take_holder = row.take_account = None
         row.take_approved = False
         self.addresses.pop(seat, None)
         table.rename(seat, name)
@@ -193,12 +197,13 @@ class SeatRequests:
             for s in asked:
                 if finished:
                     update_seat(conn, table.id, s.seat, take_hash=None, take_name=None,
-                                take_holder=None, take_approved=False)
+                                take_holder=None, take_approved=False, take_account=None)
                 else:
                     update_seat(conn, table.id, s.seat, kind="human", bot_level=None,
                                 name=s.take_name, token_hash=s.take_hash, invite_hash=None,
                                 holder_hash=s.take_holder, take_hash=None, take_name=None,
-                                take_holder=None, take_approved=False)
+                                take_holder=None, take_approved=False,
+                                account=s.take_account, take_account=None)
 
         try:
             await table.writer.run(store)
@@ -207,7 +212,7 @@ class SeatRequests:
             return
         for s in asked:
             if finished:
-                s.take_hash = s.take_name = s.take_holder = None
+                s.take_hash = s.take_name = s.take_holder = s.take_account = None
                 s.take_approved = False
                 self.addresses.pop(s.seat, None)
             else:

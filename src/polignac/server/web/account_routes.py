@@ -16,8 +16,9 @@ account page (docs/server.md, "Accounts and sessions").
 Every POST is refused unless it is JSON (``Content-Type: application/json``, which a
 cross-site form cannot send) and its ``Origin``, when sent, is the site's own: the
 two CSRF guards, checked for every route of the app before it runs
-(``requests.py:BodyPolicy``).  Passwords are hashed with Argon2id in a thread pool of
-their own, never on the event loop, and never logged.
+(``requests.py:BodyPolicy``).  Passwords are hashed with Argon2id in a bounded line of
+threads of their own, shared fairly by client networks (``players/hashing.py``), never
+on the event loop, and never logged.
 """
 
 from __future__ import annotations
@@ -25,7 +26,6 @@ from __future__ import annotations
 import asyncio
 import re
 import time
-from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from starlette.requests import Request
@@ -38,6 +38,7 @@ from ..base.seating import IDENTITY_COOKIE, identity_hash, new_identity, read_id
 from ..base.security import hash_token, new_token
 from ..players import accounts, devices
 from ..players.accounts import Account, AccountError, AccountStore
+from ..players.hashing import HashQueue
 from ..players.profiles import export_data
 from ..players.signin_limits import SigninLimits
 from .http import json_body as http_json_body
@@ -49,21 +50,37 @@ _BAD_CREDENTIALS = "wrong username or password"
 
 
 class Service:
-    """The account routes' state in one web process: the store, the hashing threads, the
-    guessing limits (``signin_limits.py``) and the device cookies' key."""
+    """The account routes' state in one web process: the store, the hashing line
+    (``hashing.py``), the guessing limits (``signin_limits.py``) and the device
+    cookies' key."""
 
     def __init__(self, request: Request) -> None:
         hub = request.app.state.hub
         assert hub.store is not None
         self.config = hub.config
         self.store = AccountStore(hub.store.engine)
-        self.hashing = ThreadPoolExecutor(max_workers=2, thread_name_prefix="polignac-argon2")
+        self.hashing = HashQueue(clock=hub.config.clock)
         self.guessing = SigninLimits(request.app.state.limits)  # shared by every process
         self._device_key: bytes | None = None
 
-    async def hashed(self, fn: Any, *args: Any) -> Any:
-        """Run a slow hashing function in the hashing threads."""
-        return await asyncio.get_running_loop().run_in_executor(self.hashing, fn, *args)
+    async def hashed(self, request: Request, fn: Any, *args: Any) -> Any:
+        """Run a slow hashing function in the hashing line, in the turn of the
+        request's client network.
+
+        Raises:
+            HashingBusy: 429 ``hashing-busy``: that network has a hash in the line, or
+                the line is full (``hashing.py``).
+        """
+        return await self.hashing.run(_network(request), fn, *args)
+
+    def hash_first(self, request: Request) -> None:
+        """Refuse at once a request whose network has a hash in the line already,
+        before any other work (a flood from one network costs nothing more).
+
+        Raises:
+            HashingBusy: 429 ``hashing-busy``.
+        """
+        self.hashing.check(_network(request))
 
     async def db(self, fn: Any, *args: Any) -> Any:
         """Run a blocking store method in a thread."""
@@ -74,6 +91,11 @@ class Service:
         if self._device_key is None:
             self._device_key = await self.db(devices.device_key, self.store.engine)
         return self._device_key
+
+
+def _network(request: Request) -> str:
+    """The request's client network (``httplimits.py:client_network``)."""
+    return client_network(client_address(request.scope))
 
 
 def service(request: Request) -> Service:
@@ -137,7 +159,7 @@ async def _limit(svc: Service, request: Request, kind: str, username: str | None
     Raises:
         AccountError: ``signin-rate`` (429), with ``headers`` (Retry-After).
     """
-    network = client_network(client_address(request.scope))
+    network = _network(request)
     wait = await svc.guessing.take(kind, network, username, device)
     if wait is not None:
         exc = AccountError(f"too many tries: try again in {wait} s", "signin-rate", 429)
@@ -205,10 +227,14 @@ async def signup(request: Request) -> Response:
     data = await json_body(request)
     username = accounts.check_username(data.get("username"))
     password = accounts.check_password(data.get("password"))
+    svc.hash_first(request)
     await _limit(svc, request, "signup")
     if await svc.db(svc.store.by_name, username) is not None:
         raise AccountError("this username is taken: choose another", "username-taken", 409)
-    pw_hash = await svc.hashed(accounts.hash_password, password)
+    if await svc.db(svc.store.looks_taken, username):  # before the hash (create checks too)
+        raise AccountError("this username looks like an existing one: choose another",
+                           "username-confusable", 409)
+    pw_hash = await svc.hashed(request, accounts.hash_password, password)
     codes = accounts.new_recovery_codes()
     identity = read_identity(request.cookies)
     held = identity_hash(identity) if identity is not None else None
@@ -228,11 +254,12 @@ async def signin(request: Request) -> Response:
     if not isinstance(username, str) or not isinstance(password, str) or \
             len(username) > 64 or len(password) > accounts.PASSWORD_MAX:
         raise AccountError(_BAD_CREDENTIALS, "bad-credentials", 401)
+    svc.hash_first(request)
     found = await svc.db(svc.store.password_of, username)
     await _limit(svc, request, "signin", username,
                  await _device(request, svc, found[0] if found is not None else None))
-    stored = found[1] if found is not None else None
-    ok = await svc.hashed(accounts.verify_password, stored, password)
+    stored = found[1] if found is not None else None  # unknown: a dummy hash, same cost
+    ok = await svc.hashed(request, accounts.verify_password, stored, password)
     if found is None or not ok:
         raise AccountError(_BAD_CREDENTIALS, "bad-credentials", 401)
     response = JSONResponse(_me(found[0]))
@@ -268,7 +295,7 @@ async def recover(request: Request) -> Response:
     wrong = AccountError("wrong username or recovery code", "bad-recovery", 401)
     if not await svc.db(svc.store.code_valid, username, code):
         raise wrong
-    pw_hash = await svc.hashed(accounts.hash_password, password)
+    pw_hash = await svc.hashed(request, accounts.hash_password, password)
     account = await svc.db(svc.store.recover, username, code, pw_hash)
     if account is None:  # spent meanwhile by another request
         raise wrong
@@ -333,14 +360,17 @@ async def _confirm_password(request: Request, svc: Service, account: Account,
 
     Raises:
         AccountError: ``wrong-password`` (401), ``signin-rate`` (429).
+        HashingBusy: 429 ``hashing-busy`` (``players/hashing.py``).
     """
     wrong = AccountError("wrong password", "wrong-password", 401)
     if not isinstance(password, str) or len(password) > accounts.PASSWORD_MAX:
         raise wrong
+    svc.hash_first(request)
     await _limit(svc, request, "signin", account.username,
                  await _device(request, svc, account))
     found = await svc.db(svc.store.password_of, account.username)
-    ok = await svc.hashed(accounts.verify_password, found[1] if found else None, password)
+    ok = await svc.hashed(request, accounts.verify_password, found[1] if found else None,
+                          password)
     if found is None or not ok:
         raise wrong
 
@@ -360,7 +390,7 @@ async def change_password(request: Request) -> Response:
     data = await json_body(request)
     new = accounts.check_password(data.get("new_password"))
     await _confirm_password(request, svc, account, data.get("password"))
-    pw_hash = await svc.hashed(accounts.hash_password, new)
+    pw_hash = await svc.hashed(request, accounts.hash_password, new)
     ended = await svc.db(svc.store.change_password, account.id, pw_hash,
                          _session_hash(request))
     return JSONResponse({"changed": True, "ended": ended})

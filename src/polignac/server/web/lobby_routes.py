@@ -26,18 +26,19 @@ from ...core.timecontrol import TimeControl, TimeControlError
 from ...i18n import default_name, name_fields
 from ..base.errors import ApiError
 from ..lobby.seeks import bot_waits, short_presets
+from ..store.db import person_fields
 from ..tables.frames import rules_info
 from ..tables.guide import GUIDE_IDS, load_guide
 from ..tables.hub import hub_of
 from .http import (
     STATIC,
     check_create_rate,
-    clean_name,
     identity,
     json_body,
     set_identity,
     set_seat_cookie,
 )
+from .person_names import person_name
 
 if TYPE_CHECKING:
     from ..tables.hub import Hub
@@ -99,10 +100,10 @@ async def play_now(request: Request) -> Response:
     n = rules.default_players if rules else 4
     seats = [{"kind": "you"}] + [{"kind": "bot", "level": level}] * (n - 1)
     hub = hub_of(request)
-    table, token, _ = await hub.create(preset, n, seats, {},
-                                       clean_name(data.get("name"), default_name("name.you")),
-                                       holder, {"private": True, "hints": not rated,
-                                                "rated": rated})
+    name, account = await person_name(request, data.get("name"), default_name("name.you"))
+    table, token, _ = await hub.create(preset, n, seats, {}, name, holder,
+                                       {"private": True, "hints": not rated, "rated": rated},
+                                       account=account)
     response = JSONResponse({"url": f"/tables/{table.id}", "id": table.id})
     set_seat_cookie(response, hub.config, table.id, 0, token)
     set_identity(response, hub.config, fresh)
@@ -120,8 +121,8 @@ async def learn(request: Request) -> Response:
     check_create_rate(request, holder)
     hub = hub_of(request)
     guide = load_guide(GUIDE_IDS[0])
-    table, token = await hub.create_guided(
-        guide, clean_name(data.get("name"), default_name("name.you")), holder)
+    name, account = await person_name(request, data.get("name"), default_name("name.you"))
+    table, token = await hub.create_guided(guide, name, holder, account)
     response = JSONResponse({"url": f"/tables/{table.id}", "id": table.id, "guide": guide.id})
     set_seat_cookie(response, hub.config, table.id, guide.you, token)
     set_identity(response, hub.config, fresh)
@@ -156,11 +157,11 @@ async def create_table(request: Request) -> Response:
     hub = hub_of(request)
     if rated:
         await hub.check_rated_play(holder)
-    table, token, invites = await hub.create(preset, players, seats, overrides,
-                                             clean_name(data.get("name"),
-                                                        default_name("name.you")), holder,
+    name, account = await person_name(request, data.get("name"), default_name("name.you"))
+    table, token, invites = await hub.create(preset, players, seats, overrides, name, holder,
                                              {"private": private, "hints": hints,
-                                              "rated": rated, "time_control": time_control})
+                                              "rated": rated, "time_control": time_control},
+                                             account=account)
     you = next(i for i, s in enumerate(seats) if s.get("kind") == "you")
     response = JSONResponse({
         "url": f"/tables/{table.id}", "id": table.id, "private": private, "hints": hints,
@@ -199,7 +200,7 @@ def listed(hub: Hub) -> list[dict[str, Any]]:
                           else t.seat_clocks.control.to_json()),
          "open_seats": [p["seat"] for p in t.presence.seats() if p["open"]],
          "seats": [{"seat": s.seat, "name": s.name, **name_fields(s.name, s.seat, s.bot_level),
-                    "kind": s.kind, "level": s.bot_level,
+                    **person_fields(s), "kind": s.kind, "level": s.bot_level,
                     "open": p["open"], "connected": p["connected"]}
                    for s, p in zip(t.seats, t.presence.seats(), strict=True)]}
         for t in tables]

@@ -42,7 +42,6 @@ from ..tables.tables import GameTable
 from .analysis_routes import stored_analyses
 from .http import (
     STATIC,
-    clean_name,
     identity,
     json_body,
     seat_param,
@@ -50,6 +49,7 @@ from .http import (
     set_seat_cookie,
     table_of,
 )
+from .person_names import person_name
 
 
 async def take_seat(request: Request) -> Response:
@@ -87,11 +87,13 @@ async def take_seat(request: Request) -> Response:
                        {"Retry-After": str(int(left) + 1)})
     _take_rate(hub, address, holder)
     await hub.check_one_account(table, holder)
-    name = clean_name(data.get("name"), default_name("name.player", n=seat + 1))
+    name, account = await person_name(request, data.get("name"),
+                                      default_name("name.player", n=seat + 1))
     token = new_token()
     async with table.lock:
         try:
-            await table.requests.request(seat, name, hash_token(token), holder, address)
+            await table.requests.request(seat, name, hash_token(token), holder, address,
+                                         account)
         except ProtocolError as exc:
             status = 429 if exc.rule in ("too-many-requests", "take-cooldown") else 409
             raise ApiError(str(exc), exc.rule, status) from None
@@ -109,7 +111,8 @@ async def sit(request: Request) -> Response:
     Raises:
         ApiError: 403 ``private-table``, 409 ``not-open`` (a bot's or someone's seat,
             or a finished match), 409 ``already-seated``, 409 ``one-account`` / 403
-            ``play-ban`` at a rated table, 429 ``take-rate`` (nothing changes).
+            ``play-ban`` at a rated table, 409 ``name-reserved`` (a guest's name like an
+            account's), 429 ``take-rate`` (nothing changes).
     """
     table = await table_of(request)
     hub = hub_of(request)
@@ -129,12 +132,13 @@ async def sit(request: Request) -> Response:
     address = client_address(request.scope)
     _take_rate(hub, address, holder)
     await hub.check_one_account(table, holder)
-    name = clean_name(data.get("name"), default_name("name.guest", n=seat + 1))
+    name, account = await person_name(request, data.get("name"),
+                                      default_name("name.guest", n=seat + 1))
     token = new_token()
     async with table.lock:
         if not _is_open(table, seat):  # another stranger was first
             raise ApiError(f"seat {seat + 1} was just taken", "not-open", 409)
-        await hub.claim(table, seat, hash_token(token), holder, name)
+        await hub.claim(table, seat, hash_token(token), holder, name, account)
     table.wake()  # the last open seat taken: the first deal
     response = JSONResponse({"url": f"/tables/{table.id}", "id": table.id, "seat": seat})
     set_seat_cookie(response, hub.config, table.id, seat, token)
@@ -328,13 +332,14 @@ async def join_submit(request: Request) -> Response:
         return target  # one seat per person: the invite stays unused
     seat, token = _invited_seat(request, table)
     data = await json_body(request)
-    name = clean_name(data.get("name"), default_name("name.guest", n=seat + 1))
+    name, account = await person_name(request, data.get("name"),
+                                      default_name("name.guest", n=seat + 1))
     await hub.check_one_account(table, holder)
     async with table.lock:
         if not token_matches(token, table.seats[seat].invite_hash):
             raise ApiError(_USED, "bad-token", 403)
         fresh_token = new_token()
-        await hub.claim(table, seat, hash_token(fresh_token), holder, name)
+        await hub.claim(table, seat, hash_token(fresh_token), holder, name, account)
     table.wake()  # the last open seat claimed: the first deal
     set_seat_cookie(target, hub.config, table.id, seat, fresh_token)
     set_identity(target, hub.config, fresh)

@@ -38,13 +38,13 @@ from ..store.db import writing
 from ..tables.hub import hub_of
 from .account_routes import signed_in
 from .http import (
-    clean_name,
     identity,
     json_body,
     set_identity,
     set_seat_cookie,
 )
 from .lobby_routes import time_control_of
+from .person_names import person_name
 
 SEEK_COOKIE = "polignac_seek"
 _SEEK_COOKIE_OK = re.compile(r"([A-Za-z0-9_\-]{8,24})\.([A-Za-z0-9_\-]{20,64})")
@@ -166,9 +166,9 @@ async def ask(request: Request) -> Response:
     level = data.get("level", config.play_now_level)
     if not isinstance(level, str) or level not in config.bot_levels:
         raise ApiError(f"level must be one of {', '.join(config.bot_levels)}", "bad-level")
-    person, holder, fresh, account_name = await _person(request)
-    name = account_name or clean_name(
-        data.get("name"), default_name("name.guest", n=int(holder[:4], 16) % 1000))
+    person, holder, fresh, _account = await _person(request)
+    name, _account = await person_name(
+        request, data.get("name"), default_name("name.guest", n=int(holder[:4], 16) % 1000))
     svc = service(request)
     address = client_address(request.scope)[:64]
     network = client_network(address)[:64]
