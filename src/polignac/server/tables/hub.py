@@ -124,7 +124,6 @@ class Hub(HubSeats, HubAway, HubRoom):
             self.sweeper = asyncio.get_running_loop().create_task(self._sweep())
             self.started = True
             return
-        self.sweeper = asyncio.get_running_loop().create_task(self._sweep())
         later = self.clock.time() + self.config.load_ahead_seconds
         for row in await asyncio.to_thread(self.store.load_all, later):
             try:
@@ -136,6 +135,8 @@ class Hub(HubSeats, HubAway, HubRoom):
             await self._rated_end(table)
             table.wake()
             table.presence.grace_all()  # nobody is connected yet: grace periods start now
+        # once they are all loaded: a sweep meanwhile would load some of them twice
+        self.sweeper = asyncio.get_running_loop().create_task(self._sweep())
         self.started = True
 
     async def _rated_end(self, table: GameTable) -> None:
