@@ -240,7 +240,7 @@ def test_requests_expire_when_their_page_stops_asking(fast: ServerConfig,
 
 def _online(client: TestClient) -> int:
     """People online as the database counts them now (the routes cache it 2 s)."""
-    from polignac.server.lobby.seeks import online_count
+    from polignac.server.lobby.seek_rows import online_count
     from polignac.server.store.db import db_now
 
     engine = _database(client)

@@ -15,23 +15,21 @@ from sqlalchemy.exc import SQLAlchemyError
 
 from ..base.errors import ApiError
 from ..store.db import writing
+from .seek_rows import control_of, seek_account, touch_online
 from .seeks import (
     CREATING_STUCK,
     RaceLost,
     back_to_waiting,
-    control_of,
     due_groups,
     expire,
     form_groups,
     lapsed_claims,
     mark_seated,
     release_claim,
-    seek_account,
     seek_overrides,
     seen_now,
     take_group,
     take_over,
-    touch_online,
 )
 
 if TYPE_CHECKING:

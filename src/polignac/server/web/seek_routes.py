@@ -32,7 +32,7 @@ from ..base.errors import ApiError
 from ..base.httplimits import client_address, client_network
 from ..base.security import hash_token, new_token, token_matches
 from ..lobby import limits as seek_limits
-from ..lobby import seeks
+from ..lobby import seek_rows, seeks
 from ..players.ratelimits import SharedLimits
 from ..store.db import writing
 from ..tables.hub import hub_of
@@ -119,7 +119,7 @@ def _own(row: Any, now: float, names: list[str]) -> dict[str, Any]:
     out: dict[str, Any] = {
         "id": row.id, "state": row.state, "preset": row.preset, "players": row.players,
         "rated": bool(row.rated), "deals": row.deals, "bots_after": row.bots_after,
-        "time_control": seeks.control_of(row),
+        "time_control": seek_rows.control_of(row),
         "level": row.level, "name": row.name, "waited": round(now - row.created_at, 1),
     }
     if row.bots_after is not None and row.state == seeks.WAITING:
@@ -162,7 +162,7 @@ async def ask(request: Request) -> Response:
     bots_after = _choice(data, "bots_after", seeks.bot_waits(config.seek_bot_waits), None)
     deals = _choice(data, "deals", seeks.DEALS, None)
     seeks.seek_overrides(preset, deals)  # bad-deals
-    control = seeks.stored_control(time_control_of(data))  # bad-time-control
+    control = seek_rows.stored_control(time_control_of(data))  # bad-time-control
     level = data.get("level", config.play_now_level)
     if not isinstance(level, str) or level not in config.bot_levels:
         raise ApiError(f"level must be one of {', '.join(config.bot_levels)}", "bad-level")
@@ -238,9 +238,9 @@ async def status(request: Request) -> Response:
                 out["deliver"] = (row.table_id, row.seat, cookie.group(2))
                 seeks.delivered(conn, row.id)  # else it expires (another browser)
         if count_online:
-            out["online"] = seeks.online_count(conn, now, config.online_window)
+            out["online"] = seek_rows.online_count(conn, now, config.online_window)
         if list_again:
-            out["seeks"] = seeks.listing(conn)
+            out["seeks"] = seek_rows.listing(conn)
         return out
 
     got = await _db(request, read)
