@@ -1,13 +1,16 @@
+// @ts-check
 // The service worker: shows the site's Web Push notifications (players/push.py: "Your
 // move", "Your table has started") and opens the table when one is clicked, or brings its
-// open tab forward.
-/* eslint-env serviceworker */
+// open tab forward. The page's types are the DOM's, so the worker's scope is typed here.
 
-self.addEventListener("push", (event) => {
+/** @type {any} the ServiceWorkerGlobalScope */
+const worker = self;
+
+worker.addEventListener("push", (/** @type {any} */ event) => {
   /** @type {{title?: string, body?: string, url?: string, tag?: string}} */
   let data = {};
   try { data = event.data ? event.data.json() : {}; } catch { data = { body: event.data?.text() }; }
-  event.waitUntil(self.registration.showNotification(data.title || "Polignac", {
+  event.waitUntil(worker.registration.showNotification(data.title || "Polignac", {
     body: data.body || "",
     tag: data.tag,
     icon: "/static/favicon.svg",
@@ -15,13 +18,13 @@ self.addEventListener("push", (event) => {
   }));
 });
 
-self.addEventListener("notificationclick", (event) => {
+worker.addEventListener("notificationclick", (/** @type {any} */ event) => {
   event.notification.close();
-  const url = new URL(event.notification.data?.url || "/", self.location.origin).href;
+  const url = new URL(event.notification.data?.url || "/", worker.location.origin).href;
   event.waitUntil((async () => {
-    const open = await self.clients.matchAll({ type: "window", includeUncontrolled: true });
-    const tab = open.find((c) => c.url === url);
+    const open = await worker.clients.matchAll({ type: "window", includeUncontrolled: true });
+    const tab = open.find((/** @type {{url: string}} */ c) => c.url === url);
     if (tab) return tab.focus();
-    return self.clients.openWindow(url);
+    return worker.clients.openWindow(url);
   })());
 });
