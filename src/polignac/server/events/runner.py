@@ -76,6 +76,8 @@ class ArenaRunner:
         """(tournament, account) -> the table they were seated at, until it ends."""
         self.listeners: dict[str, set[asyncio.Queue[str]]] = {}
         self.created = 0
+        self.live: set[str] = set()
+        """The tournaments the last round went over (one leaving it is over)."""
 
     # ------------------------------------------------------------- the loop
 
@@ -140,9 +142,13 @@ class ArenaRunner:
         Raises:
             sqlalchemy.exc.SQLAlchemyError: the database failed (the next tick retries).
         """
-        for tid in await self.db(_live_ids):
+        live = await self.db(_live_ids)
+        for tid in live:
             await self.record_finished(tid)
             await self.seat_waiting(tid)
+        for tid in self.live.difference(live):  # over: its page shows the podium
+            self.changed(tid)
+        self.live = set(live)
 
     async def record_finished(self, tid: str) -> int:
         """Record every match of ``tid`` that has ended; how many."""

@@ -61,12 +61,12 @@ function render() {
   });
   const state = me && me.state;
   const over = data.state === "finished";
-  $("join", HTMLButtonElement).hidden = over || state === "joined";
+  $("join", HTMLButtonElement).hidden = over || !me || state === "joined";
   $("pause", HTMLButtonElement).hidden = over || state !== "joined";
   $("leave", HTMLButtonElement).hidden = over || !state || state === "left";
   $("mine").textContent = !me ? t("arena.sign_in") : state ? t(`arena.you.${state}`) : "";
   const head = el("tr", {}, el("th", { scope: "col" }, t("board.rank")), el("th", { scope: "col" }, t("board.player")),
-    el("th", { scope: "col" }, t("arena.points")), el("th", { scope: "col" }, t("board.matches")));
+    el("th", { scope: "col" }, t("arena.points")), el("th", { scope: "col" }, t("arena.matches")));
   $("standings").replaceChildren(el("thead", {}, head), el("tbody", {}, ...data.standings.map(row)));
   if (!data.standings.length) $("standings").replaceChildren(el("caption", { class: "small-muted empty" }, t("arena.empty")));
   $("podium-panel").hidden = !data.podium;
@@ -85,7 +85,12 @@ async function load() {
     if (!data || got.now >= (data.now || 0)) { data = got; skew = got.now - Date.now() / 1000; }
     $("error").textContent = "";
     render();
-    if (me && me.your_table && me.state === "joined") location.assign(me.your_table);
+    // once per table: coming back here from it does not send you there again
+    if (me && me.your_table && me.state === "joined"
+        && sessionStorage.getItem(`arena-${tid}`) !== me.your_table) {
+      sessionStorage.setItem(`arena-${tid}`, me.your_table);
+      location.assign(me.your_table);
+    }
   } catch (err) {
     $("error").textContent = err instanceof Error ? err.message : String(err);
   }
