@@ -1,12 +1,12 @@
 """A short arena in the browser (issue 34): four accounts, made through the API, at
 tables of 4 with bots after a 10 s wait.  Ann, Bob and Cleo join through the API and
 stay away (stand-ins play for them after the grace); Dan joins late on the arena's
-page, which takes him to his table, then goes away; Cleo leaves mid-way, so bots fill the empty seat;
-a guest in another browser watches the standings change live (the page's socket);
-then the test moves the stored start back so the arena ends, and the guest sees the
-podium.  The standings shown equal ``scoring.standings`` recomputed from the stored
-records.  Screenshots of the page running and finished (``docs/screenshots/arena-*``
-with ``POLIGNAC_SCREENSHOTS``)."""
+page, which takes him to his table, then goes away; Cleo leaves mid-way, so bots
+fill the empty seat; a guest in another browser watches the standings change live
+(the page's socket); then the test moves the stored start back so the arena ends,
+and the guest sees the podium.  The standings shown equal ``scoring.standings``
+recomputed from the stored records.  Screenshots of the page running and finished
+(``docs/screenshots/arena-*`` with ``POLIGNAC_SCREENSHOTS``)."""
 
 from __future__ import annotations
 
