@@ -165,15 +165,23 @@ def test_the_routes_refuse_what_they_must(app_client: TestClient) -> None:
     assert got["me"]["state"] == "paused" and got["rated"] is True
 
 
-def test_the_socket_pushes_the_standings_when_they_change(app_client: TestClient) -> None:
+def test_the_socket_pushes_the_standings_when_they_change(app_client: TestClient,
+                                                         clock: ManualClock) -> None:
     alice = account(app_client, "Alice_7")
-    tid = post(alice, "/api/tournaments", settings()).json()["id"]
+    tid = post(alice, "/api/tournaments", settings(bot_wait=None)).json()["id"]
     with app_client.websocket_connect(f"/tournaments/{tid}/ws") as ws:
         first = ws.receive_json()
         assert first["type"] == "standings" and first["standings"] == []
         post(alice, f"/api/tournaments/{tid}/join")
         pushed = ws.receive_json()
         assert [s["name"] for s in pushed["standings"]] == ["Alice_7"]
+        runner = app_client.app.state.arena  # type: ignore[attr-defined]
+        play_out(app_client, clock, tid, lambda: tid in runner.live)
+        advance(app_client, clock, 600)  # the end, with no match playing: pushed too
+        frames = [ws.receive_json() for _ in range(1)]
+        while frames[-1]["state"] != "finished" and len(frames) < 20:
+            frames.append(ws.receive_json())
+        assert frames[-1]["state"] == "finished" and frames[-1]["podium"] == []
     with pytest.raises(WebSocketDisconnect) as closed, \
             app_client.websocket_connect("/tournaments/nope-nope-1/ws") as ws:
         ws.receive_json()
