@@ -106,8 +106,8 @@ def test_an_arena_seats_and_scores_until_its_end(app_client: TestClient,
     for record in finished + [(t, p) for t, p in running]:
         seats = record.players if hasattr(record, "players") else record[1]
         assert 4 in seats or 1 in seats  # tables are people's, with bots
-    later = [r for r in finished if r.finished_at > left_at + 5]
-    assert later and all(2 not in r.players for r in later[1:])  # left: never seated again
+    after = started_after(app_client, tid, left_at)
+    assert after and all(2 not in players for players in after)  # left: never seated again
     assert any(4 in r.players for r in finished)  # the late one played
     # the end: matches running then count when they finish, and no table is made after
     play_out(app_client, clock, tid, lambda: clock.time() >= START + 600)
@@ -122,6 +122,20 @@ def test_an_arena_seats_and_scores_until_its_end(app_client: TestClient,
         [(s.player, float(s.points)) for s in again]
     assert got["state"] == "finished" and got["podium"][0]["id"] == again[0].player
     assert post(people[2], f"/api/tournaments/{tid}/join").json()["rule"] == "tournament-over"
+
+
+def started_after(client: TestClient, tid: str, when: float) -> list[list[int | None]]:
+    """The players of each table of ``tid`` formed after ``when``."""
+    import json
+
+    from sqlalchemy import select
+
+    from polignac.server.store.schema import tournament_matches_t as m
+    hub = client.app.state.hub  # type: ignore[attr-defined]
+    with writing(hub.store.engine) as conn:
+        rows = conn.execute(select(m.c.players).where(m.c.tournament_id == tid,
+                                                      m.c.started_at > when)).scalars()
+        return [json.loads(r) for r in rows]
 
 
 def start_before_end(client: TestClient, tid: str) -> list[bool]:
