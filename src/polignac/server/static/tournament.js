@@ -64,9 +64,9 @@ function render() {
   $("join", HTMLButtonElement).hidden = over || !me || state === "joined";
   $("pause", HTMLButtonElement).hidden = over || state !== "joined";
   $("leave", HTMLButtonElement).hidden = over || !state || state === "left";
-  $("mine").textContent = !me ? t("arena.sign_in") : state ? t(`arena.you.${state}`) : "";
+  $("mine").textContent = over ? "" : !me ? t("arena.sign_in") : state ? t(`arena.you.${state}`) : "";
   const head = el("tr", {}, el("th", { scope: "col" }, t("board.rank")), el("th", { scope: "col" }, t("board.player")),
-    el("th", { scope: "col" }, t("arena.points")), el("th", { scope: "col" }, t("arena.matches")));
+    el("th", { scope: "col" }, t("arena.points")), el("th", { scope: "col", class: "arena-matches" }, t("arena.matches")));
   $("standings").replaceChildren(el("thead", {}, head), el("tbody", {}, ...data.standings.map(row)));
   if (!data.standings.length) $("standings").replaceChildren(el("caption", { class: "small-muted empty" }, t("arena.empty")));
   $("podium-panel").hidden = !data.podium;
