@@ -200,3 +200,21 @@ def test_the_socket_pushes_the_standings_when_they_change(app_client: TestClient
             app_client.websocket_connect("/tournaments/nope-nope-1/ws") as ws:
         ws.receive_json()
     assert closed.value.code == 4404
+
+
+def test_a_rated_arena_makes_rated_tables_of_its_settings(app_client: TestClient,
+                                                         clock: ManualClock) -> None:
+    people = [account(app_client, f"Rated_{i}") for i in range(4)]
+    tid = post(people[0], "/api/tournaments",
+               settings(rated=True, bot_wait=None,
+                        time_control={"kind": "move", "seconds": 30})).json()["id"]
+    for p in people:
+        assert post(p, f"/api/tournaments/{tid}/join").status_code == 200
+    play_out(app_client, clock, tid, lambda: stored(app_client, tid)[1])
+    (table_id, players), = stored(app_client, tid)[1]
+    assert sorted(players) == [1, 2, 3, 4]  # type: ignore[type-var]  # all people, no bot
+    table = app_client.app.state.hub.tables[table_id]  # type: ignore[attr-defined]
+    assert table.options["rated"] is True and table.options["tournament"] == tid
+    assert table.options["time_control"] == {"kind": "move", "seconds": 30}
+    assert table.preset == "polignac" and len(table.seats) == 4
+    assert {s.name for s in table.seats} == {f"Rated_{i}" for i in range(4)}
