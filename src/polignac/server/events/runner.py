@@ -77,6 +77,8 @@ class ArenaRunner:
         self.listeners: dict[str, set[asyncio.Queue[str]]] = {}
         self.created = 0
         self.live: set[str] = set()
+        self.rounds = 0
+        """Rounds begun (a round begun after a change reads it)."""
         """The tournaments the last round went over (one leaving it is over)."""
 
     # ------------------------------------------------------------- the loop
@@ -142,6 +144,7 @@ class ArenaRunner:
         Raises:
             sqlalchemy.exc.SQLAlchemyError: the database failed (the next tick retries).
         """
+        self.rounds += 1
         live = await self.db(_live_ids)
         for tid in live:
             await self.record_finished(tid)
