@@ -171,6 +171,11 @@ class ServerConfig:
     """``redis://...``: bot moves go to ``polignac bot-worker`` processes through this
     Redis (``polignac serve --bot-queue``; docs/deploy.md); None: the local pool."""
 
+    # --- Arenas (docs/events.md: events/runner.py)
+    arena_tick: float = 2.0
+    """Seconds (the server's clock) between two rounds of the arena runner: pairing the
+    waiting players, recording the matches that ended."""
+
     # --- Find players (docs/server.md, "Find players": seeks.py)
     seek_tick: float = 1.0
     """Seconds between two rounds of each process's matchmaker."""

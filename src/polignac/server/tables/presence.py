@@ -118,9 +118,9 @@ class Presence:
         table = self.table
         if self.connections.get(seat, 0) > 0 or table.seats[seat].kind != "human":
             return
-        if not self.people_connected():  # nobody left to play with: pause, no stand-in
-            table.idle.pause()
-            return
+        if not self.people_connected() and not table.options.get("tournament"):
+            table.idle.pause()  # nobody left to play with: pause, no stand-in
+            return  # (an arena's match plays on: its standings wait for its end)
         if table.seat_clocks.rated and table.events and not table.match.finished:
             await table.seat_clocks.leave(seat)  # gone from a rated match: placed last
             return

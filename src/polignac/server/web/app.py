@@ -32,6 +32,7 @@ from ..base.httplimits import ClientRequests, RequestCounts
 from ..base.pages import error_page
 from ..base.requests import BodyPolicy
 from ..cluster.cluster import Cluster
+from ..events.runner import ArenaRunner
 from ..jobs.botmoves import BotBackend
 from ..lobby.matchmaker import Matchmaker
 from ..players.ratelimits import SharedLimits
@@ -52,6 +53,7 @@ from . import (
     scorepad_routes,
     seat_routes,
     seek_routes,
+    tournament_routes,
 )
 from .http import STATIC
 from .lobby_routes import listed
@@ -110,6 +112,7 @@ def create_app(config: ServerConfig | None = None, bots: BotBackend | None = Non
     config = config or ServerConfig()
     hub = Hub(config, bots, Cluster if config.clustered else None)
     matchmaker = Matchmaker(hub)  # Find players (matchmaker.py): every process runs one
+    arena = ArenaRunner(hub)  # arenas (events/runner.py): one process only, for now
     limits = SharedLimits(  # sign-in and seek limits, shared by the processes
         config.bus_url, config.clustered,
         lambda: hub.store.engine if hub.store is not None else None, config.clock)
@@ -121,9 +124,11 @@ def create_app(config: ServerConfig | None = None, bots: BotBackend | None = Non
             gc.freeze()
         await hub.start()
         matchmaker.start()
+        arena.start()
         try:
             yield
         finally:
+            await arena.stop()
             await matchmaker.stop()
             await hub.stop()
             await limits.close()
@@ -133,6 +138,7 @@ def create_app(config: ServerConfig | None = None, bots: BotBackend | None = Non
             # Each module's routes: one line each.
             *lobby_routes.routes(),
             *seek_routes.routes(),
+            *tournament_routes.routes(),
             *seat_routes.routes(),
             *session.routes(),
             *replay_routes.routes(),
@@ -153,6 +159,7 @@ def create_app(config: ServerConfig | None = None, bots: BotBackend | None = Non
     )
     app.state.hub = hub
     app.state.matchmaker = matchmaker
+    app.state.arena = arena
     app.state.limits = limits
     # several processes: a table another process owns is its (cluster.py), once this
     # process has checked the Host header; one process: nothing
