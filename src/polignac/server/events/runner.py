@@ -208,7 +208,7 @@ class ArenaRunner:
         settings = found.settings
         level = self.hub.config.fill_level
         seats: list[dict[str, Any]] = []
-        claimed: dict[int, tuple[str, str, str]] = {}
+        claimed: dict[int, tuple[str, str, str, str | None]] = {}
         tokens: dict[int, str] = {}
         first = True
         for i, p in enumerate(players):
@@ -218,14 +218,14 @@ class ArenaRunner:
             seats.append({"kind": "you" if first else "open"})
             first = False
             tokens[i] = new_token()
-            claimed[i] = (hash_token(tokens[i]), holders[p], names[p])
+            claimed[i] = (hash_token(tokens[i]), holders[p], names[p], names[p])  # accounts
         lead = next(p for p in players if p is not None)
         options = {"private": False, "hints": False, "rated": settings.rated,
                    "time_control": settings.time_control.to_json(), "tournament": tid}
         try:
             table, _creator, _invites = await self.hub.create(
                 settings.preset, settings.seats, seats, {}, names[lead], holders[lead],
-                options, claimed=claimed)
+                options, claimed=claimed, account=names[lead])
         except ApiError as exc:  # the server is full: they wait for the next round
             log.warning("arena %s: no table for %s (%s)", tid, players, exc)
             return False
