@@ -195,6 +195,9 @@ def test_the_socket_pushes_the_standings_when_they_change(app_client: TestClient
         runner = app_client.app.state.arena  # type: ignore[attr-defined]
         play_out(app_client, clock, tid, lambda: tid in runner.live)
         advance(app_client, clock, 600)  # the end, with no match playing: pushed too
+        # the runner's rounds read the database in a thread, which an advance does not
+        # wait for: step on until a round has seen the end (then it has been pushed)
+        play_out(app_client, clock, tid, lambda: tid not in runner.live)
         frames = [ws.receive_json() for _ in range(1)]
         while frames[-1]["state"] != "finished" and len(frames) < 20:
             frames.append(ws.receive_json())
