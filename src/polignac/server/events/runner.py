@@ -35,7 +35,7 @@ from sqlalchemy import Connection, select
 from ..base.errors import ApiError
 from ..base.security import hash_token, new_token
 from ..players.ratings import SCALE, START
-from ..store.db import writing
+from ..store.db import transact
 from ..store.schema import (
     accounts_t,
     identities_t,
@@ -104,14 +104,10 @@ class ArenaRunner:
                 log.exception("arena: tick failed")
             await self.hub.clock.sleep(self.hub.config.arena_tick)
 
-    def _run(self, fn: Callable[[Connection, float], Any]) -> Any:
-        assert self.hub.store is not None
-        with writing(self.hub.store.engine) as conn:
-            return fn(conn, self.hub.clock.time())
-
     async def db(self, fn: Callable[[Connection, float], Any]) -> Any:
-        """``fn(conn, now)`` in one transaction, in a thread (``now``: ``hub.clock``)."""
-        return await asyncio.to_thread(self._run, fn)
+        """``fn(conn, now)`` in one transaction, in a thread (``store/db.py:transact``)."""
+        assert self.hub.store is not None
+        return await transact(self.hub.store.engine, self.hub.clock, fn)
 
     # ------------------------------------------------------------- listeners
 

@@ -14,7 +14,7 @@ from sqlalchemy import Connection
 from sqlalchemy.exc import SQLAlchemyError
 
 from ..base.errors import ApiError
-from ..store.db import writing
+from ..store.db import transact
 from .seek_rows import control_of, seek_account, touch_online
 from .seeks import (
     CREATING_STUCK,
@@ -94,16 +94,10 @@ class Matchmaker:
                 log.exception("matchmaker: tick failed")
             await self.hub.clock.sleep(tick * self.rng.uniform(0.75, 1.25))
 
-    def _run(self, fn: Any) -> Any:
-        """Run ``fn(conn, now)`` in one transaction (blocking; call from a thread);
-        ``now`` is the server's clock's (``hub.clock.time()``)."""
-        assert self.hub.store is not None
-        with writing(self.hub.store.engine) as conn:
-            return fn(conn, self.hub.clock.time())
-
     async def db(self, fn: Any) -> Any:
-        """:meth:`_run` in a thread."""
-        return await asyncio.to_thread(self._run, fn)
+        """``fn(conn, now)`` in one transaction, in a thread (``store/db.py:transact``)."""
+        assert self.hub.store is not None
+        return await transact(self.hub.store.engine, self.hub.clock, fn)
 
     def abandoned(self, claimant: str | None, group_id: str, lapsed: float,
                   now: float) -> bool:

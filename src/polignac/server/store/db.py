@@ -7,14 +7,15 @@ replaying its events through the rules core.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
 import os
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 try:
     import fcntl
@@ -33,7 +34,10 @@ from sqlalchemy import (
 )
 from sqlalchemy.sql.elements import ColumnElement
 
+from ..base.clock import Clock
 from .schema import analyses_t, cut_refusals_t, events_t, seats_t, tables_t
+
+T = TypeVar("T")
 
 
 @dataclass
@@ -216,6 +220,20 @@ def writing(engine: Engine) -> Iterator[Connection]:
         if conn.dialect.name == "sqlite":
             conn.exec_driver_sql("BEGIN IMMEDIATE")
         yield conn
+
+
+async def transact(engine: Engine, clock: Clock, fn: Callable[[Connection, float], T]) -> T:
+    """``fn(conn, now)`` in one write transaction (:func:`writing`), in a thread, with
+    ``now`` read from ``clock`` there: the lobby's, the arenas' and their routes' way to
+    the database off the event loop.
+
+    Raises:
+        sqlalchemy.exc.SQLAlchemyError: the transaction failed (nothing of it stays).
+    """
+    def run() -> T:
+        with writing(engine) as conn:
+            return fn(conn, clock.time())
+    return await asyncio.to_thread(run)
 
 
 def insert_table(conn: Connection, row: TableRow) -> None:

@@ -16,7 +16,6 @@ database keeps only its hash, as for every seat.
 
 from __future__ import annotations
 
-import asyncio
 import re
 import secrets
 from typing import Any
@@ -34,7 +33,7 @@ from ..base.security import hash_token, new_token, token_matches
 from ..lobby import limits as seek_limits
 from ..lobby import seek_rows, seeks
 from ..players.ratelimits import SharedLimits
-from ..store.db import writing
+from ..store.db import transact
 from ..tables.hub import hub_of
 from .account_routes import signed_in
 from .http import (
@@ -97,16 +96,10 @@ def _choice(data: dict[str, Any], field: str, choices: tuple[Any, ...], default:
 
 
 def _db(request: Request, fn: Any) -> Any:
-    """Run ``fn(conn, now)`` in one transaction, in a thread (``now``: the server's
-    clock, ``hub.clock.time()``)."""
+    """``fn(conn, now)`` in one transaction, in a thread (``store/db.py:transact``)."""
     hub = hub_of(request)
     assert hub.store is not None
-    engine = hub.store.engine
-
-    def run() -> Any:
-        with writing(engine) as conn:
-            return fn(conn, hub.clock.time())
-    return asyncio.to_thread(run)
+    return transact(hub.store.engine, hub.clock, fn)
 
 
 def _seated_url(row: Any) -> str | None:

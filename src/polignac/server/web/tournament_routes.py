@@ -41,7 +41,7 @@ from ..events.runner import ArenaRunner
 from ..events.scoring import Standing
 from ..events.tournament import FINISHED, Settings
 from ..players.accounts import Account, link_identity
-from ..store.db import writing
+from ..store.db import transact
 from ..store.schema import accounts_t
 from ..tables.hub import hub_of
 from .account_routes import signed_in
@@ -71,15 +71,10 @@ def _tid(request: Request | WebSocket) -> str:
 
 
 def _db(request: Request | WebSocket, fn: Any) -> Any:
-    """``fn(conn, now)`` in one transaction, in a thread (``now``: the server's clock)."""
+    """``fn(conn, now)`` in one transaction, in a thread (``store/db.py:transact``)."""
     hub = hub_of(request)
     assert hub.store is not None
-    engine = hub.store.engine
-
-    def run() -> Any:
-        with writing(engine) as conn:
-            return fn(conn, hub.clock.time())
-    return asyncio.to_thread(run)
+    return transact(hub.store.engine, hub.clock, fn)
 
 
 async def _account(request: Request) -> Account:
