@@ -53,7 +53,8 @@ class Slot:
     view, ``n`` picks which), ``seq`` (the last event number plus ``n``), ``deal``
     (the open cut window's deal number plus ``n``), ``commitment`` (the open
     deal's), ``hex`` (``n`` random hex digits), ``table`` (the session's table
-    id), ``record`` (the table's record), ``pad`` (a score pad)."""
+    id), ``record`` (the table's record), ``pad`` (a score pad), ``tournament`` (the
+    last arena the fuzzer created), ``now`` (the server's clock plus ``n`` seconds)."""
 
     what: str
     n: int = 0
@@ -174,6 +175,19 @@ NUMS: list[Any] = ["1", "2", "8", "32", "0", "-1", "²", "١", "٣٢", "¹", "9"
                    "", " 1", "\u00a0"]
 """Numbers as a client writes them in a path or query: good ones, then Unicode digits
 (``str.isdigit()`` takes them, ``int()`` does not, or reads another number) and others."""
+CONTROLS: list[Any] = ["3+2", "30s", "1+0", "0+0", "3d", "999+999", "", None, 5, "x" * 300,
+                       {"base": 180}]
+"""Time controls as a client writes them (``TimeControl.parse``)."""
+SUBSCRIPTIONS: list[Any] = [
+    {"endpoint": "https://push.example.com/send/abc",
+     "keys": {"p256dh": "B" + "A" * 86, "auth": "A" * 22}},
+    {"endpoint": "http://127.0.0.1/x", "keys": {"p256dh": "x", "auth": "y"}},
+    {"endpoint": "https://10.0.0.1/x", "keys": {"p256dh": "B" + "A" * 86, "auth": "A" * 22}},
+    {"endpoint": "https://push.example.com/" + "a" * 3000, "keys": {}},
+    {}, None, "x", *WEIRD[:4]]
+"""Push subscriptions: one a browser could send, and ones the server must refuse."""
+TOURNAMENT_IDS: list[Any] = [Slot("tournament"), Slot("tournament"), "nope", "", "a" * 33,
+                             "..", "ü", "x" * 500, "1"]
 ODD_NUMS: list[Any] = [n for n in NUMS if n not in ("1", "2", "8", "32")] + ["99"]
 """The same, without numbers a route could take for real work (a deal's analysis)."""
 
@@ -241,6 +255,29 @@ ENDPOINTS: list[Endpoint] = [
     Endpoint("GET", "/api/account/export"), Endpoint("GET", "/api/players/{lang}?page={seat}"),
     Endpoint("GET", "/api/leaderboard?pool={preset}"), Endpoint("GET", "/players/{lang}"),
     Endpoint("GET", "/api/my-turn"),
+    # Arenas (tournament_routes.py): created by a signed-in fuzzer, then joined and left
+    Endpoint("POST", "/api/tournaments", {"preset": PRESET_NAMES, "seats": [3, 4, 5, 10, 2, 11,
+                                                                          "4", 4.5, None],
+                                          "time_control": CONTROLS,
+                                          "starts_at": [Slot("now"), Slot("now", 600),
+                                                        Slot("now", -3600), 0, -1, 1e308,
+                                                        "now", None, True],
+                                          "minutes": [10, 60, 720, 9, 721, 0, "60", None],
+                                          "rated": [True, False, None, 1, "no"],
+                                          "bot_wait": [None, 10, 600, 9, 601, "30", True]}),
+    Endpoint("POST", "/api/tournaments/{tid}/join"),
+    Endpoint("POST", "/api/tournaments/{tid}/pause"),
+    Endpoint("POST", "/api/tournaments/{tid}/leave"),
+    Endpoint("GET", "/api/tournaments"), Endpoint("GET", "/api/tournaments/{tid}"),
+    Endpoint("GET", "/tournaments/{tid}"),
+    # Web Push (push_routes.py): only https endpoints of public hosts are kept
+    Endpoint("POST", "/api/push/subscribe", {"subscription": SUBSCRIPTIONS,
+                                             "lang": ["en", "fr", "de", "xx", "", None, 5]}),
+    Endpoint("POST", "/api/push/unsubscribe", {"endpoint": [
+        "https://push.example.com/a", "", None, 5, "x" * 5000]}),
+    Endpoint("GET", "/api/push/key"), Endpoint("GET", "/api/push/subscriptions"),
+    # A stranger sits in a public open seat (seat_routes.py)
+    Endpoint("POST", "/tables/{table}/seats/{seat}/sit", {"name": NAMES}),
     Endpoint("GET", "/api/commitments?after={num}&limit={odd}"),
     Endpoint("GET", "/tables/{table}/commitments?after={odd}&limit={num}"),
 ]
@@ -322,7 +359,8 @@ def random_request(rng: random.Random, huge: bool = True) -> RequestTemplate:
     endpoint = rng.choice(ENDPOINTS)
     parts = {"table": rng.choice(TABLE_IDS), "seat": rng.choice(SEATS + NUMS[4:10]),
              "token": rng.choice(TOKENS), "preset": rng.choice(PRESET_NAMES[:8]),
-             "lang": rng.choice(LANGS), "num": rng.choice(NUMS), "odd": rng.choice(ODD_NUMS)}
+             "lang": rng.choice(LANGS), "num": rng.choice(NUMS), "odd": rng.choice(ODD_NUMS),
+             "tid": rng.choice(TOURNAMENT_IDS)}
     fields: dict[str, Any] | None = {name: rng.choice(pool) for name, pool
                                      in endpoint.fields.items() if rng.random() < 0.85}
     body = None
@@ -369,7 +407,7 @@ def request_templates(draw: st.DrawFn, huge: bool = False) -> RequestTemplate:
              "token": draw(st.sampled_from(TOKENS)),
              "preset": draw(st.sampled_from(PRESET_NAMES[:8])),
              "lang": draw(st.sampled_from(LANGS)), "num": draw(st.sampled_from(NUMS)),
-             "odd": draw(st.sampled_from(ODD_NUMS))}
+             "odd": draw(st.sampled_from(ODD_NUMS)), "tid": draw(_pool(TOURNAMENT_IDS))}
     fields = {name: draw(_pool(pool)) for name, pool in endpoint.fields.items()
               if draw(st.integers(0, 6))}
     bodies = st.sampled_from(HUGE_BODIES) if huge else (
@@ -574,6 +612,7 @@ class Harness:
         self.cookies: dict[str, str] = {}  # this browser's cookies
         self.stranger = "polignac_id=" + "s" * 43
         self.table_id = ""
+        self.tournament_id = ""
         self.record: dict[str, Any] | None = None
         self.session: Session | None = None
         self.log = ErrorLog()
@@ -732,6 +771,10 @@ class Harness:
             return "".join(self.rng.choice(HEX) for _ in range(slot.n))
         if slot.what == "table":
             return self.table_id
+        if slot.what == "tournament":
+            return self.tournament_id or "none-yet"
+        if slot.what == "now":
+            return int(self.hub.clock.time()) + slot.n
         if slot.what == "record":
             return self.record if self.record is not None else {}
         if slot.what == "pad":
@@ -866,6 +909,8 @@ class Harness:
             self._take_cookies(response_headers)
             if len(self.hub.tables) > tables:
                 stats.tables_created += 1
+        if status == 200 and method == "POST" and path == "/api/tournaments":
+            self.tournament_id = json.loads(data).get("id", "")
         if path.endswith("/record.json") and status == 200:
             self.record = json.loads(data)
         if status == 200 and method == "POST" and path.endswith("/rematch"):
