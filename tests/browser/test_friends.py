@@ -82,6 +82,11 @@ def test_copy_invite_join_with_a_name_and_approve_a_request(chromium: Any, serve
     bea.wait_for_selector("#join-name")
     assert "Ann" in bea.locator("#join-creator").inner_text()
     _narrow_enough(bea)
+    bea.fill("#join-name", "admin")  # a reserved name: refused, and the page says why
+    bea.click("#join-go")
+    bea.wait_for_selector("#join-error:not([hidden])")
+    assert "belongs to an account" in bea.locator("#join-error").inner_text()
+    assert "/join" in bea.url and not bea.locator("#join-go").is_disabled()
     bea.fill("#join-name", "Bea")
     bea.screenshot(path=shots / "friends-05-join.png")
     bea.click("#join-go")

@@ -50,6 +50,14 @@ def test_a_page_route_answers_the_same_error_as_a_page() -> None:
     assert "no such page here" in r.text
 
 
+def test_a_page_route_answers_json_to_its_own_script() -> None:
+    """The invite page's script sends its form as JSON and asks for JSON, so that it can
+    say why a name was refused next to the form."""
+    r = _client().get("/page", headers={"accept": "application/json"})
+    assert r.status_code == 410
+    assert r.json() == {"error": "no such page here", "rule": "no-page"}
+
+
 def test_read_body_and_read_json_raise_api_errors() -> None:
     client = _client()
     assert client.post("/body", content=b"short").text == "short"

@@ -67,10 +67,12 @@ def html_errors(endpoint: F) -> F:
 
 
 async def api_error_response(request: Request, exc: Exception) -> Response:
-    """The app's handler for :class:`ApiError`: JSON, or a page for a page route."""
+    """The app's handler for :class:`ApiError`: JSON, or a page for a page route (unless
+    the page's own script asked for JSON: ``Accept: application/json``)."""
     assert isinstance(exc, ApiError)
     endpoint = request.scope.get("endpoint")
-    if getattr(endpoint, "html_errors", False):
+    wants_json = request.headers.get("accept", "").startswith("application/json")
+    if getattr(endpoint, "html_errors", False) and not wants_json:
         page = error_page(str(exc), exc.rule, exc.status)
         page.headers.update(exc.headers or {})
         return page

@@ -3,7 +3,7 @@
 // an error's message in the reader's language when the catalog has its rule.  The
 // invitation's form is sent as JSON, as every POST of the site (the server takes no
 // form encoding): a seat, then the table; a refusal, the page again (it says why).
-import { has, languagePicker, onLang, presetName, t, translatePage } from "./i18n.js";
+import { errorText, has, languagePicker, onLang, presetName, t, translatePage } from "./i18n.js";
 
 const notice = document.getElementById("notice");
 const message = document.getElementById("message");
@@ -22,6 +22,7 @@ function translateGame() {
   if (game?.dataset.preset) game.textContent = presetName(game.dataset.preset);
 }
 
+const joinError = document.getElementById("join-error");
 const joinForm = /** @type {HTMLFormElement | null} */ (document.getElementById("join-form"));
 joinForm?.addEventListener("submit", async (event) => {
   event.preventDefault();
@@ -31,9 +32,21 @@ joinForm?.addEventListener("submit", async (event) => {
   try {
     const r = await fetch(location.pathname + location.search, {
       method: "POST", credentials: "same-origin", redirect: "manual",
-      headers: { "content-type": "application/json" }, body: JSON.stringify({ name }) });
+      headers: { "content-type": "application/json", accept: "application/json" },
+      body: JSON.stringify({ name }) });
     if (r.type === "opaqueredirect" || r.redirected) {
       location.assign(location.pathname.replace(/\/join$/, ""));
+      return;
+    }
+    /** @type {any} */
+    let data = {};
+    try { data = await r.json(); } catch { /* not JSON: the page again */ }
+    const why = data?.rule || data?.error ? errorText(data) : "";
+    if (why && joinError) {  // e.g. a name that is taken or reserved: say so, keep the form
+      joinError.textContent = why;
+      joinError.hidden = false;
+      if (go) go.disabled = false;
+      document.getElementById("join-name")?.focus();
       return;
     }
   } catch { /* the network failed: the page again */ }
