@@ -139,3 +139,56 @@ def test_names_are_marked_guest_or_linked_to_their_account(client: TestClient) -
     people = [p for g in guest.get("/api/seeks").json()["seeks"] for p in g["people"]]
     assert {"name": "alice", "profile": "/players/alice"} in people
     assert {"name": "Bob", "guest": True} in people
+
+
+@pytest.mark.postgres
+def test_two_confusable_sign_ups_at_once_on_postgresql_store_one(pg_server: Any) -> None:
+    """``alice`` is being stored (its transaction open, the name checked and inserted)
+    while ``аlice`` (Cyrillic a) signs up: the second waits for the first and is then
+    refused as confusable.  Without the name-key lock both were stored: read committed
+    let each check see no clash."""
+    import threading
+
+    from sqlalchemy import insert, select, text
+
+    from polignac.server.players.names import account_like, lock_name_keys
+    from polignac.server.store.db import make_engine, migrate, writing
+    from polignac.server.store.schema import accounts_t
+
+    from .waiting import wait_until
+
+    engine = make_engine(pg_server.new_database())
+    migrate(engine)
+    store = accounts.AccountStore(engine)
+    outcome: list[object] = []
+
+    def second() -> None:
+        try:
+            outcome.append(store.create("\u0430lice", "x", None, ["AAAA-BBBB"]))
+        except accounts.AccountError as exc:
+            outcome.append(exc.rule)
+
+    def second_waits() -> bool:
+        with engine.connect() as watch:
+            return bool(watch.execute(text(
+                "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' "
+                "AND datname = current_database()")).scalar())
+
+    worker = threading.Thread(target=second)
+    try:
+        with writing(engine) as conn:
+            lock_name_keys(conn, "alice")
+            assert account_like(conn, "alice") is None
+            key, key2 = name_keys("alice")
+            conn.execute(insert(accounts_t).values(
+                username="alice", username_key="alice", password_hash="x", created_at=0.0,
+                name_key=key, name_key2=key2))
+            worker.start()
+            wait_until(lambda: outcome or second_waits(), 60,
+                       what="the second sign-up to finish or wait for the first")
+    finally:
+        worker.join(60)
+    assert outcome == ["username-confusable"]
+    with engine.connect() as conn:
+        assert conn.execute(select(accounts_t.c.username)).scalars().all() == ["alice"]
+    engine.dispose()

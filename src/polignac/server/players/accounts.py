@@ -45,7 +45,7 @@ from ..store.schema import (
     sessions_t,
 )
 from .names import RESERVED as RESERVED  # the reserved words, with the lookalike checks
-from .names import account_like, is_reserved
+from .names import account_like, is_reserved, lock_name_keys
 
 USERNAME = re.compile(r"[A-Za-z0-9_\-]{3,20}")
 DELETED_NAME = "deleted player"
@@ -165,6 +165,7 @@ class AccountStore:
         key, key2 = name_keys(username)
         try:
             with writing(self.engine) as conn:
+                lock_name_keys(conn, username)  # a confusable sign-up at once waits
                 if account_like(conn, username) is not None:
                     raise AccountError("this username looks like an existing one: choose "
                                        "another", "username-confusable", 409)

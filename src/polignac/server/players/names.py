@@ -13,8 +13,9 @@ Accounts keep both keys (``accounts.name_key``, ``accounts.name_key2``, migratio
 from __future__ import annotations
 
 import functools
+import hashlib
 
-from sqlalchemy import Connection, or_, select
+from sqlalchemy import Connection, or_, select, text
 
 from ..base.errors import ApiError
 from ..base.skeletons import name_keys
@@ -52,6 +53,22 @@ def account_like(conn: Connection, name: str, but: int | None = None) -> int | N
         query = query.where(accounts_t.c.id != but)
     found = conn.execute(query.limit(1)).scalar()
     return None if found is None else int(found)
+
+
+def lock_name_keys(conn: Connection, name: str) -> None:
+    """Make the write transaction of ``conn`` the only one, until it ends, that may take
+    a name sharing a key with ``name``: two confusable sign-ups at the same moment
+    (``alice`` and Cyrillic ``аlice``) each check :func:`account_like` first, and
+    without this on PostgreSQL (read committed) both would find nothing and both be
+    stored.  PostgreSQL: one transaction-scoped advisory lock per key, taken in order
+    (no deadlock); SQLite: nothing to do, its writers already take turns
+    (``BEGIN IMMEDIATE``, ``store/db.py:writing``)."""
+    if conn.dialect.name != "postgresql":
+        return
+    for key in sorted(set(name_keys(name))):
+        number = int.from_bytes(hashlib.blake2b(key.encode(), digest_size=8).digest(),
+                                "big", signed=True)
+        conn.execute(text("SELECT pg_advisory_xact_lock(:n)"), {"n": number})
 
 
 def check_person_name(conn: Connection, name: str, account: int | None) -> None:
