@@ -46,8 +46,8 @@ from ..store.schema import (
     tournaments_t,
 )
 from . import store
-from .processes import ArenaBus, ArenaLeases, SeatKey, seat_token
 from .pairing import Waiting, pair
+from .processes import ArenaBus, ArenaLeases, SeatKey, seat_token
 from .scoring import MatchRecord, record_of
 from .tournament import RUNNING
 
