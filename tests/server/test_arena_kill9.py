@@ -48,7 +48,7 @@ class Standings:
 
     def __init__(self, proc: Proc, tid: str) -> None:
         self.ws = connect(f"ws://127.0.0.1:{proc.port}/tournaments/{tid}/ws",
-                          proxy=None, open_timeout=TIMEOUT)
+                          proxy=None, open_timeout=TIMEOUT).__enter__()  # closed by close()
         self.frames: list[dict[str, Any]] = []
 
     def matches_seen(self) -> int:
