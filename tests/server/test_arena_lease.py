@@ -142,3 +142,26 @@ def test_seat_tokens_are_the_tables_and_accounts_own() -> None:
     others = {seat_token(key, "table2", 2, 7), seat_token(key, "table1", 1, 7),
               seat_token(key, "table1", 2, 8), seat_token(b"x" * 32, "table1", 2, 7)}
     assert token not in others and len(others) == 4
+
+
+def test_the_bus_tells_of_other_processes_changes_only() -> None:
+    """A change another process published reaches this process's listeners; its own
+    (heard already), a malformed message and a bad id do not."""
+    import json
+    from types import SimpleNamespace
+
+    from polignac.server.cluster.cluster import Cluster
+    from polignac.server.events.processes import ArenaBus
+
+    hub: Any = SimpleNamespace(config=ServerConfig(bus_url="redis://127.0.0.1:1",
+                                                   bus_secret="s" * 20))
+    hub.cluster = Cluster(hub)  # never started: messages are handed in directly
+    heard: list[str] = []
+    bus = ArenaBus(hub, heard.append)
+    for sender, tid in (("other-1", "abcdefgh12"), (hub.cluster.id, "abcdefgh34"),
+                        ("other-1", "../../x"), ("other-2", "zyxwvuts56")):
+        bus._on_message(json.dumps({"t": "arena", "p": sender, "tid": tid}))
+    bus._on_message("{not json")
+    assert heard == ["abcdefgh12", "zyxwvuts56"] and bus.received == 2
+    assert ArenaBus(SimpleNamespace(cluster=SimpleNamespace(id="solo")),  # type: ignore[arg-type]
+                    heard.append).cluster is None  # one process: no bus

@@ -223,6 +223,8 @@ class ArenaRunner:
         pairing = pair(waiting, settings.seats, self.rng, settings.bot_wait)
         made = 0
         for seating in pairing.tables:
+            if not await self.leases.hold(tid):  # lost while pairing (a stall): stop
+                break
             if await self._create(tid, found, seating.seats, names, holders):
                 made += 1
         if made:
