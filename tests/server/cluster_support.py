@@ -28,7 +28,9 @@ class Proc:
     """One ``polignac serve`` process on ``port`` (bots and dealer without delay)."""
 
     def __init__(self, name: str, port: int, database_url: str, bus: str, data: Path,
-                 lease_seconds: float = 2.0, machine: str = "") -> None:
+                 lease_seconds: float = 2.0, machine: str = "",
+                 extra: tuple[str, ...] = ()) -> None:
+        """``extra``: more options of ``polignac serve`` (a later one wins)."""
         self.name = name
         self.port = port
         self.base = f"http://127.0.0.1:{port}"
@@ -47,7 +49,7 @@ class Proc:
                  "--bot-workers", "1",
                  # a connection may be handed over to the table's owner, which serves
                  # another port: each process answers to every port of 127.0.0.1
-                 "--allowed-host", "127.0.0.1"],
+                 "--allowed-host", "127.0.0.1", *extra],
                 stdout=out, stderr=subprocess.STDOUT, env=env)
 
     @property

@@ -14,10 +14,10 @@ tournament not finished or with matches still running:
    (``fill_level``) in the seats the pairing leaves empty, then stores the match
    (``store.start_match``).  No table is made after the end.
 
-Each seated person's seat token is kept in memory until the match ends and handed to
-their browser by ``GET /api/tournaments/{id}`` (``take_seat``).  One process: the
-runner runs only where the hub owns every table (``Solo``); several processes (a
-lease per tournament, taken over when its process dies) are not built yet.
+Every process runs one; a tournament is paired by the process holding its lease, and
+its seat tokens and changes reach every process (``processes.py``).  A seated
+person's token is made again from the site's key whenever their browser asks
+(``GET /api/tournaments/{id}``, :meth:`ArenaRunner.seat_for`).
 """
 
 from __future__ import annotations
@@ -26,6 +26,7 @@ import asyncio
 import contextlib
 import logging
 import random
+import secrets
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -33,7 +34,7 @@ from typing import TYPE_CHECKING, Any
 from sqlalchemy import Connection, select
 
 from ..base.errors import ApiError
-from ..base.security import hash_token, new_token
+from ..base.security import hash_token
 from ..players.ratings import SCALE, START
 from ..store.db import transact
 from ..store.schema import (
@@ -46,6 +47,7 @@ from ..store.schema import (
 )
 from . import store
 from .pairing import Waiting, pair
+from .processes import ArenaBus, ArenaLeases, SeatKey, seat_token
 from .scoring import MatchRecord, record_of
 from .tournament import RUNNING
 
@@ -66,14 +68,18 @@ class SeatTicket:
 
 class ArenaRunner:
     """One process's arena task (see the module); ``listeners`` hear of every change of
-    a tournament's standings or players (the live page's socket)."""
+    a tournament's standings or players (the live page's socket), on any process.
+    ``owner``: the id its leases are held by (the process's)."""
 
-    def __init__(self, hub: Hub) -> None:
+    def __init__(self, hub: Hub, owner: str | None = None) -> None:
         self.hub = hub
         self.task: asyncio.Task[None] | None = None
         self.rng = random.Random()
-        self.tickets: dict[tuple[str, int], SeatTicket] = {}
-        """(tournament, account) -> the table they were seated at, until it ends."""
+        self.leases = ArenaLeases(self._engine, owner or hub.cluster.id,
+                                  hub.config.lease_seconds)
+        """The tournaments this process pairs (a lease each, ``processes.py``)."""
+        self.key = SeatKey(self._engine)
+        self.bus = ArenaBus(hub, self._heard)
         self.listeners: dict[str, set[asyncio.Queue[str]]] = {}
         self.created = 0
         self.live: set[str] = set()
@@ -83,22 +89,30 @@ class ArenaRunner:
 
     # ------------------------------------------------------------- the loop
 
+    def _engine(self) -> Any:
+        assert self.hub.store is not None
+        return self.hub.store.engine
+
     def start(self) -> None:
-        """Start the loop (idempotent); only where this process owns every table."""
-        if self.task is None and self.hub.cluster.loads_all:
+        """Start the loop (idempotent; none without a database)."""
+        if self.task is None and self.hub.store is not None:
             self.task = asyncio.get_running_loop().create_task(self._loop())
 
-    async def stop(self) -> None:
-        """Stop the loop (a tick in progress is cancelled)."""
+    async def stop(self, release: bool = True) -> None:
+        """Stop the loop (a tick in progress is cancelled) and, with ``release``, give
+        up this process's arena leases (another process takes over at once)."""
         if self.task is not None:
             self.task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self.task
             self.task = None
+            if release:
+                await self.leases.release_all()
 
     async def _loop(self) -> None:
         while True:
             try:
+                await self.bus.start()
                 await self.tick()
             except Exception:  # never let the loop die
                 log.exception("arena: tick failed")
@@ -127,7 +141,12 @@ class ArenaRunner:
                 del self.listeners[tid]
 
     def changed(self, tid: str) -> None:
-        """Tell ``tid``'s listeners that it changed."""
+        """Tell ``tid``'s listeners, on every process, that it changed."""
+        self._heard(tid)
+        self.bus.publish(tid)
+
+    def _heard(self, tid: str) -> None:
+        """Tell this process's listeners of ``tid`` that it changed."""
         for queue in self.listeners.get(tid, ()):
             with contextlib.suppress(asyncio.QueueFull):
                 queue.put_nowait("changed")
@@ -143,11 +162,27 @@ class ArenaRunner:
         self.rounds += 1
         live = await self.db(_live_ids)
         for tid in live:
+            if not await self.leases.hold(tid):
+                continue  # another process pairs it
             await self.record_finished(tid)
             await self.seat_waiting(tid)
-        for tid in self.live.difference(live):  # over: its page shows the podium
+        for tid in self.leases.held.difference(live):  # over: its page shows the podium
+            await self.leases.release(tid)
             self.changed(tid)
         self.live = set(live)
+
+    async def seat_for(self, tid: str, account: int) -> SeatTicket | None:
+        """The seat ``account`` plays at now in ``tid``, with its token, or None.
+
+        Raises:
+            sqlalchemy.exc.SQLAlchemyError: the database cannot be reached.
+        """
+        found = await self.db(lambda conn, _now: store.seat_of(conn, tid, account))
+        if found is None:
+            return None
+        table_id, seat = found
+        return SeatTicket(table_id, seat, seat_token(await self.key.get(), table_id, seat,
+                                                     account))
 
     async def record_finished(self, tid: str) -> int:
         """Record every match of ``tid`` that has ended; how many."""
@@ -171,10 +206,6 @@ class ArenaRunner:
             return sum(store.record_match(conn, tid, r) for r in records)
 
         done: int = await self.db(write)
-        for r in records:
-            for p in r.players:
-                if p is not None:
-                    self.tickets.pop((tid, p), None)
         if done:
             self.changed(tid)
         return done
@@ -192,6 +223,8 @@ class ArenaRunner:
         pairing = pair(waiting, settings.seats, self.rng, settings.bot_wait)
         made = 0
         for seating in pairing.tables:
+            if not await self.leases.hold(tid):  # lost while pairing (a stall): stop
+                break
             if await self._create(tid, found, seating.seats, names, holders):
                 made += 1
         if made:
@@ -205,7 +238,8 @@ class ArenaRunner:
         level = self.hub.config.fill_level
         seats: list[dict[str, Any]] = []
         claimed: dict[int, tuple[str, str, str, str | None]] = {}
-        tokens: dict[int, str] = {}
+        table_id = secrets.token_urlsafe(9)  # as the hub's own: the tokens are made of it
+        key = await self.key.get()
         first = True
         for i, p in enumerate(players):
             if p is None:
@@ -213,22 +247,19 @@ class ArenaRunner:
                 continue
             seats.append({"kind": "you" if first else "open"})
             first = False
-            tokens[i] = new_token()
-            claimed[i] = (hash_token(tokens[i]), holders[p], names[p], names[p])  # accounts
+            token = seat_token(key, table_id, i, p)
+            claimed[i] = (hash_token(token), holders[p], names[p], names[p])  # accounts
         lead = next(p for p in players if p is not None)
         options = {"private": False, "hints": False, "rated": settings.rated,
                    "time_control": settings.time_control.to_json(), "tournament": tid}
         try:
             table, _creator, _invites = await self.hub.create(
                 settings.preset, settings.seats, seats, {}, names[lead], holders[lead],
-                options, claimed=claimed, account=names[lead])
+                options, table_id=table_id, claimed=claimed, account=names[lead])
         except ApiError as exc:  # the server is full: they wait for the next round
             log.warning("arena %s: no table for %s (%s)", tid, players, exc)
             return False
         await self.db(lambda conn, now: store.start_match(conn, tid, table.id, players, now))
-        for i, p in enumerate(players):
-            if p is not None:
-                self.tickets[(tid, p)] = SeatTicket(table.id, i, tokens[i])
         self.created += 1
         log.info("arena %s: table %s for %d people", tid, table.id,
                  sum(p is not None for p in players))

@@ -233,6 +233,14 @@ def running_matches(conn: Connection, tid: str) -> list[tuple[str, tuple[PlayerI
     return [(r.table_id, tuple(json.loads(r.players))) for r in rows]
 
 
+def seat_of(conn: Connection, tid: str, account: PlayerId) -> tuple[str, int] | None:
+    """The table of ``tid`` where ``account`` plays now and their seat there, or None."""
+    for table_id, players in running_matches(conn, tid):
+        if account in players:
+            return table_id, players.index(account)
+    return None
+
+
 def standings_of(conn: Connection, tid: str) -> list[Standing]:
     """The standings of ``tid`` recomputed from its stored matches and players."""
     return standings(finished_matches(conn, tid), (e.account_id for e in entrants(conn, tid)))

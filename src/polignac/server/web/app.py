@@ -112,7 +112,7 @@ def create_app(config: ServerConfig | None = None, bots: BotBackend | None = Non
     config = config or ServerConfig()
     hub = Hub(config, bots, Cluster if config.clustered else None)
     matchmaker = Matchmaker(hub)  # Find players (matchmaker.py): every process runs one
-    arena = ArenaRunner(hub)  # arenas (events/runner.py): one process only, for now
+    arena = ArenaRunner(hub)  # arenas (events/runner.py): a lease per tournament
     limits = SharedLimits(  # sign-in and seek limits, shared by the processes
         config.bus_url, config.clustered,
         lambda: hub.store.engine if hub.store is not None else None, config.clock)

@@ -9,7 +9,7 @@ Routes::
                                         matches, the podium once finished, and your own
                                         line (``me``: your state and, once seated, your
                                         table's ``your_table`` url; this answer then sets
-                                        the seat's cookie)
+                                        the seat's cookie, on any process)
     POST /api/tournaments/{id}/join     join (signed in), or come back
     POST /api/tournaments/{id}/pause    stop being paired for now
     POST /api/tournaments/{id}/leave    leave (your points stay)
@@ -162,7 +162,7 @@ async def show(request: Request) -> Response:
     if account is not None:
         state = next((line["state"] for line in got["standings"] if line["id"] == account.id),
                      None)
-        ticket = runner_of(request).tickets.get((tid, account.id))
+        ticket = await runner_of(request).seat_for(tid, account.id)
         got["me"] = {"id": account.id, "state": state,
                      "your_table": f"/tables/{ticket.table_id}" if ticket else None}
         response = JSONResponse(got)
