@@ -36,7 +36,7 @@ from ..base.errors import ApiError
 from ..base.pages import STATIC
 from ..base.seating import identity_hash, read_identity
 from ..base.security import origin_allowed
-from ..events import store
+from ..events import schedule_store, store
 from ..events.runner import ArenaRunner
 from ..events.scoring import Standing
 from ..events.tournament import FINISHED, Settings
@@ -84,10 +84,11 @@ async def _account(request: Request) -> Account:
     return account
 
 
-def _summary(t: store.Tournament, now: float, players: int) -> dict[str, Any]:
+def _summary(conn: Any, t: store.Tournament, now: float, players: int) -> dict[str, Any]:
     return {"id": t.id, "url": f"/tournaments/{t.id}", **t.settings.to_json(),
             "ends_at": t.settings.ends_at, "state": t.settings.state(now),
-            "players": players}
+            "players": players, "creator": t.creator,
+            "schedule": schedule_store.shown(conn, t.schedule_id)}
 
 
 async def create(request: Request) -> Response:
@@ -111,7 +112,7 @@ async def create(request: Request) -> Response:
 async def listing(request: Request) -> Response:
     """The coming and running arenas, the soonest first: ``{"tournaments": [...]}``."""
     def read(conn: Any, now: float) -> list[dict[str, Any]]:
-        return [_summary(t, now, len(store.entrants(conn, t.id)))
+        return [_summary(conn, t, now, len(store.entrants(conn, t.id)))
                 for t in store.coming(conn, now, 20)]
     return JSONResponse({"tournaments": await _db(request, read)})
 
@@ -139,8 +140,8 @@ def view(conn: Any, tid: str, now: float) -> dict[str, Any]:
         accounts_t.select().where(accounts_t.c.id.in_(ids)))} if ids else {}
     states = {e.account_id: e.state for e in entrants}
     running = store.running_matches(conn, tid)
-    out = _summary(found, now, len(entrants))
-    out.update({"now": now, "creator": found.creator, "playing": len(running),
+    out = _summary(conn, found, now, len(entrants))
+    out.update({"now": now, "playing": len(running),
                 "standings": [_line(s, names, states) for s in lines[:MAX_SHOWN]],
                 "more": max(0, len(lines) - MAX_SHOWN), "podium": None})
     if out["state"] == FINISHED and not running:
