@@ -25,6 +25,7 @@ from sqlalchemy import Connection, func, insert, select, update
 
 from ...core.timecontrol import TimeControl
 from ..base.errors import ApiError
+from ..players.conduct import banned_until, refusal
 from ..store.schema import tournament_matches_t, tournament_players_t, tournaments_t
 from .scoring import MatchRecord, PlayerId, Standing, standings
 from .tournament import FINISHED, Settings
@@ -124,11 +125,17 @@ def join(conn: Connection, tid: str, account: int, now: float) -> Entrant:
 
     Raises:
         ApiError: ``no-tournament`` (404), ``tournament-over`` (409: finished),
-            ``tournament-full`` (409: :data:`MAX_PLAYERS` joined).
+            ``tournament-full`` (409: :data:`MAX_PLAYERS` joined), ``play-ban`` (403: a
+            rated tournament, and the account may not play rated now:
+            ``players/conduct.py``).
     """
     found = _existing(conn, tid)
     if found.settings.state(now) == FINISHED:
         raise ApiError("this tournament is over", "tournament-over", 409)
+    if found.settings.rated:
+        until = banned_until(conn, account, now)
+        if until is not None:
+            raise refusal(until)
     t = tournament_players_t
     mine = _entrant(conn, tid, account)
     if mine is None:

@@ -16,7 +16,9 @@ Routes::
     GET  /tournaments/{id}              the page (tournament.html)
     WS   /tournaments/{id}/ws           the standings, pushed whenever they change
 
-Players are accounts: a guest may join no arena (rated or not: ``signed-out``).
+Players are accounts: a guest may join no arena (rated or not: ``arena-sign-in``); an
+account banned from rated play (``players/conduct.py``) joins no rated one
+(``play-ban``).
 """
 
 from __future__ import annotations
@@ -177,12 +179,18 @@ async def _change(request: Request, what: str) -> Response:
     """Join, pause or leave (``what``): ``{"state"}``.
 
     Raises:
-        ApiError: ``signed-out`` (401), ``no-tournament`` (404), ``tournament-over``,
-            ``tournament-full``, ``not-in-tournament`` (409).
+        ApiError: ``arena-sign-in`` (401: a guest joining), ``signed-out`` (401: pausing
+            or leaving), ``play-ban`` (403: joining a rated one while banned from rated
+            play), ``no-tournament`` (404), ``tournament-over``, ``tournament-full``,
+            ``not-in-tournament`` (409).
     """
     await json_body(request)
     tid = _tid(request)
-    account = await _account(request)
+    account = await signed_in(request)
+    if account is None and what == "join":
+        raise ApiError("sign in to join: arenas are played by accounts, not guests",
+                       "arena-sign-in", 401)
+    account = account or await _account(request)
     known = read_identity(request.cookies)
     holder = identity_hash(known) if known is not None else None
 
