@@ -54,7 +54,7 @@ def test_the_form_creates_an_arena_of_the_choices_made(server: str, chromium: An
     page.click("#arena-submit")
     page.wait_for_url("**/tournaments/*")
     tid = page.url.rsplit("/", 1)[1]
-    page.wait_for_function("document.querySelector('#settings').textContent.includes('5+3')")
+    wait_until(lambda: "5+3" in page.inner_text("#settings"), what="the arena's settings")
     assert page.inner_text("#settings") == "Tables of 5 · 5+3 · 60 min · rated · no bots"
     stored = context.request.get(server + f"/api/tournaments/{tid}").json()
     assert (stored["preset"], stored["seats"], stored["minutes"], stored["rated"],
