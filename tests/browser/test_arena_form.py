@@ -3,19 +3,26 @@ opens it, chooses a game whose table sizes replace the seats' list, 5 players, 5
 60 minutes, a start in 45 minutes, rated, no bots, and creates it: the arena's page
 shows those settings, the server stored them, and the lobby lists it.  A start in the
 past is refused with the server's message in the page's language (French), next to the
-form.  Screenshots of the open form (``docs/screenshots/arena-form-*`` with
+form.  A club's weekly arena is in the lobby's list a day ahead with its schedule in
+words, and its page tells a guest to sign in to join.  Screenshots of the open form (``docs/screenshots/arena-form-*`` with
 ``POLIGNAC_SCREENSHOTS``), on a phone (390x844, no sideways scroll) and a desktop."""
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 import time
 from pathlib import Path
 from typing import Any
+from zoneinfo import ZoneInfo
 
 from polignac.i18n import catalog
+from polignac.server import ServerConfig
+from polignac.server.events import schedule_store
+from polignac.server.events.schedule import WEEKDAYS, parse_entry
+from polignac.server.store.db import make_engine, migrate, writing
 
-from .support import on_a_phone, wait_until
+from .support import live_server, on_a_phone, open_page, wait_until
 
 PASSWORD = "a long enough secret"
 FIVE_THREE = json.dumps({"kind": "realtime", "base": 300, "increment": 3}, separators=(",", ":"))
@@ -73,5 +80,38 @@ def test_the_form_creates_an_arena_of_the_choices_made(server: str, chromium: An
     page.click("#arena-submit")
     want = catalog("fr")["error.tournament-start"]
     wait_until(lambda: page.inner_text("#arena-error") == want, what="the French refusal")
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.locator("#arenas-panel").screenshot(path=shots / "arena-form-error-fr-390.png")
     assert page.url.endswith("/")
     assert not errors, errors
+
+
+def test_a_clubs_weekly_arena_is_listed_with_its_schedule(tmp_path: Path, chromium: Any,
+                                                           shots: Path) -> None:
+    data = tmp_path / "data"
+    data.mkdir()
+    soon = dt.datetime.now(ZoneInfo("Europe/Paris")) + dt.timedelta(hours=3)
+    engine = make_engine(f"sqlite:///{data / 'polignac.db'}")
+    migrate(engine)
+    with writing(engine) as conn:
+        schedule_store.upsert(conn, parse_entry({
+            "name": "Club night", "every": WEEKDAYS[soon.weekday()],
+            "at": soon.strftime("%H:%M"), "tz": "Europe/Paris", "length": 60,
+            "time_control": "3+2", "rated": True, "bots_after": 60}, time.time()), time.time())
+    engine.dispose()
+    with live_server(ServerConfig(data_dir=data)) as server:  # its planner's first round
+        page, errors = open_page(chromium)
+        page.goto(server + "/")
+        page.wait_for_selector("#arenas a")
+        every = f"Club night, every {soon.strftime('%A')} at {soon.strftime('%H:%M')} " \
+                "(Europe/Paris)"
+        assert every in page.inner_text("#arenas li")
+        page.locator("#arenas-panel").screenshot(path=shots / "arena-club-1280.png")
+        page.click("#arenas a")
+        page.wait_for_url("**/tournaments/*")
+        wait_until(lambda: "Club night: every" in page.inner_text("#when"),
+                   what="the schedule on the arena's page")
+        wait_until(lambda: page.is_visible("#sign-in-to-join"), what="sign in to join")
+        assert page.inner_text("#sign-in-to-join") == catalog("en")["arena.sign_in"]
+        assert page.is_hidden("#join")
+        assert not errors, errors
