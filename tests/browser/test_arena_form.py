@@ -4,8 +4,9 @@ opens it, chooses a game whose table sizes replace the seats' list, 5 players, 5
 shows those settings, the server stored them, and the lobby lists it.  A start in the
 past is refused with the server's message in the page's language (French), next to the
 form.  A club's weekly arena is in the lobby's list a day ahead with its schedule in
-words, and its page tells a guest to sign in to join.  Screenshots of the open form (``docs/screenshots/arena-form-*`` with
-``POLIGNAC_SCREENSHOTS``), on a phone (390x844, no sideways scroll) and a desktop."""
+words, and its page tells a guest to sign in to join.  Screenshots of the open form
+(``docs/screenshots/arena-form-*`` with ``POLIGNAC_SCREENSHOTS``), on a phone (390x844,
+no sideways scroll) and a desktop."""
 
 from __future__ import annotations
 

@@ -16,6 +16,7 @@ from polignac.cli.main import main
 from polignac.cli.schedules import read_file
 from polignac.server.events import schedule_store
 from polignac.server.store.db import make_engine, writing
+from polignac.server.store.schema import tournament_schedules_t
 
 ROOT = Path(__file__).resolve().parents[2]
 ADD = ["tournaments", "add", "--name", "Friday Polignac", "--every", "friday", "--at",
@@ -120,7 +121,7 @@ def test_the_serve_schedule_file_is_upserted_at_each_start(tmp_path: Path) -> No
     assert stored(tmp_path) == ["b"]
     engine = make_engine(config.url())
     with engine.connect() as conn:
-        row = conn.execute(select(schedule_store.tournament_schedules_t.c.at)).one()
+        row = conn.execute(select(tournament_schedules_t.c.at)).one()
     engine.dispose()
     assert row.at == "13:00"
 

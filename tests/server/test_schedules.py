@@ -41,8 +41,8 @@ PARIS = "Europe/Paris"
 UTC = dt.UTC
 
 
-def utc(*args: int) -> float:
-    return dt.datetime(*args, tzinfo=UTC).timestamp()
+def utc(year: int, month: int, day: int, hour: int = 0, minute: int = 0) -> float:
+    return dt.datetime(year, month, day, hour, minute, tzinfo=UTC).timestamp()
 
 
 def friday_8pm() -> Rule:
@@ -270,7 +270,10 @@ def test_the_planner_creates_the_arena_a_day_ahead_on_the_servers_clock(
         with writing(hub.store.engine) as conn:
             schedule_store.upsert(conn, parse_entry(entry(), clock.time()), clock.time())
         start = utc(2026, 10, 23, 18)
-        listed = lambda: c.get("/api/tournaments").json()["tournaments"]  # noqa: E731
+
+        def listed() -> list[dict[str, Any]]:
+            found: list[dict[str, Any]] = c.get("/api/tournaments").json()["tournaments"]
+            return found
         assert listed() == []
         while clock.time() < start - AHEAD - 600:  # up to 10 minutes before a day ahead
             c.portal.call(clock.advance, 600.0)  # type: ignore[union-attr]
