@@ -59,8 +59,9 @@ def test_add_list_remove(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> 
     (["--at", "8pm"], "[schedule-at]"),
     (["--seats", "11"], "[bad-players]"),
     (["--game", "chess"], "[bad-preset]"),
-    (["--length", "5"], "[tournament-length]"),
-    (["--bots-after", "1"], "[tournament-bot-wait]"),
+    (["--length", "5"], "tournaments add --length: a length from 10 to 720 minutes "
+                        "[tournament-length]"),
+    (["--bots-after", "1"], "tournaments add --bots-after: left out (no bots) or 10 to 600"),
     (["--time-control", "fast"], "[bad-time-control]"),
     (["--on", "2030-01-01"], "not allowed with argument --every"),
     (["--seats", "four"], "invalid int value"),
@@ -87,7 +88,7 @@ def test_the_command_runs_as_a_process_without_a_traceback(tmp_path: Path) -> No
                           "--data", str(tmp_path)], capture_output=True, text=True,
                          env=env, timeout=120)
     assert bad.returncode == 2 and "Traceback" not in bad.stderr
-    assert bad.stderr.startswith("polignac: tournaments add: tz: no time zone named")
+    assert bad.stderr.startswith("polignac: tournaments add --tz: no time zone named")
     good = subprocess.run([sys.executable, "-m", "polignac", "tournaments", "list",
                            "--data", str(tmp_path)], capture_output=True, text=True,
                           env=env, timeout=120)
@@ -129,7 +130,7 @@ def test_the_serve_schedule_file_is_upserted_at_each_start(tmp_path: Path) -> No
 @pytest.mark.parametrize(("text", "says"), [
     ("[[arena]\n", "--schedule"),
     ('[[arena]]\nname = "A"\nevery = "monday"\nat = "19:00"\ntz = "UTC"\nseats = 2\n',
-     "arena 1 (A): seats"),
+     "arena 1 (A): seats: an arena of polignac seats 3, 4, 5, 6 players [bad-players]"),
     ('[[arena]]\nname = "A"\nevery = "monday"\nat = "19:00"\ntz = "UTC"\n'
      '[[arena]]\nname = "A"\nevery = "friday"\nat = "19:00"\ntz = "UTC"\n',
      "arena 2: the id 'a' is already used above"),

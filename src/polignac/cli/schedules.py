@@ -164,7 +164,7 @@ def run(args: argparse.Namespace) -> int:
 
     from ..server.base.errors import ApiError
     from ..server.events import schedule_store
-    from ..server.events.schedule import parse_entry
+    from ..server.events.schedule import ENTRY_KEYS, parse_entry
     from ..server.store.db import make_engine, migrate, writing
 
     now = time.time()
@@ -174,7 +174,10 @@ def run(args: argparse.Namespace) -> int:
         try:
             schedule = parse_entry(_entry(args), now, "cli")
         except ApiError as exc:
-            raise CliError(f"tournaments add: {exc} [{exc.rule}]") from None
+            key, sep, rest = str(exc).partition(": ")
+            said = f" --{key.replace('_', '-')}: {rest}" if sep and key in ENTRY_KEYS \
+                else f": {exc}"
+            raise CliError(f"tournaments add{said} [{exc.rule}]") from None
     url = args.database_url or f"sqlite:///{args.data / 'polignac.db'}"
     try:
         if url.startswith("sqlite:///"):

@@ -25,7 +25,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from ...core.timecontrol import TimeControl
 from ..base.errors import ApiError
-from .tournament import Settings
+from .tournament import BOT_WAIT_RANGE, Settings
 
 DAILY, WEEKLY, ONCE = "daily", "weekly", "once"
 WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
@@ -35,6 +35,12 @@ MAX_SPAN = 400 * 86_400.0
 """The longest span :func:`occurrences` goes over (a bound on its work)."""
 NAME_LENGTH = 64
 ID_PATTERN = re.compile(r"[a-z0-9][a-z0-9\-]{0,31}")
+ENTRY_KEYS = frozenset({"id", "name", "game", "seats", "time_control", "length", "rated",
+                        "bots_after", "every", "on", "at", "tz"})
+"""The keys of a schedule's entry (a file's ``[[arena]]``; the command line's options)."""
+_SETTING_KEYS = {"bad-preset": "game", "bad-players": "seats",
+                 "bad-time-control": "time_control", "tournament-length": "length",
+                 "tournament-bot-wait": "bots_after"}
 _AT = re.compile(r"([01]?\d|2[0-3]):([0-5]\d)")
 _REALTIME = re.compile(r"(\d{1,3}(?:\.\d+)?)\+(\d{1,3})")
 _PER_MOVE = re.compile(r"(\d{1,3})\s*s(?:\s*/\s*move)?")
@@ -148,7 +154,7 @@ def control_of_text(text: Any) -> dict[str, Any]:
     found = _PER_MOVE.fullmatch(value)
     if found:
         return {"kind": "move", "seconds": int(found[1])}
-    raise ApiError(f"time control {value!r}: write M+S (3+2) or seconds a move (30s)",
+    raise ApiError(f"time control: not {value!r}; write M+S (3+2) or seconds a move (30s)",
                    "bad-time-control")
 
 
@@ -212,12 +218,10 @@ def parse_entry(data: dict[str, Any], now: float, source: str = "cli",
         ApiError: ``schedule-name``, ``schedule-id``, ``bad-field`` (an unknown key),
             the rule's and the settings' own.
     """
-    known = {"id", "name", "game", "seats", "time_control", "length", "rated",
-             "bots_after", "every", "on", "at", "tz"}
-    extra = sorted(str(k)[:32] for k in data if k not in known)
+    extra = sorted(str(k)[:32] for k in data if k not in ENTRY_KEYS)
     if extra:
         raise ApiError(f"unknown keys: {', '.join(extra[:5])} (known: "
-                       f"{', '.join(sorted(known))})", "bad-field")
+                       f"{', '.join(sorted(ENTRY_KEYS))})", "bad-field")
     name = data.get("name")
     if not isinstance(name, str) or not 0 < len(name.strip()) <= NAME_LENGTH:
         raise ApiError(f"name: 1 to {NAME_LENGTH} characters", "schedule-name")
@@ -226,11 +230,19 @@ def parse_entry(data: dict[str, Any], now: float, source: str = "cli",
         raise ApiError(f"id {str(key)[:40]!r}: 1 to 32 lower-case letters, digits and "
                        "dashes", "schedule-id")
     rule = parse_rule(data)
-    settings = Settings.parse({
-        "preset": data.get("game", "polignac"), "seats": data.get("seats", 4),
-        "time_control": control_of_text(data.get("time_control", "3+2")),
-        "starts_at": now, "minutes": data.get("length", 60),
-        "rated": data.get("rated", False), "bot_wait": data.get("bots_after")}, now)
+    try:
+        settings = Settings.parse({
+            "preset": data.get("game", "polignac"), "seats": data.get("seats", 4),
+            "time_control": control_of_text(data.get("time_control", "3+2")),
+            "starts_at": now, "minutes": data.get("length", 60),
+            "rated": data.get("rated", False), "bot_wait": data.get("bots_after")}, now)
+    except ApiError as exc:  # named by the entry's key, not the settings' own
+        key = _SETTING_KEYS.get(exc.rule)
+        low, high = BOT_WAIT_RANGE
+        said = f"left out (no bots) or {low} to {high} seconds" \
+            if exc.rule == "tournament-bot-wait" else str(exc).split(": ", 1)[-1]
+        text = f"{key}: {said}" if key else str(exc)
+        raise ApiError(text, exc.rule) from None
     return Schedule(key, name.strip(), settings.preset, settings.seats,
                     settings.time_control, settings.minutes, settings.rated,
                     settings.bot_wait, rule, source)
