@@ -17,6 +17,8 @@ from pathlib import Path
 from typing import Any
 from zoneinfo import ZoneInfo
 
+import pytest
+
 from polignac.i18n import catalog
 from polignac.server import ServerConfig
 from polignac.server.events import schedule_store
@@ -54,6 +56,11 @@ def test_the_form_creates_an_arena_of_the_choices_made(server: str, chromium: An
     page.fill("#arena-in", "45")
     page.select_option("#arena-bots", "never")
     page.check("#arena-rated")
+    axe = pytest.importorskip("axe_playwright_python.sync_playwright")
+    found = [f"{v['id']} ({v['impact']}): {v['help']}"
+             for v in axe.Axe().run(page).response["violations"]
+             if v["impact"] in ("serious", "critical")]
+    assert not found, found  # the open form, as test_accessibility.py checks the pages
     page.locator("#arenas-panel").screenshot(path=shots / "arena-form-1280.png")
     on_a_phone(page, shots / "arena-form-390.png")  # the whole page: no sideways scroll
     page.locator("#arenas-panel").screenshot(path=shots / "arena-form-390.png")
