@@ -167,7 +167,7 @@ def test_the_routes_refuse_what_they_must(app_client: TestClient) -> None:
     tid = post(alice, "/api/tournaments", settings(rated=True)).json()["id"]
     listed = app_client.get("/api/tournaments").json()["tournaments"]
     assert [t["id"] for t in listed] == [tid] and listed[0]["state"] == "running"
-    assert post(guest, f"/api/tournaments/{tid}/join").json()["rule"] == "signed-out"
+    assert post(guest, f"/api/tournaments/{tid}/join").json()["rule"] == "arena-sign-in"
     for what in ("pause", "leave"):
         r = post(alice, f"/api/tournaments/{tid}/{what}")
         assert (r.status_code, r.json()["rule"]) == (409, "not-in-tournament")

@@ -44,6 +44,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "bot-worker": ("botworker", "compute bot moves (and hints, analyses) for servers, "
                    "from a Redis queue"),
     "ratings": ("ratings", "recompute the players' ratings from the finished records"),
+    "tournaments": ("schedules", "a club's recurring arenas on the server: add, list, "
+                    "remove"),
 }
 
 
@@ -186,7 +188,7 @@ def _run(argv: list[str], out: TextIO) -> int:
     if args.command in ("tournament", "analyze"):
         status: int = args.run(args)
         return status
-    if args.command in ("serve", "bot-worker", "ratings", "commitments"):
+    if args.command in ("serve", "bot-worker", "ratings", "commitments", "tournaments"):
         served: int = args.func(args)
         return served
     if args.command == "rulebook":

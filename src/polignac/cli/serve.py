@@ -6,6 +6,7 @@ The lead wires :func:`register` into ``polignac.cli.main``.
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
 
 from .common import CliError, within
@@ -149,6 +150,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser],
     p.add_argument("--name", default=None, metavar="NAME",
                    help="this process's name in the logs and the table leases (default: the "
                         "host name; a process id and a random suffix are added)")
+    p.add_argument("--schedule", default=None, metavar="FILE", type=Path,
+                   help="a club's recurring arenas (TOML, docs/events.md): read at start, "
+                        "its entries stored by id (a restart does not duplicate them)")
     p.set_defaults(func=run_serve)
 
 
@@ -333,6 +337,8 @@ def run_serve(args: argparse.Namespace) -> int:
         CliError: as :func:`build_config`.
     """
     config = build_config(args)
+    if args.schedule is not None:
+        _schedule(config, args.schedule)
     import uvicorn
 
     from ..server.cluster.multiproc import log_to_stderr
@@ -365,6 +371,33 @@ def run_serve(args: argparse.Namespace) -> int:
 
     run_workers(config, args.host, args.port, args.workers)  # type: ignore[arg-type]
     return 0
+
+
+def _schedule(config: object, path: Path) -> None:
+    """Store the schedule file's entries before the server starts (once, whatever the
+    number of processes).
+
+    Raises:
+        CliError: as ``schedules.read_file``, or the database cannot be opened.
+    """
+    from sqlalchemy.exc import SQLAlchemyError
+
+    from ..server.store.db import make_engine, migrate
+    from .schedules import sync_file
+
+    url = config.url()  # type: ignore[attr-defined]
+    try:
+        if url.startswith("sqlite:///"):
+            Path(url.removeprefix("sqlite:///")).parent.mkdir(parents=True, exist_ok=True)
+        engine = make_engine(url)
+        try:
+            migrate(engine)
+            sync_file(engine, path, sys.stdout)
+        finally:
+            engine.dispose()
+    except (SQLAlchemyError, OSError) as exc:
+        raise CliError(f"--schedule {path}: the database: "
+                       f"{str(exc).splitlines()[0][:200]}") from None
 
 
 def _shown(url: str) -> str:

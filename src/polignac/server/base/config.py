@@ -175,6 +175,9 @@ class ServerConfig:
     arena_tick: float = 2.0
     """Seconds (the server's clock) between two rounds of the arena runner: pairing the
     waiting players, recording the matches that ended."""
+    schedule_tick: float = 60.0
+    """Seconds (the server's clock) between two looks at the clubs' schedules, which
+    create each occurrence as a tournament a day ahead (events/planner.py)."""
 
     # --- Find players (docs/server.md, "Find players": seeks.py)
     seek_tick: float = 1.0

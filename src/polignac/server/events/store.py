@@ -25,6 +25,7 @@ from sqlalchemy import Connection, func, insert, select, update
 
 from ...core.timecontrol import TimeControl
 from ..base.errors import ApiError
+from ..players.conduct import banned_until, refusal
 from ..store.schema import tournament_matches_t, tournament_players_t, tournaments_t
 from .scoring import MatchRecord, PlayerId, Standing, standings
 from .tournament import FINISHED, Settings
@@ -37,12 +38,14 @@ MAX_PLAYERS = 5000
 
 @dataclass(frozen=True)
 class Tournament:
-    """A stored tournament: its id, creator (an account id), settings and creation."""
+    """A stored tournament: its id, creator (an account id; 0 for a schedule's),
+    settings, creation and schedule (``schedule_store.py``; None: made by an account)."""
 
     id: str
     creator: int
     settings: Settings
     created_at: float
+    schedule_id: str | None = None
 
 
 @dataclass(frozen=True)
@@ -59,14 +62,21 @@ class Entrant:
     rank: int | None
 
 
-def create(conn: Connection, creator: int, settings: Settings, now: float) -> str:
-    """Store a new tournament of ``settings`` by the account ``creator``; its id."""
+def create(conn: Connection, creator: int, settings: Settings, now: float,
+           schedule_id: str | None = None) -> str:
+    """Store a new tournament of ``settings`` by the account ``creator`` (or, creator
+    0, an occurrence of the schedule ``schedule_id``); its id.
+
+    Raises:
+        sqlalchemy.exc.IntegrityError: that schedule already has a tournament at that
+            start (the unique index ``tournaments_occurrence``).
+    """
     tid = secrets.token_urlsafe(12)
     conn.execute(insert(tournaments_t).values(
         id=tid, creator=creator, preset=settings.preset, seats=settings.seats,
         time_control=json.dumps(settings.time_control.to_json()),
         starts_at=settings.starts_at, minutes=settings.minutes, rated=settings.rated,
-        bot_wait=settings.bot_wait, created_at=now))
+        bot_wait=settings.bot_wait, created_at=now, schedule_id=schedule_id))
     return tid
 
 
@@ -79,7 +89,7 @@ def load(conn: Connection, tid: str) -> Tournament | None:
     assert control is not None
     settings = Settings(row.preset, row.seats, control, row.starts_at, row.minutes,
                         bool(row.rated), row.bot_wait)
-    return Tournament(row.id, row.creator, settings, row.created_at)
+    return Tournament(row.id, row.creator, settings, row.created_at, row.schedule_id)
 
 
 def coming(conn: Connection, now: float, limit: int = 50) -> list[Tournament]:
@@ -115,11 +125,17 @@ def join(conn: Connection, tid: str, account: int, now: float) -> Entrant:
 
     Raises:
         ApiError: ``no-tournament`` (404), ``tournament-over`` (409: finished),
-            ``tournament-full`` (409: :data:`MAX_PLAYERS` joined).
+            ``tournament-full`` (409: :data:`MAX_PLAYERS` joined), ``play-ban`` (403: a
+            rated tournament, and the account may not play rated now:
+            ``players/conduct.py``).
     """
     found = _existing(conn, tid)
     if found.settings.state(now) == FINISHED:
         raise ApiError("this tournament is over", "tournament-over", 409)
+    if found.settings.rated:
+        until = banned_until(conn, account, now)
+        if until is not None:
+            raise refusal(until)
     t = tournament_players_t
     mine = _entrant(conn, tid, account)
     if mine is None:

@@ -11,8 +11,11 @@ Blocking database work: call it in a thread.
 
 from __future__ import annotations
 
+import time
+
 from sqlalchemy import Connection, Engine, func, insert, select
 
+from ..base.errors import ApiError
 from ..store.schema import abandons_t
 from .accounts import account_of_identities
 
@@ -74,3 +77,12 @@ def ban_of_identity(engine: Engine, holder: str, now: float) -> float | None:
     with engine.connect() as conn:
         account = account_of_identities(conn, [holder]).get(holder)
         return None if account is None else banned_until(conn, account, now)
+
+
+def refusal(until: float) -> ApiError:
+    """The refusal of rated play to an account banned until ``until`` (epoch seconds):
+    403 ``play-ban`` with ``until`` and ``when`` (``YYYY-MM-DD HH:MM UTC``)."""
+    when = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(until))
+    return ApiError(f"you left several rated matches before their end: rated play is "
+                    f"closed to you until {when}", "play-ban", 403,
+                    extra={"until": until, "when": when})

@@ -6,6 +6,7 @@
 import { languagePicker, onLang, presetName, t, translatePage } from "./i18n.js";
 import { $, el } from "./dom.js";
 import { getJson, postJson } from "./api.js";
+import { everyText, startText } from "./arena-words.js";
 
 const tid = location.pathname.split("/")[2] || "";
 /** @type {any} */
@@ -59,12 +60,17 @@ function render() {
     rated: data.rated ? t("arena.rated") : t("arena.casual"),
     bots: data.bot_wait === null ? t("arena.no_bots") : t("arena.bots_after", { s: data.bot_wait }),
   });
+  $("when").textContent = [t("arena.starts_at", { when: startText(data.starts_at) }),
+    data.schedule ? t("arena.by_schedule", { name: data.schedule.name, every: everyText(data.schedule) }) : ""]
+    .filter(Boolean).join(" · ");
   const state = me && me.state;
   const over = data.state === "finished";
   $("join", HTMLButtonElement).hidden = over || !me || state === "joined";
   $("pause", HTMLButtonElement).hidden = over || state !== "joined";
   $("leave", HTMLButtonElement).hidden = over || !state || state === "left";
-  $("mine").textContent = over ? "" : !me ? t("arena.sign_in") : state ? t(`arena.you.${state}`) : "";
+  $("mine").replaceChildren(over ? "" : !me  // a guest joins no arena: accounts only
+    ? el("a", { href: "/account", id: "sign-in-to-join" }, t("arena.sign_in"))
+    : state ? t(`arena.you.${state}`) : "");
   const head = el("tr", {}, el("th", { scope: "col" }, t("board.rank")), el("th", { scope: "col" }, t("board.player")),
     el("th", { scope: "col" }, t("arena.points")), el("th", { scope: "col", class: "arena-matches" }, t("arena.matches")));
   $("standings").replaceChildren(el("thead", {}, head), el("tbody", {}, ...data.standings.map(row)));

@@ -313,9 +313,32 @@ tournaments_t = Table(  # migration 0017
     Column("rated", Boolean, nullable=False),
     Column("bot_wait", Integer, nullable=True),  # None: no bots
     Column("created_at", Float, nullable=False),
+    Column("schedule_id", String(32), nullable=True),  # migration 0022: a club's schedule
     Index("tournaments_start", "starts_at"),
+    # one tournament per occurrence of a schedule, whichever process creates it
+    Index("tournaments_occurrence", "schedule_id", "starts_at", unique=True),
 )
-"""Arena tournaments (``events/tournament.py``, ``events/store.py``)."""
+"""Arena tournaments (``events/tournament.py``, ``events/store.py``); ``creator`` is 0
+for the occurrences of a schedule (``schedule_id``: no account created them)."""
+
+tournament_schedules_t = Table(  # migration 0022
+    "tournament_schedules", metadata,
+    Column("id", String(32), primary_key=True),  # stable: a file's entry keeps its id
+    Column("name", String(64), nullable=False),
+    Column("source", String(8), nullable=False),  # file or cli
+    Column("preset", String(64), nullable=False),
+    Column("seats", Integer, nullable=False),
+    Column("time_control", Text, nullable=False),  # TimeControl.to_json(), JSON
+    Column("minutes", Integer, nullable=False),
+    Column("rated", Boolean, nullable=False),
+    Column("bot_wait", Integer, nullable=True),  # None: no bots
+    Column("every", String(16), nullable=False),  # daily, a weekday's name, or once
+    Column("on_date", String(10), nullable=True),  # once: the date, ISO
+    Column("at", String(5), nullable=False),  # HH:MM local time
+    Column("tz", String(64), nullable=False),  # an IANA time zone
+    Column("updated_at", Float, nullable=False),
+)
+"""Clubs' schedules of recurring arenas (``events/schedule.py``, ``schedule_store.py``)."""
 
 tournament_players_t = Table(  # migration 0017
     "tournament_players", metadata,

@@ -7,7 +7,6 @@ seat; play bans: ``players/conduct.py``).  :class:`HubSeats` is a part of
 from __future__ import annotations
 
 import asyncio
-import time
 from typing import TYPE_CHECKING
 
 from ..base.clock import Clock
@@ -67,10 +66,7 @@ class HubSeats:
         until = await asyncio.to_thread(conduct.ban_of_identity, self.store.engine, holder,
                                         self.clock.time())
         if until is not None:
-            when = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(until))
-            raise ApiError(f"you left several rated matches before their end: rated play "
-                           f"is closed to you until {when}", "play-ban", 403,
-                           extra={"until": until})
+            raise conduct.refusal(until)
 
     async def check_one_account(self, table: GameTable, holder: str | None) -> None:
         """At a rated table, one account holds at most one seat: refuse the browser

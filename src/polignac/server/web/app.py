@@ -32,6 +32,7 @@ from ..base.httplimits import ClientRequests, RequestCounts
 from ..base.pages import error_page
 from ..base.requests import BodyPolicy
 from ..cluster.cluster import Cluster
+from ..events.planner import Planner
 from ..events.runner import ArenaRunner
 from ..jobs.botmoves import BotBackend
 from ..lobby.matchmaker import Matchmaker
@@ -113,6 +114,7 @@ def create_app(config: ServerConfig | None = None, bots: BotBackend | None = Non
     hub = Hub(config, bots, Cluster if config.clustered else None)
     matchmaker = Matchmaker(hub)  # Find players (matchmaker.py): every process runs one
     arena = ArenaRunner(hub)  # arenas (events/runner.py): a lease per tournament
+    planner = Planner(hub)  # clubs' schedules (events/planner.py): every process
     limits = SharedLimits(  # sign-in and seek limits, shared by the processes
         config.bus_url, config.clustered,
         lambda: hub.store.engine if hub.store is not None else None, config.clock)
@@ -125,9 +127,11 @@ def create_app(config: ServerConfig | None = None, bots: BotBackend | None = Non
         await hub.start()
         matchmaker.start()
         arena.start()
+        planner.start()
         try:
             yield
         finally:
+            await planner.stop()
             await arena.stop()
             await matchmaker.stop()
             await hub.stop()
@@ -160,6 +164,7 @@ def create_app(config: ServerConfig | None = None, bots: BotBackend | None = Non
     app.state.hub = hub
     app.state.matchmaker = matchmaker
     app.state.arena = arena
+    app.state.planner = planner
     app.state.limits = limits
     # several processes: a table another process owns is its (cluster.py), once this
     # process has checked the Host header; one process: nothing

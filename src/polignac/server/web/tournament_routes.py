@@ -16,7 +16,9 @@ Routes::
     GET  /tournaments/{id}              the page (tournament.html)
     WS   /tournaments/{id}/ws           the standings, pushed whenever they change
 
-Players are accounts: a guest may join no arena (rated or not: ``signed-out``).
+Players are accounts: a guest may join no arena (rated or not: ``arena-sign-in``); an
+account banned from rated play (``players/conduct.py``) joins no rated one
+(``play-ban``).
 """
 
 from __future__ import annotations
@@ -36,7 +38,7 @@ from ..base.errors import ApiError
 from ..base.pages import STATIC
 from ..base.seating import identity_hash, read_identity
 from ..base.security import origin_allowed
-from ..events import store
+from ..events import schedule_store, store
 from ..events.runner import ArenaRunner
 from ..events.scoring import Standing
 from ..events.tournament import FINISHED, Settings
@@ -84,10 +86,11 @@ async def _account(request: Request) -> Account:
     return account
 
 
-def _summary(t: store.Tournament, now: float, players: int) -> dict[str, Any]:
+def _summary(conn: Any, t: store.Tournament, now: float, players: int) -> dict[str, Any]:
     return {"id": t.id, "url": f"/tournaments/{t.id}", **t.settings.to_json(),
             "ends_at": t.settings.ends_at, "state": t.settings.state(now),
-            "players": players}
+            "players": players, "creator": t.creator,
+            "schedule": schedule_store.shown(conn, t.schedule_id)}
 
 
 async def create(request: Request) -> Response:
@@ -111,7 +114,7 @@ async def create(request: Request) -> Response:
 async def listing(request: Request) -> Response:
     """The coming and running arenas, the soonest first: ``{"tournaments": [...]}``."""
     def read(conn: Any, now: float) -> list[dict[str, Any]]:
-        return [_summary(t, now, len(store.entrants(conn, t.id)))
+        return [_summary(conn, t, now, len(store.entrants(conn, t.id)))
                 for t in store.coming(conn, now, 20)]
     return JSONResponse({"tournaments": await _db(request, read)})
 
@@ -139,8 +142,8 @@ def view(conn: Any, tid: str, now: float) -> dict[str, Any]:
         accounts_t.select().where(accounts_t.c.id.in_(ids)))} if ids else {}
     states = {e.account_id: e.state for e in entrants}
     running = store.running_matches(conn, tid)
-    out = _summary(found, now, len(entrants))
-    out.update({"now": now, "creator": found.creator, "playing": len(running),
+    out = _summary(conn, found, now, len(entrants))
+    out.update({"now": now, "playing": len(running),
                 "standings": [_line(s, names, states) for s in lines[:MAX_SHOWN]],
                 "more": max(0, len(lines) - MAX_SHOWN), "podium": None})
     if out["state"] == FINISHED and not running:
@@ -176,12 +179,18 @@ async def _change(request: Request, what: str) -> Response:
     """Join, pause or leave (``what``): ``{"state"}``.
 
     Raises:
-        ApiError: ``signed-out`` (401), ``no-tournament`` (404), ``tournament-over``,
-            ``tournament-full``, ``not-in-tournament`` (409).
+        ApiError: ``arena-sign-in`` (401: a guest joining), ``signed-out`` (401: pausing
+            or leaving), ``play-ban`` (403: joining a rated one while banned from rated
+            play), ``no-tournament`` (404), ``tournament-over``, ``tournament-full``,
+            ``not-in-tournament`` (409).
     """
     await json_body(request)
     tid = _tid(request)
-    account = await _account(request)
+    account = await signed_in(request)
+    if account is None and what == "join":
+        raise ApiError("sign in to join: arenas are played by accounts, not guests",
+                       "arena-sign-in", 401)
+    account = account or await _account(request)
     known = read_identity(request.cookies)
     holder = identity_hash(known) if known is not None else None
 
