@@ -343,6 +343,28 @@ tournament_matches_t = Table(  # migration 0017
 """An arena's tables and, once finished, their places: the standings are a pure
 function of these rows (``events/scoring.py:standings``)."""
 
+blocks_t = Table(  # migration 0024
+    "blocks", metadata,
+    Column("blocker", Integer, ForeignKey("accounts.id"), primary_key=True),
+    Column("blocked", Integer, ForeignKey("accounts.id"), primary_key=True),
+    Column("created_at", Float, nullable=False),
+    Index("blocks_blocked", "blocked"),
+)
+"""Who blocked whom, between accounts (``players/blocks.py``)."""
+
+invites_t = Table(  # migration 0024
+    "invites", metadata,
+    Column("id", String(24), primary_key=True),
+    Column("inviter", Integer, ForeignKey("accounts.id"), nullable=False),
+    Column("invitee", Integer, ForeignKey("accounts.id"), nullable=False),
+    Column("table_id", String(32), nullable=False),
+    Column("created_at", Float, nullable=False),
+    Column("expires_at", Float, nullable=False),
+    UniqueConstraint("inviter", "invitee", "table_id", name="invites_once"),
+    Index("invites_invitee", "invitee", "expires_at"),
+)
+"""An account's invitation of another to its table's open seat (``players/invites.py``)."""
+
 # The indexes the migrations made on the tables above (the queries that use them: the
 # account's identities, passkeys and sessions; a process's leases; the profile's games;
 # Find players' groups and states; who is online; the leaderboards).
