@@ -170,7 +170,7 @@ async def invited_page(request: Request) -> Response:
         raise ApiError("the table has no open seat any more", "no-open-seat", 409)
     response = render("join.html", creator=row.username, preset=table.preset,
                       players=len(table.seats), seat=seats[0] + 1, table=table.id,
-                      name=account.username)
+                      you=account.username)
     set_identity(response, hub.config, fresh)
     return response
 

@@ -318,7 +318,7 @@ async def join(request: Request) -> Response:
         raise ApiError(_USED, "bad-token", 403)
     creator = table.seats[table.creator_seat].name if table.creator_seat is not None else ""
     response = render("join.html", creator=creator, preset=table.preset,
-                       players=len(table.seats), seat=seat + 1, table=table.id, name="")
+                       players=len(table.seats), seat=seat + 1, table=table.id, you="")
     set_identity(response, hub.config, fresh)
     return response
 
