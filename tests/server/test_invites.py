@@ -68,6 +68,8 @@ def test_invite_then_take_the_seat(app: TestClient) -> None:
     assert [(i["from"], i["table"], i["preset"]) for i in listed] == [
         ("Anna", url.rsplit("/", 1)[1], "polignac")]
     assert app.get("/api/invites").json()["invites"] == []  # the inviter's list
+    assert [t["url"] for t in app.get("/api/invites/tables").json()["tables"]] == [url]
+    assert bert.get("/api/invites/tables").json() == {"tables": []}
     page = bert.get(listed[0]["url"])
     assert page.status_code == 200 and "Anna" in page.text and 'value="Bert"' in page.text
     assert sibling(app).get(listed[0]["url"]).status_code == 401  # signed out
@@ -79,6 +81,7 @@ def test_invite_then_take_the_seat(app: TestClient) -> None:
         state = hello(ws)
         assert state["you"] == 1 and state["table"]["seats"][1]["name"] == "Bert"
     assert bert.get("/api/invites").json()["invites"] == []  # spent
+    assert app.get("/api/invites/tables").json() == {"tables": []}  # no open seat left
 
 
 def test_invitation_refusals(app: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:

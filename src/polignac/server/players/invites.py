@@ -23,8 +23,9 @@ from typing import Any
 from sqlalchemy import Connection, delete, or_, select
 
 from ..base.errors import ApiError
-from ..store.schema import accounts_t, invites_t, tables_t
+from ..store.schema import accounts_t, invites_t, seats_t, tables_t
 from .blocks import has_blocked
+from .profiles import unfinished_of
 
 INVITE_SECONDS = 600.0
 """Seconds an invitation waits for its answer."""
@@ -118,3 +119,18 @@ def remove(conn: Connection, invite_id: str, invitee: int) -> bool:
                                                 invites_t.c.invitee == invitee))
     return bool(gone.rowcount)
 
+
+
+def tables_of(conn: Connection, account: int) -> list[dict[str, Any]]:
+    """The tables ``account`` sits at (``profiles.py:unfinished_of``) that have an open
+    seat to invite to: table, game, url, how many seats are open (newest first)."""
+    mine = unfinished_of(conn, account)
+    if not mine:
+        return []
+    ids = [m["table"] for m in mine]
+    rows = conn.execute(select(seats_t.c.table_id).where(
+        seats_t.c.table_id.in_(ids), seats_t.c.kind == "human",
+        seats_t.c.token_hash.is_(None))).scalars().all()
+    open_ = {i: rows.count(i) for i in set(rows)}
+    return [{"table": m["table"], "preset": m["preset"], "url": m["url"],
+             "open": open_[m["table"]]} for m in mine if m["table"] in open_]

@@ -1,9 +1,12 @@
 """Invitations to a table between accounts (``players/invites.py``; docs/events.md,
 "Blocks and invitations").
 
-    POST /tables/{id}/invite            seated at the table, {"name"} -> {"invited",
+    POST /tables/{id}/invite            seated at the table (this browser's seat, or the
+                                        account's), {"name"} -> {"invited",
                                         "expires_at"}; the invitee is told (Web Push)
     GET  /api/invites                   signed in -> {"invites": [...]}, newest first
+    GET  /api/invites/tables            signed in -> {"tables": [...]}: the tables the
+                                        account sits at with an open seat
     POST /api/invites/decline           signed in, {"id"} -> {"declined": bool}
     GET  /tables/{id}/invited/{invite}  the invitee's page to take the seat (join.html)
     POST /tables/{id}/invited/{invite}  take the table's first open seat -> 303 the table
@@ -76,7 +79,8 @@ async def invite(request: Request) -> Response:
     if not isinstance(name, str) or not 0 < len(name) <= NAME_MAX:
         raise ApiError(f"name: the player's username, at most {NAME_MAX} characters",
                        "bad-field")
-    if hub.seat_of(table, request.cookies) is None:
+    if hub.seat_of(table, request.cookies) is None and not any(
+            s.account and s.account.lower() == account.username.lower() for s in table.seats):
         raise ApiError("only a player seated at this table invites to it", "not-seated", 403)
     if not open_seats(table):
         raise ApiError("this table has no open seat to invite to", "no-open-seat", 409)
@@ -109,6 +113,20 @@ async def mine(request: Request) -> Response:
             return invites.pending_for(conn, account.id, now)
 
     return JSONResponse({"invites": await asyncio.to_thread(read), "now": now})
+
+
+async def tables(request: Request) -> Response:
+    """The tables the signed-in account sits at with an open seat (none for a guest)."""
+    account = await signed_in(request)
+    if account is None:
+        return JSONResponse({"tables": []})
+    engine = service(request).store.engine
+
+    def read() -> list[dict[str, Any]]:
+        with engine.connect() as conn:
+            return invites.tables_of(conn, account.id)
+
+    return JSONResponse({"tables": await asyncio.to_thread(read)})
 
 
 async def decline(request: Request) -> Response:
@@ -215,6 +233,7 @@ def routes() -> list[Route]:
     return [
         Route("/tables/{table_id}/invite", invite, methods=["POST"]),
         Route("/api/invites", mine),
+        Route("/api/invites/tables", tables),
         Route("/api/invites/decline", decline, methods=["POST"]),
         Route("/tables/{table_id}/invited/{invite_id}", invited_page, methods=["GET"]),
         Route("/tables/{table_id}/invited/{invite_id}", invited_take, methods=["POST"]),
