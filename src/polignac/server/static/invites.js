@@ -84,7 +84,7 @@ export function renderInvites(box) {
   const live = last.invites.filter((i) => i.expires_at > now);
   box.hidden = live.length === 0;
   list.replaceChildren(...live.map((i) => {
-    const row = make("li", "turn invite");
+    const row = make("li", "turn invitation");
     row.dataset.invite = i.id;
     const what = make("span", "turn-game");
     what.append(el("a", { href: i.profile }, t("invite.from", { name: i.from })), " · ",
