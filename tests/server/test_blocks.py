@@ -186,3 +186,27 @@ def test_the_matchmaker_seats_the_others_and_keeps_the_blocked_one_waiting(
     urls = seat_all([lobby, cleo, dora])
     assert len(set(urls)) == 1
     assert wait_for(lambda: bert.get("/api/seeks").json()["mine"])["state"] == "waiting"
+
+
+def test_an_arena_keeps_blocked_accounts_apart_as_a_rematch(client: TestClient) -> None:
+    from polignac.server.events.runner import _waiting
+    from polignac.server.store.db import writing
+
+    signup(client, "Anna")
+    bert, cleo = _person(client, "Bert"), _person(client, "Cleo")
+    hub = client.app.state.hub  # type: ignore[attr-defined]
+    now = hub.clock.time()
+    tid = post(client, "/api/tournaments", {
+        "preset": "polignac", "seats": 4, "starts_at": now, "minutes": 10, "rated": False,
+        "time_control": {"kind": "realtime", "base": 180, "increment": 2},
+        "bot_wait": 10}).json()["id"]
+    for person in (client, bert, cleo):
+        assert post(person, f"/api/tournaments/{tid}/join").status_code == 200
+    assert post(bert, "/api/blocks", {"name": "Anna", "block": True}).status_code == 200
+    with writing(hub.store.engine) as conn:
+        found = _waiting(conn, tid, now + 1)
+    assert found is not None
+    last = {w.id: w.last for w in found[1]}
+    names = {name: i for i, name in found[2].items()}
+    assert last[names["Anna"]] == {names["Bert"]} and last[names["Bert"]] == {names["Anna"]}
+    assert last[names["Cleo"]] == frozenset()
