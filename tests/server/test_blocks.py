@@ -210,3 +210,33 @@ def test_an_arena_keeps_blocked_accounts_apart_as_a_rematch(client: TestClient) 
     names = {name: i for i, name in found[2].items()}
     assert last[names["Anna"]] == {names["Bert"]} and last[names["Bert"]] == {names["Anna"]}
     assert last[names["Cleo"]] == frozenset()
+
+
+def test_a_lost_race_on_a_key_is_run_once_more(tmp_path: Any) -> None:
+    """Two blocks (or invitations) of one pair at once: the second insert's conflict
+    runs the transaction again, which finds the row (``db.py:transact_once_more``)."""
+    import asyncio
+
+    from sqlalchemy import create_engine
+    from sqlalchemy.exc import IntegrityError
+
+    from polignac.server.base.clock import ManualClock
+    from polignac.server.store.db import transact_once_more
+
+    engine = create_engine(f"sqlite:///{tmp_path}/race.db")
+    calls: list[float] = []
+
+    def fn(conn: Any, now: float) -> str:
+        calls.append(now)
+        if len(calls) == 1:
+            raise IntegrityError("INSERT", {}, Exception("UNIQUE constraint failed"))
+        return "found"
+
+    assert asyncio.run(transact_once_more(engine, ManualClock(5.0), fn)) == "found"
+    assert calls == [5.0, 5.0]
+
+    def always(conn: Any, now: float) -> str:
+        raise IntegrityError("INSERT", {}, Exception("UNIQUE constraint failed"))
+
+    with pytest.raises(IntegrityError):
+        asyncio.run(transact_once_more(engine, ManualClock(5.0), always))

@@ -59,7 +59,8 @@ def _invite(client: TestClient, url: str, name: str) -> Any:
 
 def test_invite_then_take_the_seat(app: TestClient) -> None:
     signup(app, "Anna")
-    url = _table(app, {**OPEN_TABLE, "private": True})
+    url = _table(app, {**OPEN_TABLE, "private": True, "seats": [
+        {"kind": "you"}, {"kind": "open"}, {"kind": "open"}, {"kind": "bot"}]})
     bert = _person(app, "Bert")
     r = _invite(app, url, "bert")
     assert r.status_code == 200, r.text
@@ -81,7 +82,9 @@ def test_invite_then_take_the_seat(app: TestClient) -> None:
         state = hello(ws)
         assert state["you"] == 1 and state["table"]["seats"][1]["name"] == "Bert"
     assert bert.get("/api/invites").json()["invites"] == []  # spent
-    assert app.get("/api/invites/tables").json() == {"tables": []}  # no open seat left
+    r = _invite(app, url, "Bert")  # he sits there now
+    assert r.status_code == 409 and r.json()["rule"] == "invitee-seated"
+    assert [t["open"] for t in app.get("/api/invites/tables").json()["tables"]] == [1]
 
 
 def test_invitation_refusals(app: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:

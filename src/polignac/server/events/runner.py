@@ -286,8 +286,8 @@ def _waiting(conn: Connection, tid: str, now: float
                           .order_by(identities_t.c.linked_at)):
         holders[r.account_id] = r.identity_hash  # the latest linked
     kept_apart: dict[int, set[int]] = {}  # blocks: kept apart as a rematch is
-    for pair in pairs_among(conn, ids):
-        one, other = tuple(pair)
+    for apart in pairs_among(conn, ids):
+        one, other = tuple(apart)
         kept_apart.setdefault(one, set()).add(other)
         kept_apart.setdefault(other, set()).add(one)
     waiting = []

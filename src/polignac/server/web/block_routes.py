@@ -19,7 +19,7 @@ from starlette.routing import Route
 
 from ..base.errors import ApiError
 from ..players import blocks
-from ..store.db import transact
+from ..store.db import transact_once_more
 from ..tables.hub import hub_of
 from .account_routes import _required, json_body, service
 
@@ -67,7 +67,7 @@ async def change(request: Request) -> Response:
         raise ApiError(f"at most {BLOCKS_PER_MINUTE} blocks and unblocks a minute: wait a "
                        "moment", "block-rate", 429, {"Retry-After": str(limit.retry_after())})
     hub = hub_of(request)
-    username = await transact(service(request).store.engine, hub.clock,
+    username = await transact_once_more(service(request).store.engine, hub.clock,
                               lambda conn, now: blocks.set_block(conn, account.id, name,
                                                                  block, now))
     return JSONResponse({"name": username, "blocked": block})

@@ -31,7 +31,7 @@ from ..base.security import hash_token, new_token
 from ..players import invites
 from ..players.accounts import Account
 from ..players.push import Notice
-from ..store.db import transact
+from ..store.db import transact, transact_once_more
 from ..tables.hub import hub_of
 from ..tables.table_blocks import check_seat
 from ..tables.tables import GameTable
@@ -68,8 +68,8 @@ async def invite(request: Request) -> Response:
     Raises:
         ApiError: 401 ``signed-out``, 404 ``no-table``, 403 ``not-seated`` (this
             browser holds no seat here), 409 ``no-open-seat``, 400 ``bad-field``, 404
-            ``no-player``, 400 ``invite-self``, 409 ``you-blocked``, 429
-            ``invite-rate``: nothing stored or sent.
+            ``no-player``, 400 ``invite-self``, 409 ``invitee-seated`` (the invitee sits
+            here), 409 ``you-blocked``, 429 ``invite-rate``: nothing stored or sent.
     """
     account = await _required(request)
     table = await table_of(request)
@@ -84,12 +84,15 @@ async def invite(request: Request) -> Response:
         raise ApiError("only a player seated at this table invites to it", "not-seated", 403)
     if not open_seats(table):
         raise ApiError("this table has no open seat to invite to", "no-open-seat", 409)
+    if name.lower() != account.username.lower() and any(  # oneself: invite-self below
+            s.account and s.account.lower() == name.lower() for s in table.seats):
+        raise ApiError(f"{name} already sits at this table", "invitee-seated", 409)
     limit = _limit(request)
     if not await limit.allow(f"account:{account.id}"):
         raise ApiError(f"at most {INVITES_PER_MINUTE} invitations a minute: wait a moment",
                        "invite-rate", 429, {"Retry-After": str(limit.retry_after())})
     assert hub.store is not None
-    sent = await transact(hub.store.engine, hub.clock,
+    sent = await transact_once_more(hub.store.engine, hub.clock,
                           lambda conn, now: invites.create(conn, now, account.id, name,
                                                            table.id))
     if sent.invite_id is not None and hub.push is not None:
@@ -207,8 +210,10 @@ async def invited_take(request: Request) -> Response:
     target = RedirectResponse(f"/tables/{table.id}", status_code=303)
     holder, fresh = identity(request)
     if hub.seat_of(table, request.cookies) is not None or \
-            table.requests.holder_seat(holder) is not None:
-        return target
+            table.requests.holder_seat(holder) is not None or \
+            any(s.account and s.account.lower() == account.username.lower()
+                for s in table.seats):
+        return target  # one seat a person: the invitation stays unused
     row = await _invitation(request, table, account)
     await check_seat(hub, table, account.username)
     await hub.check_one_account(table, holder)
