@@ -67,9 +67,9 @@ async def change(request: Request) -> Response:
         raise ApiError(f"at most {BLOCKS_PER_MINUTE} blocks and unblocks a minute: wait a "
                        "moment", "block-rate", 429, {"Retry-After": str(limit.retry_after())})
     hub = hub_of(request)
-    username = await transact_once_more(service(request).store.engine, hub.clock,
-                              lambda conn, now: blocks.set_block(conn, account.id, name,
-                                                                 block, now))
+    username = await transact_once_more(
+        service(request).store.engine, hub.clock,
+        lambda conn, now: blocks.set_block(conn, account.id, name, block, now))
     return JSONResponse({"name": username, "blocked": block})
 
 

@@ -92,9 +92,9 @@ async def invite(request: Request) -> Response:
         raise ApiError(f"at most {INVITES_PER_MINUTE} invitations a minute: wait a moment",
                        "invite-rate", 429, {"Retry-After": str(limit.retry_after())})
     assert hub.store is not None
-    sent = await transact_once_more(hub.store.engine, hub.clock,
-                          lambda conn, now: invites.create(conn, now, account.id, name,
-                                                           table.id))
+    sent = await transact_once_more(
+        hub.store.engine, hub.clock,
+        lambda conn, now: invites.create(conn, now, account.id, name, table.id))
     if sent.invite_id is not None and hub.push is not None:
         hub.push.notify_account(sent.invitee, Notice(
             "invite", table.id, table.preset, hub.clock.time(),
