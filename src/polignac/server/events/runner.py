@@ -35,6 +35,7 @@ from sqlalchemy import Connection, select
 
 from ..base.errors import ApiError
 from ..base.security import hash_token
+from ..players.blocks import pairs_among
 from ..players.ratings import SCALE, START
 from ..store.db import transact
 from ..store.schema import (
@@ -315,11 +316,17 @@ def _waiting(conn: Connection, tid: str, now: float
     for r in conn.execute(select(identities_t).where(identities_t.c.account_id.in_(ids))
                           .order_by(identities_t.c.linked_at)):
         holders[r.account_id] = r.identity_hash  # the latest linked
+    kept_apart: dict[int, set[int]] = {}  # blocks: kept apart as a rematch is
+    for apart in pairs_among(conn, ids):
+        one, other = tuple(apart)
+        kept_apart.setdefault(one, set()).add(other)
+        kept_apart.setdefault(other, set()).add(one)
     waiting = []
     for e in ready:
         if e.account_id not in holders or e.account_id not in names:
             continue  # an account without a browser (or deleted): never seated
         since, last = last_table.get(e.account_id, (0.0, frozenset()))
+        last |= kept_apart.get(e.account_id, set())
         waiting.append(Waiting(e.account_id, rank.get(e.account_id, len(lines) + 1),
                                ratings.get(e.account_id, START.mu * SCALE),
                                max(0.0, now - max(e.changed_at, since, found.settings.starts_at)),

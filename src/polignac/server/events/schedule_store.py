@@ -1,4 +1,4 @@
-"""Clubs' schedules in the database (``tournament_schedules``, migration 0022) and the
+"""Clubs' schedules in the database (``tournament_schedules``, migration 0021) and the
 creation of their occurrences as tournaments, a day ahead (docs/events.md, "Clubs'
 schedules").
 

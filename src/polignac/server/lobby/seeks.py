@@ -59,7 +59,7 @@ import contextlib
 import random
 import secrets
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -77,6 +77,7 @@ from sqlalchemy import (
 from ...core import PRESETS, PolignacError, get_rules
 from ..base.errors import ApiError
 from ..base.inputs import ascii_int
+from ..players.blocks import pairs_among
 from ..store.schema import online_t, seeks_t, tables_t
 
 BOT_WAITS_MAX = 3600
@@ -142,6 +143,8 @@ class Seek:
     created_at: float
     bots_after: int | None
     level: str
+    account: int | None = None
+    """The person's account id (None: a guest): blocks keep accounts apart."""
 
 
 @dataclass(frozen=True)
@@ -155,7 +158,8 @@ class Group:
     level: str
 
 
-def plan(waiting: Iterable[Seek], now: float) -> list[Group]:
+def plan(waiting: Iterable[Seek], now: float,
+         apart: Collection[frozenset[int]] = frozenset()) -> list[Group]:
     """The groups to form among ``waiting`` requests at time ``now``.
 
     For each key (oldest first): every ``players`` requests make a table of people.
@@ -163,7 +167,9 @@ def plan(waiting: Iterable[Seek], now: float) -> list[Group]:
     with bots in the other seats at once when they are two or more (everyone the
     group needs is there: issue 31), else once the one has waited its own
     ``bots_after``; a request that allows no bots is never seated with a bot.
-    ``waiting`` holds only requests whose page asks (:func:`form_groups`).
+    ``waiting`` holds only requests whose page asks (:func:`form_groups`).  Two
+    accounts of a pair in ``apart`` (one blocked the other) are never in one group:
+    a group takes, oldest first, each request that is apart from none taken yet.
     """
     queues: dict[Key, list[Seek]] = defaultdict(list)
     for seek in sorted(waiting, key=lambda s: (s.created_at, s.id)):
@@ -171,15 +177,35 @@ def plan(waiting: Iterable[Seek], now: float) -> list[Group]:
     groups: list[Group] = []
     for key, queue in queues.items():
         n = key[1]
+        left: list[Seek] = []
         while len(queue) >= n:
-            taken, queue = queue[:n], queue[n:]
+            taken = _together(queue, n, apart)
+            if len(taken) < n:  # the oldest makes no table of people now
+                left.append(queue[0])
+                queue = queue[1:]
+                continue
             groups.append(Group(key, tuple(s.id for s in taken), 0, taken[0].level))
-        willing = [s for s in queue if s.bots_after is not None]
+            queue = [s for s in queue if s not in taken]
+        queue = sorted(left + queue, key=lambda s: (s.created_at, s.id))
+        willing = _together([s for s in queue if s.bots_after is not None], n, apart)
         if len(willing) >= 2 or any(s.bots_after is not None
                                     and s.created_at + s.bots_after <= now for s in willing):
             groups.append(Group(key, tuple(s.id for s in willing), n - len(willing),
                                 willing[0].level))
     return groups
+
+
+def _together(queue: list[Seek], n: int, apart: Collection[frozenset[int]]) -> list[Seek]:
+    """Up to ``n`` of ``queue``, oldest first, no two of them apart; always the first."""
+    taken: list[Seek] = []
+    for seek in queue:
+        if len(taken) == n:
+            break
+        if seek.account is None or not any(
+                s.account is not None and frozenset((s.account, seek.account)) in apart
+                for s in taken):
+            taken.append(seek)
+    return taken
 
 
 def seat_positions(players: int, people: int, rng: random.Random) -> list[int]:
@@ -269,8 +295,10 @@ def form_groups(conn: Connection, now: float, countdown: float, stale: float) ->
     if conn.dialect.name == "postgresql":
         query = query.with_for_update(skip_locked=True)
     rows = conn.execute(query).all()
-    groups = plan((Seek(r.id, key_of(r), r.created_at, r.bots_after, r.level) for r in rows),
-                  now)
+    accounts = {r.id: int(r.person[2:]) for r in rows if str(r.person).startswith("a:")}
+    groups = plan((Seek(r.id, key_of(r), r.created_at, r.bots_after, r.level,
+                        accounts.get(r.id)) for r in rows),
+                  now, pairs_among(conn, accounts.values()))
     for group in groups:
         group_id = secrets.token_urlsafe(12)
         done = conn.execute(update(seeks_t).where(seeks_t.c.id.in_(group.ids),

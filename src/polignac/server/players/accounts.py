@@ -26,6 +26,7 @@ from sqlalchemy import (
     delete,
     func,
     insert,
+    or_,
     select,
     update,
 )
@@ -36,7 +37,9 @@ from ..base.skeletons import name_keys
 from ..store.db import writing
 from ..store.schema import (
     accounts_t,
+    blocks_t,
     identities_t,
+    invites_t,
     match_seats_t,
     passkeys_t,
     push_subscriptions_t,
@@ -331,6 +334,10 @@ class AccountStore:
             conn.execute(delete(passkeys_t).where(passkeys_t.c.account_id == account_id))
             conn.execute(delete(push_subscriptions_t).where(
                 push_subscriptions_t.c.account_id == account_id))
+            conn.execute(delete(blocks_t).where(or_(blocks_t.c.blocker == account_id,
+                                                    blocks_t.c.blocked == account_id)))
+            conn.execute(delete(invites_t).where(or_(invites_t.c.inviter == account_id,
+                                                     invites_t.c.invitee == account_id)))
             mine = select(identities_t.c.identity_hash).where(
                 identities_t.c.account_id == account_id).scalar_subquery()
             conn.execute(update(seats_t).where(seats_t.c.holder_hash.in_(mine))

@@ -54,7 +54,7 @@ ENDPOINT_MAX = 1024
 """Characters of an endpoint at most."""
 MAX_FAILURES = 5
 """Failed sends in a row after which a subscription is dropped."""
-TTL = {"turn": 24 * 3600, "started": 3600}
+TTL = {"turn": 24 * 3600, "started": 3600, "invite": 600}
 """Seconds a push service keeps each kind of notice for a browser that is offline."""
 KEY_NAME = "vapid-p256"
 
@@ -75,13 +75,16 @@ class Subscription:
 @dataclass(frozen=True)
 class Notice:
     """Something to tell an account's browsers: ``kind`` (``turn``: it is your move;
-    ``started``: a table you waited for began) at ``table`` of game ``preset``, noticed
-    at ``at`` (the server clock's epoch seconds)."""
+    ``started``: a table you waited for began; ``invite``: ``by`` invites you, and
+    ``url`` is the page to take the seat) at ``table`` of game ``preset``, noticed at
+    ``at`` (the server clock's epoch seconds)."""
 
     kind: str
     table: str
     preset: str
     at: float
+    url: str | None = None
+    by: str = ""
 
     def payload(self, lang: str) -> bytes:
         """The message, in ``lang``: what the service worker shows."""
@@ -90,9 +93,9 @@ class Notice:
         if game == key:
             game = self.preset
         return json.dumps({
-            "kind": self.kind, "table": self.table, "url": f"/tables/{self.table}",
-            "title": t(lang, f"push.{self.kind}.title"),
-            "body": t(lang, f"push.{self.kind}.body", game=game),
+            "kind": self.kind, "table": self.table, "url": self.url or f"/tables/{self.table}",
+            "title": t(lang, f"push.{self.kind}.title", name=self.by),
+            "body": t(lang, f"push.{self.kind}.body", game=game, name=self.by),
             "tag": f"{self.kind}-{self.table}", "at": self.at,
         }, ensure_ascii=False).encode()
 
@@ -251,17 +254,26 @@ class PushSender:
     def notify(self, identity: str, notice: Notice) -> None:
         """Tell the browsers of the account that owns browser ``identity`` (none for a
         guest) about ``notice``, soon, in the pool."""
+        self._submit(identity, notice, None)
+
+    def notify_account(self, account: int, notice: Notice) -> None:
+        """Tell the browsers of ``account`` about ``notice``, soon, in the pool."""
+        self._submit(None, notice, account)
+
+    def _submit(self, identity: str | None, notice: Notice, account: int | None) -> None:
         with self._lock:
             if self.pending >= self.config.push_queue:
                 self.dropped += 1
                 return
             self.pending += 1
-        self.pool.submit(self._deliver, identity, notice)
+        self.pool.submit(self._deliver, identity, notice, account)
 
-    def _deliver(self, identity: str, notice: Notice) -> None:
+    def _deliver(self, identity: str | None, notice: Notice, account: int | None = None
+                 ) -> None:
         try:
             with self.engine.connect() as conn:
-                account = account_of_identities(conn, [identity]).get(identity)
+                if identity is not None:
+                    account = account_of_identities(conn, [identity]).get(identity)
                 if account is None:
                     return
                 table = push_subscriptions_t

@@ -8,6 +8,7 @@ import { getJson, postJson } from "./api.js";
 import { confirmAction } from "./confirm.js";
 import { showPush } from "./push.js";
 import { loadTurns } from "./turns.js";
+import { loadInvites } from "./invites.js";
 
 /** @type {{signed_in: boolean, username?: string, profile?: string}} */
 let me = { signed_in: false };
@@ -176,6 +177,7 @@ function render() {
     showPasskeys();
     showPush().catch(showError);
     loadTurns($("your-turn"));
+    loadInvites($("your-invites"));
   } else {
     document.title = `Polignac: ${t("account.signIn")}`;
   }

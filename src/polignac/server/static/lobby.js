@@ -9,6 +9,7 @@ import { $, make } from "./dom.js";
 import { getJson, postJson, request } from "./api.js";
 import { chosenControl, controlLabel, fillControlChoices } from "./timecontrol.js";
 import { loadTurns, renderTurns } from "./turns.js";
+import { renderInvites, watchInvites } from "./invites.js";
 
 const playNow = $("play-now", HTMLButtonElement);
 const learnButton = $("learn", HTMLButtonElement);
@@ -345,7 +346,7 @@ languagePicker($("lang"));
 translatePage();
 onLang(() => {
   if (info) { fillLevels(); fillPresets(); fillSeats(); fillHouse(); }
-  fillTimeControls(); showCreated(); renderTables(); renderTurns($("your-turn"));
+  fillTimeControls(); showCreated(); renderTables(); renderTurns($("your-turn")); renderInvites($("your-invites"));
 });
 fillTimeControls();
 
@@ -360,6 +361,7 @@ fillTimeControls();
   setInterval(loadTables, 10000);
   loadTurns($("your-turn"));
   setInterval(() => loadTurns($("your-turn")), 30000);
+  watchInvites($("your-invites"));
 })();
 
 // ------------------------------------------------------------------ the account link

@@ -5,6 +5,7 @@
 import { languagePicker, levelName, onLang, presetName, t, translatePage } from "./i18n.js";
 import { $, el, make } from "./dom.js";
 import { getJson } from "./api.js";
+import { showBlockInvite } from "./profile-blocks.js";
 // @ts-ignore chart.js is not type-checked
 import { totalsChart } from "./chart.js";
 
@@ -104,6 +105,7 @@ function render() {
   renderStats();
   renderGames();
   renderUnfinished();
+  showBlockInvite($("block-invite"), data.username);
 }
 
 async function load() {

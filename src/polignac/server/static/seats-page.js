@@ -2,7 +2,8 @@
 // The invitation page and the error pages: the language picker, the page's words, and
 // an error's message in the reader's language when the catalog has its rule.  The
 // invitation's form is sent as JSON, as every POST of the site (the server takes no
-// form encoding): a seat, then the table; a refusal, the page again (it says why).
+// form encoding): a seat, then the table; a refusal: its reason next to the form. An
+// account's invitation (/tables/ID/invited/INVITE, invites.js) is the same page.
 import { errorText, has, languagePicker, onLang, presetName, t, translatePage } from "./i18n.js";
 
 const notice = document.getElementById("notice");
@@ -35,7 +36,7 @@ joinForm?.addEventListener("submit", async (event) => {
       headers: { "content-type": "application/json", accept: "application/json" },
       body: JSON.stringify({ name }) });
     if (r.type === "opaqueredirect" || r.redirected) {
-      location.assign(location.pathname.replace(/\/join$/, ""));
+      location.assign(location.pathname.replace(/\/(join|invited\/[^/]+)$/, ""));
       return;
     }
     /** @type {any} */

@@ -32,6 +32,7 @@ from sqlalchemy import (
     select,
     update,
 )
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.sql.elements import ColumnElement
 
 from ..base.clock import Clock
@@ -234,6 +235,20 @@ async def transact(engine: Engine, clock: Clock, fn: Callable[[Connection, float
         with writing(engine) as conn:
             return fn(conn, clock.time())
     return await asyncio.to_thread(run)
+
+
+async def transact_once_more(engine: Engine, clock: Clock,
+                             fn: Callable[[Connection, float], T]) -> T:
+    """:func:`transact`, run again once when it lost a race on a key (another request
+    inserted the same row meanwhile: the second run reads it).
+
+    Raises:
+        sqlalchemy.exc.SQLAlchemyError: the transaction failed again (nothing stays).
+    """
+    try:
+        return await transact(engine, clock, fn)
+    except IntegrityError:
+        return await transact(engine, clock, fn)
 
 
 def insert_table(conn: Connection, row: TableRow) -> None:

@@ -313,7 +313,7 @@ tournaments_t = Table(  # migration 0017
     Column("rated", Boolean, nullable=False),
     Column("bot_wait", Integer, nullable=True),  # None: no bots
     Column("created_at", Float, nullable=False),
-    Column("schedule_id", String(32), nullable=True),  # migration 0022: a club's schedule
+    Column("schedule_id", String(32), nullable=True),  # migration 0021: a club's schedule
     Index("tournaments_start", "starts_at"),
     # one tournament per occurrence of a schedule, whichever process creates it
     Index("tournaments_occurrence", "schedule_id", "starts_at", unique=True),
@@ -321,7 +321,7 @@ tournaments_t = Table(  # migration 0017
 """Arena tournaments (``events/tournament.py``, ``events/store.py``); ``creator`` is 0
 for the occurrences of a schedule (``schedule_id``: no account created them)."""
 
-tournament_schedules_t = Table(  # migration 0022
+tournament_schedules_t = Table(  # migration 0021
     "tournament_schedules", metadata,
     Column("id", String(32), primary_key=True),  # stable: a file's entry keeps its id
     Column("name", String(64), nullable=False),
@@ -365,6 +365,28 @@ tournament_matches_t = Table(  # migration 0017
 )
 """An arena's tables and, once finished, their places: the standings are a pure
 function of these rows (``events/scoring.py:standings``)."""
+
+blocks_t = Table(  # migration 0022
+    "blocks", metadata,
+    Column("blocker", Integer, ForeignKey("accounts.id"), primary_key=True),
+    Column("blocked", Integer, ForeignKey("accounts.id"), primary_key=True),
+    Column("created_at", Float, nullable=False),
+    Index("blocks_blocked", "blocked"),
+)
+"""Who blocked whom, between accounts (``players/blocks.py``)."""
+
+invites_t = Table(  # migration 0022
+    "invites", metadata,
+    Column("id", String(24), primary_key=True),
+    Column("inviter", Integer, ForeignKey("accounts.id"), nullable=False),
+    Column("invitee", Integer, ForeignKey("accounts.id"), nullable=False),
+    Column("table_id", String(32), nullable=False),
+    Column("created_at", Float, nullable=False),
+    Column("expires_at", Float, nullable=False),
+    UniqueConstraint("inviter", "invitee", "table_id", name="invites_once"),
+    Index("invites_invitee", "invitee", "expires_at"),
+)
+"""An account's invitation of another to its table's open seat (``players/invites.py``)."""
 
 # The indexes the migrations made on the tables above (the queries that use them: the
 # account's identities, passkeys and sessions; a process's leases; the profile's games;

@@ -28,6 +28,7 @@ from ..base.requests import JsonInputError, parse_json
 from ..base.security import RateLimit, cookie_name, origin_allowed
 from .connections import Outbox
 from .hub import hub_of
+from .table_blocks import refresh_apart
 from .tables import GameTable, ProtocolError, Subscriber
 
 if TYPE_CHECKING:
@@ -184,7 +185,8 @@ async def on_cut(s: Session, data: dict[str, Any]) -> bool:
 
 async def on_say(s: Session, data: dict[str, Any]) -> bool:
     """``say {message}``: a seated player's quick message (``quick_messages.py``),
-    broadcast to every connection as ``chat {seat, message}``."""
+    broadcast to every connection as ``chat {seat, message}`` but those of the seats
+    kept apart from it by a block (``table_blocks.py``)."""
     seat = s.seated("send messages")
     if seat is None:
         return True
@@ -193,7 +195,8 @@ async def on_say(s: Session, data: dict[str, Any]) -> bool:
     except ProtocolError as exc:
         s.refuse(exc.rule, str(exc), with_seq=False)
         return True
-    s.table.broadcast(frame)
+    await refresh_apart(s.hub, s.table)  # blocks: the seats kept apart do not hear it
+    s.table.broadcast(frame, s.table.quick.deaf(seat))
     return True
 
 

@@ -57,6 +57,10 @@ Frame = dict[str, Any] | str | None
 None (close the connection)."""
 
 
+Deaf = Callable[[int | None], bool]
+"""Which connections (by seat; None: a spectator) a broadcast leaves out."""
+
+
 @dataclass(eq=False)
 class Subscriber:
     """One WebSocket connection to a table, for one seat (None: a spectator).
@@ -372,9 +376,9 @@ class GameTable:
             self.presence.left(sub.seat)
         self.broadcast(self.presence_frame())
 
-    def broadcast(self, frame: dict[str, Any]) -> None:
-        """Send the same public ``frame`` to every connection."""
-        for sub in list(self.subscribers):
+    def broadcast(self, frame: dict[str, Any], deaf: Deaf | None = None) -> None:
+        """Send the same public ``frame`` to every connection but those ``deaf(seat)``."""
+        for sub in [s for s in self.subscribers if deaf is None or not deaf(s.seat)]:
             self._send(sub, frame)
 
     def rename(self, seat: int, name: str) -> None:

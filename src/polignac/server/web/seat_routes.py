@@ -38,6 +38,7 @@ from ..base.security import cookie_name, hash_token, new_token, token_matches
 from ..store import commitments
 from ..tables import frames
 from ..tables.hub import Hub, hub_of
+from ..tables.table_blocks import check_seat
 from ..tables.tables import GameTable
 from .analysis_routes import stored_analyses
 from .http import (
@@ -49,6 +50,7 @@ from .http import (
     set_seat_cookie,
     table_of,
 )
+from .invite_routes import open_seats
 from .person_names import person_name
 
 
@@ -89,6 +91,7 @@ async def take_seat(request: Request) -> Response:
     await hub.check_one_account(table, holder)
     name, account = await person_name(request, data.get("name"),
                                       default_name("name.player", n=seat + 1))
+    await check_seat(hub, table, account)
     token = new_token()
     async with table.lock:
         try:
@@ -112,7 +115,8 @@ async def sit(request: Request) -> Response:
         ApiError: 403 ``private-table``, 409 ``not-open`` (a bot's or someone's seat,
             or a finished match), 409 ``already-seated``, 409 ``one-account`` / 403
             ``play-ban`` at a rated table, 409 ``name-reserved`` (a guest's name like an
-            account's), 429 ``take-rate`` (nothing changes).
+            account's), 403 ``blocked`` (an account seated there blocked this one), 429
+            ``take-rate`` (nothing changes).
     """
     table = await table_of(request)
     hub = hub_of(request)
@@ -134,6 +138,7 @@ async def sit(request: Request) -> Response:
     await hub.check_one_account(table, holder)
     name, account = await person_name(request, data.get("name"),
                                       default_name("name.guest", n=seat + 1))
+    await check_seat(hub, table, account)
     token = new_token()
     async with table.lock:
         if not _is_open(table, seat):  # another stranger was first
@@ -161,8 +166,7 @@ def _take_rate(hub: Hub, address: str, holder: str) -> None:
 
 def _is_open(table: GameTable, seat: int) -> bool:
     """``seat`` is a person's seat nobody holds yet, in a match not over."""
-    row = table.seats[seat]
-    return row.kind == "human" and row.token_hash is None and not table.match.finished
+    return seat in open_seats(table)
 
 
 async def _answer(request: Request, approve: bool) -> Response:
@@ -314,7 +318,7 @@ async def join(request: Request) -> Response:
         raise ApiError(_USED, "bad-token", 403)
     creator = table.seats[table.creator_seat].name if table.creator_seat is not None else ""
     response = render("join.html", creator=creator, preset=table.preset,
-                       players=len(table.seats), seat=seat + 1, table=table.id)
+                       players=len(table.seats), seat=seat + 1, table=table.id, you="")
     set_identity(response, hub.config, fresh)
     return response
 
@@ -334,6 +338,7 @@ async def join_submit(request: Request) -> Response:
     data = await json_body(request)
     name, account = await person_name(request, data.get("name"),
                                       default_name("name.guest", n=seat + 1))
+    await check_seat(hub, table, account)
     await hub.check_one_account(table, holder)
     async with table.lock:
         if not token_matches(token, table.seats[seat].invite_hash):

@@ -2,14 +2,14 @@
 with a unique index on (schedule, start), so that each occurrence becomes one
 tournament whichever process creates it (``events/schedule_store.py``).
 
-Revision ID: 0022
+Revision ID: 0021
 Revises: 0020
 """
 
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0022"
+revision = "0021"
 down_revision = "0020"
 branch_labels = None
 depends_on = None
