@@ -34,10 +34,10 @@ from .actions import ANNOUNCE_BASE, NUM_ACTIONS, Action
 from .calls import NO_CALLS, CallRules, Calls
 from .cards import SUIT_LETTERS, Mask, cards_of, make_card
 from .deal import Deal
-from .errors import IllegalActionError, RulesError
+from .errors import IllegalActionError, RulesError, ScorePadError
 from .family import Family
 from .rules import Rules, ScoreKind
-from .scoring import DealScore, ScoreLine
+from .scoring import DealScore, ScoreLine, pack_points
 
 if TYPE_CHECKING:
     from .describe import Param
@@ -477,8 +477,6 @@ class PollackFamily(Family):
         Raises:
             ScorePadError: a bad entry; its ``field`` names the bad field.
         """
-        from .scorepad import ScorePadError, pack_points
-
         r = pad.rules
         e = entry
         pad._unused(e, "taken", "tricks", "first_trick", "slam", "contract")
