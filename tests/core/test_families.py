@@ -219,7 +219,7 @@ def _family_words() -> tuple[set[str], set[str], set[str]]:
 STATE_FIELDS: frozenset[str] = frozenset({"partie", "pool_in"})
 """Fields of a family's own state (Pollack's partie, Bassadewitz' pool): outside the
 core, code passes the state on (``family_state``) and asks the family's hooks
-(``Family.side_scores_before``, ``Family.stake``...), never reads or passes them by name."""
+(``Family.side_total``, ``Family.stake``...), never reads or passes them by name."""
 
 
 def _naming(path: Path, text: str | None = None) -> list[str]:
