@@ -14,9 +14,10 @@ from __future__ import annotations
 import json
 import random
 import re
-from collections.abc import Iterator
+import sys
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from polignac.core import (
     ANNOUNCEMENTS,
@@ -27,22 +28,64 @@ from polignac.core import (
     GENERALE,
     NUM_ACTIONS,
     PASS,
-    PRESETS,
     Deal,
     GameOverError,
     IllegalActionError,
     Match,
     NotYourTurnError,
     Rules,
+    get_rules,
 )
+from polignac.core.families import families
 
 RANKS = "23456789TJQKA"
 SUITS = "CDHS"
 
-#: Every (preset, player count) the rule book allows.
+
+def presets_in_use() -> dict[str, Rules]:
+    """Every preset of the families in use, by name: the rule book's, and those of a
+    family a test session added (tests/core/fixture_family.py, loaded as a plugin)."""
+    return {r.preset: r for f in families() for r in f.presets}
+
+
+#: Every preset in use when the tests are collected, by name (the properties that run
+#: "over every preset" read this, so that a new family's presets join them).
+PRESET_NAMES: list[str] = sorted(presets_in_use())
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def every_preset(test: F) -> F:
+    """Mark ``test`` (parametrized by ``preset``, and ``n`` or ``overrides`` if it
+    likes) as a property over every preset: a new family's preset must pass it too
+    (tests/core/test_fixture_family.py finds the tests so marked and runs them on its
+    fixture family's preset)."""
+    test.over_every_preset = True  # type: ignore[attr-defined]
+    return test
+
+
+#: Every (preset, player count) the rule book allows (and a session's added family).
 ALL_GAMES: list[tuple[str, int]] = [
-    (name, n) for name, rules in PRESETS.items() for n in rules.players
+    (name, n) for name, rules in presets_in_use().items() for n in rules.players
 ]
+
+
+class _ByPreset(dict[str, Any]):
+    """A table of the reference, by preset: the rule book's rows, and for a preset of
+    a family that joined for a while, that family's own tests' rows (the ``REFERENCE``
+    of the module that defines the family: tests/core/fixture_family.py)."""
+
+    def __init__(self, name: str, rows: dict[str, Any]) -> None:
+        super().__init__(rows)
+        self.name = name
+
+    def __missing__(self, preset: str) -> Any:
+        for family in families():
+            own = getattr(sys.modules.get(type(family).__module__), "REFERENCE", {})
+            if preset in own.get(self.name, {}):
+                return own[self.name][preset]
+        raise KeyError(preset)
+
 
 # --------------------------------------------------------------- card values
 # Written out from each preset's page, docs/rules/<preset>.md, its Scoring.
@@ -70,6 +113,7 @@ CARD_VALUES: dict[str, dict[str, int]] = {
     "pollack": {f"{r}{s}": v for r, v in (("A", 3), ("K", 1), ("Q", 1), ("J", 1), ("T", 1),
                                           ("9", 1)) for s in SUITS},
 }
+CARD_VALUES = _ByPreset("CARD_VALUES", CARD_VALUES)
 _HEARTS = {f"{r}H": 1 for r in RANKS}
 CARD_VALUES["black-lady"] = {"QS": 13, **_HEARTS}
 CARD_VALUES["black-maria"] = {"QS": 13, "KS": 10, "AS": 7, **_HEARTS}
@@ -98,6 +142,7 @@ RANK_ORDERS = {
     "black-lady": "AKQJT98765432",
     "black-maria": "AKQJT98765432",
 }
+RANK_ORDERS = _ByPreset("RANK_ORDERS", RANK_ORDERS)
 #: The contract a preset offers (docs/rules/common.md#declarations): declaration rule and its word.
 CONTRACTS = {
     "polignac": ("capot", CAPOT),
@@ -589,7 +634,8 @@ def leaked_cards(view: Any, hidden: set[int]) -> set[str]:
 
 
 def rules_of(preset: str) -> Rules:
-    return PRESETS[preset]
+    """The preset ``preset`` of the families in use."""
+    return get_rules(preset)
 
 
 def play_to_end(match: Match, rng: random.Random) -> Match:

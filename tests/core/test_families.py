@@ -219,7 +219,7 @@ def _family_words() -> tuple[set[str], set[str], set[str]]:
 STATE_FIELDS: frozenset[str] = frozenset({"partie", "pool_in"})
 """Fields of a family's own state (Pollack's partie, Bassadewitz' pool): outside the
 core, code passes the state on (``family_state``) and asks the family's hooks
-(``Family.side_scores_before``, ``Family.stake``...), never reads or passes them by name."""
+(``Family.side_total``, ``Family.stake``...), never reads or passes them by name."""
 
 
 def _naming(path: Path, text: str | None = None) -> list[str]:
@@ -608,3 +608,30 @@ def test_a_family_carries_its_own_state_through_the_match() -> None:
         assert all(r.family_result is None and r.sheet() == {} for r in m.results)
         pad = ScorePad.new(rules, ["A", "B", "C", "D"])
         assert pad.family_state == ("deals", 0)
+
+
+def test_the_shared_core_asks_the_families_hooks_for_their_rules() -> None:
+    """The Hearts family's private pass, Pollack's sides and claim: the family's hooks,
+    not branches of the shared core (visibility, the match, the deal)."""
+    assert Deal.private_phases == frozenset() and HeartsDeal.private_phases == {"pass"}
+    pollack, polignac = get_rules("pollack"), get_rules("polignac")
+    assert [pollack.scorer.side_of(s) for s in range(4)] == [0, 1, 0, 1]
+    assert polignac.scorer.side_of(1) is None and get_rules("black-lady").scorer.side_of(1) is None
+    deal = Deal.shuffled(pollack, 4, 0, random.Random(3))
+    assert deal.side_total(0) == pollack.scorer.side_total(deal, 0) == 0
+    assert Deal.shuffled(polignac, 4, 0, random.Random(3)).side_total(1) == 0
+
+
+def test_the_registry_in_use_is_the_one_the_rules_read() -> None:
+    from polignac.core import registry
+
+    assert registry.current() is fam.registry() and registry.current().families == FAMILIES
+    extra = registry.Registry(FAMILIES)
+    registry.install(extra)
+    try:
+        assert registry.current() is extra and get_rules("polignac").family is FAMILIES[0]
+    finally:
+        registry.uninstall(extra)
+    assert registry.current() is fam.registry()
+    with pytest.raises(RulesError, match="game 'nope' has no family"):
+        registry.current().family_of("nope")

@@ -98,17 +98,6 @@ def test_an_upward_import_is_seen_in_every_form() -> None:
 
 # ------------------------------------------------------- the core's import graph
 
-LATE_LOOKUPS: dict[tuple[str, str], str] = {
-    ("rules", "families"): "Rules.family, .scorer, .kind and validate ask the families' list",
-    ("actions", "families"): "an announcement's name is asked of the families' list",
-    ("avoidance", "scorepad"): "a score-pad entry's score (the pad imports the presets)",
-    ("bassadewitz", "scorepad"): "a score-pad entry's checks (the pad imports the presets)",
-    ("pollack", "scorepad"): "a score-pad entry's checks (the pad imports the presets)",
-}
-"""The imports inside a function that go back up the core's graph, and why: each is
-a late look-up, run at its first use, never while a module is being imported."""
-
-
 def core_imports(path: Path, text: str | None = None) -> tuple[set[str], set[str]]:
     """The core modules ``path`` (or ``text``, read as that file) imports when imported
     (its module level and class bodies, not ``if TYPE_CHECKING:``), and those it
@@ -158,19 +147,29 @@ def cycle(graph: dict[str, set[str]]) -> list[str]:
 
 def test_the_core_has_no_import_circle() -> None:
     """The modules of ``polignac.core`` form layers: importing one never comes back to
-    itself (no circle), and the only imports that go back up run inside a function,
-    as the named late look-ups of LATE_LOOKUPS."""
+    itself (no circle), counting the imports inside functions too: none goes back up
+    the graph (the families' list installs itself in core/registry.py, which the
+    shared core reads)."""
     graph: dict[str, set[str]] = {}
-    late: dict[str, set[str]] = {}
     for path in modules("core"):
-        graph[path.stem], late[path.stem] = core_imports(path)
+        now, late = core_imports(path)
+        graph[path.stem] = now | late
     assert cycle(graph) == [], f"an import circle in polignac.core: {' -> '.join(cycle(graph))}"
-    both = {m: graph[m] | {n for n in late[m] if (m, n) not in LATE_LOOKUPS} for m in graph}
-    assert cycle(both) == [], (
-        f"a function-level import closes a circle: {' -> '.join(cycle(both))}; "
-        f"import from below, or name it in LATE_LOOKUPS")
-    unused = [pair for pair in LATE_LOOKUPS if pair[1] not in late.get(pair[0], set())]
-    assert not unused, f"LATE_LOOKUPS names imports that are gone: {unused}"
+
+
+def test_no_core_module_imports_the_families_list_but_those_above_it() -> None:
+    """The shared core asks the registry, never core/families.py: only the presets,
+    the score pad and the package's face (above the list) import it."""
+    users = sorted(path.stem for path in modules("core")
+                   if "families" in set().union(*core_imports(path)))
+    assert users == ["__init__", "presets", "scorepad"]
+
+
+def test_a_late_import_that_goes_back_up_is_a_circle() -> None:
+    text = "def f() -> None:\n    from .families import FAMILIES\n"
+    now, late = core_imports(SRC / "core" / "rules.py", text)
+    graph = {"rules": now | late, "families": {"rules"}}
+    assert cycle(graph) == ["families", "rules", "families"]
 
 
 def test_the_import_circle_check_finds_one() -> None:

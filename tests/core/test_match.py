@@ -12,7 +12,6 @@ import pytest
 from polignac.core import (
     CAPOT,
     PASS,
-    PRESETS,
     GameOverError,
     IllegalActionError,
     Match,
@@ -24,7 +23,7 @@ from polignac.core.bassadewitz import POOL_PUT_UP, POOL_WAITING
 from polignac.core.cards import cards_of
 from polignac.core.pollack import parties_of
 
-from .reference import cards, play_to_end
+from .reference import PRESET_NAMES, cards, every_preset, play_to_end
 from .test_deal import BASSA_HANDS, SLAM, SPLIT
 
 
@@ -317,7 +316,8 @@ def test_illegal_action_messages_name_match_seats_in_a_tie_break_deal() -> None:
         raise AssertionError("an illegal action was accepted")
 
 
-@pytest.mark.parametrize("preset", sorted(PRESETS))
+@every_preset
+@pytest.mark.parametrize("preset", PRESET_NAMES)
 def test_deal_random_deals_as_a_shuffled_pack(preset: str) -> None:
     """Match.deal_random (Deal.shuffled's fast path) gives the deal that rng.shuffle of the
     pack in order, dealt by Deal.from_pack, gives, and leaves the rng in the same state."""
@@ -366,7 +366,8 @@ def test_a_match_is_a_frozen_dataclass_at_every_step(preset: str) -> None:
     assert m.finished == m.standing.finished
 
 
-@pytest.mark.parametrize("preset", sorted(PRESETS))
+@every_preset
+@pytest.mark.parametrize("preset", PRESET_NAMES)
 def test_views_of_every_seat_at_once_are_each_seats_own_view(preset: str) -> None:
     """``Match.views`` builds the public part once for every seat: each seat's view is
     still exactly its own (no hand, legal action or passed card of another seat), at

@@ -7,7 +7,9 @@ import random
 
 import pytest
 
-from polignac.core import PRESETS, Deal, get_rules
+from polignac.core import Deal, get_rules
+
+from .reference import PRESET_NAMES, every_preset
 
 # The score lines a trick game counts from the tricks alone (no contract, moon, all three).
 TRICK_REASONS = {"card", "tricks", "first-trick", "last-trick"}
@@ -25,7 +27,8 @@ def _play(preset: str, seed: int) -> tuple[Deal, list[tuple[int, ...]]]:
     return deal, seen
 
 
-@pytest.mark.parametrize("preset", sorted(PRESETS))
+@every_preset
+@pytest.mark.parametrize("preset", PRESET_NAMES)
 def test_points_taken_at_the_end_agree_with_the_score(preset: str) -> None:
     checked = 0
     for seed in range(12):

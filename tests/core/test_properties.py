@@ -38,10 +38,12 @@ from .reference import (
     RefDeal,
     bits,
     choose,
+    every_preset,
     expected_error,
     leaked_cards,
     play_match,
     ref_trick_winner,
+    rules_of,
 )
 
 SEEDS = st.integers(min_value=0, max_value=2**32 - 1)
@@ -49,7 +51,7 @@ GAME_IDS = [f"{p}-{n}" for p, n in ALL_GAMES]
 
 
 def _new_deal(preset: str, n: int, rng: random.Random) -> Deal:
-    rules = PRESETS[preset]
+    rules = rules_of(preset)
     partie = (rng.randrange(22), rng.randrange(22)) if preset == "pollack" else (0, 0)
     pool_in = rng.random() < 0.7
     state = partie if preset == "pollack" else pool_in if rules.kind.chips else None
@@ -123,6 +125,7 @@ def _code(c: int) -> str:
     return CODES[c]
 
 
+@every_preset
 @pytest.mark.parametrize(("preset", "n"), ALL_GAMES, ids=GAME_IDS)
 @settings(max_examples=4, deadline=None)
 @given(seed=SEEDS)
@@ -165,6 +168,7 @@ def test_random_deal_agrees_with_reference(preset: str, n: int, seed: int) -> No
     _check_deal_sum(ref, score.scores)
 
 
+@every_preset
 @pytest.mark.parametrize(("preset", "n"), ALL_GAMES, ids=GAME_IDS)
 @settings(max_examples=2, deadline=None)
 @given(seed=SEEDS)
@@ -213,6 +217,7 @@ def _illegal_candidates(deal: Deal, rng: random.Random) -> list[tuple[int, int |
     return out[:10]
 
 
+@every_preset
 @pytest.mark.parametrize(("preset", "n"), ALL_GAMES, ids=GAME_IDS)
 @settings(max_examples=2, deadline=None)
 @given(seed=SEEDS)
@@ -360,6 +365,7 @@ def _expected_end(m: Match) -> None:
         assert list(parties_of(m.standing).parties_won) == parties
 
 
+@every_preset
 @pytest.mark.parametrize(("preset", "n", "overrides"), MATCH_CASES, ids=MATCH_IDS)
 @settings(max_examples=2, deadline=None)
 @given(seed=SEEDS)
@@ -381,12 +387,13 @@ def test_random_match_invariants(preset: str, n: int, overrides: dict[str, Any],
     _expected_end(last)
 
 
+@every_preset
 @pytest.mark.parametrize(("preset", "n"), ALL_GAMES, ids=GAME_IDS)
 @settings(max_examples=2, deadline=None)
 @given(seed=SEEDS, stop=st.floats(min_value=0.0, max_value=1.0))
 def test_record_round_trip(preset: str, n: int, seed: int, stop: float) -> None:
     rng = random.Random(seed)
-    match = Match.new(PRESETS[preset], n, first_dealer=rng.randrange(n))
+    match = Match.new(rules_of(preset), n, first_dealer=rng.randrange(n))
     states = list(play_match(match, rng))
     match = states[int(stop * (len(states) - 1))]
     record = to_record(match)

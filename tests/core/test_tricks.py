@@ -14,7 +14,7 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from polignac.core import CLAIM, PRESETS, Deal, IllegalActionError, get_rules, mask_of, parse_cards
+from polignac.core import CLAIM, Deal, IllegalActionError, get_rules, mask_of, parse_cards
 from polignac.core.cards import SUIT_MASKS, cards_of
 from polignac.core.hearts_deal import HeartsDeal
 from polignac.core.tricks import (
@@ -33,7 +33,7 @@ from polignac.core.tricks import (
     without_voids,
 )
 
-from .reference import ALL_GAMES, ref_trick_winner
+from .reference import ALL_GAMES, PRESET_NAMES, every_preset, ref_trick_winner, rules_of
 
 SEEDS = st.integers(min_value=0, max_value=2**32 - 1)
 POLIGNAC = card_strength(get_rules("polignac"))  # K Q J A T 9 8 7
@@ -79,14 +79,14 @@ def test_voids_from_the_plays() -> None:
 
 @settings(max_examples=200, deadline=None)
 @given(cards=st.lists(st.integers(0, 51), min_size=1, max_size=8, unique=True),
-       trump=st.integers(-1, 3), preset=st.sampled_from(sorted(PRESETS)))
+       trump=st.integers(-1, 3), preset=st.sampled_from(PRESET_NAMES))
 @example(cards=[1, 0], trump=1, preset="bassadewitz")  # 3C 2C: tied, skipped
 @example(cards=[1, 0, 12], trump=1, preset="bassadewitz")  # 3C 2C AC: the ace decides
 @example(cards=[1, 0, 14, 13], trump=1, preset="polignac")  # 3C 2C 3D 2D: tied trumps
 @example(cards=[1, 0, 14, 20], trump=1, preset="polignac")  # 3C 2C 3D 9D: the 9 decides
 def test_top_cards_is_the_table_form_of_winning_index(cards: list[int], trump: int,
                                                      preset: str) -> None:
-    strength = card_strength(PRESETS[preset])
+    strength = card_strength(rules_of(preset))
     top = top_cards(strength, (1 << 52) - 1, 8)  # every set of up to 8 cards of a suit
     mask = mask_of(cards)
     # The deciding cards: the trick's trumps if it holds any, else its cards of the
@@ -103,12 +103,13 @@ def test_top_cards_is_the_table_form_of_winning_index(cards: list[int], trump: i
     assert cards.index(top[deciding]) == winning_index(cards, strength, trump)
 
 
+@every_preset
 @pytest.mark.parametrize(("preset", "n"), ALL_GAMES, ids=[f"{p}-{n}" for p, n in ALL_GAMES])
 @settings(max_examples=3, deadline=None)
 @given(seed=SEEDS)
 def test_the_deal_plays_by_these_rules(preset: str, n: int, seed: int) -> None:
     rng = random.Random(seed)
-    rules = PRESETS[preset]
+    rules = rules_of(preset)
     strength = card_strength(rules)
     deal = Deal.shuffled(rules, n, rng.randrange(n), rng)
     tricks: list[tuple[int, tuple[int, ...]]] = []

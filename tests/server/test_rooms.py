@@ -13,7 +13,6 @@ import ast
 from pathlib import Path
 
 import pytest
-from tests.core.test_layers import LATE_LOOKUPS
 
 SRC = Path(__file__).resolve().parents[2] / "src" / "polignac"
 SERVER = SRC / "server"
@@ -152,11 +151,8 @@ def circles(graph: dict[str, set[str]]) -> list[list[str]]:
 
 
 def test_no_import_circle_anywhere_in_src() -> None:
-    """No circle, but for the core's late look-ups that tests/core/test_layers.py names
-    (issue 33: a family that owns its rules removes them)."""
+    """No circle (imports at any depth, function-level ones too)."""
     graph = _graph()
-    for (module, target), _why in LATE_LOOKUPS.items():
-        graph[f"polignac.core.{module}"].discard(f"polignac.core.{target}")
     found = circles(graph)
     assert not found, f"import circles (imports at any depth): {found}"
 

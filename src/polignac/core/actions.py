@@ -18,7 +18,8 @@ The numbers are shared by every family and never change (records, OpenSpiel's
 action ids and stored games depend on them): the announcements' numbers
 ``ANNOUNCE_BASE`` onwards are named, in the order of the families' list, by the
 families that have announcements (:data:`polignac.core.families.ANNOUNCEMENTS`;
-this module asks for them when it meets an announcement).
+this module reads them from the families' registry, :mod:`polignac.core.registry`,
+when it meets an announcement).
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from typing import Final
 
 from .cards import CODES, parse_card
 from .errors import CardParseError, IllegalActionError
+from .registry import current
 
 Action = int
 
@@ -49,10 +51,9 @@ _BY_LOWER["générale"] = GENERALE
 
 def _announcements() -> tuple[str, ...]:
     """The announcements' names in use, by number from ``ANNOUNCE_BASE`` (the families'
-    list is above this module: asked when an announcement is met, never for a card)."""
-    from .families import announcement_names
-
-    return announcement_names()
+    registry, :func:`polignac.core.registry.current`: read when an announcement is
+    met, never for a card)."""
+    return current().announcements
 
 
 def action_name(action: Action) -> str:

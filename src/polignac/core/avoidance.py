@@ -166,14 +166,12 @@ def score_played_tricks(deal: Deal) -> DealScore:
 
 def score_trick_entry(pad: ScorePad, entry: Entry, dealer: int,
                       seats: tuple[int, ...]) -> DealScore:
-    """A score pad's entry of a trick game (:func:`polignac.core.scorepad.trick_entry_score`).
+    """A score pad's entry of a trick game (:meth:`polignac.core.scorepad.ScorePad.score_tricks`).
 
     Raises:
         ScorePadError: a bad entry; its ``field`` names the bad field.
     """
-    from .scorepad import trick_entry_score
-
-    return trick_entry_score(pad, entry, seats)
+    return pad.score_tricks(entry, seats)
 
 
 def penalty_lines(rules: Rules) -> list[Param]:

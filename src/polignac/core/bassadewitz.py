@@ -15,10 +15,10 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final
 
 from .deal import Deal
-from .errors import RulesError
+from .errors import RulesError, ScorePadError
 from .family import Family
 from .rules import Rules, ScoreKind, derive
-from .scoring import DealScore, ScoreLine
+from .scoring import DealScore, ScoreLine, pack_points
 
 if TYPE_CHECKING:  # pragma: no cover
     from .describe import Param
@@ -175,8 +175,6 @@ class BassadewitzFamily(Family):
         Raises:
             ScorePadError: a bad entry; its ``field`` names the bad field.
         """
-        from .scorepad import ScorePadError, pack_points
-
         r = pad.rules
         e = entry
         pad._unused(e, "taken", "first_trick", "last_trick", "slam", "contract",

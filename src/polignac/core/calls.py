@@ -11,10 +11,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Final, NamedTuple
+from typing import TYPE_CHECKING, Final, NamedTuple
 
 from .actions import ANNOUNCE_BASE, Action
 from .cards import Mask
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .deal import Deal
 
 
 class Calls:
@@ -61,8 +64,9 @@ class CallRules:
     """Fills ``open`` once, when a game with calls first builds its tables."""
     may_announce: Callable[[int, int, bool, int], bool]
     """(player, eldest, before the first lead, sides that won a trick): may it announce now."""
-    claimed: Callable[[Calls, int, bool, int, int], Calls]
-    """(calls, player, on lead, its side's total now, target): the calls after its claim."""
+    claimed: Callable[[Deal, Calls, int], Calls]
+    """(deal, its calls, player): the calls after the player's claim in the deal
+    (whether it is correct is the family's rule)."""
     announced: Callable[[Calls, int, Action, Mask, bool], Calls]
     """(calls, player, announcement, hand, may): the calls after its announcement."""
     needs: Mapping[str, tuple[Mask, int]]

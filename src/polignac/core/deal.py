@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import random as _random
 from collections.abc import Iterable, Sequence
-from typing import Any, Final, NamedTuple
+from typing import Any, ClassVar, Final, NamedTuple
 
 from .actions import (
     CAPOT,
@@ -101,8 +101,17 @@ class SeatKnowledge(NamedTuple):
     """The player it passes to, or -1."""
 
 
+HIDDEN: Final = "hidden"
+"""What a view shows in place of an action of a private phase (:attr:`Deal.private_phases`)
+that another player took (a passed card)."""
+
+
 class Deal:
     """The state of one deal.  Immutable; see :meth:`apply`."""
+
+    private_phases: ClassVar[frozenset[str]] = frozenset()
+    """The phases (by name) whose actions only their actor sees: a family's deal class
+    names its own (the Hearts family's pass); core/visibility.py hides them."""
 
     # The state is kept small, so that a card play sets few slots: the cards
     # still in the hands as one mask (a player's hand is its dealt hand & _rem;
@@ -370,6 +379,12 @@ class Deal:
 
     @property
     def _calls(self) -> Calls:
+        return self._c.calls
+
+    @property
+    def calls(self) -> Calls:
+        """The calls beyond card play so far (announcements, the claim: the family's
+        :class:`~polignac.core.calls.CallRules` make them)."""
         return self._c.calls
 
     @property
@@ -687,8 +702,7 @@ class Deal:
         if self.phase != PLAY:  # pragma: no cover - no game with calls declares
             raise IllegalActionError(f"{name} is not allowed now", rule="call-out-of-time")
         if action == CLAIM:
-            calls = rules.claimed(self._calls, p, not self.trick, self.side_total(p & 1),
-                                  s.rules.partie_target)
+            calls = rules.claimed(self, self._calls, p)
             new = self._copy(action)
             new._set_calls(calls)
             new.phase = DONE
@@ -785,13 +799,9 @@ class Deal:
         return self._side_card_points(side)
 
     def side_total(self, side: int) -> int:
-        """A side's partie score counted now (earlier deals, this deal's
-        announcements and its card points so far divided by ``point_divisor``,
-        rounded down)."""
-        s = self._s
-        before = s.rules.scorer.side_scores_before(s.family_state)
-        return (before[side] + self._calls.side_points[side]
-                + self._side_card_points(side) // s.rules.point_divisor)
+        """In a game scored by sides: a side's score counted now, as the scoring
+        family counts it (``Family.side_total``)."""
+        return self._s.rules.scorer.side_total(self, side)
 
     # ------------------------------------------------------------------ views
 

@@ -69,3 +69,13 @@ class RecordError(PolignacError):
         super().__init__(message)
         self.deal = deal
         self.action = action
+
+
+class ScorePadError(PolignacError):
+    """A score pad's entry or a pad that cannot be scored; ``field`` names the bad field
+    (:mod:`polignac.core.scorepad`, and the families' score-pad hooks)."""
+
+    def __init__(self, message: str, field: str) -> None:
+        super().__init__(f"{field}: {message}")
+        self.field = field
+        self.reason = message

@@ -5,9 +5,10 @@ subclass, in the rule book's order; everything the families bring is read
 from it here, once, as constants: the values of ``game`` (:data:`GAMES`) and
 ``scoring`` (:data:`SCORINGS`, :data:`SCORE_KINDS`), the announcements' names
 (:data:`ANNOUNCEMENTS`) and the look-ups :func:`family_of` (by ``game``) and
-:func:`scorer_of` (by ``scoring``).  No module below writes into another's
-globals: ``Rules.family``, ``Rules.scorer`` and ``Rules.kind``, and the
-announcements' action names, ask this module when first used.
+:func:`scorer_of` (by ``scoring``).  The shared core never imports this module:
+it installs its :class:`~polignac.core.registry.Registry` in
+:mod:`polignac.core.registry` when imported, and ``Rules.family``, ``Rules.scorer``,
+``Rules.kind`` and the announcements' action names read it there.
 
 Two look-ups, each done once per rule set by its callers (``Rules.family``,
 ``Rules.scorer``, kept in the deal's tables), never per action; they agree in
@@ -32,18 +33,18 @@ while (a test's, a plug-in's) without touching this list.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Final
 
 from .actions import NUM_ANNOUNCEMENTS
 from .avoidance import TRICK_AVOIDANCE
 from .bassadewitz import BASSADEWITZ
-from .errors import RulesError
 from .family import Family, StartDeal
 from .hearts_deal import HEARTS
 from .knaves import KNAVES
 from .pollack import POLLACK
+from .registry import Registry, current, install, uninstall
 from .rules import Rules, ScoreKind
 
 FAMILIES: Final[tuple[Family, ...]] = (
@@ -56,46 +57,20 @@ FAMILIES: Final[tuple[Family, ...]] = (
 """Every game family, in the rule book's order: the one list a new family joins."""
 
 
-class Registry:
-    """The tables read from a list of families: checked once, then only read.
+def _checked(registry: Registry) -> Registry:
+    """``registry``, once its announcements are checked to fit the shared action numbers.
 
-    Raises (on construction):
-        ValueError: a game or a scoring belongs to two families, or the
-            announcements do not fit the shared action numbers.
+    Raises:
+        ValueError: more announcements than :data:`~polignac.core.actions.NUM_ANNOUNCEMENTS`.
     """
-
-    __slots__ = ("announcements", "by_game", "by_scoring", "families", "games", "kinds",
-                 "scorings")
-
-    def __init__(self, families: Sequence[Family]) -> None:
-        by_game: dict[str, Family] = {}
-        by_scoring: dict[str, Family] = {}
-        kinds: dict[str, ScoreKind] = {}
-        for family in families:
-            for value, table, what in (
-                    *((g, by_game, "game") for g in family.games),
-                    *((k.name, by_scoring, "scoring") for k in family.scorings)):
-                other = table.get(value)
-                if other is not None and other is not family:
-                    raise ValueError(f"{what} {value!r} already belongs to family {other.name!r}")
-                table[value] = family
-            kinds.update((k.name, k) for k in family.scorings)
-        names = tuple(a for f in families for a in f.announcements)
-        if len(names) > NUM_ANNOUNCEMENTS or len(set(names)) != len(names):
-            raise ValueError(f"announcements {list(names)}: at most {NUM_ANNOUNCEMENTS}, "
-                             "each once")
-        self.families = tuple(dict.fromkeys(families))
-        self.by_game = by_game
-        self.by_scoring = by_scoring
-        self.kinds = kinds
-        self.games = tuple(by_game)
-        self.scorings = tuple(by_scoring)
-        self.announcements = names
+    names = registry.announcements
+    if len(names) > NUM_ANNOUNCEMENTS:
+        raise ValueError(f"announcements {list(names)}: at most {NUM_ANNOUNCEMENTS}")
+    return registry
 
 
-_FIXED: Final = Registry(FAMILIES)
-_CURRENT: list[Registry] = [_FIXED]
-"""The registry in use: the fixed list's, or an extended one (:func:`extended`)."""
+_FIXED: Final = _checked(Registry(FAMILIES))
+install(_FIXED)  # the shared core reads the families in use from core/registry.py
 
 GAMES: Final[tuple[str, ...]] = _FIXED.games
 """The values of ``game``: each family's games, in the list's order."""
@@ -110,7 +85,7 @@ OpenSpiel's action ids depend on them: a family joins at the end of the list).""
 
 def registry() -> Registry:
     """The registry in use (the fixed list's, unless :func:`extended` is active)."""
-    return _CURRENT[-1]
+    return current()
 
 
 @contextmanager
@@ -122,17 +97,17 @@ def extended(*families: Family) -> Iterator[Registry]:
     Raises:
         ValueError: as :class:`Registry` (a game or scoring taken, too many announcements).
     """
-    reg = Registry((*registry().families, *families))
-    _CURRENT.append(reg)
+    reg = _checked(Registry((*current().families, *families)))
+    install(reg)
     try:
         yield reg
     finally:
-        _CURRENT.remove(reg)
+        uninstall(reg)
 
 
 def families() -> tuple[Family, ...]:
     """Every family in use, once each, in the list's order."""
-    return _CURRENT[-1].families
+    return current().families
 
 
 def family_of(rules: Rules) -> Family:
@@ -142,11 +117,7 @@ def family_of(rules: Rules) -> Family:
     Raises:
         RulesError: no family has ``rules.game``.
     """
-    reg = _CURRENT[-1]
-    family = reg.by_game.get(rules.game)
-    if family is None:
-        raise RulesError(f"game {rules.game!r} has no family; known: {', '.join(reg.games)}")
-    return family
+    return current().family_of(rules.game)
 
 
 def scorer_of(rules: Rules) -> Family:
@@ -155,12 +126,7 @@ def scorer_of(rules: Rules) -> Family:
     Raises:
         RulesError: no family brings ``rules.scoring``.
     """
-    reg = _CURRENT[-1]
-    family = reg.by_scoring.get(rules.scoring)
-    if family is None:
-        raise RulesError(f"scoring {rules.scoring!r} has no family; "
-                         f"known: {', '.join(reg.scorings)}")
-    return family
+    return current().scorer_of(rules.scoring)
 
 
 def score_kind(scoring: str) -> ScoreKind:
@@ -169,12 +135,12 @@ def score_kind(scoring: str) -> ScoreKind:
     Raises:
         KeyError: no family brings ``scoring``.
     """
-    return _CURRENT[-1].kinds[scoring]
+    return current().kinds[scoring]
 
 
 def announcement_names() -> tuple[str, ...]:
     """The announcements' names in use, by action number from ``ANNOUNCE_BASE``."""
-    return _CURRENT[-1].announcements
+    return current().announcements
 
 
 __all__ = [

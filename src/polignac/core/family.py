@@ -193,10 +193,17 @@ class Family:
         A value of ints, tuples and bools (a deal's key holds it)."""
         return None
 
-    def side_scores_before(self, deal_state: Any) -> tuple[int, int]:
-        """In a game scored by sides: each side's score brought into a deal whose
-        state is ``deal_state`` (``Deal.side_total`` adds the deal's): (0, 0) by default."""
-        return (0, 0)
+    def side_total(self, deal: Deal, side: int) -> int:
+        """In a game scored by sides: ``side``'s score counted now in ``deal``, a deal
+        of a rule set whose ``scoring`` this family brings (``Deal.side_total``): 0 by
+        default (no sides)."""
+        return 0
+
+    def side_of(self, seat: int) -> int | None:
+        """The side ``seat`` (a match's seat) plays on in a game scored by sides, for
+        this family's own match end (``last_trick_side`` of :meth:`after_deal`);
+        None (by default): everyone plays alone."""
+        return None
 
     def stake(self, rules: Rules, deal_state: Any) -> int:
         """What the dealer of a deal of ``rules`` whose state is ``deal_state`` (None: a

@@ -27,12 +27,13 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Iterable, Mapping
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Any, ClassVar, Final
 
 from .actions import NUM_ACTIONS, Action, action_name
 from .calls import _NOT_CALLED
 from .cards import CARD_BITS, CODES, SUIT_MASKS, Card, Mask, cards_of
 from .deal import (
+    HIDDEN,
     Deal,
     SeatKnowledge,
     _name,
@@ -64,8 +65,6 @@ if TYPE_CHECKING:  # pragma: no cover
     from .describe import Param
     from .scoring import ScoreLine
 
-HIDDEN: Final = "hidden"
-"""What a view shows in place of another player's passed card."""
 
 _new = object.__new__
 _BITS: Final = CARD_BITS  # a card's one-card mask, without a new int
@@ -236,6 +235,9 @@ class HeartsDeal(Deal):
     """A deal of the Hearts family.  Immutable; see :meth:`apply`."""
 
     __slots__ = ()  # the same layout as Deal (apply builds its states as Deal.apply does)
+
+    private_phases: ClassVar[frozenset[str]] = frozenset({"pass"})
+    """The passing: only the passer sees its cards."""
 
     _s: _HeartsStatic
 

@@ -432,9 +432,9 @@ class Match(_Slots, StandingView):
         if score.claim is not None:
             claim = (seats[score.claim[0]], score.claim[1])
         last = deal._last  # the last trick's link: its winner (no Trick built)
-        last_side = seats[last[_WINNER]] & 1 if last is not None else None
-        before = f.standing
         rules = f.rules
+        last_side = rules.scorer.side_of(seats[last[_WINNER]]) if last is not None else None
+        before = f.standing
         standing, family_result = before.after_deal(
             rules, scores, redeal=score.redeal, claim=claim,
             last_trick_side=last_side, name=self._name,

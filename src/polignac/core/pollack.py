@@ -34,10 +34,10 @@ from .actions import ANNOUNCE_BASE, NUM_ACTIONS, Action
 from .calls import NO_CALLS, CallRules, Calls
 from .cards import SUIT_LETTERS, Mask, cards_of, make_card
 from .deal import Deal
-from .errors import IllegalActionError, RulesError
+from .errors import IllegalActionError, RulesError, ScorePadError
 from .family import Family
 from .rules import Rules, ScoreKind
-from .scoring import DealScore, ScoreLine
+from .scoring import DealScore, ScoreLine, pack_points
 
 if TYPE_CHECKING:
     from .describe import Param
@@ -169,19 +169,20 @@ def may_announce(player: int, eldest: int, before_first_lead: bool, won: int) ->
     return bool(won >> (player & 1) & 1) or (before_first_lead and player == eldest)
 
 
-def claimed(calls: Calls, player: int, on_lead: bool, side_total: int, target: int) -> Calls:
-    """The calls after ``player`` claims "out": correct when its side's total
-    counted now (``side_total``, see ``Deal.side_total``) reaches ``target``.
+def claimed(deal: Deal, calls: Calls, player: int) -> Calls:
+    """The calls after ``player`` claims "out" in ``deal``: correct when its side's
+    total counted now (``Deal.side_total``) reaches ``partie_target``.
 
     Raises:
         IllegalActionError: the player is not on lead (rule ``claim-not-on-lead``).
     """
-    if not on_lead:
+    if deal.trick:
         raise IllegalActionError(
             f"claim not on lead: player {player} may claim only when about to "
             "lead a trick", rule="claim-not-on-lead", action="claim",
         )
-    return Calls(calls.made, calls.side_points, (player, side_total >= target), calls.log)
+    correct = deal.side_total(player & 1) >= deal.rules.partie_target
+    return Calls(calls.made, calls.side_points, (player, correct), calls.log)
 
 
 def announced(calls: Calls, player: int, action: Action, hand: Mask, may: bool) -> Calls:
@@ -477,8 +478,6 @@ class PollackFamily(Family):
         Raises:
             ScorePadError: a bad entry; its ``field`` names the bad field.
         """
-        from .scorepad import ScorePadError, pack_points
-
         r = pad.rules
         e = entry
         pad._unused(e, "taken", "tricks", "first_trick", "slam", "contract")
@@ -592,9 +591,18 @@ class PollackFamily(Family):
         """Each side's score in the partie before the deal (a pair of ints)."""
         return (state if isinstance(state, Parties) else NO_PARTIES).partie
 
-    def side_scores_before(self, deal_state: Any) -> tuple[int, int]:
-        """The partie before the deal (:meth:`deal_state`)."""
-        return deal_state if isinstance(deal_state, tuple) else (0, 0)
+    def side_total(self, deal: Deal, side: int) -> int:
+        """A side's partie score counted now: the partie before the deal
+        (:meth:`deal_state`), the deal's announcements and its card points so far
+        divided by ``point_divisor``, rounded down."""
+        state = deal.family_state
+        before = state[side] if isinstance(state, tuple) else 0
+        return (before + deal.calls.side_points[side]
+                + deal.side_card_points(side) // deal.rules.point_divisor)
+
+    def side_of(self, seat: int) -> int | None:
+        """Partners sit opposite: seats 0 and 2 against 1 and 3."""
+        return seat & 1
 
     def after_deal(self, standing: Standing, rules: Rules, scores: Sequence[int],
                    claim: tuple[int, bool] | None,

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Final, NamedTuple
 
@@ -23,6 +23,7 @@ from .cards import (
     make_card,
 )
 from .errors import RulesError
+from .registry import current
 
 if TYPE_CHECKING:  # pragma: no cover
     from .family import Family
@@ -182,34 +183,6 @@ MATCH_END_KINDS: Final[dict[str, MatchEnd]] = {
     "threshold-lowest-shared": MatchEnd("threshold-lowest-shared", threshold=True, shared=True),
 }
 """Each ``match_end`` value's :class:`MatchEnd`."""
-
-
-class _Lookups(NamedTuple):
-    """The families' look-ups (core/families.py), which ``Rules`` asks when first used."""
-
-    family_of: Callable[[Rules], Family]
-    scorer_of: Callable[[Rules], Family]
-    score_kind: Callable[[str], ScoreKind]
-    games: Callable[[], tuple[str, ...]]
-    scorings: Callable[[], tuple[str, ...]]
-    families: Callable[[], tuple[Family, ...]]
-
-
-_LOOKUPS: list[_Lookups] = []
-"""The families' look-ups, once asked for (see _lookups)."""
-
-
-def _lookups() -> _Lookups:
-    """The families' look-ups, imported on first use: the family modules are above
-    this one (they build their presets from :class:`Rules`), and core/families.py
-    lists them, so this module asks it late instead of importing it."""
-    if not _LOOKUPS:
-        from . import families as fam
-
-        _LOOKUPS.append(_Lookups(fam.family_of, fam.scorer_of, fam.score_kind,
-                                 lambda: fam.registry().games,
-                                 lambda: fam.registry().scorings, fam.families))
-    return _LOOKUPS[0]
 
 
 # The order in which polignac-party strips low cards: 2s first, in suits C, S, D, H.
@@ -442,7 +415,7 @@ class Rules:
     @property
     def kind(self) -> ScoreKind:
         """What the ``scoring`` family means (flags, see :class:`ScoreKind`)."""
-        return (_LOOKUPS[0] if _LOOKUPS else _lookups()).score_kind(self.scoring)
+        return current().kinds[self.scoring]
 
     @property
     def family(self) -> Family:
@@ -451,7 +424,7 @@ class Rules:
         Raises:
             RulesError: no family is registered for ``game``.
         """
-        return (_LOOKUPS[0] if _LOOKUPS else _lookups()).family_of(self)
+        return current().family_of(self.game)
 
     @property
     def scorer(self) -> Family:
@@ -462,7 +435,7 @@ class Rules:
         Raises:
             RulesError: no family brings ``scoring``.
         """
-        return (_LOOKUPS[0] if _LOOKUPS else _lookups()).scorer_of(self)
+        return current().scorer_of(self.scoring)
 
     @property
     def has_calls(self) -> bool:
@@ -542,9 +515,9 @@ class Rules:
                 (for a number out of bounds: the bounds, :data:`BOUNDS`).
         """
         self.check_bounds()
-        look = _LOOKUPS[0] if _LOOKUPS else _lookups()
-        _choice("game", self.game, look.games())
-        _choice("scoring", self.scoring, look.scorings())
+        look = current()
+        _choice("game", self.game, look.games)
+        _choice("scoring", self.scoring, look.scorings)
         _choice("removals", self.removals, REMOVALS)
         _choice("direction", self.direction, DIRECTIONS)
         _choice("trumps", self.trumps, TRUMPS)
@@ -613,7 +586,7 @@ class Rules:
                 f"match_end {self.match_end!r} does not fit scoring {self.scoring!r}; "
                 f"allowed: {', '.join(kind.match_ends)}"
             )
-        for family in look.families():  # each family checks the parameters it owns
+        for family in look.families:  # each family checks the parameters it owns
             family.check_rules(self)
 
     def check_bounds(self) -> None:

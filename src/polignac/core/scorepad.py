@@ -28,14 +28,15 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Final
 
-from .cards import CODES, cards_of, parse_card
-from .errors import PolignacError, RulesError
+from .cards import CODES, parse_card
+from .errors import PolignacError, RulesError, ScorePadError
 from .families import ANNOUNCEMENTS, FAMILIES
 from .presets import PRESETS, get_rules
 from .rules import BOUNDS, Rules, show
 from .scoring import (
     DealScore,
     ScoreLine,
+    pack_points,
     point_cards_in_play,
     score_tricks,
 )
@@ -71,15 +72,6 @@ _ENTRY_KEYS: Final = frozenset({
     "misdeal", "taken", "tricks", "first_trick", "last_trick", "slam", "contract",
     "card_points", "announcements", "claim", "revokes", "exposed", "note",
 })
-
-
-class ScorePadError(PolignacError):
-    """An entry or a pad that cannot be scored; ``field`` names the bad field."""
-
-    def __init__(self, message: str, field: str) -> None:
-        super().__init__(f"{field}: {message}")
-        self.field = field
-        self.reason = message
 
 
 # --------------------------------------------------------------- the entries
@@ -257,12 +249,6 @@ def _opt_ints(value: Any, name: str) -> tuple[int, ...] | None:
 # ------------------------------------------------------- scoring (pure helpers)
 
 
-def pack_points(rules: Rules, num_players: int) -> int:
-    """The card points of the whole pack in play (the score pad checks entries against it)."""
-    pts = rules.point_table()
-    return sum(pts[c] for c in cards_of(rules.pack_mask(num_players)))
-
-
 def trick_entry_score(pad: ScorePad, entry: Entry, seats: tuple[int, ...]) -> DealScore:
     """The checks and the score of a trick game's entry (who took which point
     card, the tricks, the contract or slam): the hook of the trick games'
@@ -271,7 +257,7 @@ def trick_entry_score(pad: ScorePad, entry: Entry, seats: tuple[int, ...]) -> De
     Raises:
         ScorePadError: a bad entry; its ``field`` names the bad field.
     """
-    return pad._score_tricks(entry, seats)
+    return pad.score_tricks(entry, seats)
 
 
 # ------------------------------------------------------------------ the pad
@@ -516,7 +502,7 @@ class ScorePad(StandingView):
             if value not in (None, (), False):
                 raise ScorePadError(f"does not belong to preset {self.rules.preset!r}", name)
 
-    def _score_tricks(self, e: Entry, seats: tuple[int, ...]) -> DealScore:
+    def score_tricks(self, e: Entry, seats: tuple[int, ...]) -> DealScore:
         r = self.rules
         k = len(seats)
         self._unused(e, "card_points", "announcements", "claim")

@@ -131,6 +131,12 @@ _set_score: Callable[[DealScore, dict[str, object]], None] = \
 ``object.__setattr__``, and no ``__init__`` call)."""
 
 
+def pack_points(rules: Rules, num_players: int) -> int:
+    """The card points of the whole pack in play (the score pad checks entries against it)."""
+    pts = rules.point_table()
+    return sum(pts[c] for c in cards_of(rules.pack_mask(num_players)))
+
+
 def point_cards_in_play(rules: Rules, num_players: int) -> tuple[str, ...]:
     """The codes of the cards that score when taken, in a deal of ``num_players``."""
     return _point_cards(rules, num_players)[1]

@@ -5,8 +5,8 @@ The server (or any other front end) only serialises what these functions give:
 - :func:`act_event` is everything public about one action (the seat, the
   action unless it is private, the trick it completed, the scores at a deal's
   end); :func:`seen_by` is an event as one seat (None: a spectator) sees it:
-  its own hand of a deal, and an action of a private phase (the Hearts family's
-  pass: :data:`PRIVATE_PHASES`) only when it is its own.
+  its own hand of a deal, and an action of a private phase (one of the deal
+  class's ``Deal.private_phases``) only when it is its own.
 - :func:`seat_error` is a refused action as the seat that tried it may read it:
   a :class:`SeatError` with fields (the rule, the action, the seat that tried
   it and the seat to act, numbered as the table numbers them) and a message
@@ -23,14 +23,9 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from .cards import CODES
-from .deal import Deal
+from .deal import HIDDEN, Deal
 from .errors import IllegalActionError
-from .hearts_deal import HIDDEN
 from .match import Match
-
-PRIVATE_PHASES: Final = frozenset({"pass"})
-"""Deal phases whose actions only their actor sees (the Hearts family's pass; the
-deal's own view shows others' as ``"hidden"`` too)."""
 
 _YOU: Final[Mapping[str, str]] = {
     "card-not-in-hand": "card not in hand: you do not hold {action}",
@@ -110,13 +105,13 @@ def _finished_deal(match: Match) -> Deal | None:
 def act_event(before: Match, after: Match, seat: int | None, action: str) -> dict[str, Any]:
     """Everything public about ``seat``'s ``action`` that turned ``before`` into
     ``after``: ``{"kind": "act", "seat", "action"}``, ``passing`` when the action is
-    private (:data:`PRIVATE_PHASES`; :func:`seen_by` hides it from the others), the
+    private (``Deal.private_phases``; :func:`seen_by` hides it from the others), the
     ``trick`` it completed (leader, winner, cards, who played each, as seats), and at
     a deal's end ``deal_over`` and the deal's ``scores`` (``match_over`` too at the
     match's end)."""
     out: dict[str, Any] = {"kind": "act", "seat": seat, "action": action}
     old = before.current
-    if old is not None and old.phase_name in PRIVATE_PHASES:
+    if old is not None and old.phase_name in old.private_phases:
         out["passing"] = True
     new = after.current if after.current is not None else _finished_deal(after)
     if old is not None and new is not None and len(new.past) > len(old.past):
