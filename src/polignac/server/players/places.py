@@ -145,7 +145,8 @@ def is_hidden(conn: Connection, account_id: int) -> bool:
 def presence_of(conn: Connection, ids: Iterable[int], now: float, window: float
                 ) -> dict[int, dict[str, Any] | None]:
     """What may be shown of each account's presence: None for one hidden or never seen,
-    else ``{"online", "last_seen", "place", "url", "preset"}`` (``place``, ``url`` and
+    else ``{"online", "last_seen", "ago", "place", "url", "preset"}`` (``ago``: seconds
+    since ``last_seen``, by the server's clock; ``place``, ``url`` and
     ``preset`` only while online: ``url`` a public table's page, to watch it, or the
     arena's; ``preset`` the table's or the arena's game)."""
     wanted = sorted(set(ids))
@@ -162,6 +163,7 @@ def presence_of(conn: Connection, ids: Iterable[int], now: float, window: float
                                             and r.place == ARENA})
     for r in live:
         shown: dict[str, Any] = {"online": r.account_id in online, "last_seen": r.seen_at,
+                                 "ago": max(0, round(now - r.seen_at)),
                                  "place": None, "url": None, "preset": None}
         if r.account_id in online:
             shown["place"] = r.place
