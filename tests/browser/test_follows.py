@@ -50,10 +50,10 @@ def test_follow_see_where_a_friend_is_and_stop(tmp_path: Path, chromium: Any,
                    == {"visible": False}, what="Cleo hidden")
         # Ann follows Bob from his page
         ann.goto(server + "/players/Bob_follow")
-        ann.wait_for_selector("#follow[aria-pressed='false']")
+        ann.wait_for_selector("#follow[data-following='no']")
         assert ann.inner_text("#follow-counts").startswith("0 followers")
         ann.click("#follow")
-        ann.wait_for_selector("#follow[aria-pressed='true']")
+        ann.wait_for_selector("#follow[data-following='yes']")
         assert ann.inner_text("#follow") == "Unfollow"
         assert ann.inner_text("#follow-counts").startswith("1 follower ")
         # Bob and Cleo open the lobby; Ann's panel shows Bob there, never Cleo
@@ -100,8 +100,8 @@ def test_follow_see_where_a_friend_is_and_stop(tmp_path: Path, chromium: Any,
         assert guest.query_selector("#follow") is None
         # Ann stops following
         ann.goto(server + "/players/Bob_follow")
-        ann.click("#follow[aria-pressed='true']")
-        ann.wait_for_selector("#follow[aria-pressed='false']")
+        ann.click("#follow[data-following='yes']")
+        ann.wait_for_selector("#follow[data-following='no']")
         ann.goto(server + "/")
         ann.wait_for_selector("#follows li.small-muted")
         assert "You follow nobody yet" in _followed(ann)

@@ -16,7 +16,7 @@ from starlette.testclient import TestClient
 from polignac.server import ServerConfig, create_app
 from polignac.server.base.clock import ManualClock
 from polignac.server.jobs.botmoves import PoolBackend
-from polignac.server.players import follows
+from polignac.server.players import follows, places
 from polignac.server.players.places import ARENA, LOBBY, TABLE, Place, Places
 from polignac.server.store.db import writing
 from polignac.server.store.schema import follows_t, presence_t
@@ -269,3 +269,21 @@ def test_in_an_arena_while_its_page_is_open(app_client: TestClient,
     # the page closed: the place goes with the window
     advance(app_client, clock, WINDOW + 1)
     seen(app_client, clock, ann, "bob_a", lambda o: o and not o["online"])
+
+
+def test_the_list_of_who_is_online_is_bounded(app_client: TestClient, clock: ManualClock,
+                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(places, "MAX_ONLINE_NAMES", 2)
+    people = [account(app_client, n) for n in ("dee_b", "ada_b", "cal_b")]
+
+    def listed() -> Any:
+        for who in people:
+            who.get("/api/seeks")
+        answer = people[0].get("/api/online").json()
+        if answer["count"] == 3:
+            return answer
+        advance(app_client, clock, 2.0)  # a round, and past the list's cache
+        return None
+    assert wait_until(listed, what="three online") == {
+        "count": 3, "more": 1, "people": [{"name": "ada_b", "profile": "/players/ada_b"},
+                                          {"name": "cal_b", "profile": "/players/cal_b"}]}

@@ -63,8 +63,9 @@ export function presenceDot(online) {
  * @param {(message: string) => void} failed
  */
 export function followButton(name, following, changed, failed) {
+  // The label says what a press does (no aria-pressed: its label would change too).
   const button = el("button", { type: "button", id: "follow", class: following ? "" : "primary",
-    "aria-pressed": following ? "true" : "false" }, t(following ? "people.unfollow" : "people.follow"));
+    dataset: { following: following ? "yes" : "no" } }, t(following ? "people.unfollow" : "people.follow"));
   button.addEventListener("click", async () => {
     button.disabled = true;
     try {

@@ -163,8 +163,9 @@ async def online(request: Request) -> Response:
     mono = hub.clock.monotonic()
     if cached is None or mono - cached[0] >= ONLINE_CACHE:
         window = _window(request)
-        names, count = await read(request,
-                                  lambda conn, now: places.online_names(conn, now, window))
+        most = places.MAX_ONLINE_NAMES
+        names, count = await read(
+            request, lambda conn, now: places.online_names(conn, now, window, most))
         cached = state.online_names = (mono, {
             "count": count, "more": count - len(names),
             "people": [{"name": n, "profile": f"/players/{n}"} for n in names]})
