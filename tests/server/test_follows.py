@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import replace
+from itertools import pairwise
 from typing import Any
 
 import pytest
@@ -287,3 +288,47 @@ def test_the_list_of_who_is_online_is_bounded(app_client: TestClient, clock: Man
     assert wait_until(listed, what="three online") == {
         "count": 3, "more": 1, "people": [{"name": "ada_b", "profile": "/players/ada_b"},
                                           {"name": "cal_b", "profile": "/players/cal_b"}]}
+
+
+def test_presence_is_shared_by_two_processes(backend_config: ServerConfig,
+                                             bot_backend: PoolBackend) -> None:
+    # two apps on one database (SQLite, then PostgreSQL), the server's own clock: Bob
+    # polls the lobby of one, Ann reads her list on the other
+    with TestClient(create_app(backend_config, bot_backend),
+                    base_url="http://testserver") as one, \
+            TestClient(create_app(backend_config, bot_backend),
+                       base_url="http://testserver") as two:
+        ann, bob = account(one, "ann_2p"), account(two, "bob_2p")
+        assert post(ann, "/api/follows/bob_2p").status_code == 200
+
+        def lobby() -> Any:
+            bob.get("/api/seeks")
+            [entry] = ann.get("/api/follows").json()["follows"]
+            return entry["online"] and entry["online"]["online"] and entry["online"]
+        assert wait_until(lobby, what="Bob in the lobby, seen by the other app")["place"] \
+            == LOBBY
+
+
+def test_a_person_polling_the_lobby_is_written_once_a_third_of_the_window(
+        app_client: TestClient, clock: ManualClock) -> None:
+    # the lobby polls every 2 s and the round runs every second: the row is written
+    # again only once a third of the window (5 s) has passed, never at every poll
+    bob = account(app_client, "bob_w")
+    hub = app_client.app.state.hub  # type: ignore[attr-defined]
+    written: list[float] = []
+
+    def seen_at() -> float | None:
+        with writing(hub.store.engine) as conn:
+            row = conn.execute(select(presence_t.c.seen_at)).first()
+        return None if row is None else float(row.seen_at)
+
+    def poll() -> bool:
+        bob.get("/api/seeks")
+        at = seen_at()
+        if at is not None and at not in written:
+            written.append(at)
+        advance(app_client, clock, 1.0)
+        return len(written) >= 4
+    wait_until(poll, what="four writes")
+    gaps = [b - a for a, b in pairwise(written)]
+    assert all(gap >= WINDOW / 3 for gap in gaps), gaps
