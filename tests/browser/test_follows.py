@@ -4,7 +4,8 @@ at a public table and Ann sees "at a table" with a link to watch it, on the pane
 on his page; Cleo, who chose not to show when she is online, is in the lobby too but
 in nobody's list; a guest sees no follow button but a hint to sign in; Ann stops
 following.  Screenshots (``docs/screenshots/people-*`` with ``POLIGNAC_SCREENSHOTS``):
-Bob's page as Ann sees it (1280x800 and 390x844) and the lobby's panel."""
+Bob's page as Ann sees it (1280x800 and 390x844), the lobby's panel, the account
+page's choice."""
 
 from __future__ import annotations
 
@@ -46,6 +47,7 @@ def test_follow_see_where_a_friend_is_and_stop(tmp_path: Path, chromium: Any,
         cleo.goto(server + "/account")
         cleo.wait_for_selector("#presence-visible:checked")
         cleo.uncheck("#presence-visible")
+        cleo.locator("#presence-panel").screenshot(path=shots / "people-account-1280.png")
         wait_until(lambda: cleo_ctx.request.get(server + "/api/account/presence").json()
                    == {"visible": False}, what="Cleo hidden")
         # Ann follows Bob from his page
