@@ -237,7 +237,6 @@ async def socket(websocket: WebSocket) -> None:
     runner = runner_of(websocket)
     account = await signed_in(websocket)
     places = websocket.app.state.matchmaker.places
-    held = None if account is None else places.hold(account.username, Place(ARENA, tid))
     queue = runner.listen(tid)
     await websocket.accept()
 
@@ -249,6 +248,7 @@ async def socket(websocket: WebSocket) -> None:
                     return
 
     reader = asyncio.get_running_loop().create_task(closed())
+    held = None if account is None else places.hold(account.username, Place(ARENA, tid))
     try:
         while not reader.done():
             got = await _db(websocket, lambda conn, now: view(conn, tid, now))
