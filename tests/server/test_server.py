@@ -224,5 +224,5 @@ def test_sqlite_connections_use_wal_and_full_sync(tmp_path: Path) -> None:
         assert conn.exec_driver_sql("PRAGMA journal_mode").scalar() == "wal"
         assert conn.exec_driver_sql("PRAGMA synchronous").scalar() == 2  # FULL
         version = conn.exec_driver_sql("SELECT version_num FROM alembic_version").scalar()
-        assert version == "0022"
+        assert version == "0023"
     engine.dispose()

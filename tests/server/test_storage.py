@@ -21,7 +21,7 @@ def test_migrations_reach_head_and_are_idempotent(database_url: str) -> None:
         migrate(engine)
         with engine.connect() as conn:
             version = conn.exec_driver_sql("SELECT version_num FROM alembic_version").scalar()
-        assert version == "0022"
+        assert version == "0023"
         assert {"claimant", "address", "network", "polled_at"} <= {
             c["name"] for c in inspect(engine).get_columns("seeks")}
         buckets = {c["name"] for c in inspect(engine).get_columns("rate_buckets")}

@@ -14,6 +14,7 @@ from sqlalchemy import Connection
 from sqlalchemy.exc import SQLAlchemyError
 
 from ..base.errors import ApiError
+from ..players import places
 from ..store.db import transact
 from .seek_rows import control_of, seek_account, touch_online
 from .seeks import (
@@ -40,7 +41,8 @@ log = logging.getLogger("polignac.server")
 class Matchmaker:
     """One process's side of matchmaking: every ``seek_tick`` seconds (with jitter) it
     expires requests, forms groups, creates the tables of the groups whose countdown
-    is over, and writes who is connected to this process's tables (``online``)."""
+    is over, and writes who is connected to this process's tables (``online``) and
+    where the accounts seen are (``presence``: ``players/places.py``)."""
 
     def __init__(self, hub: Hub) -> None:
         self.hub = hub
@@ -52,6 +54,8 @@ class Matchmaker:
         """Requests whose page asked since the last round (written by the next one)."""
         self.online: set[str] = set()
         """Browser identities seen in the lobby since the last round (likewise)."""
+        self.places = places.Places()
+        """Where the accounts seen are (``players/places.py``): each round writes them."""
         self.seating: set[str] = set()
         """The groups this process claimed and is seating now."""
         self.written: dict[str, float] = {}
@@ -126,10 +130,17 @@ class Matchmaker:
         me = self.hub.cluster.id
         seen, self.seen = self.seen, set()
         online, self.online = self.online, set()
-        online.update(s.holder_hash for t in list(self.hub.tables.values())
-                      for s in t.seats if s.kind == "human" and s.holder_hash
-                      and t.presence.connections.get(s.seat, 0) > 0)
+        seated: list[tuple[str, places.Place]] = []
+        for t in list(self.hub.tables.values()):
+            for s in t.seats:
+                if s.kind == "human" and t.presence.connections.get(s.seat, 0) > 0:
+                    if s.holder_hash:
+                        online.add(s.holder_hash)
+                    if s.account:
+                        seated.append((s.account, places.Place(places.TABLE, t.id,
+                                                               not t.private)))
         mono = self.hub.clock.monotonic()
+        located = self.places.due(mono, config.online_window / 3, seated)
         again = mono - config.online_window / 3
         written = self.written
         for identity in [i for i, at in written.items() if at <= again]:
@@ -139,6 +150,7 @@ class Matchmaker:
         def round_(conn: Connection, now: float) -> list[list[Any]]:  # one transaction
             seen_now(conn, seen, now)
             touch_online(conn, due, now)
+            places.write(conn, located, now)
             expire(conn, now, config.seek_stale, config.seek_lifetime, 4 * config.online_window)
             form_groups(conn, now, config.seek_countdown, config.seek_stale)
             groups = [take_group(conn, g, now, config.seek_countdown, me,
@@ -158,8 +170,10 @@ class Matchmaker:
         except BaseException:  # nothing written: the next round writes these marks
             self.seen |= seen
             self.online |= online
+            self.places.failed(located)
             raise
         written.update(dict.fromkeys(due, mono))
+        self.places.wrote(located, mono)
         self.seating.update(rows[0].group_id for rows in groups)
         try:
             seated: dict[str, tuple[str, int]] = {}

@@ -47,6 +47,7 @@ from ..store.schema import (
     seats_t,
     sessions_t,
 )
+from .follows import forget
 from .names import RESERVED as RESERVED  # the reserved words, with the lookalike checks
 from .names import account_like, is_reserved, lock_name_keys
 
@@ -322,8 +323,8 @@ class AccountStore:
 
     def delete(self, account_id: int) -> None:
         """Delete the account: its name becomes :data:`DELETED_NAME` (in its records too),
-        its username is free again, its password, codes and sessions are gone; its
-        finished games and ratings stay, under that name."""
+        its username is free again, its password, codes, sessions, follows and presence
+        are gone; its finished games and ratings stay, under that name."""
 
         with writing(self.engine) as conn:
             conn.execute(update(accounts_t).where(accounts_t.c.id == account_id).values(
@@ -344,6 +345,7 @@ class AccountStore:
                          .values(name=DELETED_NAME))
             conn.execute(update(match_seats_t).where(match_seats_t.c.account_id == account_id)
                          .values(name=DELETED_NAME))
+            forget(conn, account_id)  # its follows, both ways, and its presence
 
 
 def link_identity(conn: Connection, account_id: int, identity: str) -> None:

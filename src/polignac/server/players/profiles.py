@@ -26,6 +26,7 @@ from ..store.schema import (
 )
 from .accounts import Account
 from .conduct import abandoned_count, banned_until
+from .follows import followed
 from .ratings import Rating
 
 PAGE = 20
@@ -196,4 +197,6 @@ def export_data(engine: Engine, account: Account) -> dict[str, Any]:
         return {"format": "polignac-account/1",
                 "account": {"username": account.username, "created_at": account.created_at},
                 "games": games, "ratings": ratings_of(conn, account.id),
-                "rating_history": history}
+                "rating_history": history,
+                "following": [{"username": r.username, "since": r.created_at}
+                              for r in followed(conn, account.id)]}

@@ -1,7 +1,8 @@
 // @ts-check
 // The account page: sign up (recovery codes shown once), sign in, recover with a code;
 // signed in: the passkeys (add, rename, remove), the password (changed with the current one),
-// the sessions (end one, or all), export, deletion (docs/server.md, "Accounts").
+// the sessions (end one, or all), whether others see when one is online (docs/people.md),
+// export, deletion (docs/server.md, "Accounts").
 import { languagePicker, onLang, t, translatePage } from "./i18n.js";
 import { $, el } from "./dom.js";
 import { getJson, postJson } from "./api.js";
@@ -165,6 +166,12 @@ async function passkeySignIn() {
   } catch (err) { showError(err); }
 }
 
+/** The presence choice (GET and POST /api/account/presence, docs/people.md). */
+async function showPresence() {
+  const box = $("presence-visible", HTMLInputElement);
+  box.checked = (await getJson("/api/account/presence")).visible;
+}
+
 function render() {
   $("password-done").textContent = "";
   $("signed-out").hidden = me.signed_in;
@@ -176,6 +183,7 @@ function render() {
     showSessions();
     showPasskeys();
     showPush().catch(showError);
+    showPresence().catch(showError);
     loadTurns($("your-turn"));
     loadInvites($("your-invites"));
   } else {
@@ -221,6 +229,13 @@ $("end-all").addEventListener("click", async () => {
   try { await postJson("/api/account/sessions/end", { all: true }); me = { signed_in: false }; render(); } catch (err) { showError(err); }
 });
 
+$("presence-visible", HTMLInputElement).addEventListener("change", async (event) => {
+  const box = /** @type {HTMLInputElement} */ (event.target);
+  $("error").textContent = "";
+  try {
+    box.checked = (await postJson("/api/account/presence", { visible: box.checked })).visible;
+  } catch (err) { box.checked = !box.checked; showError(err); }
+});
 $("passkey-add").addEventListener("click", addPasskey);
 $("passkey-signin").addEventListener("click", passkeySignIn);
 languagePicker($("lang", HTMLSelectElement));

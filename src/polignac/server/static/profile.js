@@ -1,11 +1,13 @@
 // @ts-check
 // A player's page: ratings per game family with their history (chart.js), statistics per
 // game, the finished games (20 a page, newest first) and, on one's own page, the tables
-// still being played. Reads GET /api/players/{name}.
+// still being played; the follows' counts, where the player is when they show it, and the
+// follow button (people.js). Reads GET /api/players/{name}.
 import { languagePicker, levelName, onLang, presetName, t, translatePage } from "./i18n.js";
 import { $, el, make } from "./dom.js";
 import { getJson } from "./api.js";
 import { showBlockInvite } from "./profile-blocks.js";
+import { followButton, presenceDot, presenceNodes } from "./people.js";
 // @ts-ignore chart.js is not type-checked
 import { totalsChart } from "./chart.js";
 
@@ -96,6 +98,25 @@ function renderUnfinished() {
     el("a", { href: u.url }, t("profile.open")))));
 }
 
+function renderFollow() {
+  const dot = presenceDot(data.online);
+  $("presence").replaceChildren(...(dot ? [dot] : []), ...presenceNodes(data.online));
+  $("follow-counts").textContent = `${t("people.followers", { n: data.followers })} · ${t("people.following", { n: data.following })}`;
+  const box = $("follow-box");
+  if (data.own) box.replaceChildren();
+  else if (data.you_follow === null) {
+    box.replaceChildren(el("a", { href: "/account", class: "small" }, t("people.signInToFollow", { name: data.username })));
+  } else {
+    box.replaceChildren(followButton(data.username, data.you_follow, (answer) => {
+      data.you_follow = answer.following;
+      data.followers = answer.followers;
+      $("error").textContent = "";
+      renderFollow();
+      $("follow").focus();
+    }, (message) => { $("error").textContent = message; }));
+  }
+}
+
 function render() {
   if (!data) return;
   $("name").textContent = data.username;
@@ -106,6 +127,7 @@ function render() {
   renderGames();
   renderUnfinished();
   showBlockInvite($("block-invite"), data.username);
+  renderFollow();
 }
 
 async function load() {

@@ -388,6 +388,28 @@ invites_t = Table(  # migration 0022
 )
 """An account's invitation of another to its table's open seat (``players/invites.py``)."""
 
+follows_t = Table(  # migration 0023
+    "follows", metadata,
+    Column("follower", Integer, ForeignKey("accounts.id"), primary_key=True),
+    Column("followee", Integer, ForeignKey("accounts.id"), primary_key=True),
+    Column("created_at", Float, nullable=False),
+    Index("follows_followee", "followee"),
+)
+"""Who follows whom: accounts only (``players/follows.py``)."""
+
+presence_t = Table(  # migration 0023
+    "presence", metadata,
+    Column("account_id", Integer, ForeignKey("accounts.id"), primary_key=True),
+    Column("seen_at", Float, nullable=True),  # None: never seen (the setting only)
+    Column("place", String(8), nullable=True),  # lobby, table or arena
+    Column("ref", String(32), nullable=True),  # the table's or the tournament's id
+    Column("watch", Boolean, nullable=False, default=False),  # a public table
+    Column("hidden", Boolean, nullable=False, default=False),  # the account's choice
+    Index("presence_seen", "seen_at"),
+)
+"""Each account's last place seen and whether it shows when it is online
+(``players/places.py``)."""
+
 # The indexes the migrations made on the tables above (the queries that use them: the
 # account's identities, passkeys and sessions; a process's leases; the profile's games;
 # Find players' groups and states; who is online; the leaderboards).

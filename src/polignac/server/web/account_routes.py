@@ -28,7 +28,7 @@ import re
 import time
 from typing import Any
 
-from starlette.requests import Request
+from starlette.requests import HTTPConnection, Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Route
 
@@ -54,7 +54,7 @@ class Service:
     (``hashing.py``), the guessing limits (``signin_limits.py``) and the device
     cookies' key."""
 
-    def __init__(self, request: Request) -> None:
+    def __init__(self, request: HTTPConnection) -> None:
         hub = request.app.state.hub
         assert hub.store is not None
         self.config = hub.config
@@ -98,7 +98,7 @@ def _network(request: Request) -> str:
     return client_network(client_address(request.scope))
 
 
-def service(request: Request) -> Service:
+def service(request: HTTPConnection) -> Service:
     """This app's :class:`Service` (made on first use)."""
     state = request.app.state
     found: Service | None = getattr(state, "accounts", None)
@@ -120,15 +120,15 @@ async def json_body(request: Request) -> dict[str, Any]:
     return await http_json_body(request, ACCOUNT_BODY)
 
 
-def _session_hash(request: Request) -> str | None:
+def _session_hash(request: HTTPConnection) -> str | None:
     token = request.cookies.get(SESSION_COOKIE)
     if token is None or not _TOKEN_OK.fullmatch(token):
         return None
     return hash_token(token)
 
 
-async def signed_in(request: Request) -> Account | None:
-    """The account of this browser's live session, or None."""
+async def signed_in(request: HTTPConnection) -> Account | None:
+    """The account of this browser's live session (a request's or a socket's), or None."""
     token_hash = _session_hash(request)
     if token_hash is None:
         return None

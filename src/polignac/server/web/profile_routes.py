@@ -3,7 +3,8 @@
     GET /players/{name}            a player's page (profile.html)
     GET /api/players/{name}        ratings with their history, statistics per game, the
                                    finished games (?page=N, 20 a page, newest first); for
-                                   the player themself, their unfinished tables
+                                   the player themself, their unfinished tables; follows'
+                                   counts and presence (``follow_routes.py``)
     GET /leaderboard               the leaderboards' page (leaderboard.html)
     GET /api/leaderboard?pool=P    the best 100 ratings of a pool (game family)
 
@@ -34,6 +35,7 @@ from ..players.profiles import (
 )
 from ..tables.hub import hub_of
 from .account_routes import service, signed_in
+from .follow_routes import profile_extra
 
 
 def _name(request: Request) -> str:
@@ -57,6 +59,7 @@ async def profile(request: Request) -> Response:
     if data is None:
         return JSONResponse({"error": "there is no such player", "rule": "no-player"},
                             status_code=404)
+    data.update(await profile_extra(request, name, me))
     return JSONResponse(data)
 
 

@@ -32,6 +32,7 @@ from ..base.httplimits import client_address, client_network
 from ..base.security import hash_token, new_token, token_matches
 from ..lobby import limits as seek_limits
 from ..lobby import seek_rows, seeks
+from ..players.places import LOBBY, Place
 from ..players.ratelimits import SharedLimits
 from ..store.db import transact
 from ..tables.hub import hub_of
@@ -46,6 +47,7 @@ from .lobby_routes import time_control_of
 from .person_names import person_name
 
 SEEK_COOKIE = "polignac_seek"
+IN_LOBBY = Place(LOBBY)
 _SEEK_COOKIE_OK = re.compile(r"([A-Za-z0-9_\-]{8,24})\.([A-Za-z0-9_\-]{20,64})")
 
 
@@ -207,12 +209,13 @@ async def status(request: Request) -> Response:
     ``mine`` is this person's request (``null`` when none): its state, the
     countdown's seconds and who is with them, and once ``seated`` the table's
     ``url`` (this answer then sets the seat cookie, and the request is done).
-    Asking keeps one's request alive (``seek_stale``) and counts one online.
+    Asking keeps one's request alive (``seek_stale``) and counts one online (a
+    signed-in person: in the lobby, ``players/places.py``).
     """
     hub = hub_of(request)
     config = hub.config
     svc = service(request)
-    person, holder, fresh, _name = await _person(request)
+    person, holder, fresh, account_name = await _person(request)
     cookie = _SEEK_COOKIE_OK.fullmatch(request.cookies.get(SEEK_COOKIE, ""))
     wall = hub.clock.monotonic()
     count_online = wall - svc.online[0] >= 2.0
@@ -238,7 +241,10 @@ async def status(request: Request) -> Response:
 
     got = await _db(request, read)
     # the request is alive, the browser online: the matchmaker's next round writes it
-    request.app.state.matchmaker.mark(got["seen"], holder)
+    matchmaker = request.app.state.matchmaker
+    matchmaker.mark(got["seen"], holder)
+    if account_name is not None:  # and the account in the lobby (players/places.py)
+        matchmaker.places.mark(account_name, IN_LOBBY)
     if count_online:
         svc.online = (wall, got["online"])
     if list_again:

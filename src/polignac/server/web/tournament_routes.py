@@ -43,6 +43,7 @@ from ..events.runner import ArenaRunner
 from ..events.scoring import Standing
 from ..events.tournament import FINISHED, Settings
 from ..players.accounts import Account, link_identity
+from ..players.places import ARENA, Place
 from ..store.db import transact
 from ..store.schema import accounts_t
 from ..tables.hub import hub_of
@@ -229,7 +230,8 @@ async def page(request: Request) -> Response:
 
 async def socket(websocket: WebSocket) -> None:
     """The live standings: a ``{"type": "standings", ...view}`` frame at once, then one
-    each time they (or the players) change; nothing is read from the client."""
+    each time they (or the players) change; nothing is read from the client.  While it
+    is open, a signed-in person is in this arena (``players/places.py``)."""
     hub = hub_of(websocket)
     if not origin_allowed(websocket.headers.get("origin"), websocket.headers.get("host"),
                           hub.config.allowed_origins):
@@ -242,6 +244,8 @@ async def socket(websocket: WebSocket) -> None:
         await websocket.close(code=4404)
         return
     runner = runner_of(websocket)
+    account = await signed_in(websocket)
+    places = websocket.app.state.matchmaker.places
     queue = runner.listen(tid)
     await websocket.accept()
 
@@ -253,6 +257,7 @@ async def socket(websocket: WebSocket) -> None:
                     return
 
     reader = asyncio.get_running_loop().create_task(closed())
+    held = None if account is None else places.hold(account.username, Place(ARENA, tid))
     try:
         while not reader.done():
             got = await _db(websocket, lambda conn, now: view(conn, tid, now))
@@ -265,6 +270,8 @@ async def socket(websocket: WebSocket) -> None:
     finally:
         reader.cancel()
         runner.unlisten(tid, queue)
+        if held is not None:
+            places.release(held)
 
 
 def routes() -> list[BaseRoute]:
