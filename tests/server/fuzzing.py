@@ -175,8 +175,11 @@ NUMS: list[Any] = ["1", "2", "8", "32", "0", "-1", "²", "١", "٣٢", "¹", "9"
                    "", " 1", "\u00a0"]
 """Numbers as a client writes them in a path or query: good ones, then Unicode digits
 (``str.isdigit()`` takes them, ``int()`` does not, or reads another number) and others."""
-CONTROLS: list[Any] = ["3+2", "30s", "1+0", "0+0", "3d", "999+999", "", None, 5, "x" * 300,
-                       {"base": 180}]
+CONTROLS: list[Any] = [
+    {"kind": "realtime", "base": 180, "increment": 2}, {"kind": "move", "seconds": 30},
+    {"kind": "realtime", "base": 180, "increment": 2}, {"kind": "days", "days": 3},
+    {"kind": "none"}, {"kind": "realtime", "base": 10**9, "increment": -1},
+    {"kind": "move", "seconds": "30"}, {"kind": "x"}, {"base": 180}, "3+2", "", None, 5]
 """Time controls as a client writes them (``TimeControl.parse``)."""
 SUBSCRIPTIONS: list[Any] = [
     {"endpoint": "https://push.example.com/send/abc",
