@@ -50,7 +50,8 @@ def test_the_lobby_side_by_side_on_a_desktop(chromium: Any, server: str, shots: 
     play, seek, arenas = (_box(ann, s) for s in ("#play-panel", "#seek-panel", "#arenas-panel"))
     people, tables = _box(ann, "#people-panel"), _box(ann, "#tables")
     assert play["x"] + play["width"] < seek["x"] < arenas["x"]  # three columns
-    assert abs(seek["y"] - arenas["y"]) < 40 and abs(play["y"] - seek["y"]) < 40  # side by side, at the top
+    # side by side, at the top
+    assert abs(seek["y"] - arenas["y"]) < 40 and abs(play["y"] - seek["y"]) < 40
     assert people["x"] == arenas["x"] and people["y"] > arenas["y"]
     assert tables["x"] >= seek["x"] and tables["y"] > seek["y"]
     ann.screenshot(path=shots / "lobby-desktop-1600.png")

@@ -279,6 +279,18 @@ ENDPOINTS: list[Endpoint] = [
     Endpoint("POST", "/api/push/unsubscribe", {"endpoint": [
         "https://push.example.com/a", "", None, 5, "x" * 5000]}),
     Endpoint("GET", "/api/push/key"), Endpoint("GET", "/api/push/subscriptions"),
+    # People (follow_routes.py, block_routes.py, invite_routes.py)
+    Endpoint("POST", "/api/follows/{person}"), Endpoint("DELETE", "/api/follows/{person}"),
+    Endpoint("GET", "/api/follows"), Endpoint("GET", "/api/online"),
+    Endpoint("GET", "/api/account/presence"),
+    Endpoint("POST", "/api/account/presence", {"visible": [True, False, None, 1, "no"]}),
+    Endpoint("GET", "/api/blocks"),
+    Endpoint("POST", "/api/blocks", {"name": USERNAMES, "block": [True, False, None, 1, "x"]}),
+    Endpoint("POST", "/tables/{table}/invite", {"name": USERNAMES}),
+    Endpoint("GET", "/api/invites"), Endpoint("GET", "/api/invites/tables"),
+    Endpoint("POST", "/api/invites/decline", {"id": CODES}),
+    Endpoint("GET", "/tables/{table}/invited/{token}"),
+    Endpoint("POST", "/tables/{table}/invited/{token}", {"name": NAMES}),
     # A stranger sits in a public open seat (seat_routes.py)
     Endpoint("POST", "/tables/{table}/seats/{seat}/sit", {"name": NAMES}),
     Endpoint("GET", "/api/commitments?after={num}&limit={odd}"),
@@ -363,7 +375,7 @@ def random_request(rng: random.Random, huge: bool = True) -> RequestTemplate:
     parts = {"table": rng.choice(TABLE_IDS), "seat": rng.choice(SEATS + NUMS[4:10]),
              "token": rng.choice(TOKENS), "preset": rng.choice(PRESET_NAMES[:8]),
              "lang": rng.choice(LANGS), "num": rng.choice(NUMS), "odd": rng.choice(ODD_NUMS),
-             "tid": rng.choice(TOURNAMENT_IDS)}
+             "tid": rng.choice(TOURNAMENT_IDS), "person": rng.choice(USERNAMES)}
     fields: dict[str, Any] | None = {name: rng.choice(pool) for name, pool
                                      in endpoint.fields.items() if rng.random() < 0.85}
     body = None
@@ -410,7 +422,8 @@ def request_templates(draw: st.DrawFn, huge: bool = False) -> RequestTemplate:
              "token": draw(st.sampled_from(TOKENS)),
              "preset": draw(st.sampled_from(PRESET_NAMES[:8])),
              "lang": draw(st.sampled_from(LANGS)), "num": draw(st.sampled_from(NUMS)),
-             "odd": draw(st.sampled_from(ODD_NUMS)), "tid": draw(_pool(TOURNAMENT_IDS))}
+             "odd": draw(st.sampled_from(ODD_NUMS)), "tid": draw(_pool(TOURNAMENT_IDS)),
+             "person": draw(_pool(USERNAMES))}
     fields = {name: draw(_pool(pool)) for name, pool in endpoint.fields.items()
               if draw(st.integers(0, 6))}
     bodies = st.sampled_from(HUGE_BODIES) if huge else (

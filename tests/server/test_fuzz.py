@@ -96,7 +96,8 @@ def test_the_fuzz_reaches_every_message_type_and_route(live: Live) -> None:
         fuzzing.FrameTemplate(message={"type": kind}) for kind in fuzzing.FRAME_FIELDS
         if kinds[kind] == 0]
     parts = {"table": fuzzing.Slot("table"), "seat": 1, "token": "x", "preset": "polignac",
-             "lang": "en", "num": "1", "odd": "99", "tid": fuzzing.Slot("tournament")}
+             "lang": "en", "num": "1", "odd": "99", "tid": fuzzing.Slot("tournament"),
+             "person": "fuzzer"}
     missed += [fuzzing.RequestTemplate(e, parts, {}, None, None, fuzzing.HOST,
                                        "application/json", "seat")
                for e in fuzzing.ENDPOINTS
