@@ -98,6 +98,18 @@ class Run:
         proc.kill()
         self.killed_at.append(time.monotonic())
 
+    def wait_killed(self, n: int) -> float:
+        """Wait (30 s at most) until kill number ``n`` (from 1) is done; its time.
+
+        Raises:
+            AssertionError: it was not done in time.
+        """
+        deadline = time.monotonic() + 30
+        while len(self.killed_at) < n:
+            assert time.monotonic() < deadline, f"kill {n} did not happen"
+            time.sleep(0.01)
+        return self.killed_at[n - 1]
+
     def restart(self) -> None:
         """A new process in the dead one's place, ready."""
         _replace_dead(self.procs, self.killed_at, self.url, self.bus, self.data, LEASE)
@@ -137,6 +149,7 @@ class Run:
         self.tables.append((table, v))
         v.connect(self.procs, i)
         fired = False
+        kill_number = len(self.killed_at) + 1
         pending: float | None = None
         for _ in range(500):
             try:
@@ -166,16 +179,14 @@ class Run:
                     pending = None
             except (ConnectionClosed, TimeoutError, OSError, Refused):
                 if fired and pending is None:
-                    wait_dead(self.procs)
-                    pending = self.killed_at[-1]
+                    pending = self.wait_killed(kill_number)
                     _replace_dead(self.procs, self.killed_at, self.url, self.bus,
                                   self.data, LEASE)
                 v.connect(self.procs, self.rng.randrange(2))
         else:
             self.lost.append(f"match {table} did not end")
         if fired and pending is None:  # it ended before the page saw the kill: the
-            wait_dead(self.procs)     # table answers again once taken over
-            pending = self.killed_at[-1]
+            pending = self.wait_killed(kill_number)  # table answers once taken over
             _replace_dead(self.procs, self.killed_at, self.url, self.bus, self.data, LEASE)
             v.connect(self.procs, self.rng.randrange(2))
         if pending is not None:
@@ -186,7 +197,6 @@ class Run:
         if not fired:  # the deal ended before a last card: no kill this time
             return
         self.kinds["match"] += 1
-        wait_dead(self.procs)
         self.restart()
 
     # -- Find players ---------------------------------------------------------
@@ -371,13 +381,6 @@ class Run:
             v.close()
         for p in self.procs:
             p.kill()
-
-
-def wait_dead(procs: list[Proc]) -> None:
-    """Wait (10 s at most) until the process the kill timer killed is reaped."""
-    deadline = time.monotonic() + 10
-    while all(p.alive() for p in procs) and time.monotonic() < deadline:
-        time.sleep(0.01)
 
 
 def run(url: str, bus: str, data: Path, kills: int, seed: int) -> tuple[Run, dict[str, Any]]:
