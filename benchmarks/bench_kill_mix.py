@@ -288,8 +288,8 @@ class Run:
         victim = self.procs[self.rng.randrange(2)]
         n = self.kinds["signin"]
         jobs: list[tuple[str, str, Proc, str]] = []
-        for k in range(8):
-            proc = self.procs[k % 2]
+        for k in range(8):  # sign-ups and sign-ins on both processes
+            proc = self.procs[(k // 2) % 2]
             if k % 2 == 0 or not self.accounts:
                 jobs.append(("signup", f"mix{self.seed}n{n}k{k}", proc, self.address()))
             else:
