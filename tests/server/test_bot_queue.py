@@ -445,3 +445,37 @@ def test_hints_and_analyses_through_the_heavy_stream(redis_server: RedisServer) 
     assert got == expected
     assert got[1][0] == 200 and got[2][0] == 400 and got[0] is not None
     assert stats["stream"] == f"{prefix}:heavy" and stats["by_worker"] == {"heavy1": 4}
+
+
+def test_a_job_a_dead_worker_left_is_dropped_once_its_time_is_up(
+        redis_server: RedisServer) -> None:
+    """A poison job that kills each worker taking it (issue 32 item 7) is taken over
+    (``XAUTOCLAIM``) only while its time lasts: once it is up, the worker that takes it
+    over drops it, unanswered, acknowledged and deleted, and nobody takes it again."""
+    url, prefix = redis_server.url(1), _prefix()
+    stream, group = f"{prefix}:jobs", f"{prefix}:workers"
+
+    async def body() -> tuple[BotWorker, int, int, int]:
+        client = redis.asyncio.Redis.from_url(url)
+        try:
+            await client.xgroup_create(stream, group, id="0", mkstream=True)
+            await client.xadd(stream, {"req": "x", "job": "move", "args": "[]",
+                                       "limit": "0.001", "reply": f"{prefix}:replies:gone"})
+            taken = await client.xreadgroup(group, "dead", {stream: ">"}, count=1)
+            assert taken  # the dead worker holds it, never acknowledges it
+
+            async def inner(worker: BotWorker) -> tuple[BotWorker, int, int, int]:
+                await until(lambda: worker.expired, what="the late job dropped")
+                pending = (await client.xpending(stream, group))["pending"]
+                return (worker, pending, await client.xlen(stream),
+                        await client.xlen(f"{prefix}:replies:gone"))
+
+            result: tuple[BotWorker, int, int, int] = await _with_worker(
+                url, prefix, inner, claim=0.05)
+            return result
+        finally:
+            await client.aclose()
+
+    worker, pending, left, replies = asyncio.run(body())
+    assert worker.reclaimed == 1 and worker.expired == 1 and worker.done == 0
+    assert pending == 0 and left == 0 and replies == 0

@@ -243,3 +243,29 @@ def test_serve_sizes_the_bot_pool() -> None:
                 ["--bot-move-timeout", "0"], ["--bot-move-timeout", "nan"]):
         with pytest.raises(CliError, match="--bot-"):
             parse(bad)
+
+
+def test_a_move_whose_worker_always_dies_is_tried_a_bounded_number_of_times() -> None:
+    """A poison move (its worker dies each time, issue 32 item 7): computed again
+    ``retries`` times at each level of its fallback chain, then ``easy`` plays it
+    in-process; never an endless retry."""
+    from polignac.server.jobs.workers import WorkerFailed
+
+    view, _ = _trick_view(13)
+    job = BotJob("hard", view, move_seed(5, 1, len(view.history)), "poison")
+    tries: list[str] = []
+
+    class DyingPool:
+        async def run(self, fn: Any, spec: str, *args: Any, time_limit: float) -> Any:
+            tries.append(spec)
+            raise WorkerFailed("the worker died")
+
+        def stats(self) -> dict[str, Any]:
+            return {}
+
+    backend = PoolBackend(DyingPool(), move_seconds=1.0, retries=2)  # type: ignore[arg-type]
+    action = asyncio.run(backend.choose(job))
+    assert action == move_for("easy", view, job.seed)
+    assert tries == ["hard"] * 3 + ["medium"] * 3 + ["easy"] * 3
+    stats = backend.stats()
+    assert stats["recomputed"] == 9 and stats["fallbacks"] == 3 and stats["inline"] == 1

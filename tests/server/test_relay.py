@@ -225,3 +225,42 @@ def test_a_tunnel_keeps_a_bounded_queue_for_a_client_that_does_not_read() -> Non
     assert tunnel.queue.get_nowait() is None
     assert not tunnel.put({"t": "out"})  # and nothing more is kept
     assert tunnel.queue.empty()
+
+
+def test_a_tunnel_to_a_client_that_does_not_read_is_bounded_in_bytes_too() -> None:
+    """issue 32 item 7: a forwarded socket's messages (each a batch of up to MAX_BATCH
+    frames) are bounded by the bytes a direct socket may queue (``max_queued_bytes``),
+    not only by their count: the message that would go over it ends the forwarding;
+    what the reader takes counts no more."""
+    tunnel = _Tunnel("p", max_bytes=1000)
+    assert tunnel.put({"t": "out", "i": 0}, 400)
+    assert tunnel.put({"t": "out", "i": 1}, 400)
+    assert tunnel.take_nowait() == {"t": "out", "i": 0}  # read: 400 bytes wait
+    assert tunnel.put({"t": "out", "i": 2}, 600)
+    assert not tunnel.put({"t": "out", "i": 3}, 1)  # 1001 bytes: over
+    assert tunnel.overflowed and tunnel.queue.qsize() == 1 and tunnel.waiting == 0
+    assert tunnel.take_nowait() is None
+    unbounded = _Tunnel("p")  # an HTTP answer: one message, counted only
+    assert unbounded.put({"t": "response"}, 40 << 20)
+
+
+def test_the_edge_of_a_forwarded_socket_keeps_what_a_direct_socket_keeps() -> None:
+    """The edge's tunnel is bounded by the config's max_queued_bytes; a message over
+    it, as it comes off the bus, ends the forwarding at the owner (``end``)."""
+    from types import SimpleNamespace
+
+    from polignac.server.cluster.relay import Relay
+
+    spawned: list[Any] = []
+    cluster = SimpleNamespace(hub=SimpleNamespace(config=SimpleNamespace(
+        max_queued_bytes=2048)), spawn=spawned.append)
+    relay = Relay(cluster)  # type: ignore[arg-type]
+    tunnel = relay.outbound["r1"] = relay.edge_tunnel("owner")
+    assert tunnel.max_bytes == 2048
+    frames = {"t": "out", "r": "r1", "f": [{"type": "event", "x": "y" * 500}]}
+    assert relay.on_message("out", "r1", frames, 1024)
+    assert relay.on_message("out", "r1", frames, 1024) and "r1" in relay.outbound
+    assert relay.on_message("out", "r1", frames, 1024)  # 3072 bytes would wait
+    assert "r1" not in relay.outbound and tunnel.overflowed
+    assert len(spawned) == 1  # the owner hears ``end``
+    spawned[0].close()

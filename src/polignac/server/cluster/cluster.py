@@ -219,7 +219,7 @@ class Cluster:
         except (ValueError, KeyError, TypeError):
             log.warning("process %s: a malformed bus message", self.id)
             return
-        if self.relay.on_message(kind, rid, msg):
+        if self.relay.on_message(kind, rid, msg, len(text)):
             return
         if kind == "give":
             self.spawn(self._give(msg))

@@ -19,7 +19,9 @@ What crosses the bus is the game's messages, never ASGI's:
   headers, body).
 
 Each side keeps at most :data:`MAX_RELAYED` messages for a reader that does not
-read: one more and the forwarding ends (the other side hears ``end``; a client's
+read, and the edge of a socket at most ``max_queued_bytes`` of them (as a direct
+socket's outbox: a message carries up to :data:`MAX_BATCH` frames): one more and
+the forwarding ends (the other side hears ``end``; a client's
 WebSocket closes).  A forwarding whose other process falls silent for
 ``lease_seconds`` ends: the client's WebSocket closes with 1012 and the page
 reconnects (to the new owner), an HTTP request not answered yet gets 503.
@@ -97,8 +99,14 @@ class Relay:
             if not alive(tunnel.peer):
                 tunnel.end()
 
-    def on_message(self, kind: str, rid: str, msg: dict[str, Any]) -> bool:
-        """Handle a forwarding's bus message; False when ``kind`` is not one."""
+    def edge_tunnel(self, owner: str) -> _Tunnel:
+        """The tunnel of a socket served here for ``owner``: what waits for a client
+        that does not read is bounded as on a direct socket (``max_queued_bytes``)."""
+        return _Tunnel(owner, self.hub.config.max_queued_bytes)
+
+    def on_message(self, kind: str, rid: str, msg: dict[str, Any], size: int = 0) -> bool:
+        """Handle a forwarding's bus message (``size``: its length on the bus); False
+        when ``kind`` is not one."""
         if kind in ("join", "request"):
             if isinstance(msg.get("o"), str) and isinstance(msg.get("p"), str):
                 self.cluster.spawn(self._join(msg) if kind == "join" else self._serve(msg))
@@ -106,14 +114,14 @@ class Relay:
             tunnel = self.inbound.get(rid)
             data = msg.get("f")
             if tunnel is not None and isinstance(data, dict):
-                tunnel.put(data)
+                tunnel.put(data, size)
         elif kind == "end":
             tunnel = self.inbound.get(rid)
             if tunnel is not None:
                 tunnel.end()
         elif kind in ("joined", "refused", "moved", "out", "close", "response"):
             tunnel = self.outbound.get(rid)
-            if tunnel is not None and not tunnel.put(msg):
+            if tunnel is not None and not tunnel.put(msg, size):
                 self.outbound.pop(rid, None)  # the client does not read: end it at the owner
                 self.cluster.spawn(self._end(tunnel.peer, rid))
         else:
@@ -155,7 +163,7 @@ class Relay:
 
     async def _edge(self, websocket: WebSocket, owner: str, table_id: str) -> str:
         rid = secrets.token_hex(8)
-        tunnel = self.outbound[rid] = _Tunnel(owner)
+        tunnel = self.outbound[rid] = self.edge_tunnel(owner)
         target = channel_of(owner)
         reader: asyncio.Task[None] | None = None
         finished = False
@@ -165,7 +173,7 @@ class Relay:
             await self.cluster.publish(target, {
                 "t": "join", "r": rid, "o": self.cluster.channel, "p": self.cluster.id,
                 "table": table_id, "k": token[:MAX_TOKEN] if token else None})
-            msg = await tunnel.queue.get()
+            msg = await tunnel.take()
             if msg is None:
                 raise OwnerGone(owner)
             if msg["t"] in ("moved", "refused"):
@@ -178,7 +186,7 @@ class Relay:
             await websocket.accept()
             reader = asyncio.get_running_loop().create_task(
                 self._read_frames(websocket, rid, target, tunnel))
-            while (msg := await tunnel.queue.get()) is not None:
+            while (msg := await tunnel.take()) is not None:
                 if msg["t"] == "close":
                     finished = msg.get("r") == rid  # the owner's (else: ours, it hears end)
                     code = msg.get("c")
@@ -270,10 +278,10 @@ class Relay:
             while not out.closing:
                 try:
                     if session.sub is None:  # hello must come in time
-                        data = await asyncio.wait_for(tunnel.queue.get(),
+                        data = await asyncio.wait_for(tunnel.take(),
                                                       hello_by - loop.time())
                     else:
-                        data = await tunnel.queue.get()
+                        data = await tunnel.take()
                 except TimeoutError:
                     out.put_nowait(hello_late(config))
                     break
@@ -346,7 +354,7 @@ class Relay:
                 "server": list(scope["server"]) if scope.get("server") else None,
                 "scheme": scope.get("scheme", "http"),
                 "body": base64.b64encode(bytes(body)).decode("ascii")})
-            msg = await tunnel.queue.get()
+            msg = await tunnel.take()
             finished = msg is not None
             if msg is None:
                 raise OwnerGone(owner)
@@ -423,7 +431,7 @@ class Relay:
             if not sent:
                 sent = True
                 return {"type": "http.request", "body": body, "more_body": False}
-            await tunnel.queue.get()  # the edge gave up, or this process stops
+            await tunnel.take()  # the edge gave up, or this process stops
             return {"type": "http.disconnect"}
 
         async def send(message: Message) -> None:
@@ -440,7 +448,7 @@ class Relay:
 
         assert self.entry is not None
         app: asyncio.Future[None] = asyncio.ensure_future(self.entry(scope, receive, send))
-        ended = asyncio.get_running_loop().create_task(tunnel.queue.get())
+        ended = asyncio.get_running_loop().create_task(tunnel.take())
         try:
             await asyncio.wait({app, ended}, return_when=asyncio.FIRST_COMPLETED)
             if not app.done():

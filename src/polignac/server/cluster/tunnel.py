@@ -9,6 +9,7 @@ import asyncio
 import contextlib
 import json
 import re
+from collections import deque
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -48,26 +49,56 @@ class OwnerGone(Exception):
 @dataclass(eq=False)
 class _Tunnel:
     """One forwarding's messages, waiting for their reader, at most
-    :data:`MAX_RELAYED` of them (None: the forwarding ends)."""
+    :data:`MAX_RELAYED` of them and, with ``max_bytes``, at most that many bytes of
+    them as they came over the bus (None: the forwarding ends)."""
 
     peer: str
+    max_bytes: int | None = None
+    """Bytes of waiting messages at most (an edge socket's: the direct socket's
+    ``max_queued_bytes``); None: counted only (an HTTP answer, one message)."""
     queue: asyncio.Queue[Any] = field(default_factory=asyncio.Queue)
     overflowed: bool = False
     """More came than the reader took: what waited was dropped, the forwarding ends."""
+    waiting: int = 0
+    """Bytes of the messages waiting."""
+    _sizes: deque[int] = field(default_factory=deque)
 
-    def put(self, item: Any) -> bool:
-        """Queue ``item``; False (and the queue emptied but for a final ``None``) when
-        the reader has :data:`MAX_RELAYED` waiting already, or overflowed before."""
+    def put(self, item: Any, size: int = 0) -> bool:
+        """Queue ``item`` (``size``: its bytes on the bus); False (and the queue emptied
+        but for a final ``None``) when the reader has :data:`MAX_RELAYED` waiting
+        already or ``max_bytes`` would be passed, or it overflowed before."""
         if self.overflowed:
             return False
-        if self.queue.qsize() >= MAX_RELAYED:
+        if self.queue.qsize() >= MAX_RELAYED or (
+                self.max_bytes is not None and self.waiting + size > self.max_bytes):
             self.overflowed = True
             while not self.queue.empty():
                 self.queue.get_nowait()
+            self._sizes.clear()
+            self.waiting = 0
             self.queue.put_nowait(None)
             return False
+        self.waiting += size
+        self._sizes.append(size)
         self.queue.put_nowait(item)
         return True
+
+    def _taken(self, item: Any) -> Any:
+        if item is not None and self._sizes:
+            self.waiting -= self._sizes.popleft()
+        return item
+
+    async def take(self) -> Any:
+        """The next message (None: the forwarding ends)."""
+        return self._taken(await self.queue.get())
+
+    def take_nowait(self) -> Any:
+        """The next message, if one waits.
+
+        Raises:
+            asyncio.QueueEmpty: none waits.
+        """
+        return self._taken(self.queue.get_nowait())
 
     def end(self) -> None:
         """Wake the reader: the forwarding ends."""

@@ -18,6 +18,8 @@ The routes that read it are in ``web/commitment_routes.py``.
 from __future__ import annotations
 
 import json
+import math
+import sys
 import time
 from collections.abc import Callable
 from typing import Any
@@ -75,8 +77,21 @@ def append_op(table_id: str, deal: int, proof: dict[str, Any], at: int | None = 
     return op
 
 
+DAMAGED = -1
+"""What an integer field of a row reads as when it holds no integer: a SQLite file
+keeps whatever a column was given (a damaged or edited one may hold text), and what
+it holds must make the checks fail (an entry whose hash differs, of no deal, dated
+before everything), never raise."""
+
+
+def _int(value: Any) -> int:
+    """``value`` when it is an integer, else :data:`DAMAGED`."""
+    return value if isinstance(value, int) and not isinstance(value, bool) else DAMAGED
+
+
 def _entry(r: Any) -> Entry:
-    return Entry(r.seq, r.table_id, r.deal, r.commitment, r.at, r.prev, r.hash)
+    return Entry(r.seq, str(r.table_id), _int(r.deal), str(r.commitment), _int(r.at),
+                 str(r.prev), str(r.hash))
 
 
 def head(conn: Connection) -> dict[str, Any]:
@@ -139,8 +154,10 @@ def _stored_deal(number: int, data: str | None, created_at: float) -> StoredDeal
     proof = parsed.get("shuffle") if isinstance(parsed, dict) else None
     proof = proof if isinstance(proof, dict) else {}
     commit = proof.get("commitment")
+    at = created_at if isinstance(created_at, (int, float)) else math.nan
+    # a time that is no number (a damaged file) counts as after the chain began
     return StoredDeal(number, commit if is_hex64(commit) else None, "log" in proof,
-                      int(created_at * 1000))
+                      int(at * 1000) if math.isfinite(at) else sys.maxsize)
 
 
 def before_chain_of(conn: Connection, table_id: str, upto: int | None = None
@@ -150,10 +167,12 @@ def before_chain_of(conn: Connection, table_id: str, upto: int | None = None
     ``upto`` deals (None: all): the rule is ``core/commitlog.py:before_chain``, on
     the table's deal events (only those before its first logged deal are read), its
     first entry in the chain and the chain's first entry."""
-    first = conn.execute(select(commitment_log_t).where(commitment_log_t.c.table_id == table_id)
-                         .order_by(commitment_log_t.c.deal).limit(1)).all()
+    first = [_entry(r) for r in conn.execute(
+        select(commitment_log_t).where(commitment_log_t.c.table_id == table_id)
+        .order_by(commitment_log_t.c.deal).limit(1))]
     start = conn.execute(select(commitment_log_t.c.at).order_by(commitment_log_t.c.seq)
                          .limit(1)).scalar()
+    start = None if start is None else _int(start)
     if first:
         upto = min(first[0].deal - 1, upto) if upto is not None else first[0].deal - 1
     query = select(events_t.c.data, events_t.c.created_at).where(
@@ -164,7 +183,7 @@ def before_chain_of(conn: Connection, table_id: str, upto: int | None = None
         query = query.limit(upto)
     stored = (_stored_deal(n, r.data, r.created_at)
               for n, r in enumerate(conn.execute(query), start=1))
-    return before_chain(stored, [_entry(r) for r in first], start)
+    return before_chain(stored, first, start)
 
 
 def read_chain(engine: Engine, page: int = MAX_PAGE) -> list[Entry]:
