@@ -142,11 +142,23 @@
  */
 
 /**
+ * A deal's public verification data (`frames.py:shuffle_info` in a state, a deal event's
+ * `shuffle`): all but the seed, which a state carries once that deal is over.
+ * @typedef {{deal: number, version?: string, commitment?: string, cuts?: (string | null)[],
+ *   log?: unknown, seed?: string}} Shuffle
+ */
+
+/**
+ * A finished deal's revealed seed (an act event that ended a verifiable deal).
+ * @typedef {{deal: number, seed: string, commitment: string}} Reveal
+ */
+
+/**
  * An event: a deal, or an action (with the trick it completed, the deal's end...).
  * @typedef {{kind: "deal", dealer: number, seats: number[], hand: string[] | null,
- *   turn_up: string | null, shuffle?: unknown}
+ *   turn_up: string | null, shuffle?: Shuffle}
  *   | {kind: "act", seat: number, action: string, trick?: DoneTrick, deal_over?: boolean,
- *   scores?: number[], match_over?: boolean, passing?: boolean, reveal?: unknown}} TableEvent
+ *   scores?: number[], match_over?: boolean, passing?: boolean, reveal?: Reveal}} TableEvent
  */
 
 /**
@@ -157,7 +169,7 @@
 
 /**
  * @typedef {{type: "state", seq: number, you: number | null, table: TableInfo, view: MatchView,
- *   summary: Summary, presence?: PresenceSeat[], shuffle?: unknown, clocks?: Clocks | null,
+ *   summary: Summary, presence?: PresenceSeat[], shuffle?: Shuffle | null, clocks?: Clocks | null,
  *   ratings?: RatingsFrame | null}} StateFrame
  * @typedef {{type: "event", seq: number, event: TableEvent, view?: MatchView, summary?: Summary,
  *   presence?: PresenceSeat[]}} EventFrame
@@ -165,7 +177,8 @@
  *   PresenceFrame
  * @typedef {{type: "rematch", id: string, url: string}} RematchFrame
  * @typedef {{type: "error", rule: string, message: string, seq?: number}} ErrorFrame
- * @typedef {{type: "pong"} | {type: "commitment", deal: number} | {type: "cut", deal: number}
+ * @typedef {{type: "pong"} | {type: "commitment", version: string, deal: number, commitment: string,
+ *   closes: number} | {type: "cut", deal: number, accepted: boolean}
  *   | {type: "cut-refused", deal: number, seat: number, rule: string, message: string, at: number,
  *   closes: number | null, again?: boolean}} OtherFrame
  * @typedef {{type: "chat", seat: number, message: string}} ChatFrame a quick message (not stored)
