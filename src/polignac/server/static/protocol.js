@@ -162,9 +162,26 @@
  */
 
 /**
- * `core.summary(match)`: every finished deal's scores with their reasons.
- * @typedef {{deals: {number: number, scores: number[], tiebreak?: boolean, partie_winner?: unknown,
- *   reasons: object[]}[]}} Summary
+ * One reason in a deal's score (`core/scoring.py:ScoreLine.to_dict`, with the match `seat`
+ * of its player; a side's own card-points line has none): `key` and `params` for a detail
+ * in words (a `player` parameter is a match seat), `side` in a game scored by sides.
+ * @typedef {{player: number, points: number, reason: string, detail: string, key?: string,
+ *   params?: Record<string, number>, side?: number, seat?: number}} ScoreLine
+ */
+
+/**
+ * A finished deal in `core.summary`: its sheet line, its reasons, and a Pollack claim.
+ * @typedef {SheetDeal & {number: number, reasons: ScoreLine[], redeal?: boolean,
+ *   card_points?: number[], claim?: {seat: number, correct: boolean},
+ *   partie_winner?: number | null}} SummaryDeal
+ */
+
+/**
+ * `core.summary(match)`: every finished deal's scores with their reasons, the totals and,
+ * once finished, the winners and losers.
+ * @typedef {{preset: string, players: string[], deals: SummaryDeal[], totals: number[],
+ *   finished: boolean, winners: number[], losers: number[], sides?: number[][],
+ *   parties_tally?: number[], in_progress?: {deal: number, actions: number}}} Summary
  */
 
 /**

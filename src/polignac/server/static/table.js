@@ -32,7 +32,7 @@ import { announce, noteLeft, setClocks } from "./table-clocks.js";
 const conn = tableConnection(S.tableId, { lastSeq: () => S.lastSeq, onFrame });
 const proof = dealProof($("deal-proof"), (obj) => conn.send(obj), S.tableId);
 const chain = logWatch($("log-warning"));  // the commitment log kept by this browser
-/** @type {Promise<any> | null} the guided first deal's bubbles (guide.js) when the table info says guide */
+/** @type {Promise<ReturnType<typeof import("./guide.js").startGuide> | null> | null} the guided first deal's bubbles (guide.js) when the table info says guide */
 let guide = null;
 
 function markSeq() {
