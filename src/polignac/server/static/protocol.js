@@ -3,9 +3,11 @@
 // table page's modules: the one place that says what the server sends. Types only.
 
 /**
- * A seat of the table's info.
+ * A seat of the table's info; a person's seat says who holds it (`store/db.py:person_fields`):
+ * `profile`, a signed-in person's page, or `guest`.
  * @typedef {{seat: number, name: string, kind: "human" | "bot", level: string | null,
- *   open: boolean, name_key?: string, name_params?: Record<string, unknown>}} TableSeat
+ *   open: boolean, name_key?: string, name_params?: Record<string, unknown>, profile?: string,
+ *   guest?: boolean}} TableSeat
  */
 
 /**
@@ -52,8 +54,9 @@
  */
 
 /**
- * A rating on the shown scale (`Rating.shown`).
- * @typedef {{rating: number, deviation: number, provisional: boolean, matches?: number}} ShownRating
+ * A rating on the shown scale (`Rating.shown`), with its OpenSkill `mu` and `sigma`.
+ * @typedef {{rating: number, deviation: number, provisional: boolean, matches?: number,
+ *   mu?: number, sigma?: number}} ShownRating
  */
 
 /**
@@ -77,6 +80,12 @@
  */
 
 /**
+ * A finished deal's score (`core/scoring.py:DealScore.to_dict`), deal players.
+ * @typedef {{scores: number[], lines: ScoreLine[], card_points?: number[], redeal?: boolean,
+ *   claim?: {player: number, correct: boolean}}} DealScoreView
+ */
+
+/**
  * One deal as a seat sees it (`Deal.view`); players are the deal's, not the table's seats.
  * @typedef {object} DealView
  * @property {number} players
@@ -91,6 +100,7 @@
  * @property {PastTrick[]} tricks
  * @property {{leader: number, cards: string[]}} trick
  * @property {number[]} tricks_won
+ * @property {string[][]} taken each player's point cards taken
  * @property {number[]} points_taken
  * @property {number | null} declarer
  * @property {string | null} contract
@@ -98,11 +108,13 @@
  * @property {Passing} [passing]
  * @property {{player: number, announcement: string}[]} [announcements]
  * @property {number[]} [side_totals] each side's partie score counted now (Pollack)
+ * @property {boolean} [hearts_broken] the Hearts family: whether hearts were played
+ * @property {DealScoreView} [score] a deal over: its score
  */
 
 /**
- * A finished deal on the score sheet.
- * @typedef {{number?: number, dealer: number, seats: number[], scores: number[], tiebreak: boolean,
+ * A finished deal on the score sheet (`tiebreak`: always in a view, in a summary only when true).
+ * @typedef {{number?: number, dealer: number, seats: number[], scores: number[], tiebreak?: boolean,
  *   side_scores?: number[], partie?: number, partie_won_by?: number | null,
  *   partie_score?: number[], parties_tally?: number[], game_points?: number[]}} SheetDeal
  */
@@ -124,6 +136,9 @@
  * @property {number[][]} [sides]
  * @property {number[]} [partie] each side's score in the partie in progress
  * @property {number[]} [parties_tally]
+ * @property {number[]} [parties_won] Pollack: the side that won each finished partie
+ * @property {number[][]} [partie_scores] their final scores
+ * @property {number[]} [game_points] each side's points in all parties
  * @property {DealView} [deal] the deal in progress
  * @property {number[]} [deal_seats] the match seat of each deal player
  * @property {number} [dealer]
@@ -136,7 +151,8 @@
  * @typedef {{seat: number, name: string, kind: "human" | "bot", open: boolean, connected: boolean,
  *   grace_until: number | null, bot_playing: boolean, take_pending?: boolean,
  *   take_name?: string | null, take_approved?: boolean, name_key?: string,
- *   name_params?: Record<string, unknown>, left?: boolean, may_come_back?: boolean}} PresenceSeat
+ *   name_params?: Record<string, unknown>, left?: boolean, may_come_back?: boolean,
+ *   profile?: string, guest?: boolean}} PresenceSeat
  *   `left`: the person ran out of time or left for good, a bot plays the seat; `may_come_back`:
  *   a casual table, where that person may take it back (`back`)
  */
@@ -173,7 +189,8 @@
  * A finished deal in `core.summary`: its sheet line, its reasons, and a Pollack claim.
  * @typedef {SheetDeal & {number: number, reasons: ScoreLine[], redeal?: boolean,
  *   card_points?: number[], claim?: {seat: number, correct: boolean},
- *   partie_winner?: number | null}} SummaryDeal
+ *   partie_winner?: number[]}} SummaryDeal `partie_winner`: the seats of the side that won
+ *   the partie with this deal
  */
 
 /**
@@ -181,7 +198,10 @@
  * once finished, the winners and losers.
  * @typedef {{preset: string, players: string[], deals: SummaryDeal[], totals: number[],
  *   finished: boolean, winners: number[], losers: number[], sides?: number[][],
- *   parties_tally?: number[], in_progress?: {deal: number, actions: number}}} Summary
+ *   partie?: number[], parties_won?: number[], partie_scores?: number[][],
+ *   parties_tally?: number[], game_points?: number[], parties?: number[][],
+ *   in_progress?: {deal: number, actions: number}}} Summary Pollack's parties: `partie`, each
+ *   side's score in the partie on; `parties`, the seats of the side that won each partie
  */
 
 /**
