@@ -86,7 +86,7 @@ export function annotationsOf(text) {
   let deals = [];
   try {
     const record = JSON.parse(text ?? "null");
-    deals = (Array.isArray(record?.deals) ? record.deals : []).map((d) => usable(d?.analysis));
+    deals = (Array.isArray(record?.deals) ? record.deals : []).map((/** @type {any} */ d) => usable(d?.analysis));
   } catch { deals = []; }
   cache = { text, deals };
   return deals;
@@ -99,7 +99,7 @@ export function annotationsOf(text) {
  */
 function usable(a) {
   if (!a || typeof a !== "object" || !Array.isArray(a.actions) || !Array.isArray(a.players)) return null;
-  if (!a.actions.every((e) => e && typeof e === "object" && typeof e.action === "string")) return null;
+  if (!a.actions.every((/** @type {any} */ e) => e && typeof e === "object" && typeof e.action === "string")) return null;
   return a;
 }
 

@@ -5,6 +5,9 @@ import { cardName, rankIndex } from "./i18n.js";
 import { svgEl } from "./dom.js";
 
 
+/** @typedef {"C" | "D" | "H" | "S"} Suit */
+
+/** @type {Record<Suit, string>} */
 const SUIT_PATHS = {
   H: "M50 92 C22 68 2 50 2 30 A24 24 0 0 1 50 22 A24 24 0 0 1 98 30 C98 50 78 68 50 92 Z",
   D: "M50 2 L92 50 L50 98 L8 50 Z",
@@ -15,6 +18,7 @@ const SUIT_PATHS = {
 };
 
 // German suit symbols in a 100 by 100 box: [element, attributes] lists, coloured by CSS classes.
+/** @type {Record<Suit, [string, Record<string, string | number>][]>} */
 const GERMAN_SHAPES = {
   C: [ // an acorn: stem, nut, cap
     ["rect", { x: 45, y: 4, width: 10, height: 24, rx: 4, class: "g-stem" }],
@@ -41,22 +45,26 @@ export const SUIT_SYMBOL = { C: "♣", D: "♦", H: "♥", S: "♠" };
 
 let currentDeck = "french";
 /** Draw French ("french") or German ("german") suits from now on. */
+/** @param {string} deck */
 export function setDeck(deck) { currentDeck = deck === "german" ? "german" : "french"; }
 export function deck() { return currentDeck; }
 
-/** A suit symbol of `size` units centred on (x, y). */
+/** A suit symbol of `size` units centred on (x, y).
+ * @param {string} suit a suit letter (C, D, H, S) @param {number} x @param {number} y
+ * @param {number} size @param {string} [pack] */
 export function pip(suit, x, y, size, pack = currentDeck) {
   const g = svgEl("g", { transform: `translate(${x - size / 2} ${y - size / 2}) scale(${size / 100})` });
   if (pack === "german") {
     g.setAttribute("class", "gpip");
-    for (const [name, attrs] of GERMAN_SHAPES[suit]) g.append(svgEl(name, attrs));
+    for (const [name, attrs] of GERMAN_SHAPES[/** @type {Suit} */ (suit)] ?? []) g.append(svgEl(name, attrs));
   } else {
-    g.append(svgEl("path", { d: SUIT_PATHS[suit] }));
+    g.append(svgEl("path", { d: SUIT_PATHS[/** @type {Suit} */ (suit)] ?? "" }));
   }
   return g;
 }
 
-/** A small SVG of one suit symbol (for captions: "trump ♠"). */
+/** A small SVG of one suit symbol (for captions: "trump ♠").
+ * @param {string} suit @param {string} [pack] */
 export function suitIcon(suit, pack = currentDeck) {
   const svg = svgEl("svg", { viewBox: "0 0 20 20", class: `suit-icon ${inkClass(suit, pack)}`,
     "aria-hidden": "true" });
@@ -64,16 +72,20 @@ export function suitIcon(suit, pack = currentDeck) {
   return svg;
 }
 
+/** @param {string} code */
 export function isRed(code) { return code[1] === "H" || code[1] === "D"; }
 
+/** @param {string} suit @param {string} pack */
 function inkClass(suit, pack) {
   if (pack === "german") return `ink g-${suit}`;
   return suit === "H" || suit === "D" ? "ink red" : "ink black";
 }
 
+/** @param {string} code @param {string} [pack] */
 export function cardLabel(code, pack = currentDeck) { return cardName(code, pack); }
 
-/** An SVG picture of the card `code` ("JS", "TH"), 60 by 84 units. */
+/** An SVG picture of the card `code` ("JS", "TH"), 60 by 84 units.
+ * @param {string} code @param {string} [pack] */
 export function cardSVG(code, pack = currentDeck) {
   const rank = code[0], suit = code[1];
   const svg = svgEl("svg", { viewBox: "0 0 60 84", class: `card-svg ${pack}`, role: "img",
@@ -82,6 +94,7 @@ export function cardSVG(code, pack = currentDeck) {
   svg.append(svgEl("rect", { x: 1, y: 1, width: 58, height: 82, rx: 5, class: "card-face" }));
   const ink = svgEl("g", { class: inkClass(suit, pack) });
   const text = rankIndex(rank, pack);
+  /** @param {SVGElement} g */
   const corner = (g) => {
     g.append(svgEl("text", { x: 9, y: 14, class: "corner" }, text));
     g.append(pip(suit, 9, 22, pack === "german" ? 11 : 9, pack));

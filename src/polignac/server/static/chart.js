@@ -51,8 +51,8 @@ export function totalsChart(names, deals,
   const span = hi - lo;
   lo -= span * 0.05; hi += span * 0.05;
   const n = Math.max(series[0].length - 1, 1);
-  const x = (k) => L + (k * (W - L - R)) / n;
-  const y = (v) => T + ((hi - v) * (H - T - B)) / (hi - lo);
+  const x = (/** @type {number} */ k) => L + (k * (W - L - R)) / n;
+  const y = (/** @type {number} */ v) => T + ((hi - v) * (H - T - B)) / (hi - lo);
   const svg = svgEl("svg", { viewBox: `0 0 ${W} ${H}`, class: "chart", role: "img",
     "aria-label": title });
   svg.append(svgEl("title", {}, title));
@@ -75,7 +75,7 @@ export function totalsChart(names, deals,
     const colour = COLOURS[s % COLOURS.length];
     // Equal totals would hide each other: each seat's line is nudged a little.
     const nudge = (s - (series.length - 1) / 2) * 1.6;
-    const yy = (v) => y(v) + nudge;
+    const yy = (/** @type {number} */ v) => y(v) + nudge;
     const d = pts.map((v, k) => `${k ? "L" : "M"}${x(k).toFixed(1)} ${yy(v).toFixed(1)}`).join(" ");
     svg.append(svgEl("path", { d, class: "chart-line", stroke: colour, "data-seat": s }));
     pts.forEach((v, k) => svg.append(svgEl("circle", { cx: x(k), cy: yy(v), r: 2.4, fill: colour })));
@@ -93,6 +93,7 @@ export function totalsChart(names, deals,
   return svg;
 }
 
+/** @param {number} raw */
 function niceStep(raw) {
   const p = 10 ** Math.floor(Math.log10(Math.max(raw, 1e-9)));
   for (const m of [1, 2, 5, 10]) if (m * p >= raw) return m * p;

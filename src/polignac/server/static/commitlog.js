@@ -10,6 +10,8 @@ import { getJson } from "./api.js";
 import { onLang, t } from "./i18n.js";
 import { bytesToHex, concat, cryptoAvailable, lp } from "./verify.js";
 
+/** @typedef {import("./protocol.js").Frame} Frame */
+
 export const LOG_VERSION = "polignac-commitments/1";
 const TAG = "polignac-commitments/1 entry";
 export const GENESIS = "0".repeat(64);
@@ -39,7 +41,7 @@ export async function entryHash(e) {
 }
 
 const HEX64 = /^[0-9a-f]{64}$/;
-const whole = (n) => Number.isSafeInteger(n) && n > 0;
+const whole = (/** @type {unknown} */ n) => typeof n === "number" && Number.isSafeInteger(n) && n > 0;
 
 /** `data` as a log entry when it has the shape of one (core/commitlog.py:Entry.from_json's
  * checks), else null.
@@ -111,6 +113,7 @@ async function reaches(lo, hi) {
     } catch {
       return null;
     }
+    /** @type {unknown[]} */
     const raw = Array.isArray(answer?.entries) ? answer.entries : [];
     const stretch = raw.map(asEntry);
     if (stretch.some((e) => e === null)) return { result: "bad", key: "verify.logWhy.hash", seq: last.seq + 1 };
@@ -181,10 +184,11 @@ export function logWatch(box) {
   }
 
   return {
-    /** Look at a frame: a deal's log entry (a state's `shuffle.log`, a deal event's). */
+    /** Look at a frame: a deal's log entry (a state's `shuffle.log`, a deal event's).
+     * @param {Frame} f */
     onFrame(f) {
-      const log = f?.type === "state" ? f.shuffle?.log
-        : f?.type === "event" && f.event?.kind === "deal" ? f.event.shuffle?.log : null;
+      const log = f.type === "state" ? f.shuffle?.log
+        : f.type === "event" && f.event.kind === "deal" ? f.event.shuffle?.log : null;
       const entry = asEntry(log);
       if (!entry || !cryptoAvailable()) return;
       queue = queue.then(() => consider(entry)).catch(() => { /* a check that failed to run */ });

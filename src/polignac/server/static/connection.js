@@ -18,6 +18,7 @@ export function tableConnection(tableId, hooks) {
   let retry = 500;
   let connKey = "conn.connecting";
 
+  /** @param {string} key a `conn.*` catalog key */
   function setConn(key) {
     connKey = key;
     const box = $("conn");

@@ -16,13 +16,33 @@ import { cardName, onLang, rankIndex, seatName, suitName, t } from "./i18n.js";
 import { make } from "./dom.js";
 import { postJson } from "./api.js";
 
+/** @typedef {import("./protocol.js").Frame} Frame */
+/** @typedef {import("./protocol.js").MatchView} MatchView */
+/** @typedef {import("./protocol.js").TableInfo} TableInfo */
+/** @typedef {import("./protocol.js").DealView} DealView */
+/** @typedef {import("./protocol.js").DoneTrick} DoneTrick */
+/** @typedef {"right" | "above" | "below"} Side where a bubble goes next to its anchor */
+/**
+ * A bubble: its anchor's id, its text (in the page language when drawn), the elements that
+ * glow (selectors), the sides it may go, whether it is still worth saying (a turn's), the
+ * trick it speaks of (winner: an index into `cards`), and whether it is the last one.
+ * @typedef {{anchor: string, text: () => string, spots?: string[], sides?: Side[],
+ *   valid?: () => boolean | undefined, trick?: {cards: string[], winner: number},
+ *   final?: boolean}} Bubble
+ * @typedef {Bubble & {moment: string, node?: HTMLDivElement, row?: HTMLDivElement}} Shown
+ *   a queued bubble, and once drawn its element and its cards' row
+ * @typedef {{you: number | null, view: MatchView | null, table: TableInfo | null}} GuideContext
+ *   what the table page shows when it hands the guide a frame
+ */
+
 const SPOT = "guide-spot";
+/** @type {Side[]} */
 const HAND = ["below", "above"];  // where a bubble about the hand (or the scores) goes
 
 /**
  * Start the guide on this page.
  * @param {{tableId: string}} options
- * @returns {{frame: (f: object, ctx: {you: number|null, view: object, table: object}) => void}}
+ * @returns {{frame: (f: Frame, now: GuideContext) => void}}
  */
 export function startGuide({ tableId }) {
   const link = document.createElement("link");
@@ -31,28 +51,34 @@ export function startGuide({ tableId }) {
   document.head.append(link);
 
   const store = `polignac-guide-${tableId}`;
+  /** @type {Set<string>} */
   let done = new Set();
   try { done = new Set(JSON.parse(sessionStorage.getItem(store) ?? "[]")); } catch { /* none */ }
+  /** @type {Shown[]} */
   const queue = [];
-  let current = null;   // {moment, node, anchor, spots, valid}
-  let ctx = null;
+  /** @type {Shown | null} */
+  let current = null;
+  /** @type {{you: number, view: MatchView, table: TableInfo}} the last frame's, set before any bubble */
+  let ctx;
 
-  const remember = (moment) => {
+  const remember = (/** @type {string} */ moment) => {
     done.add(moment);
     try { sessionStorage.setItem(store, JSON.stringify([...done])); } catch { /* blocked */ }
   };
 
+  /** @param {number} seat */
   function name(seat) {
     if (seat === ctx.you) return t("table.you");
     const info = ctx.table?.seats?.[seat];  // a default name ("Easy bot 2") in the page language
     if (info?.name) return seatName(info);
     return ctx.view.names?.[seat] ?? t("table.seatN", { n: seat + 1 });
   }
-  const card = (code) => cardName(code, ctx.table.suits);
-  const suit = (code) => suitName(code[1], ctx.table.suits);
-  const isJack = (code) => code[0] === "J";
+  const card = (/** @type {string} */ code) => cardName(code, ctx.table.suits);
+  const suit = (/** @type {string} */ code) => suitName(code[1], ctx.table.suits);
+  const isJack = (/** @type {string} */ code) => code[0] === "J";
 
-  /** Queue the bubble for `moment` unless it was shown or queued already. */
+  /** Queue the bubble for `moment` unless it was shown or queued already.
+   * @param {string} moment @param {Bubble} bubble */
   function offer(moment, bubble) {
     if (done.has(moment) || current?.moment === moment) return;
     if (queue.some((b) => b.moment === moment)) return;
@@ -64,12 +90,15 @@ export function startGuide({ tableId }) {
 
   // -------------------------------------------------------------- the moments
 
+  /** @param {DealView} deal */
   function onTurn(deal) {
     const legal = deal.legal ?? [];
     const hand = deal.hand ?? [];
     const trick = deal.trick.cards;
-    const turnOf = () => ctx.view.deal?.legal?.length > 0 &&
-      ctx.view.deal.trick.cards.join() === trick.join();  // still this turn
+    const turnOf = () => {  // still this turn
+      const now = ctx.view.deal;
+      return (now?.legal?.length ?? 0) > 0 && now?.trick.cards.join() === trick.join();
+    };
     if (legal.includes("capot")) {
       offer("capot", { anchor: "prompt",
         text: () => t("guide.capot", { pass: t("call.pass") }),
@@ -100,6 +129,7 @@ export function startGuide({ tableId }) {
     }
   }
 
+  /** @param {DoneTrick} trick */
   function onTrick(trick) {
     const jacks = trick.cards.filter(isJack);
     const spots = jacks.map((c) => `#trick [data-card='${c}']`);
@@ -130,7 +160,7 @@ export function startGuide({ tableId }) {
 
   function show() {
     while (!current && queue.length) {
-      const next = queue.shift();
+      const next = /** @type {Shown} */ (queue.shift());
       if (next.valid && !next.valid()) continue;  // that turn is over: not worth saying now
       current = next;
       remember(next.moment);
@@ -140,13 +170,14 @@ export function startGuide({ tableId }) {
 
   function dismiss() {
     if (!current) return;
-    current.node.remove();
+    current.node?.remove();
     current = null;
     spotlight();
     show();
   }
 
   function draw() {
+    if (!current) return;
     const box = make("div", "guide-bubble");
     box.setAttribute("role", "dialog");
     box.setAttribute("aria-label", t("guide.title"));
@@ -157,9 +188,10 @@ export function startGuide({ tableId }) {
     box.setAttribute("aria-describedby", text.id);
     if (current.trick) {  // the trick it speaks of, which may be off the table by now
       const row = make("div", "guide-cards");
+      const winner = current.trick.winner;
       current.trick.cards.forEach((code, i) => {
         const svg = cardSVG(code, ctx.table.suits);
-        if (i === current.trick.winner) svg.classList.add("guide-taker");
+        if (i === winner) svg.classList.add("guide-taker");
         if (isJack(code)) svg.classList.add("guide-jack");
         row.append(svg);
       });
@@ -193,7 +225,9 @@ export function startGuide({ tableId }) {
   }
 
   /** Where the anchor's content is: the box around its children (the trick's cards,
-   * the prompt's buttons), or the anchor itself when it has none. */
+   * the prompt's buttons), or the anchor itself when it has none.
+   * @param {HTMLElement} anchor
+   * @returns {{top: number, bottom: number, left: number, right: number, width: number, height: number}} */
   function anchorRect(anchor) {
     const kids = [...anchor.children].map((c) => c.getBoundingClientRect())
       .filter((k) => k.width && k.height);
@@ -207,21 +241,22 @@ export function startGuide({ tableId }) {
    * window (trick and prompt: right, above, below; hand and scores: below, above).
    * The last bubble, when first drawn (`scroll`), scrolls the page to fit below. */
   function place(scroll = false) {
-    if (!current) return;
-    const box = current.node;
+    const box = current?.node;
+    if (!current || !box) return;
     const anchor = document.getElementById(current.anchor);
     let r = anchor ? anchorRect(anchor)
-      : { top: innerHeight / 2, bottom: innerHeight / 2, left: 0, right: innerWidth, width: innerWidth };
+      : { top: innerHeight / 2, bottom: innerHeight / 2, left: 0, right: innerWidth, width: innerWidth, height: 0 };
     const w = box.offsetWidth, h = box.offsetHeight, gap = 18;
     const fits = {
       right: r.right + gap + w <= innerWidth - 8 && h <= innerHeight - 16,
       above: r.top - h - gap >= 8,
       below: r.bottom + gap + h <= innerHeight - 8,
     };
+    /** @type {Side[]} */
     const sides = current.sides ?? ["right", "above", "below"];
     let side = sides.find((x) => fits[x]);
     if (!side) {
-      side = sides.includes("below") ? "below" : sides.at(-1);
+      side = sides.includes("below") ? "below" : /** @type {Side} */ (sides.at(-1));
       if (current.final && scroll && side === "below") {
         scrollBy(0, r.bottom + gap + h + 8 - innerHeight);
         if (anchor) r = anchorRect(anchor);
@@ -264,11 +299,12 @@ export function startGuide({ tableId }) {
     } catch (e) {
       message = String(e.message ?? e);
     }
-    const text = current?.node.querySelector(".guide-text");
-    if (!text) return;
+    const box = current?.node;
+    const text = box?.querySelector(".guide-text");
+    if (!box || !text) return;
     const line = make("p", "error guide-error", message);
     line.setAttribute("role", "alert");
-    current.node.querySelector(".guide-error")?.remove();
+    box.querySelector(".guide-error")?.remove();
     text.after(line);
   }
 
@@ -282,14 +318,15 @@ export function startGuide({ tableId }) {
   addEventListener("keydown", (e) => { if (e.key === "Escape" && current) dismiss(); });
   onLang(() => {  // the same bubble, in the new language
     if (!current) return;
-    current.node.remove();
+    current.node?.remove();
     draw();
   });
 
   return {
     frame(f, now) {
-      ctx = now;
-      if (!ctx.view || !ctx.table || ctx.you === null || ctx.you === undefined) return;
+      const { you, view, table } = now;
+      if (!view || !table || you === null || you === undefined) return;
+      ctx = { you, view, table };
       const deal = ctx.view.deal;
       if (deal && !done.has("welcome")) {
         const deck = ctx.table.suits;

@@ -29,13 +29,14 @@ function holdSeconds() {
   return typeof pause === "number" ? Math.min(Math.max(pause, 0), 60) : 1.5;
 }
 
-/** The key of a trick and its winner (a trick swept once is not shown again). */
+/** The key of a trick and its winner (a trick swept once is not shown again).
+ * @param {string[]} cards @param {number} winner */
 export function trickKey(cards, winner) { return `${cards.join(" ")}>${winner}`; }
 
-/** The centre of a box. */
+/** The centre of a box. @param {DOMRect} r */
 export function centre(r) { return { x: r.left + r.width / 2, y: r.top + r.height / 2 }; }
 
-/** The seat box of `seat` on the felt. */
+/** The seat box of `seat` on the felt. @param {number} seat */
 export function seatNode(seat) {
   return /** @type {HTMLElement | null} */ (document.querySelector(`#ring .seat[data-seat="${seat}"]`));
 }
@@ -54,7 +55,8 @@ let generation = 0;      // a state frame starts a new one: older waits are drop
 /** @type {{show: (f: EventFrame, animate: boolean) => void, redraw: () => void}} */
 let hooks = { show: () => {}, redraw: () => {} };
 
-/** Once: how an event is put on the page, and how the trick and status are drawn again. */
+/** Once: how an event is put on the page, and how the trick and status are drawn again.
+ * @param {typeof hooks} h */
 export function initPacing(h) { hooks = h; }
 
 /** More events wait than a trick has cards and more: show them at once. */
@@ -113,6 +115,7 @@ async function pump() {
 
 /**
  * Hold the finished `trick` on the table for `seconds`, or until released.
+ * @param {DoneTrick} trick @param {number} seconds
  * @returns {Promise<void>}
  */
 function holdTrick(trick, seconds) {
@@ -123,7 +126,7 @@ function holdTrick(trick, seconds) {
   });
 }
 
-/** The cards of the finished trick slide to the winner's seat and fade. */
+/** The cards of the finished trick slide to the winner's seat and fade. @param {DoneTrick} trick */
 async function sweep(trick) {
   if (P.holding) P.holding.sweeping = true;
   const box = document.getElementById("trick");

@@ -3,9 +3,11 @@
 // table page's modules: the one place that says what the server sends. Types only.
 
 /**
- * A seat of the table's info.
+ * A seat of the table's info; a person's seat says who holds it (`store/db.py:person_fields`):
+ * `profile`, a signed-in person's page, or `guest`.
  * @typedef {{seat: number, name: string, kind: "human" | "bot", level: string | null,
- *   open: boolean, name_key?: string, name_params?: Record<string, unknown>}} TableSeat
+ *   open: boolean, name_key?: string, name_params?: Record<string, unknown>, profile?: string,
+ *   guest?: boolean}} TableSeat
  */
 
 /**
@@ -52,8 +54,9 @@
  */
 
 /**
- * A rating on the shown scale (`Rating.shown`).
- * @typedef {{rating: number, deviation: number, provisional: boolean, matches?: number}} ShownRating
+ * A rating on the shown scale (`Rating.shown`), with its OpenSkill `mu` and `sigma`.
+ * @typedef {{rating: number, deviation: number, provisional: boolean, matches?: number,
+ *   mu?: number, sigma?: number}} ShownRating
  */
 
 /**
@@ -77,6 +80,12 @@
  */
 
 /**
+ * A finished deal's score (`core/scoring.py:DealScore.to_dict`), deal players.
+ * @typedef {{scores: number[], lines: ScoreLine[], card_points?: number[], redeal?: boolean,
+ *   claim?: {player: number, correct: boolean}}} DealScoreView
+ */
+
+/**
  * One deal as a seat sees it (`Deal.view`); players are the deal's, not the table's seats.
  * @typedef {object} DealView
  * @property {number} players
@@ -91,6 +100,7 @@
  * @property {PastTrick[]} tricks
  * @property {{leader: number, cards: string[]}} trick
  * @property {number[]} tricks_won
+ * @property {string[][]} taken each player's point cards taken
  * @property {number[]} points_taken
  * @property {number | null} declarer
  * @property {string | null} contract
@@ -98,11 +108,13 @@
  * @property {Passing} [passing]
  * @property {{player: number, announcement: string}[]} [announcements]
  * @property {number[]} [side_totals] each side's partie score counted now (Pollack)
+ * @property {boolean} [hearts_broken] the Hearts family: whether hearts were played
+ * @property {DealScoreView} [score] a deal over: its score
  */
 
 /**
- * A finished deal on the score sheet.
- * @typedef {{number?: number, dealer: number, seats: number[], scores: number[], tiebreak: boolean,
+ * A finished deal on the score sheet (`tiebreak`: always in a view, in a summary only when true).
+ * @typedef {{number?: number, dealer: number, seats: number[], scores: number[], tiebreak?: boolean,
  *   side_scores?: number[], partie?: number, partie_won_by?: number | null,
  *   partie_score?: number[], parties_tally?: number[], game_points?: number[]}} SheetDeal
  */
@@ -124,6 +136,9 @@
  * @property {number[][]} [sides]
  * @property {number[]} [partie] each side's score in the partie in progress
  * @property {number[]} [parties_tally]
+ * @property {number[]} [parties_won] Pollack: the side that won each finished partie
+ * @property {number[][]} [partie_scores] their final scores
+ * @property {number[]} [game_points] each side's points in all parties
  * @property {DealView} [deal] the deal in progress
  * @property {number[]} [deal_seats] the match seat of each deal player
  * @property {number} [dealer]
@@ -136,28 +151,62 @@
  * @typedef {{seat: number, name: string, kind: "human" | "bot", open: boolean, connected: boolean,
  *   grace_until: number | null, bot_playing: boolean, take_pending?: boolean,
  *   take_name?: string | null, take_approved?: boolean, name_key?: string,
- *   name_params?: Record<string, unknown>, left?: boolean, may_come_back?: boolean}} PresenceSeat
+ *   name_params?: Record<string, unknown>, left?: boolean, may_come_back?: boolean,
+ *   profile?: string, guest?: boolean}} PresenceSeat
  *   `left`: the person ran out of time or left for good, a bot plays the seat; `may_come_back`:
  *   a casual table, where that person may take it back (`back`)
  */
 
 /**
- * An event: a deal, or an action (with the trick it completed, the deal's end...).
- * @typedef {{kind: "deal", dealer: number, seats: number[], hand: string[] | null,
- *   turn_up: string | null, shuffle?: unknown}
- *   | {kind: "act", seat: number, action: string, trick?: DoneTrick, deal_over?: boolean,
- *   scores?: number[], match_over?: boolean, passing?: boolean, reveal?: unknown}} TableEvent
+ * A deal's public verification data (`frames.py:shuffle_info` in a state, a deal event's
+ * `shuffle`): all but the seed, which a state carries once that deal is over.
+ * @typedef {{deal: number, version?: string, commitment?: string, cuts?: (string | null)[],
+ *   log?: unknown, seed?: string}} Shuffle
  */
 
 /**
- * `core.summary(match)`: every finished deal's scores with their reasons.
- * @typedef {{deals: {number: number, scores: number[], tiebreak?: boolean, partie_winner?: unknown,
- *   reasons: object[]}[]}} Summary
+ * A finished deal's revealed seed (an act event that ended a verifiable deal).
+ * @typedef {{deal: number, seed: string, commitment: string}} Reveal
+ */
+
+/**
+ * An event: a deal, or an action (with the trick it completed, the deal's end...).
+ * @typedef {{kind: "deal", dealer: number, seats: number[], hand: string[] | null,
+ *   turn_up: string | null, shuffle?: Shuffle}
+ *   | {kind: "act", seat: number, action: string, trick?: DoneTrick, deal_over?: boolean,
+ *   scores?: number[], match_over?: boolean, passing?: boolean, reveal?: Reveal}} TableEvent
+ */
+
+/**
+ * One reason in a deal's score (`core/scoring.py:ScoreLine.to_dict`, with the match `seat`
+ * of its player; a side's own card-points line has none): `key` and `params` for a detail
+ * in words (a `player` parameter is a match seat), `side` in a game scored by sides.
+ * @typedef {{player: number, points: number, reason: string, detail: string, key?: string,
+ *   params?: Record<string, number>, side?: number, seat?: number}} ScoreLine
+ */
+
+/**
+ * A finished deal in `core.summary`: its sheet line, its reasons, and a Pollack claim.
+ * @typedef {SheetDeal & {number: number, reasons: ScoreLine[], redeal?: boolean,
+ *   card_points?: number[], claim?: {seat: number, correct: boolean},
+ *   partie_winner?: number[]}} SummaryDeal `partie_winner`: the seats of the side that won
+ *   the partie with this deal
+ */
+
+/**
+ * `core.summary(match)`: every finished deal's scores with their reasons, the totals and,
+ * once finished, the winners and losers.
+ * @typedef {{preset: string, players: string[], deals: SummaryDeal[], totals: number[],
+ *   finished: boolean, winners: number[], losers: number[], sides?: number[][],
+ *   partie?: number[], parties_won?: number[], partie_scores?: number[][],
+ *   parties_tally?: number[], game_points?: number[], parties?: number[][],
+ *   in_progress?: {deal: number, actions: number}}} Summary Pollack's parties: `partie`, each
+ *   side's score in the partie on; `parties`, the seats of the side that won each partie
  */
 
 /**
  * @typedef {{type: "state", seq: number, you: number | null, table: TableInfo, view: MatchView,
- *   summary: Summary, presence?: PresenceSeat[], shuffle?: unknown, clocks?: Clocks | null,
+ *   summary: Summary, presence?: PresenceSeat[], shuffle?: Shuffle | null, clocks?: Clocks | null,
  *   ratings?: RatingsFrame | null}} StateFrame
  * @typedef {{type: "event", seq: number, event: TableEvent, view?: MatchView, summary?: Summary,
  *   presence?: PresenceSeat[]}} EventFrame
@@ -165,7 +214,8 @@
  *   PresenceFrame
  * @typedef {{type: "rematch", id: string, url: string}} RematchFrame
  * @typedef {{type: "error", rule: string, message: string, seq?: number}} ErrorFrame
- * @typedef {{type: "pong"} | {type: "commitment", deal: number} | {type: "cut", deal: number}
+ * @typedef {{type: "pong"} | {type: "commitment", version: string, deal: number, commitment: string,
+ *   closes: number} | {type: "cut", deal: number, accepted: boolean}
  *   | {type: "cut-refused", deal: number, seat: number, rule: string, message: string, at: number,
  *   closes: number | null, again?: boolean}} OtherFrame
  * @typedef {{type: "chat", seat: number, message: string}} ChatFrame a quick message (not stored)

@@ -15,25 +15,53 @@ import { $, make } from "./dom.js";
 import { getJson, request } from "./api.js";
 import { showAnalysis } from "./analysis.js"; // the analysis of every card (analysis.js)
 
+/** @typedef {import("./protocol.js").Summary} Summary */
+/**
+ * One step of a replayed deal (server/jobs/jobs.py:_state): every hand, in match seats.
+ * @typedef {{action: string | null, seat: number | null, phase: string, to_act: number | null,
+ *   hands: string[][], trick: {cards: string[], seats: number[]}, tricks_won: number[],
+ *   contract: string | null, declarer: number | null,
+ *   last_trick?: {cards: string[], seats: number[], winner: number}}} ReplayStep
+ */
+/**
+ * A replayed deal (jobs.py:replay_steps): its hands as dealt and its steps.
+ * @typedef {{number: number, dealer: number, seats: number[], hands: string[][],
+ *   turn_up: string | null, trump: string | null, complete: boolean, scores: number[] | null,
+ *   steps: ReplayStep[]}} ReplayDeal
+ */
+/**
+ * The POST /api/replay answer (jobs.py:replay_steps): the match, its summary, a page of deals.
+ * @typedef {{preset: string, players: string[],
+ *   player_keys?: {name_key?: string, name_params?: Record<string, unknown>}[],
+ *   suits: string, rank_order: string, partnerships: boolean, sides: number[][],
+ *   rules: {threshold?: number | null}, finished: boolean, winners: number[],
+ *   losers: number[], totals: number[], summary: Summary, deal_count: number, from: number,
+ *   deals: ReplayDeal[]}} Replay
+ */
+
 const parts = location.pathname.split("/");
 const tableId = parts[1] === "tables" ? parts[2] : null;
-/** @type {any} */
-let data = null;      // the first /api/replay answer: the match, its summary, deal_count
-/** @type {Map<number, any>} */
+/** @type {Replay | null} the first /api/replay answer: the match, its summary, deal_count */
+let data = null;
+/** @type {Map<number, ReplayDeal>} */
 let loaded = new Map(); // deal index -> the deal's states, as the pages came
 /** @type {Map<number, Promise<boolean>>} */
 let asked = new Map(); // first deal index of a page -> its request, while it runs
 let di = 0;           // deal index
 let si = 0;           // step index in that deal
 let partial = false;
+/** @type {string | null} */
 let recordText = null; // the record on view, as loaded (the deals are verified from it)
 let bodyText = "";     // the record as sent to the server, once per page
 const PAGE = 8;        // deals a page (the server's default; at most 32)
 
+/** The record on view's replay, once loaded (a function: a closure sees it as it is now). */
+function replayed() { return data; }
+
 /** The number of deals of the record on view. */
 function dealCount() { return data ? data.deal_count : 0; }
 
-/** Deal `i`'s states, or undefined while its page has not come. */
+/** Deal `i`'s states, or undefined while its page has not come. @param {number} i */
 function dealAt(i) { return loaded.get(i); }
 
 /**
@@ -64,19 +92,22 @@ function fetchPage(i) {
   return pending;
 }
 
-/** Show deal `i` at step `step` (a number, or "last"), once its page is here. */
+/** Show deal `i` at step `step` (a number, or "last"), once its page is here.
+ * @param {number} i @param {number | "last"} step */
 async function go(i, step) {
   if (!(await fetchPage(i))) return;
   di = i;
-  si = step === "last" ? dealAt(i).steps.length - 1 : step;
+  si = step === "last" ? /** @type {ReplayDeal} here now */ (dealAt(i)).steps.length - 1 : step;
   render();
 }
 
+/** @param {number} seat */
 function name(seat) {
-  if (data.players[seat] === undefined) return t("table.seatN", { n: seat + 1 });
+  if (data?.players[seat] === undefined) return t("table.seatN", { n: seat + 1 });
   return seatName({ name: data.players[seat], ...(data.player_keys?.[seat] ?? {}) });
 }
 
+/** Replay the record `text` and show its first deal. @param {string} text */
 async function load(text) {
   $("error").textContent = "";
   $("notice").textContent = t("replay.loading");
@@ -99,12 +130,14 @@ async function load(text) {
   render();
 }
 
+/** @param {string[]} cards */
 function sortCards(cards) {
-  const ranks = data.rank_order;
+  const ranks = data?.rank_order ?? "";
   return [...cards].sort((a, b) => "CDSH".indexOf(a[1]) - "CDSH".indexOf(b[1]) ||
     ranks.indexOf(a[0]) - ranks.indexOf(b[0]));
 }
 
+/** @param {string} code @param {number} seat @param {boolean} winner */
 function played(code, seat, winner) {
   const fig = make("figure", "played" + (winner ? " winner" : ""));
   fig.append(cardSVG(code));
@@ -112,10 +145,11 @@ function played(code, seat, winner) {
   return fig;
 }
 
-/** An action in words (labels.js, the table's words too). */
-function actionText(action) { return actionLabel(action, data.suits); }
+/** An action in words (labels.js, the table's words too). @param {string} action */
+function actionText(action) { return actionLabel(action, data?.suits); }
 
 function render() {
+  const data = replayed();
   if (!data) return;
   setDeck(data.suits);
   $("title").textContent = `${presetName(data.preset)} · ${data.players.map((_, s) => name(s)).join(", ")}`;
@@ -153,12 +187,12 @@ function render() {
     const up = make("figure", "played turnup");
     up.append(cardSVG(deal.turn_up));
     const cap = make("figcaption", "", t("table.trump", { suit: "" }));
-    cap.append(suitIcon(deal.trump));
+    cap.append(suitIcon(/** @type {string} a turn-up makes a trump */ (deal.trump)));
     up.append(cap);
     trick.append(up);
   }
 
-  let what = si === 0 ? t("replay.start") :
+  let what = si === 0 || step.action === null || step.seat === null ? t("replay.start") :
     (/^[2-9TJQKA][CDHS]$/.test(step.action) ?
       t("replay.played", { name: name(step.seat), card: actionText(step.action) }) :
       t("replay.called", { name: name(step.seat), action: actionText(step.action) }));
@@ -172,7 +206,7 @@ function render() {
   hands.replaceChildren();
   deal.seats.forEach((seat, p) => {
     const box = make("div", "replay-hand" + (step.to_act === seat ? " to-act" : ""));
-    box.dataset.seat = seat;
+    box.dataset.seat = String(seat);
     const title = make("div", "seat-name", name(seat));
     if (seat === deal.dealer) title.append(make("span", "badge", t("table.dealer")));
     if (step.to_act === seat) title.append(make("span", "badge turn", `▶ ${t("table.toPlay")}`));
@@ -191,24 +225,30 @@ function render() {
     box.append(row);
     hands.append(box);
   });
-  renderScores(deal, step);
+  renderScores(deal);
   if (di + 1 < dealCount() && !dealAt(di + 1)) fetchPage(di + 1); // the next page, ahead
   showAnalysis({ recordText, deal: di, step: si, name, suits: data.suits, tableId, go: (s) => { si = s; render(); }, annotate: (text) => { recordText = text; render(); } }); // analysis.js
 }
 
-/** A seat's total before the deal on view (Pollack: its side's partie score, from the summary). */
+/** A seat's total before the deal on view (Pollack: its side's partie score, from the summary).
+ * @param {number} seat */
 function totalBefore(seat) {
+  const data = replayed();
+  if (!data) return 0;
   const prev = data.summary.deals[di - 1];
   if (data.sides?.length) {
     const side = data.sides.findIndex((s) => s.includes(seat));
-    return prev && prev.partie_won_by === null ? prev.partie_score[side] : 0;
+    return prev && prev.partie_won_by === null ? /** @type {number[]} */ (prev.partie_score)[side] : 0;
   }
   let total = 0;
   for (const d of data.summary.deals.slice(0, di)) if (!d.tiebreak) total += d.scores[seat];
   return total;
 }
 
-function renderScores(deal, step) {
+/** The scores up to the step on view. @param {ReplayDeal | null} deal */
+function renderScores(deal) {
+  const data = replayed();
+  if (!data) return;
   const done = deal && deal.complete && si === deal.steps.length - 1;
   const upto = di + (done ? 1 : 0);
   const deals = data.summary.deals.slice(0, upto);
@@ -238,6 +278,7 @@ function renderScores(deal, step) {
   }
 }
 
+/** A card forwards (1) or backwards (-1). @param {number} delta */
 function move(delta) {
   const deal = data && dealAt(di);
   if (!deal) return;
@@ -248,6 +289,7 @@ function move(delta) {
   else if (di > 0) go(di - 1, "last");
 }
 
+/** A deal forwards (1) or backwards (-1). @param {number} delta */
 function moveDeal(delta) {
   const deal = data && dealAt(di);
   if (!deal) return;
@@ -278,13 +320,14 @@ async function verifyDeals() {
   $("verify-btn", HTMLButtonElement).disabled = true;
   $("verify-summary").textContent = t("verify.running");
   $("verify-summary").dataset.state = "open";
+  const text = recordText ?? "null";  // the button shows with a record only
   let checks;
   try {
-    checks = await verifyRecord(JSON.parse(recordText));
+    checks = await verifyRecord(JSON.parse(text));
   } finally {
     $("verify-btn", HTMLButtonElement).disabled = false;
   }
-  const record = JSON.parse(recordText);
+  const record = JSON.parse(text);
   for (const c of checks) {  // the cut this browser sent at the table, if it kept it
     const mine = tableId ? myCut(c.deal) : null;
     const proof = record.deals?.[c.deal - 1]?.shuffle;
@@ -293,9 +336,11 @@ async function verifyDeals() {
     if (cuts.includes(mine.cut)) c.mine = true;
     else { c.status = "failed"; c.problems.push(t("verify.cutMissing")); }
   }
-  const count = (status) => checks.filter((c) => c.status === status).length;
+  const count = (/** @type {string} */ status) => checks.filter((c) => c.status === status).length;
   for (const c of checks) {
-    const key = { ok: "verify.dealOk", failed: "verify.dealFailed", "not-verifiable": "verify.dealNot" }[c.status];
+    /** @type {Record<string, string>} */
+    const keys = { ok: "verify.dealOk", failed: "verify.dealFailed", "not-verifiable": "verify.dealNot" };
+    const key = keys[c.status];
     const li = make("li", "", t(key, { deal: c.deal, cuts: c.cuts, why: c.problems.join("; ") }) +
       (c.mine && c.status === "ok" ? ` · ${t("verify.cutFound")}` : ""));
     li.dataset.state = c.status;
@@ -306,7 +351,8 @@ async function verifyDeals() {
   $("verify-summary").dataset.state = count("failed") ? "bad" : count("ok") ? "ok" : "open";
 }
 
-/** The cut this browser sent for deal `deal` of this table (kept by verify.js), or null. */
+/** The cut this browser sent for deal `deal` of this table (kept by verify.js), or null.
+ * @param {number} deal @returns {{commitment: string, cut: string} | null} */
 function myCut(deal) {
   try { return JSON.parse(sessionStorage.getItem(`polignac-cut:${tableId}:${deal}`) ?? "null"); } catch { return null; }
 }
@@ -318,6 +364,7 @@ $("next-deal", HTMLButtonElement).addEventListener("click", () => moveDeal(1));
 $("prev-deal", HTMLButtonElement).addEventListener("click", () => moveDeal(-1));
 document.addEventListener("keydown", (e) => {
   if (e.target instanceof HTMLInputElement || e.target instanceof HTMLSelectElement) return;
+  /** @type {Record<string, () => void>} */
   const keys = { ArrowRight: () => move(1), ArrowLeft: () => move(-1), ArrowDown: () => moveDeal(1),
     PageDown: () => moveDeal(1), ArrowUp: () => moveDeal(-1), PageUp: () => moveDeal(-1),
     Home: () => { go(0, 0); },
@@ -347,10 +394,11 @@ if (tableId) {
     if (!r.ok) { $("error").textContent = t("replay.bad", { msg: `error ${r.status}` }); return; }
     const text = await r.text();
     const tables = await getJson("/api/tables").catch(() => null);
-    const info = tables?.tables?.find((x) => x.id === tableId);
+    const info = tables?.tables?.find((/** @type {{id: string, status: string}} */ x) => x.id === tableId);
     partial = info ? info.status !== "finished" : false;
     await load(text);
-    if (!info && data && !data.finished) {
+    const now = replayed();
+    if (!info && now && !now.finished) {
       partial = true;
       $("notice").textContent = t("replay.partial"); $("notice").hidden = false;
     }

@@ -11,27 +11,87 @@ import { $, el } from "./dom.js";
 import { getJson, request } from "./api.js";
 import { reasonWord, sideNames, sideOf } from "./scoresheet.js";
 
+/** @typedef {import("./protocol.js").ScoreLine} ScoreLine */
+/**
+ * A preset as the setup form offers it (GET /api/scorepad/presets).
+ * @typedef {{name: string, game: string, players: number[], default_players: number,
+ *   scoring: string, match_end: string, threshold: number, deals: number | null,
+ *   declaration: string | null, revoke_penalty?: number | null, suits: string,
+ *   partnerships: boolean, sides: number[][]}} PadPreset
+ */
+/**
+ * The next deal's form (core/scorepad.py:ScorePad.form).
+ * @typedef {{kind: string, dealer: number, seats: number[], tiebreak: boolean,
+ *   point_cards: string[], card_values: Record<string, number>, tricks_per_player: number,
+ *   pack_points: number, needs_tricks: boolean, needs_first_trick: boolean,
+ *   needs_last_trick: boolean, contract: string | null, chelem: boolean, turn_up: boolean,
+ *   revoke_penalty: number | null, announcements: string[], pool_in: boolean}} PadForm
+ */
+/**
+ * A scored deal of the pad (core/scorepad.py:PadDeal.to_dict).
+ * @typedef {{number: number, dealer: number, seats: number[], scores: number[],
+ *   tiebreak: boolean, misdeal: boolean, redeal: boolean, lines: ScoreLine[],
+ *   partie_winner?: number | null}} PadDeal
+ */
+/**
+ * One deal's entry as the form reads it (core/scorepad.py checks it).
+ * @typedef {{taken?: Record<string, number | null>, first_trick?: number | null,
+ *   last_trick?: number | null, tricks?: number[], contract?: {declarer: number, made: boolean},
+ *   slam?: number, card_points?: number[], claim?: number,
+ *   announcements?: {player: number, announcement: string | undefined}[], revokes?: number[],
+ *   exposed?: {player: number, cards: string}[], note?: string, misdeal?: boolean}} PadEntry
+ */
+/**
+ * What rebuilds a pad on the server: the setup and every deal's entry.
+ * @typedef {{preset: string, overrides: Record<string, number>, names: string[],
+ *   first_dealer: number, revoke_penalty: number | null, entries: PadEntry[]}} PadSetup
+ */
+/**
+ * The server's pad (core/scorepad.py:ScorePad.to_dict): the setup, the scored deals, the
+ * totals, the match's end and the next deal's form.
+ * @typedef {PadSetup & {deals: PadDeal[], totals: number[], finished: boolean,
+ *   winners: number[], losers: number[], tied: number[], parties_tally: number[],
+ *   sides: number[][], notes: string[],
+ *   words: {total: string, side_reasons: string[], higher_better: boolean},
+ *   match_end: string, threshold: number, num_deals: number | null, counted_deals: number,
+ *   next: PadForm | null}} Pad
+ */
+
 const STORE = "polignac-scorepad";
+/** @type {Record<string, string>} */
 const SUIT_SYMBOL = { C: "♣", D: "♦", H: "♥", S: "♠" };
 
+/** @type {PadPreset[]} */
 let presets = [];
-let pad = null; // the server's answer: setup, entries and derived state
+/** @type {Pad | null} the server's answer: setup, entries and derived state */
+let pad = null;
 
+/** The pad on view: the sheet and the form are drawn only while there is one.
+ * @returns {Pad} @throws {Error} when there is none */
+function thePad() {
+  if (!pad) throw new Error("no score pad");
+  return pad;
+}
 
+/** @param {string} code @param {boolean} german */
 function cardName(code, german) {
   const rank = code[0], suit = code[1];
   if (german) return cardWords(code, "german");
   return `${rankIndex(rank)}${SUIT_SYMBOL[suit]}`;
 }
 
+/** @param {string} a */
 function announceName(a) { return t(`announce.${a}`); }
 
+/** @param {string} name @returns {PadPreset | undefined} */
 function preset(name) {
   return presets.find((p) => p.name === name);
 }
 
 // ------------------------------------------------------------------ setup
 
+/** What the setup's limit field means for preset `p`, and its default.
+ * @param {PadPreset} p @returns {{key: string, text: string, value: number | null}} */
 function limitKind(p) {
   if (p.match_end === "parties") return { key: "parties", text: t("scorepad.limit.parties"), value: 6 };
   if (p.match_end === "fixed-deals" || p.match_end === "chips") {
@@ -50,16 +110,17 @@ function fillSetupAbout() {
 
 function fillSetup() {
   const p = preset($("sp-preset", HTMLSelectElement).value);
+  if (!p) return;
   fillSetupAbout();
   const players = $("sp-players", HTMLSelectElement);
   const keep = Number(players.value);
   players.replaceChildren(...p.players.map((n) => el("option", { value: n, text: n })));
-  players.value = p.players.includes(keep) ? keep : p.default_players;
+  players.value = String(p.players.includes(keep) ? keep : p.default_players);
   fillNames();
   const kind = limitKind(p);
   $("sp-limit-text").textContent = kind.text;
-  $("sp-limit", HTMLInputElement).value = kind.value ?? (p.deals || 2 * Number(players.value));
-  $("sp-revoke", HTMLInputElement).value = p.revoke_penalty ?? "";
+  $("sp-limit", HTMLInputElement).value = String(kind.value ?? (p.deals || 2 * Number(players.value)));
+  $("sp-revoke", HTMLInputElement).value = String(p.revoke_penalty ?? "");
 }
 
 function fillNames() {
@@ -79,27 +140,32 @@ function fillNames() {
   if (p && limitKind(p).key === "deals" && !p.deals) $("sp-limit", HTMLInputElement).value = String(2 * n);
 }
 
+/** @param {Event} event */
 async function startPad(event) {
   event.preventDefault();
   const p = preset($("sp-preset", HTMLSelectElement).value);
+  if (!p) return;
   const n = Number($("sp-players", HTMLSelectElement).value);
   const names = Array.from({ length: n }, (_, i) =>
     /** @type {HTMLInputElement} */ ($("sp-names").querySelector(`[name=name${i}]`)).value.trim());
+  /** @type {Record<string, number>} */
   const overrides = {};
   const kind = limitKind(p);
   const limit = $("sp-limit", HTMLInputElement).value.trim();
   const defaultLimit = kind.value ?? (p.deals || 2 * n);
   if (limit !== "" && Number(limit) !== defaultLimit) overrides[kind.key] = Number(limit);
   const revoke = $("sp-revoke", HTMLInputElement).value.trim();
+  /** @type {PadSetup} */
   const setup = {
     preset: p.name, overrides, names, first_dealer: Number($("sp-first-dealer", HTMLSelectElement).value),
     revoke_penalty: revoke === "" ? null : Number(revoke), entries: [],
   };
-  await send(setup, null, false, $("sp-start"));
+  await send(setup, null, false, $("sp-start", HTMLButtonElement));
 }
 
 // ------------------------------------------------------------- the server
 
+/** @param {Pad} state @returns {PadSetup} */
 function setupOf(state) {
   return {
     preset: state.preset, overrides: state.overrides, names: state.names,
@@ -108,6 +174,9 @@ function setupOf(state) {
   };
 }
 
+/** Score the pad (with `entry` added, or the last deal taken back with `undo`) and show it;
+ * whether the server took it. @param {PadSetup} setup @param {PadEntry | null} entry
+ * @param {boolean} undo @param {HTMLButtonElement | null} button disabled meanwhile */
 async function send(setup, entry, undo, button) {
   showError(null);
   if (button) button.disabled = true;
@@ -118,8 +187,10 @@ async function send(setup, entry, undo, button) {
       showError(body.error ? body : { error: `error ${response.status}` });
       return false;
     }
-    pad = body.pad;
-    localStorage.setItem(STORE, JSON.stringify(setupOf(pad)));
+    /** @type {Pad} */
+    const answer = body.pad;
+    pad = answer;
+    localStorage.setItem(STORE, JSON.stringify(setupOf(answer)));
     render();
     return true;
   } catch (err) {
@@ -130,6 +201,9 @@ async function send(setup, entry, undo, button) {
   }
 }
 
+/** @typedef {{error?: string, rule?: string, field?: string}} PadError an error answer, or the page's own */
+
+/** @param {PadError | null} body */
 function showError(body) {
   const box = pad ? $("sp-error") : $("sp-setup-error");
   document.querySelectorAll(".invalid").forEach((n) => {
@@ -166,6 +240,7 @@ function showError(body) {
 
 // The words the form shows for a field ("taken.JD" -> "J♦ (+1)", "card_points[0]" -> its
 // group and the side's names), for errors in the page language.
+/** @param {string} field */
 function fieldLabel(field) {
   const node = document.querySelector(`[data-field="${field}"]`)
     || document.querySelector(`[data-field^="${field.split("[")[0]}"]`);
@@ -176,6 +251,7 @@ function fieldLabel(field) {
   return [own ?? group, own ? null : item].filter(Boolean).join(", ") || field;
 }
 
+/** @param {PadError} body */
 function explain(body) {
   // Replace seat numbers in field names by the players' names.
   if (lang !== "en" && body.rule === "bad-entry") return t("error.bad-entry", { field: fieldLabel(body.field || "") });
@@ -185,7 +261,8 @@ function explain(body) {
   // Say the field as the form says it ("card_points[0]" -> its group and the side's names).
   if (field && text.startsWith(`${field}: `)) return `${fieldLabel(field)}: ${text.slice(field.length + 2)}`;
   if (pad) {
-    text = text.replace(/\[(\d+)\]/g, (m, i) => (pad.names[i] ? ` (${pad.names[i]})` : m));
+    const names = pad.names;
+    text = text.replace(/\[(\d+)\]/g, (m, i) => (names[i] ? ` (${names[i]})` : m));
   }
   return text;
 }
@@ -205,13 +282,14 @@ function render() {
   $("sp-rules").textContent = rulesLine(pad);
   renderTable();
   renderResult();
-  const open = !pad.finished && pad.next;
-  $("entry-panel").hidden = !open;
-  $("undo-panel").hidden = open || pad.deals.length === 0;
+  const form = pad.finished ? null : pad.next;
+  $("entry-panel").hidden = !form;
+  $("undo-panel").hidden = !!form || pad.deals.length === 0;
   $("sp-undo", HTMLButtonElement).disabled = pad.deals.length === 0;
-  if (open) renderForm(pad.next, p);
+  if (form) renderForm(form, p);
 }
 
+/** @param {Pad} state */
 function rulesLine(state) {
   const params = { t: state.threshold, n: state.num_deals };
   const key = state.match_end === "fixed-deals"
@@ -227,6 +305,7 @@ function rulesLine(state) {
 
 
 function renderTable() {
+  const pad = thePad();
   const table = $("sp-table");
   const names = pad.names;
   const sideReasons = pad.words.side_reasons;  // lines under no player (a side's own)
@@ -236,7 +315,7 @@ function renderTable() {
   const rows = [];
   for (const deal of pad.deals) {
     const tr = el("tr", { class: deal.tiebreak ? "tiebreak" : deal.misdeal ? "misdeal" : null });
-    tr.append(el("td", { text: deal.number }), el("td", { text: names[deal.dealer] }));
+    tr.append(el("td", { text: String(deal.number) }), el("td", { text: names[deal.dealer] }));
     if (deal.misdeal) {
       tr.append(el("td", { colspan: names.length, class: "sp-muted",
         text: t("scorepad.misdealRow") }));
@@ -247,7 +326,7 @@ function renderTable() {
       const playing = deal.seats.includes(seat);
       const why = deal.lines
         .filter((l) => !sideReasons.includes(l.reason) && l.player === seat && l.points !== 0)
-        .map((l) => reasonWord(l, (code) => cardName(code, preset(pad.preset).suits === "german")))
+        .map((l) => reasonWord(l, (code) => cardName(code, preset(pad.preset)?.suits === "german")))
         .filter(Boolean);
       const cell = el("td", { class: playing ? "num" : "num sp-muted" },
         playing ? String(deal.scores[seat]) : "–");
@@ -275,16 +354,19 @@ function renderTable() {
   if (pad.sides.length && pad.parties_tally.length) {  // parties played by sides
     const won = names.map((_, s) => pad.parties_tally[sideOf(pad.sides, s)]);
     parts[2].append(el("tr", {}, el("th", { scope: "row", colspan: 2, text: t("scorepad.partiesWon") }),
-      ...won.map((w) => el("td", { class: "num", text: w }))));
+      ...won.map((w) => el("td", { class: "num", text: String(w) }))));
   }
   table.replaceChildren(...parts);
 }
 
+/** @param {number[]} seats */
 function listNames(seats) {
+  const pad = thePad();
   return seats.map((s) => pad.names[s]).join(", ") || t("scorepad.nobody");
 }
 
 function renderResult() {
+  const pad = thePad();
   const box = $("sp-result");
   box.replaceChildren();
   box.className = "";
@@ -318,18 +400,22 @@ function seatSelect(field, seats, { blank = t("scorepad.choose"), extra = [] } =
   const select = el("select", { dataset: { field } });
   if (blank !== null) select.append(el("option", { value: "", text: blank }));
   for (const [value, text] of extra) select.append(el("option", { value, text }));
-  for (const s of seats) select.append(el("option", { value: s, text: pad.names[s] }));
+  const names = thePad().names;
+  for (const s of seats) select.append(el("option", { value: s, text: names[s] }));
   return select;
 }
 
+/** A labelled form row. @param {string} label @param {HTMLElement} control @param {string} [hint] */
 function row(label, control, hint) {
-  const id = `f-${control.dataset.field.replace(/[^a-z0-9]/gi, "-")}`;
+  const id = `f-${(control.dataset.field ?? "").replace(/[^a-z0-9]/gi, "-")}`;
   control.id = id;
   return el("div", { class: "sp-row" }, el("label", { for: id, text: label }), control,
     hint ? el("span", { class: "sp-muted", text: hint }) : null);
 }
 
+/** A number per seat. @param {string} field @param {number[]} seats @param {string} label @param {string} [hint] */
 function numberGrid(field, seats, label, hint) {
+  const pad = thePad();
   const box = el("fieldset", { class: "sp-grid" }, el("legend", { text: label }));
   for (const s of seats) {
     const input = el("input", { type: "number", min: 0, inputmode: "numeric",
@@ -341,8 +427,10 @@ function numberGrid(field, seats, label, hint) {
   return box;
 }
 
+/** @param {PadForm} form @param {PadPreset | undefined} p */
 function renderForm(form, p) {
-  const german = p && p.suits === "german";
+  const pad = thePad();
+  const german = !!p && p.suits === "german";
   const fields = $("sp-fields");
   fields.replaceChildren();
   const seats = form.seats;
@@ -427,6 +515,8 @@ function renderForm(form, p) {
   if (first && document.activeElement?.closest("#entry") === null) first.focus();
 }
 
+/** The number grid `field` (n numbers), or undefined when the form has none.
+ * @param {string} field @param {number} n @returns {number[] | undefined} */
 function readNumbers(field, n) {
   const inputs = [.../** @type {NodeListOf<HTMLInputElement>} */ (document.querySelectorAll(`[data-field^="${field}["]`))];
   if (!inputs.length) return undefined;
@@ -439,21 +529,25 @@ function readNumbers(field, n) {
   return out;
 }
 
-function readEntry() {
-  const form = pad.next;
+/** @param {Pad} pad @param {PadForm} form @returns {PadEntry} */
+function readEntry(pad, form) {
   const n = pad.names.length;
+  /** @type {PadEntry} */
   const entry = {};
+  /** @type {(field: string) => string | undefined} */
   const value = (field) => {
     const node = /** @type {HTMLInputElement | null} */ (document.querySelector(`[data-field="${field}"]`));
     return node ? node.value : undefined;
   };
-  const seatOrNull = (v) => (v === undefined || v === "" ? null : Number(v));
+  const seatOrNull = (/** @type {string | undefined} */ v) => (v === undefined || v === "" ? null : Number(v));
   if (form.kind === "tricks") {
-    entry.taken = {};
+    /** @type {Record<string, number | null>} */
+    const taken = {};
+    entry.taken = taken;
     for (const code of form.point_cards) {
       const v = value(`taken.${code}`);
-      if (v === "none") entry.taken[code] = null;
-      else if (v !== "") entry.taken[code] = Number(v);
+      if (v === "none") taken[code] = null;
+      else if (v !== "") taken[code] = Number(v);
     }
     if (form.needs_first_trick) entry.first_trick = seatOrNull(value("first_trick"));
     if (form.needs_last_trick) entry.last_trick = seatOrNull(value("last_trick"));
@@ -506,7 +600,8 @@ async function boot() {
     $("sp-preset", HTMLSelectElement).value = keep;
     const names = [...$("sp-names").querySelectorAll("input")].map((i) => i.value);
     fillNames();
-    $("sp-limit-text").textContent = limitKind(preset(keep)).text;
+    const kept = preset(keep);
+    if (kept) $("sp-limit-text").textContent = limitKind(kept).text;
     fillSetupAbout();
     [...$("sp-names").querySelectorAll("input")].forEach((i, k) => { i.value = names[k] ?? i.value; });
     render();
@@ -524,12 +619,16 @@ async function boot() {
   $("setup-form").addEventListener("submit", startPad);
   $("entry").addEventListener("submit", async (event) => {
     event.preventDefault();
-    const ok = await send(setupOf(pad), readEntry(), false, $("sp-score"));
+    const pad = thePad(), form = pad.next;
+    if (!form) return;
+    const ok = await send(setupOf(pad), readEntry(pad, form), false, $("sp-score", HTMLButtonElement));
     if (ok) $("sp-table").scrollIntoView({ block: "nearest" });
   });
-  $("sp-misdeal").addEventListener("click", () => send(setupOf(pad), { misdeal: true }, false,
-    $("sp-misdeal")));
-  const undo = (event) => send(setupOf(pad), null, true, event.currentTarget);
+  $("sp-misdeal").addEventListener("click", () => send(setupOf(thePad()), { misdeal: true }, false,
+    $("sp-misdeal", HTMLButtonElement)));
+  /** @param {Event} event */
+  const undo = (event) => send(setupOf(thePad()), null, true,
+    /** @type {HTMLButtonElement} both undo buttons */ (event.currentTarget));
   $("sp-undo", HTMLButtonElement).addEventListener("click", undo);
   $("sp-undo-end").addEventListener("click", undo);
   $("sp-new").addEventListener("click", () => {

@@ -8,13 +8,28 @@ import { t } from "./i18n.js";
 import { make } from "./dom.js";
 import { getJson, postJson } from "./api.js";
 
-let ctx = null;          // { tableId, toast, rerender }
-let pendingSeat = null;  // the bot's seat this browser asked for
+/** @typedef {import("./protocol.js").TableInfo} TableInfo */
+/** @typedef {import("./protocol.js").MatchView} MatchView */
+/** @typedef {import("./protocol.js").PresenceSeat} PresenceSeat */
+/** @typedef {import("./protocol.js").PresenceFrame} PresenceFrame */
+/** @typedef {{seat: number, url: string}} Invite a seat's invite link */
+/** @typedef {{tableId: string, toast: (text: string) => void, rerender: () => void}} SeatsOptions */
+/**
+ * What the table page shows (table-render.js:seatCtx).
+ * @typedef {{table: TableInfo | null, view: MatchView | null, presence: PresenceSeat[],
+ *   you: number | null, spectating: boolean}} SeatContext
+ */
+
+/** @type {SeatsOptions | null} */
+let ctx = null;
+/** @type {number | null} the bot's seat this browser asked for */
+let pendingSeat = null;
 let paused = false;
-let invites = null;      // the creator's invite links, once loaded
+/** @type {Invite[] | null} the creator's invite links, once loaded */
+let invites = null;
 let invitesKey = "";     // which open seats they were loaded for
 
-/** A button that copies `input`'s text (the clipboard, else selecting it). */
+/** A button that copies `input`'s text (the clipboard, else selecting it). @param {HTMLInputElement} input */
 export function copyButton(input) {
   const b = make("button", "copy small-button", t("seats.copy"));
   b.type = "button";
@@ -31,31 +46,34 @@ export function copyButton(input) {
   return b;
 }
 
-/** One invite link: "Seat N:", the link in a read-only field, a copy button. */
+/** One invite link: "Seat N:", the link in a read-only field, a copy button. @param {Invite} inv */
 export function inviteRow(inv) {
   const row = make("p", "invite-row");
   row.append(make("span", "invite-seat", `${t("lobby.seat", { n: inv.seat + 1 })}: `));
   const input = Object.assign(document.createElement("input"),
     { readOnly: true, value: new URL(inv.url, location.href).href, className: "invite" });
-  input.dataset.seat = inv.seat;
+  input.dataset.seat = String(inv.seat);
   input.setAttribute("aria-label", t("lobby.seat", { n: inv.seat + 1 }));
   input.addEventListener("focus", () => input.select());
   row.append(input, copyButton(input));
   return row;
 }
 
-/** Once, from table.js: also asks whether this browser already waits for a seat here. */
+/** Once, from table.js: also asks whether this browser already waits for a seat here.
+ * @param {SeatsOptions} options */
 export function initSeats(options) {
   ctx = options;
-  getJson(`/tables/${ctx.tableId}/request`).then((r) => {
+  getJson(`/tables/${options.tableId}/request`).then((r) => {
     if (r.seat !== null && r.seat !== undefined && pendingSeat === null) {
-      pendingSeat = r.seat;
-      ctx.rerender();
+      pendingSeat = Number(r.seat);
+      options.rerender();
     }
   }).catch(() => {});
 }
 
-/** Every presence (a presence frame, or a state's list with its table). */
+/** Every presence (a presence frame, or a state's list with its table).
+ * @param {PresenceSeat[] | PresenceFrame} frame
+ * @param {{table: TableInfo | null, view: MatchView | null}} shown */
 export function seatsPresence(frame, { table, view }) {
   const seats = Array.isArray(frame) ? frame : frame.seats ?? [];
   if (!Array.isArray(frame) && "paused" in frame) paused = !!frame.paused;
@@ -69,34 +87,41 @@ export function seatsPresence(frame, { table, view }) {
   }
 }
 
+/** Ask for bot seat `seat` under `name`. @param {number} seat @param {string} name */
 async function ask(seat, name) {
+  const c = ctx;
+  if (!c) return;
   try {
-    await postJson(`/tables/${ctx.tableId}/seats/${seat}/take`, { name });
+    await postJson(`/tables/${c.tableId}/seats/${seat}/take`, { name });
     pendingSeat = seat;
-    ctx.toast(t("seats.asked"));
+    c.toast(t("seats.asked"));
   } catch (e) {
-    ctx.toast(t("table.takeFailed", { msg: e.message }));
+    c.toast(t("table.takeFailed", { msg: e.message }));
   }
-  ctx.rerender();
+  c.rerender();
 }
 
+/** The creator's answer to a request. @param {number} seat @param {string} verb approve or refuse */
 async function answer(seat, verb) {
+  const c = ctx;
+  if (!c) return;
   try {
-    await postJson(`/tables/${ctx.tableId}/seats/${seat}/${verb}`);
+    await postJson(`/tables/${c.tableId}/seats/${seat}/${verb}`);
   } catch (e) {
-    ctx.toast(e.message);
+    c.toast(e.message);
   }
 }
 
 /** The dialog that asks for a seat: a name, then Ask (a dialog, so that the table's
- * updates do not disturb the typing). */
+ * updates do not disturb the typing). @param {number} seat */
 function openAsk(seat) {
-  let dialog = /** @type {HTMLDialogElement | null} */ (document.getElementById("ask-dialog"));
-  if (!dialog) {
-    dialog = make("dialog", "ask-dialog");
-    dialog.id = "ask-dialog";
-    document.body.append(dialog);
+  let found = /** @type {HTMLDialogElement | null} */ (document.getElementById("ask-dialog"));
+  if (!found) {
+    found = make("dialog", "ask-dialog");
+    found.id = "ask-dialog";
+    document.body.append(found);
   }
+  const dialog = found;
   const form = make("form", "ask-form");
   form.method = "dialog";
   const title = make("p", "ask-title", t("seats.askFor", { n: seat + 1 }));
@@ -123,13 +148,14 @@ function openAsk(seat) {
   input.focus();
 }
 
-/** What the seat box of `seat` shows besides the table's own: requests and answers. */
+/** What the seat box of `seat` shows besides the table's own: requests and answers.
+ * @param {number} seat @param {SeatContext} shown */
 export function seatExtras(seat, { table, view, presence, you, spectating }) {
   const pr = presence[seat];
   if (!table || !view || !pr || pr.kind !== "bot") return [];
   if (pr.take_pending) {
     const box = make("div", "seat-request");
-    box.dataset.seat = seat;
+    box.dataset.seat = String(seat);
     box.append(make("span", "asked-by", t(pr.take_approved ? "seats.approvedFor" : "seats.askedBy",
       { name: pr.take_name ?? "?" })));
     if (!spectating && you === table.creator && !pr.take_approved) {
@@ -137,7 +163,7 @@ export function seatExtras(seat, { table, view, presence, you, spectating }) {
         const b = make("button", `small-button ${verb}` + (verb === "approve" ? " primary" : ""),
           t(`seats.${verb}`));
         b.type = "button";
-        b.dataset.seat = seat;
+        b.dataset.seat = String(seat);
         b.addEventListener("click", () => answer(seat, verb));
         box.append(b);
       }
@@ -147,21 +173,25 @@ export function seatExtras(seat, { table, view, presence, you, spectating }) {
   if (!choosing || !mayAsk({ table, view, spectating })) return [];
   const take = make("button", "take small-button", t("table.takeSeat"));
   take.type = "button";
-  take.dataset.seat = seat;
+  take.dataset.seat = String(seat);
   take.addEventListener("click", () => openAsk(seat));
   return [take];
 }
 
+/** Load the creator's invite links for the open seats `key`. @param {string} key */
 async function loadInvites(key) {
+  const c = ctx;
+  if (!c) return;
   try {
-    invites = (await getJson(`/tables/${ctx.tableId}/invites`)).invites;
+    invites = (await getJson(`/tables/${c.tableId}/invites`)).invites;
   } catch {
     invites = [];
   }
   invitesKey = key;
-  ctx.rerender();
+  c.rerender();
 }
 
+/** `panel`'s part `id`, made when missing. @param {HTMLElement} panel @param {string} id @param {string} className */
 function part(panel, id, className) {
   let node = document.getElementById(id);
   if (!node) {
@@ -176,13 +206,15 @@ let invitesBuilt = "";  // the open seats the invite rows were built for
 let choosing = false;    // a spectator pressed "Ask to play": the bots' seats offer themselves
 
 /** Whether this spectator may ask for a bot's seat: a public table, on, not a guided one,
- * nothing asked yet from this browser. */
+ * nothing asked yet from this browser.
+ * @param {Pick<SeatContext, "table" | "view" | "spectating">} shown */
 function mayAsk({ table, view, spectating }) {
   return !!(spectating && table && view && !view.finished && !table.private && !table.guide &&
     pendingSeat === null);
 }
 
-/** The spectator's one way in: "Ask to play", then a seat's "Take this seat". */
+/** The spectator's one way in: "Ask to play", then a seat's "Take this seat".
+ * @param {Pick<SeatContext, "table" | "view" | "presence" | "spectating">} ctxNow */
 function askToPlay(ctxNow) {
   if (!mayAsk(ctxNow) || !ctxNow.presence.some((p) => p && p.kind === "bot" && !p.take_pending)) {
     choosing = false;
@@ -196,7 +228,8 @@ function askToPlay(ctxNow) {
   return choosing ? [b, make("p", "small-muted", t("table.askToPlayHelp"))] : [b];
 }
 
-/** The panel above the scores: paused and private notes, the creator's invite links. */
+/** The panel above the scores: paused and private notes, the creator's invite links.
+ * @param {SeatContext} shown */
 export function renderSeatsPanel({ table, view, presence, you, spectating }) {
   let panel = document.getElementById("seats-panel");
   if (!panel) {

@@ -17,7 +17,8 @@ import { actionLabel } from "./table-words.js";
 let hooks = { send: () => false, rerender: () => {}, quick: () => {}, toast: () => {} };
 
 /** Once: how a frame is sent, how the page is drawn again (all of it, or only what your own
- * action changes) and how a problem is said. */
+ * action changes) and how a problem is said.
+ * @param {typeof hooks} h */
 export function initActions(h) { hooks = h; }
 
 /** The partie's target of a claim, when the table's rules say it (null: unknown). */
@@ -39,7 +40,8 @@ export function claimPlausible() {
   return target !== null && count !== null && count >= target;
 }
 
-/** The question before an action that cannot be undone, or null for one that needs none. */
+/** The question before an action that cannot be undone, or null for one that needs none.
+ * @param {string} action */
 function question(action) {
   const yes = t("confirm.yes", { action: actionLabel(action) });
   const no = t("confirm.no");
@@ -61,7 +63,8 @@ function question(action) {
   return null;
 }
 
-/** Send `action` on the position on the page; a claim or a contract is asked about first. */
+/** Send `action` on the position on the page; a claim or a contract is asked about first.
+ * @param {string} action */
 export async function act(action) {
   if (S.pending || spectating()) return;
   const q = question(action);
@@ -101,12 +104,14 @@ export function pendingText() {
 /** @type {Set<string>} */
 export let passPick = new Set();
 
-/** Keep only the picks still in `hand` (null: the passing is over, forget them all). */
+/** Keep only the picks still in `hand` (null: the passing is over, forget them all).
+ * @param {string[] | null | undefined} hand */
 export function keepPicks(hand) {
   if (!hand) { passPick = new Set(); return; }
   for (const code of passPick) if (!hand.includes(code)) passPick.delete(code);
 }
 
+/** Pick card `code` to pass, or put it back. @param {string} code */
 export function togglePass(code) {
   if (passPick.has(code)) passPick.delete(code);
   else if (passPick.size < passLeft()) passPick.add(code);
@@ -124,7 +129,7 @@ export function sendPass() {
 
 // ------------------------------------------------------- the match's end, leaving
 
-/** Ask for a rematch (after a question), then go there. */
+/** Ask for a rematch (after a question), then go there. @param {HTMLButtonElement} button */
 export async function rematch(button) {
   if (!S.rematchUrl && !(await confirmAction({ title: t("confirm.rematchTitle"),
     text: t("confirm.rematch"), yes: t("table.rematch"), no: t("confirm.no"), danger: false }))) return;
@@ -138,7 +143,8 @@ export async function rematch(button) {
   }
 }
 
-/** A seated person leaving a match that is on (the site's links): asked first. */
+/** A seated person leaving a match that is on (the site's links): asked first.
+ * @param {HTMLAnchorElement} link */
 export function guardLeaving(link) {
   link.addEventListener("click", async (e) => {
     if (spectating() || !S.view || S.view.finished || S.table?.status === "waiting") return;

@@ -43,7 +43,8 @@ export function setClocks(clocks) {
 function serverNow() { return Date.now() / 1000 + C.offset; }
 
 /** Seconds `seat` has left now (null: an untimed table); with a time a move, a seat
- * waiting for its turn shows the time it will get. */
+ * waiting for its turn shows the time it will get.
+ * @param {number} seat @returns {number | null} */
 export function secondsLeft(seat) {
   const c = C.clocks;
   if (!c) return null;
@@ -53,13 +54,15 @@ export function secondsLeft(seat) {
   return c.remaining[seat] ?? 0;
 }
 
-/** Whether `seat`'s person ran out of time (rather than left): still here, clock at zero. */
+/** Whether `seat`'s person ran out of time (rather than left): still here, clock at zero.
+ * @param {number} seat */
 function ranOut(seat) {
   const pr = S.presence[seat];
   return !!(C.clocks && pr?.connected && (C.clocks.flagged ?? []).includes(seat));
 }
 
-/** "Out of time" or "Left", for a seat a bot plays since its person ran out or left. */
+/** "Out of time" or "Left", for a seat a bot plays since its person ran out or left.
+ * @param {number} seat */
 export function leftWord(seat) { return t(ranOut(seat) ? "clock.outOfTime" : "clock.left"); }
 
 /**
@@ -80,7 +83,7 @@ export function clockNode(seat) {
   return node;
 }
 
-/** Draw `node`, the clock of `seat`, as it stands now. */
+/** Draw `node`, the clock of `seat`, as it stands now. @param {HTMLElement} node @param {number} seat */
 function fill(node, seat) {
   const c = C.clocks;
   if (!c) return;
@@ -117,7 +120,7 @@ function tick() {
     document.querySelectorAll(`.seat-clock[data-seat="${c.running}"]`))) fill(node, c.running);
 }
 
-/** Say `text` once in the page's polite note (`#clock-note`). */
+/** Say `text` once in the page's polite note (`#clock-note`). @param {string} text */
 export function announce(text) {
   const note = document.getElementById("clock-note");
   if (note) note.textContent = text;

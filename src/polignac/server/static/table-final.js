@@ -16,7 +16,7 @@ import { S, name } from "./table-state.js";
 export function ratingChange(r) {
   const d = r.after.rating - r.before.rating;
   const delta = d > 0 ? `+${d}` : d < 0 ? `−${-d}` : "±0";
-  const shown = (x) => `${x.rating}${x.provisional ? "?" : ""}`;
+  const shown = (/** @type {ShownRating} */ x) => `${x.rating}${x.provisional ? "?" : ""}`;
   return `${shown(r.before)} → ${shown(r.after)} (${delta})`;
 }
 

@@ -15,9 +15,10 @@ import { S, myLegal, name, spectating } from "./table-state.js";
 let hint = null;
 let busy = false;
 /** @type {{rerender: () => void, toast: (text: string) => void}} */
+/** @type {{rerender: () => void, toast: (text: string) => void}} */
 let hooks = { rerender: () => {}, toast: () => {} };
 
-/** Once: how the page is drawn again and how an error is said. */
+/** Once: how the page is drawn again and how an error is said. @param {typeof hooks} h */
 export function initHints(h) {
   hooks = h;
   $("hint-btn").addEventListener("click", askHint);
@@ -34,6 +35,7 @@ function shownHint() {
   return hint && !S.pending && hint.seq === S.shownSeq && S.view?.deal?.legal ? hint : null;
 }
 
+/** @param {number} x */
 function hintNumber(x) {
   return new Intl.NumberFormat(document.documentElement.lang || "en",
     { minimumFractionDigits: 1, maximumFractionDigits: 1 }).format(x);

@@ -133,11 +133,13 @@ export function seatCtx() {
 
 // ------------------------------------------------------------------ the seats
 
+/** The time left until `until` (epoch milliseconds), m:ss. @param {number} until */
 function countdown(until) {
   const left = Math.max(0, Math.ceil((until - Date.now()) / 1000));
   return `${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}`;
 }
 
+/** @param {number} seat */
 function seatBox(seat) {
   const view = /** @type {import("./protocol.js").MatchView} */ (S.view);
   const table = /** @type {import("./protocol.js").TableInfo} */ (S.table);
@@ -155,7 +157,7 @@ function seatBox(seat) {
   // A timed table: the clock beside the name; the running one (gold, ▶) is the seat to act.
   const clock = clockNode(seat);
   if (clock) title.append(clock);
-  const badge = (text, extra = "") => title.append(make("span", `badge ${extra}`, text));
+  const badge = (/** @type {string} */ text, extra = "") => title.append(make("span", `badge ${extra}`, text));
   if (kind.kind === "bot") badge(t("table.bot", { level: levelName(kind.level ?? "") }), "bot");
   if (view.dealer === seat) badge(t("table.dealer"), "dealer");
   const clockShowsTurn = C.clocks?.running === seat || !!S.presence[seat]?.left;
@@ -190,7 +192,7 @@ function seatBox(seat) {
   if (kind.open) text += ` · ${t("table.openSeat")}`;
   // Each part on one line; a narrow seat wraps between the parts.
   const info = make("div", "seat-info");
-  info.append(...text.split(" · ").map((part) => make("span", "", part)));
+  info.append(...text.split(" · ").map((/** @type {string} */ part) => make("span", "", part)));
   if (taken !== null) {
     const unit = TAKEN_KEYS[table.taken_unit] ?? "table.taken.points";
     const part = make("span", "taken", t(unit, { n: taken }));
@@ -223,6 +225,7 @@ function baseSeat() { return spectating() ? 0 : /** @type {number} */ (S.you); }
  * towards the centre: where the seat's card lies.  The result is the direction from the
  * centre; the CSS scales it to the oval of the table's box (style.css, `.ring`), so a
  * new screen size moves nobody out of order.
+ * @param {number} seat @param {number} [inner]
  */
 function spot(seat, inner = 1) {
   const n = S.view?.names.length ?? 4;
@@ -238,6 +241,7 @@ function cardRing() {
   return n <= 3 ? 0.62 : n === 4 ? 0.5 : n <= 6 ? 0.56 : 0.46;
 }
 
+/** @param {HTMLElement} node @param {{x: number, y: number}} at */
 function place(node, at) {
   node.style.setProperty("--dx", at.x.toFixed(4));
   node.style.setProperty("--dy", at.y.toFixed(4));
@@ -266,6 +270,7 @@ export function renderSeats() {
 
 // ------------------------------------------------------------------ the trick
 
+/** @param {string} code @param {number} seat @param {boolean} winner */
 function trickCard(code, seat, winner) {
   const wrap = make("figure", "played" + (winner ? " winner" : ""));
   wrap.dataset.seat = String(seat);
@@ -311,6 +316,7 @@ export function renderTrick() {
     if (!node.classList.contains("turnup") && wanted.has(key)) keep.set(key, node);
     else node.remove();  // cards still on the table stay put, their animation goes on
   }
+  /** @type {HTMLElement[]} */
   const fresh = [];
   on.cards.forEach((code, i) => {
     const seat = on.seats[i];
@@ -343,10 +349,11 @@ export function renderTrick() {
   }
 }
 
-/** Animate a card that was just played from where it came: your hand, or its seat. */
+/** Animate a card that was just played from where it came: your hand, or its seat.
+ * @param {HTMLElement} node */
 function flyIn(node) {
   const seat = Number(node.dataset.seat);
-  const mine = seat === S.you && !spectating() ? R.flyFrom?.get(node.dataset.card) : null;
+  const mine = seat === S.you && !spectating() ? R.flyFrom?.get(node.dataset.card ?? "") : null;
   if (!R.flyFrom && !mine) return;
   const from = mine ?? seatNode(seat)?.getBoundingClientRect();
   if (!from) return;
@@ -392,6 +399,7 @@ export function toggleLast() { R.showLast = !R.showLast; renderLastTrick(); }
 
 // ------------------------------------------------------------------ your hand
 
+/** @param {string[]} cards */
 function sortHand(cards) {
   const suitOrder = "CDSH";
   const ranks = S.table?.rank_order ?? "";
@@ -544,9 +552,13 @@ export function renderStatus() {
 /** @type {(() => string)[]} the deal's lines, as functions of the language */
 let logLines = [];
 
+/** @param {number} seat @param {string} code */
 function playLine(seat, code) { return () => t("log.play", { name: name(seat), card: cardLabel(code) }); }
+/** @param {number} seat @param {string} action */
 function callLine(seat, action) { return () => t("log.call", { name: name(seat), call: actionLabel(action) }); }
+/** @param {number} seat */
 function trickLine(seat) { return () => tookTrick(name(seat), seat === S.you && !spectating()); }
+/** @param {number} n @param {number} dealer */
 function dealLine(n, dealer) { return () => t("log.deal", { n, name: name(dealer) }); }
 
 /** The log from the view alone (a page load or a reconnect): the plays of the deal. */
@@ -555,12 +567,12 @@ export function rebuildLog() {
   const view = S.view;
   const d = view?.deal;
   if (view && d) {
-    logLines.push(dealLine(view.deal_number, view.dealer));
+    logLines.push(dealLine(view.deal_number, /** @type {number} a deal on: its dealer */ (view.dealer)));
     if (d.contract && d.declarer !== null && d.declarer !== undefined) {
       const who = seatOfPlayer(d.declarer);
       logLines.push(() => t("table.declared", { name: name(who), contract: d.contract }));
     }
-    const plays = (tr) => tr.cards.forEach((c, i) => {
+    const plays = (/** @type {{leader: number, cards: string[]}} */ tr) => tr.cards.forEach((c, i) => {
       logLines.push(playLine(seatOfPlayer((tr.leader + i) % d.players), c));
     });
     for (const tr of d.tricks ?? []) { plays(tr); logLines.push(trickLine(seatOfPlayer(tr.winner))); }

@@ -38,17 +38,17 @@ export function mySeatLeft() {
   return !spectating() && S.you !== null && !!S.presence[S.you]?.left;
 }
 
-/** A seat's name in the page's language ("You" for ours). */
+/** A seat's name in the page's language ("You" for ours). @param {number} seat */
 export function name(seat) {
   if (seat === S.you && !spectating()) return t("table.you");
   if (S.presence[seat]?.name) return seatName(S.presence[seat]);
   return S.view?.names?.[seat] ?? t("table.seatN", { n: seat + 1 });
 }
 
-/** The match seat of deal player `p`. */
+/** The match seat of deal player `p`. @param {number} p @returns {number} */
 export function seatOfPlayer(p) { return S.view?.deal_seats ? S.view.deal_seats[p] : p; }
 
-/** The deal player of match seat `s` (-1: none). */
+/** The deal player of match seat `s` (-1: none). @param {number} s */
 export function playerOfSeat(s) { return S.view?.deal_seats ? S.view.deal_seats.indexOf(s) : -1; }
 
 /** The seat to act in the deal on view, or null. */
@@ -76,7 +76,7 @@ export function passLeft() {
   return p ? p.count - (p.given?.length ?? 0) : 0;
 }
 
-/** The side (index into the table's sides) of `seat`, or -1. */
+/** The side (index into the table's sides) of `seat`, or -1. @param {number} seat */
 export function sideOfSeat(seat) { return (S.table?.sides ?? []).findIndex((s) => s.includes(seat)); }
 
 /**
@@ -92,17 +92,17 @@ export function previousTrick() {
   }
   if (!tricks || !tricks.length) return null;
   const tr = tricks[tricks.length - 1];
-  const map = (p) => (seats ? seats[p] : p);
+  const map = (/** @type {number} */ p) => (seats ? seats[p] : p);
   return { cards: tr.cards, seats: tr.cards.map((_, i) => map((tr.leader + i) % players)),
     winner: map(tr.winner), number: tricks.length };
 }
 
-/** A remembered setting, or null (none, or storage blocked). */
+/** A remembered setting, or null (none, or storage blocked). @param {string} key */
 export function stored(key) {
   try { return localStorage.getItem(key); } catch { return null; }
 }
 
-/** Remember a setting (nothing when storage is blocked). */
+/** Remember a setting (nothing when storage is blocked). @param {string} key @param {string} value */
 export function store(key, value) {
   try { localStorage.setItem(key, value); } catch { /* blocked */ }
 }

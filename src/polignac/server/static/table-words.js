@@ -6,10 +6,11 @@ import { callLabel } from "./labels.js";
 import { S } from "./table-state.js";
 
 /** An action's label in words: "Declare capot", "Announce three Tens", "Pass" (labels.js,
- * the one home of these words, shared with the replay and the analysis). */
+ * the one home of these words, shared with the replay and the analysis). @param {string} a */
 export function actionLabel(a) { return callLabel(a, S.table?.suits); }
 
-/** A sentence on what a call (declaration, pass, claim, announcement) does at this table. */
+/** A sentence on what a call (declaration, pass, claim, announcement) does at this table.
+ * @param {string} a */
 export function callHelp(a) {
   const points = S.table?.contract_points ?? 5;
   if (a === "pass") return t("callHelp.pass");

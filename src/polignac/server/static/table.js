@@ -26,11 +26,13 @@ import { announce, noteLeft, setClocks } from "./table-clocks.js";
 
 /** @typedef {import("./protocol.js").Frame} Frame */
 /** @typedef {import("./protocol.js").EventFrame} EventFrame */
+/** @typedef {import("./protocol.js").PresenceFrame} PresenceFrame */
+/** @typedef {import("./protocol.js").PresenceSeat} PresenceSeat */
 
 const conn = tableConnection(S.tableId, { lastSeq: () => S.lastSeq, onFrame });
 const proof = dealProof($("deal-proof"), (obj) => conn.send(obj), S.tableId);
 const chain = logWatch($("log-warning"));  // the commitment log kept by this browser
-/** @type {Promise<any> | null} the guided first deal's bubbles (guide.js) when the table info says guide */
+/** @type {Promise<ReturnType<typeof import("./guide.js").startGuide> | null> | null} the guided first deal's bubbles (guide.js) when the table info says guide */
 let guide = null;
 
 function markSeq() {
@@ -86,7 +88,7 @@ function onFrame(f) {
   tellGuide(f);
 }
 
-/** The guided first deal's bubbles see each frame once it is on the page. */
+/** The guided first deal's bubbles see each frame once it is on the page. @param {Frame} f */
 function tellGuide(f) {
   if (S.table?.guide && !guide) {
     guide = import("./guide.js").then((m) => m.startGuide({ tableId: S.tableId }), () => null);
@@ -115,6 +117,7 @@ function showEvent(f, animate) {
   tellGuide(f);
 }
 
+/** @param {PresenceSeat[] | PresenceFrame} p a state's or an event's presence, or a presence frame */
 function setPresence(p) {
   const seats = Array.isArray(p) ? p : p.seats ?? [];
   S.presence = [];
@@ -124,6 +127,7 @@ function setPresence(p) {
 }
 
 let toastTimer = 0;
+/** @param {string} text */
 function toast(text) {
   const box = $("toast");
   box.textContent = text; box.hidden = false;
@@ -176,7 +180,9 @@ R.start = async () => {
 };
 $("rematch").addEventListener("click", () => rematch($("rematch", HTMLButtonElement)));
 $("last-trick-btn").addEventListener("click", toggleLast);
-for (const link of document.querySelectorAll("header a.brand")) guardLeaving(link);
+for (const link of /** @type {NodeListOf<HTMLAnchorElement>} */ (document.querySelectorAll("header a.brand"))) {
+  guardLeaving(link);
+}
 
 // Grace countdowns tick once a second.
 setInterval(() => {
@@ -210,7 +216,7 @@ initSeats({ tableId: S.tableId, toast, rerender });
 soundToggle(document.querySelector(".bar"));
 // The chart's threshold line, until the table's info says its resolved rules.
 getJson("/api/presets").then((info) => {
-  R.presetThreshold = (name) => info.presets.find((p) => p.name === name)?.threshold ?? null;
+  R.presetThreshold = (name) => info.presets.find((/** @type {{name: string, threshold?: number | null}} */ p) => p.name === name)?.threshold ?? null;
   rerender();
 }).catch(() => {});
 conn.connect();

@@ -8,14 +8,14 @@ import { lang, t } from "./i18n.js";
 
 export const DAY = 86400;
 
-/** Under how many seconds a clock of `control` is low. */
+/** Under how many seconds a clock of `control` is low. @param {TimeControl} control */
 export function lowAt(control) {
   if (control.kind === "realtime") return 10;
   if (control.kind === "move") return Math.min(10, control.seconds / 3);
   return control.days * DAY / 10;
 }
 
-const pad = (n) => String(n).padStart(2, "0");
+const pad = (/** @type {number} */ n) => String(n).padStart(2, "0");
 
 /**
  * A clock's time in words: `m:ss` (`h:mm:ss` from an hour; tenths under ten seconds when
@@ -42,7 +42,7 @@ export function formatClock(seconds, kind, tenths = false) {
  * @returns {{label: string, title: string}}
  */
 export function controlLabel(control) {
-  const num = (x) => new Intl.NumberFormat(lang).format(x);
+  const num = (/** @type {number} */ x) => new Intl.NumberFormat(lang).format(x);
   if (control.kind === "realtime") {
     const base = num(control.base / 60), inc = num(control.increment);
     return { label: `${base}+${inc}`, title: t("clock.tc.realtimeTitle", { base, inc }) };
@@ -72,7 +72,7 @@ export const TIME_CHOICES = {
  */
 export function fillControlChoices(select, custom) {
   const keep = select.value || "none";
-  const option = (value, text) => Object.assign(document.createElement("option"),
+  const option = (/** @type {string} */ value, /** @type {string} */ text) => Object.assign(document.createElement("option"),
     { value, textContent: text });
   const groups = [];
   for (const [kind, choices] of Object.entries(TIME_CHOICES)) {
