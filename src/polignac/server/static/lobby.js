@@ -20,9 +20,32 @@ const hintsBox = $("hints", HTMLInputElement);
 const createForm = $("create", HTMLFormElement);
 const timePick = $("time-control", HTMLSelectElement);
 
+/**
+ * A house rule's form field (`GET /api/presets` `house_rules`, or a preset's own `params`).
+ * @typedef {{name?: string, type?: string, label?: string, min?: number, max?: number,
+ *   choices?: string[]}} HouseSpec
+ */
+/**
+ * A game of `GET /api/presets`: its counts of players, its house rules and its rules' values
+ * (read by name for the house rules' placeholders).
+ * @typedef {{name: string, players: number[], default_players: number,
+ *   params?: (string | HouseSpec)[], [rule: string]: unknown}} PresetInfo
+ */
+/** @typedef {{presets: PresetInfo[], levels: string[], play_now_level: string,
+ *   house_rules: Record<string, HouseSpec>}} LobbyInfo */
+/** A table of `GET /api/tables`.
+ * @typedef {{id: string, preset: string, url?: string, rated?: boolean,
+ *   time_control?: import("./protocol.js").TimeControl | null, status: string,
+ *   open_seats?: number[], paused?: boolean, deal_number?: number,
+ *   seats?: import("./protocol.js").TableSeat[]}} TableRow */
+/** @typedef {{invite: string, seat: number}} CreatedInvite */
+
+/** @type {LobbyInfo | null} */
 let info = null;
-let tables = null;      // GET /api/tables answer, or false when the server has none
-let created = null;     // the last POST /api/tables answer
+/** @type {{tables?: TableRow[]} | false | null} GET /api/tables answer, or false when the server has none */
+let tables = null;
+/** @type {{id: string, url: string, private?: boolean, invites: any[]} | null} the last POST /api/tables answer */
+let created = null;
 
 playNow.addEventListener("click", async () => {
   playNow.disabled = true;
@@ -53,6 +76,7 @@ learnButton.addEventListener("click", async () => {
 function fillLevels() {
   const box = $("play-level");
   const old = /** @type {HTMLInputElement | null} */ (box.querySelector("input:checked"));
+  if (!info) return;
   const keep = old ? old.value : info.play_now_level;
   box.replaceChildren(make("legend", "", t("lobby.level")));
   for (const level of info.levels) {
@@ -66,18 +90,25 @@ function fillLevels() {
   box.append(make("p", "level-help", t("lobby.levelHelp")));
 }
 
+/**
+ * @param {string | number} value
+ * @param {string | number} [text] the value when none
+ * @param {boolean} [selected]
+ * @returns {HTMLOptionElement}
+ */
 function option(value, text, selected) {
   const o = document.createElement("option");
-  o.value = value; o.textContent = text ?? value; o.selected = !!selected;
+  o.value = String(value); o.textContent = String(text ?? value); o.selected = !!selected;
   return o;
 }
 
-function preset() { return info.presets.find((p) => p.name === presetPick.value); }
+/** @returns {PresetInfo | undefined} the game picked */
+function preset() { return info?.presets.find((p) => p.name === presetPick.value); }
 
 // The game picker: each game's name in the page language, its summary, its id and rules link.
 function fillPresets() {
   const keep = presetPick.value || "polignac";
-  presetPick.replaceChildren(...info.presets.map((p) => option(p.name, presetName(p.name),
+  presetPick.replaceChildren(...(info?.presets ?? []).map((p) => option(p.name, presetName(p.name),
     p.name === keep)));
   showPreset();
 }
@@ -92,6 +123,7 @@ function showPreset() {
 
 function fillPlayers() {
   const p = preset();
+  if (!p) return;
   const keep = Number(playersPick.value);
   playersPick.replaceChildren(...p.players.map((n) => option(n, n,
     p.players.includes(keep) ? n === keep : n === p.default_players)));
@@ -109,7 +141,7 @@ function fillSeats() {
     sel.name = `seat${i}`;
     if (i === 0) sel.append(option("you", t("lobby.you")));
     else {
-      info.levels.forEach((l) => sel.append(option(`bot:${l}`, t("lobby.bot", { level: levelName(l) }),
+      (info?.levels ?? []).forEach((l) => sel.append(option(`bot:${l}`, t("lobby.bot", { level: levelName(l) }),
         l === "easy")));
       sel.append(option("open", t("lobby.open")));
       if (old[i]) sel.value = old[i];
@@ -149,14 +181,17 @@ $("seats").addEventListener("change", hintsDefault);
  */
 function houseParams() {
   const p = preset();
-  const listed = Array.isArray(p?.params) ? p.params : Object.keys(info.house_rules);
-  return listed.map((x) => (typeof x === "string" ? { ...info.house_rules[x], name: x }
-    : { ...(info.house_rules[x?.name] ?? {}), ...x })).filter((x) => x && x.name && x.type);
+  const rules = info?.house_rules ?? {};
+  /** @type {(string | HouseSpec)[]} */
+  const listed = Array.isArray(p?.params) ? p.params : Object.keys(rules);
+  return /** @type {{name: string, type: string, label?: string, min?: number, max?: number, choices?: string[]}[]} */ (
+    listed.map((x) => (typeof x === "string" ? { ...rules[x], name: x }
+      : { ...(rules[x?.name ?? ""] ?? {}), ...x })).filter((x) => x && x.name && x.type));
 }
 
 function fillHouse() {
   const box = $("house");
-  const p = preset();
+  const p = preset() ?? /** @type {PresetInfo} */ ({});
   const fields = /** @type {NodeListOf<HTMLInputElement | HTMLSelectElement>} */ (
     box.querySelectorAll("input, select"));
   const old = Object.fromEntries([...fields].map((x) => [x.name, x.value]));
@@ -167,18 +202,19 @@ function fillHouse() {
     const key = spec.name;
     const text = has(`rule.${key}`) ? t(`rule.${key}`) : spec.label ?? key;
     const label = make("label", "", text + " ");
+    /** @type {HTMLInputElement | HTMLSelectElement} */
     let input;
     if (spec.type === "choice") {
-      input = document.createElement("select");
-      const name = (c) => (c === null || c === undefined ? "—" : has(`choice.${c}`) ? t(`choice.${c}`) : c);
-      input.append(option("", t("lobby.preset", { value: name(p[key]) })));
-      (spec.choices ?? []).forEach((c) => input.append(option(c, name(c))));
+      const select = input = document.createElement("select");
+      const name = (/** @type {unknown} */ c) => (c === null || c === undefined ? "—" : has(`choice.${c}`) ? t(`choice.${c}`) : c);
+      select.append(option("", t("lobby.preset", { value: String(name(p[key])) })));
+      (spec.choices ?? []).forEach((c) => select.append(option(c, String(name(c)))));
     } else {
-      input = document.createElement("input");
-      input.type = "number";
-      if (spec.min !== undefined) input.min = String(spec.min);
-      if (spec.max !== undefined) input.max = String(spec.max);
-      input.placeholder = p[key] === null || p[key] === undefined ? "—" : String(p[key]);
+      const number = input = document.createElement("input");
+      number.type = "number";
+      if (spec.min !== undefined) number.min = String(spec.min);
+      if (spec.max !== undefined) number.max = String(spec.max);
+      number.placeholder = p[key] === null || p[key] === undefined ? "—" : String(p[key]);
     }
     input.name = `rule:${key}`;
     input.dataset.type = spec.type;
@@ -214,7 +250,8 @@ function chosenTimeControl() {
 }
 
 /** The server's reason for refusing the form, in the page's language when it says its words
- * (`key`, `params`), beside the Create button. */
+ * (`key`, `params`), beside the Create button.
+ * @param {any} err an ApiError (its `data`: the server's answer), or what else was thrown */
 function showCreateError(err) {
   const data = err?.data ?? {};
   const reason = serverReason(data);
@@ -242,6 +279,7 @@ createForm.addEventListener("submit", async (e) => {
     const v = String(form.get(`seat${i}`));
     seats.push(v.startsWith("bot:") ? { kind: "bot", level: v.slice(4) } : { kind: v });
   }
+  /** @type {Record<string, string | number>} */
   const overrides = {};
   for (const input of /** @type {NodeListOf<HTMLInputElement | HTMLSelectElement>} */ (
     $("house").querySelectorAll("[name^='rule:']"))) {

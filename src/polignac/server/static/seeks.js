@@ -17,22 +17,36 @@ const ratedBox = $("seek-rated", HTMLInputElement);
 const nameInput = $("seek-name", HTMLInputElement);
 const timePick = $("seek-time", HTMLSelectElement);
 
+/** A request for a game, as the server lists it.
+ * @typedef {{preset: string, players: number, rated: boolean, deals?: number | null,
+ *   time_control?: import("./protocol.js").TimeControl | null}} Seek */
+/** A game of GET /api/presets, as Find players reads it.
+ * @typedef {{name: string, players: number[], default_players: number}} SeekPreset */
+
 /** @type {any} */ let info = null;     // GET /api/presets
 /** @type {any} */ let state = null;    // the last GET /api/seeks answer
 let timer = 0;
 let leaving = false;                    // redirecting to the table: no cancel on pagehide
 
+/**
+ * @param {string} value
+ * @param {string} text
+ * @param {boolean} [selected]
+ * @returns {HTMLOptionElement}
+ */
 function option(value, text, selected) {
   return Object.assign(document.createElement("option"), { value, textContent: text, selected: !!selected });
 }
 
-/** Seconds as m:ss. */
+/** Seconds as m:ss.
+ * @param {number} seconds */
 function clock(seconds) {
   const s = Math.max(0, Math.ceil(seconds));
   return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
 }
 
-/** "Polignac · 4 players · rated · one deal" */
+/** "Polignac · 4 players · rated · one deal"
+ * @param {Seek} s */
 function describe(s) {
   return [presetName(s.preset), t("seek.players", { n: s.players }),
     t(s.rated ? "seek.ratedShort" : "seek.casualShort"),
@@ -43,9 +57,10 @@ function describe(s) {
 function fillForm() {
   fillControlChoices(timePick, false);
   const keep = presetPick.value || "polignac";
-  presetPick.replaceChildren(...info.presets.map((p) => option(p.name, presetName(p.name), p.name === keep)));
+  presetPick.replaceChildren(...info.presets.map((/** @type {SeekPreset} */ p) => option(p.name, presetName(p.name), p.name === keep)));
   fillPlayers();
   const bots = botsPick.value;
+  /** @type {(number | null)[]} */
   const waits = info.seek.bots_after;  // null (never), then the server's waits in seconds
   const middle = String(waits.filter((w) => w !== null)[Math.floor((waits.length - 1) / 2)] ?? "never");
   botsPick.replaceChildren(...waits.map((w) => {
@@ -54,14 +69,16 @@ function fillForm() {
   }));
 }
 
-/** "Never: only people", "After 45 seconds", "After 2 minutes" */
+/** "Never: only people", "After 45 seconds", "After 2 minutes"
+ * @param {number | null} w seconds, null: never */
 function waitLabel(w) {
   if (w === null) return t("seek.wait.never");
   return w % 60 === 0 ? t("seek.wait.minutes", { n: w / 60 }) : t("seek.wait.seconds", { n: w });
 }
 
 function fillPlayers() {
-  const p = info.presets.find((x) => x.name === presetPick.value);
+  /** @type {SeekPreset} */
+  const p = info.presets.find((/** @type {SeekPreset} */ x) => x.name === presetPick.value);
   const keep = Number(playersPick.value);
   playersPick.replaceChildren(...p.players.map((n) => option(String(n), String(n),
     p.players.includes(keep) ? n === keep : n === p.default_players)));
@@ -77,7 +94,8 @@ function level() {
   return picked ? picked.value : info.play_now_level;
 }
 
-/** Ask for `body`'s game (a second request replaces the first). */
+/** Ask for `body`'s game (a second request replaces the first).
+ * @param {Record<string, unknown>} body */
 async function ask(body) {
   $("seek-error").textContent = "";
   try {
@@ -105,7 +123,8 @@ async function cancel() {
   poll();
 }
 
-/** Put a listed request's game in the form (Join asks for it with one's own bot wait). */
+/** Put a listed request's game in the form (Join asks for it with one's own bot wait).
+ * @param {Seek} s */
 function showInForm(s) {
   presetPick.value = s.preset;
   fillPlayers();
@@ -129,7 +148,7 @@ function renderMine() {
   box.dataset.state = mine.state;
   const what = make("div", "what");
   if (mine.state === "countdown") {
-    const others = mine.with.map((n) => (n === mine.name ? t("seek.you") : n));
+    const others = mine.with.map((/** @type {string} */ n) => (n === mine.name ? t("seek.you") : n));
     if (mine.bots) others.push(t("seek.bots", { n: mine.bots }));
     what.append(make("strong", "", t("seek.found")),
       make("span", "line", t("seek.startsIn", { n: Math.ceil(mine.seconds_left) })),
@@ -151,6 +170,10 @@ function renderMine() {
     Object.assign(make("button", "", t("seek.cancel")), { type: "button", id: "seek-cancel", onclick: cancel }));
 }
 
+/**
+ * @param {Seek} s
+ * @param {Seek | null | undefined} mine
+ */
 function sameAs(s, mine) {
   return mine && s.preset === mine.preset && s.players === mine.players && s.rated === mine.rated
     && (s.deals ?? null) === (mine.deals ?? null)
