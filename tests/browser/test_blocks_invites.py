@@ -124,3 +124,25 @@ def test_block_invite_join_and_quiet_messages(chromium: Any, server: str,
     assert all("Cleo" not in p for p in anna.locator("#chat-log p").all_inner_texts())
     assert len(anna.locator("#chat-log p").all_inner_texts()) == 1
     assert not errors, errors
+
+
+def test_the_account_page_lists_the_blocked_and_unblocks(chromium: Any, server: str,
+                                                        shots: Path) -> None:
+    """Dee blocked Eve and Fay from their pages; her account page lists them, newest
+    first, each with Unblock; one press and Eve is off the list (and off the server's)."""
+    errors: list[str] = []
+    dee = _person(chromium, server, "Dee_blocks", PHONE, errors)
+    for name in ("Eve_blocks", "Fay_blocks"):
+        _person(chromium, server, name, PHONE, [])
+        assert dee.request.post(server + "/api/blocks", headers={"origin": server},
+                                data={"name": name, "block": True}).ok
+    dee.goto(server + "/account")
+    dee.wait_for_selector("#blocked-list .unblock")
+    assert dee.locator("#blocked-list a.person").all_inner_texts() == ["Fay_blocks",
+                                                                       "Eve_blocks"]
+    dee.locator("#blocked-panel").screenshot(path=shots / "account-blocked-390.png")
+    dee.click("#blocked-list li:has-text('Eve_blocks') .unblock")
+    wait_until(lambda: dee.locator("#blocked-list a.person").all_inner_texts()
+               == ["Fay_blocks"], what="Eve unblocked")
+    assert dee.request.get(server + "/api/blocks").json() == {"blocks": ["Fay_blocks"]}
+    assert not errors, errors

@@ -10,6 +10,7 @@ import { confirmAction } from "./confirm.js";
 import { showPush } from "./push.js";
 import { loadTurns } from "./turns.js";
 import { loadInvites } from "./invites.js";
+import { showBlocked } from "./blocked.js";
 
 /** @type {{signed_in: boolean, username?: string, profile?: string}} */
 let me = { signed_in: false };
@@ -184,6 +185,7 @@ function render() {
     showPasskeys();
     showPush().catch(showError);
     showPresence().catch(showError);
+    showBlocked($("blocked-list"), showError).catch(showError);
     loadTurns($("your-turn"));
     loadInvites($("your-invites"));
   } else {

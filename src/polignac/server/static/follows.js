@@ -23,7 +23,7 @@ const SHOWN = 30;  // followed people listed at most (those online first)
 function inviteControl(name) {
   const status = el("span", { class: "small-muted invite-status", role: "status" });
   const button = /** @type {HTMLButtonElement} */ (el("button", {
-    type: "button", class: "small invite-person", "aria-label": t("people.inviteLabel", { name }),
+    type: "button", class: "invite-person", "aria-label": t("people.inviteLabel", { name }),
   }, t("people.invite")));
   button.addEventListener("click", async () => {
     button.disabled = true;
