@@ -144,6 +144,30 @@ def test_quick_messages_do_not_pass_between_blocked_accounts(client: TestClient)
         assert [next_of(anna, "chat")["seat"] for _ in range(2)] == [0, 2]
 
 
+def test_a_blocked_account_watching_does_not_hear_the_blocker(client: TestClient) -> None:
+    """Anna blocked Dora; Dora, signed in, watches Anna's public table: she hears Cleo's
+    quick messages but not Anna's (a spectator never speaks).  A guest watching hears
+    everyone."""
+    signup(client, "Anna")
+    url = post(client, "/api/tables", OPEN_TABLE).json()["url"]
+    cleo, dora = _person(client, "Cleo"), _person(client, "Dora")
+    guest = sibling(client)
+    assert post(cleo, f"{url}/seats/1/sit", {}).status_code == 200
+    assert _block(client, "Dora").status_code == 200
+    with client.websocket_connect(url + "/ws") as anna, \
+            cleo.websocket_connect(url + "/ws") as cws, \
+            dora.websocket_connect(url + "/ws") as dws, \
+            guest.websocket_connect(url + "/ws") as gws:
+        for ws in (anna, cws, dws, gws):
+            hello(ws)
+        anna.send_json({"type": "say", "message": "hello"})
+        assert next_of(gws, "chat")["seat"] == 0  # Anna's is out, to those who hear it
+        cws.send_json({"type": "say", "message": "thanks"})
+        assert next_of(gws, "chat")["seat"] == 1
+        assert next_of(dws, "chat")["seat"] == 1  # Dora's first is Cleo's: Anna's never came
+        assert [next_of(anna, "chat")["seat"] for _ in range(2)] == [0, 1]
+
+
 TWO: Key = ("polignac", 2, False, None, None)  # hypothetical two-seat key: plan is pure
 
 

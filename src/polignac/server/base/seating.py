@@ -18,7 +18,7 @@ import re
 from collections import OrderedDict
 
 from .clock import SYSTEM, Clock
-from .security import RateLimit, new_token
+from .security import RateLimit, hash_token, new_token
 
 IDENTITY_COOKIE = "polignac_id"
 """The browser identity's cookie (table cookies are ``polignac_<table id>``; table ids
@@ -32,6 +32,20 @@ def read_identity(cookies: dict[str, str]) -> str | None:
     if value is None or not _IDENTITY_OK.fullmatch(value):
         return None
     return value
+
+
+SESSION_COOKIE = "polignac_session"
+"""An account's session cookie (``players/accounts.py``, set by the account routes): the
+random token whose hash is the session's key."""
+
+
+def session_hash(cookies: dict[str, str]) -> str | None:
+    """The hash of this browser's account session token, or None (absent or malformed);
+    the account routes and a spectator's table socket read who is signed in by it."""
+    token = cookies.get(SESSION_COOKIE)
+    if token is None or not _IDENTITY_OK.fullmatch(token):
+        return None
+    return hash_token(token)
 
 
 def new_identity() -> str:

@@ -3,12 +3,12 @@
 A client sends ``say {message}`` with one of :data:`MESSAGES` (an id, never free
 text: each page says it in its own language, catalog keys ``chat.<id>``); the
 table broadcasts ``chat {seat, message}`` to every connection, seats and
-spectators, except the seats of accounts kept apart from the speaker by a block (either
-way: ``players/blocks.py``).  Only seated people send; each seat may send :data:`BURST` messages
-every :data:`WINDOW` seconds (the refusals are counted).  Quick messages are
-not events: they are not numbered, not stored and not in the game record
-(a record replays the game only), so a reconnecting page does not see the
-ones it missed.
+spectators, except those of accounts kept apart from the speaker's by a block (either
+way: ``players/blocks.py``), seated or watching signed in.  Only seated people send;
+each seat may send :data:`BURST` messages every :data:`WINDOW` seconds (the refusals
+are counted).  Quick messages are not events: they are not numbered, not stored
+and not in the game record (a record replays the game only), so a reconnecting page
+does not see the ones it missed.
 """
 
 from __future__ import annotations
@@ -42,17 +42,23 @@ class QuickMessages:
         self.sent: dict[int, deque[float]] = {}
         self.refused: dict[int, int] = {}
         """Each seat's refused messages (unknown ids and over the rate limit)."""
-        self.apart: set[frozenset[int]] = set()
-        """Pairs of seats whose accounts blocked one another: neither hears the other
-        (kept by ``table_blocks.py:refresh_apart``)."""
+        self.apart: set[frozenset[str]] = set()
+        """Pairs of accounts here (lower-case usernames, seated or watching) where one
+        blocked the other: neither hears the other (``table_blocks.py:refresh_apart``)."""
         self.apart_key: tuple[str | None, ...] | None = None
-        """The seats' accounts :attr:`apart` was read for."""
+        """The seats' and the watchers' accounts :attr:`apart` was read for."""
         self.apart_at = float("-inf")
         """When (the clock's monotonic seconds) :attr:`apart` was read."""
 
-    def deaf(self, speaker: int) -> Callable[[int | None], bool]:
-        """Which connections (by seat) must not hear ``speaker``: the seats kept apart."""
-        return lambda seat: seat is not None and frozenset((speaker, seat)) in self.apart
+    def deaf(self, speaker: str | None, account_of: Callable[[Any], str | None]
+             ) -> Callable[[Any], bool]:
+        """Which connections must not hear the account ``speaker`` (None: a guest, heard
+        by all): those whose account (``account_of(connection)``) is kept apart from it."""
+        def deaf(connection: Any) -> bool:
+            listener = account_of(connection)
+            return speaker is not None and listener is not None and \
+                frozenset((speaker.lower(), listener.lower())) in self.apart
+        return deaf
 
     def say(self, seat: int, message: object) -> dict[str, Any]:
         """The ``chat`` frame for ``seat``'s ``message``, to broadcast.

@@ -28,7 +28,7 @@ from ..base.requests import JsonInputError, parse_json
 from ..base.security import RateLimit, cookie_name, origin_allowed
 from .connections import Outbox
 from .hub import hub_of
-from .table_blocks import refresh_apart
+from .table_blocks import listener, refresh_apart, watcher_account
 from .tables import GameTable, ProtocolError, Subscriber
 
 if TYPE_CHECKING:
@@ -141,7 +141,14 @@ async def on_hello(s: Session, data: dict[str, Any]) -> bool:
         s.send(None)  # it left memory meanwhile: reconnect to reload it
         return False
     if first:
+        watcher = None  # a spectator signed in: whom it may not hear (blocks)
+        if s.seat is None and s.websocket is not None:
+            watcher = await watcher_account(s.hub, dict(s.websocket.cookies))
+            if s.hub.tables.get(s.table.id) is not s.table:
+                s.send(None)
+                return False
         s.sub = s.table.subscribe(s.seat, s.out)
+        s.sub.account = watcher
     for frame in s.table.catch_up(s.seat, last):
         s.send(frame)
     if first:
@@ -195,8 +202,10 @@ async def on_say(s: Session, data: dict[str, Any]) -> bool:
     except ProtocolError as exc:
         s.refuse(exc.rule, str(exc), with_seq=False)
         return True
-    await refresh_apart(s.hub, s.table)  # blocks: the seats kept apart do not hear it
-    s.table.broadcast(frame, s.table.quick.deaf(seat))
+    await refresh_apart(s.hub, s.table)  # blocks: the accounts kept apart do not hear it
+    table = s.table
+    table.broadcast(frame, table.quick.deaf(table.seats[seat].account,
+                                            lambda sub: listener(table, sub)))
     return True
 
 

@@ -57,7 +57,7 @@ Frame = dict[str, Any] | str | None
 None (close the connection)."""
 
 
-Deaf = Callable[[int | None], bool]
+Deaf = Callable[["Subscriber"], bool]
 """Which connections (by seat; None: a spectator) a broadcast leaves out."""
 
 
@@ -71,6 +71,8 @@ class Subscriber:
     seat: int | None
     queue: asyncio.Queue[Frame] = field(default_factory=asyncio.Queue)
     dropped: bool = False
+    account: str | None = None
+    """A spectator's signed-in account (its username; a seat's is on the seat)."""
 
 
 def replay_events(rules_preset: str, overrides: dict[str, Any], n: int, first_dealer: int,
@@ -377,8 +379,8 @@ class GameTable:
         self.broadcast(self.presence_frame())
 
     def broadcast(self, frame: dict[str, Any], deaf: Deaf | None = None) -> None:
-        """Send the same public ``frame`` to every connection but those ``deaf(seat)``."""
-        for sub in [s for s in self.subscribers if deaf is None or not deaf(s.seat)]:
+        """Send the same public ``frame`` to every connection but those ``deaf(sub)``."""
+        for sub in [s for s in self.subscribers if deaf is None or not deaf(s)]:
             self._send(sub, frame)
 
     def rename(self, seat: int, name: str) -> None:

@@ -34,7 +34,14 @@ from starlette.routing import Route
 
 from ..base.agents import describe_all
 from ..base.httplimits import client_address, client_network
-from ..base.seating import IDENTITY_COOKIE, identity_hash, new_identity, read_identity
+from ..base.seating import (
+    IDENTITY_COOKIE,
+    SESSION_COOKIE,
+    identity_hash,
+    new_identity,
+    read_identity,
+    session_hash,
+)
 from ..base.security import hash_token, new_token
 from ..players import accounts, devices
 from ..players.accounts import Account, AccountError, AccountStore
@@ -43,8 +50,6 @@ from ..players.profiles import export_data
 from ..players.signin_limits import SigninLimits
 from .http import json_body as http_json_body
 
-SESSION_COOKIE = "polignac_session"
-_TOKEN_OK = re.compile(r"[A-Za-z0-9_\-]{20,64}")
 _SESSION_ID = re.compile(r"[0-9a-f]{16}")
 _BAD_CREDENTIALS = "wrong username or password"
 
@@ -121,10 +126,7 @@ async def json_body(request: Request) -> dict[str, Any]:
 
 
 def _session_hash(request: HTTPConnection) -> str | None:
-    token = request.cookies.get(SESSION_COOKIE)
-    if token is None or not _TOKEN_OK.fullmatch(token):
-        return None
-    return hash_token(token)
+    return session_hash(dict(request.cookies))
 
 
 async def signed_in(request: HTTPConnection) -> Account | None:
