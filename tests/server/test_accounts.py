@@ -34,6 +34,13 @@ def signup(client: TestClient, name: str = "Alice_1", password: str = PASSWORD) 
     return r.json()
 
 
+def account(client: TestClient, name: str) -> TestClient:
+    """Another browser on ``client``'s app (``helpers.sibling``), signed up as ``name``."""
+    other = sibling(client)
+    signup(other, name)
+    return other
+
+
 def finish_table(client: TestClient, rated: bool = False, seed: int = 1) -> str:
     """Create a table (you and three easy bots, threshold 1) and play it to its end."""
     r = post(client, "/api/tables", {

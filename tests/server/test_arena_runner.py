@@ -22,10 +22,9 @@ from polignac.server.jobs.botmoves import PoolBackend
 from polignac.server.store.db import writing
 
 from .helpers import sibling
+from .test_accounts import ORIGIN, account, post
 from .waiting import wait_until
 
-ORIGIN = {"origin": "http://testserver"}
-PASSWORD = "correct horse battery"
 START = 1_700_000_000.0
 
 
@@ -41,18 +40,6 @@ def app_client(config: ServerConfig, clock: ManualClock,
                     fill_level="random", arena_tick=2.0)
     with TestClient(create_app(quick, bot_backend), base_url="http://testserver") as c:
         yield c
-
-
-def post(client: TestClient, url: str, body: dict[str, Any] | None = None) -> Any:
-    return client.post(url, json=body or {}, headers=ORIGIN)
-
-
-def account(client: TestClient, name: str) -> TestClient:
-    """A browser of its own, signed up as ``name``."""
-    other = sibling(client)
-    r = post(other, "/api/account/signup", {"username": name, "password": PASSWORD})
-    assert r.status_code == 200, r.text
-    return other
 
 
 def settings(**kw: Any) -> dict[str, Any]:

@@ -19,18 +19,11 @@ from polignac.server.players import blocks
 from polignac.server.web import block_routes
 
 from .helpers import hello, next_of, sibling
-from .test_accounts import post, signup
+from .test_accounts import account, post, signup
 from .test_seeks import ask, seat_all, wait_for
 
 OPEN_TABLE = {"preset": "polignac", "seats": [
     {"kind": "you"}, {"kind": "open"}, {"kind": "open"}, {"kind": "bot", "level": "easy"}]}
-
-
-def _person(client: TestClient, name: str) -> TestClient:
-    """Another browser on the same app, signed up as ``name``."""
-    other = sibling(client)
-    signup(other, name)
-    return other
 
 
 def _block(client: TestClient, name: str, block: bool = True) -> Any:
@@ -39,7 +32,7 @@ def _block(client: TestClient, name: str, block: bool = True) -> Any:
 
 def test_block_and_unblock(client: TestClient) -> None:
     signup(client, "Anna")
-    _person(client, "Bert")
+    account(client, "Bert")
     assert client.get("/api/blocks").json() == {"blocks": []}
     r = _block(client, "bert")  # any case: the answer names the account
     assert r.status_code == 200 and r.json() == {"name": "Bert", "blocked": True}
@@ -53,8 +46,8 @@ def test_block_refusals(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> 
     assert _block(client, "Bert").status_code == 401  # signed out
     assert client.get("/api/blocks").status_code == 401
     signup(client, "Anna")
-    _person(client, "Bert")
-    _person(client, "Cleo")
+    account(client, "Bert")
+    account(client, "Cleo")
     r = _block(client, "Anna")
     assert r.status_code == 400 and r.json()["rule"] == "block-self"
     r = _block(client, "Nobody")
@@ -78,7 +71,7 @@ def test_block_changes_are_rate_limited(client: TestClient,
                                         monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(block_routes, "BLOCKS_PER_MINUTE", 3)
     signup(client, "Anna")
-    _person(client, "Bert")
+    account(client, "Bert")
     codes = [_block(client, "Bert", i % 2 == 0).status_code for i in range(4)]
     assert codes == [200, 200, 200, 429]
     r = _block(client, "Bert")
@@ -88,7 +81,7 @@ def test_block_changes_are_rate_limited(client: TestClient,
 def test_a_blocked_account_cannot_sit_where_its_blocker_sits(client: TestClient) -> None:
     signup(client, "Anna")
     url = post(client, "/api/tables", OPEN_TABLE).json()["url"]
-    bert, cleo = _person(client, "Bert"), _person(client, "Cleo")
+    bert, cleo = account(client, "Bert"), account(client, "Cleo")
     assert _block(client, "Bert").status_code == 200
     r = post(bert, f"{url}/seats/1/sit", {"name": "x"})
     assert r.status_code == 403 and r.json()["rule"] == "blocked"
@@ -102,7 +95,7 @@ def test_a_blocked_account_cannot_sit_where_its_blocker_sits(client: TestClient)
 
 def test_the_blocker_may_join_the_blocked_ones_table(client: TestClient) -> None:
     signup(client, "Anna")
-    bert = _person(client, "Bert")
+    bert = account(client, "Bert")
     assert _block(client, "Bert").status_code == 200
     url = post(bert, "/api/tables", OPEN_TABLE).json()["url"]
     assert post(client, f"{url}/seats/1/sit", {}).status_code == 200
@@ -112,7 +105,7 @@ def test_an_invite_link_is_refused_to_a_blocked_account(client: TestClient) -> N
     signup(client, "Anna")
     made = post(client, "/api/tables", {**OPEN_TABLE, "private": True}).json()
     link = next(i["url"] for i in made["invites"] if i["seat"] == 1)
-    bert = _person(client, "Bert")
+    bert = account(client, "Bert")
     assert _block(client, "Bert").status_code == 200
     r = bert.post(link, json={"name": "x"}, headers={"origin": "http://testserver"},
                   follow_redirects=False)
@@ -125,7 +118,7 @@ def test_an_invite_link_is_refused_to_a_blocked_account(client: TestClient) -> N
 def test_quick_messages_do_not_pass_between_blocked_accounts(client: TestClient) -> None:
     signup(client, "Anna")
     url = post(client, "/api/tables", OPEN_TABLE).json()["url"]
-    bert, cleo = _person(client, "Bert"), _person(client, "Cleo")
+    bert, cleo = account(client, "Bert"), account(client, "Cleo")
     assert post(bert, f"{url}/seats/1/sit", {}).status_code == 200
     assert post(cleo, f"{url}/seats/2/sit", {}).status_code == 200
     assert _block(client, "Bert").status_code == 200  # after Bert sat
@@ -150,7 +143,7 @@ def test_a_blocked_account_watching_does_not_hear_the_blocker(client: TestClient
     everyone."""
     signup(client, "Anna")
     url = post(client, "/api/tables", OPEN_TABLE).json()["url"]
-    cleo, dora = _person(client, "Cleo"), _person(client, "Dora")
+    cleo, dora = account(client, "Cleo"), account(client, "Dora")
     guest = sibling(client)
     assert post(cleo, f"{url}/seats/1/sit", {}).status_code == 200
     assert _block(client, "Dora").status_code == 200
@@ -203,7 +196,7 @@ def lobby(config: ServerConfig, bot_backend: PoolBackend) -> Iterator[TestClient
 def test_the_matchmaker_seats_the_others_and_keeps_the_blocked_one_waiting(
         lobby: TestClient) -> None:
     signup(lobby, "Anna")
-    bert, cleo, dora = (_person(lobby, n) for n in ("Bert", "Cleo", "Dora"))
+    bert, cleo, dora = (account(lobby, n) for n in ("Bert", "Cleo", "Dora"))
     assert _block(lobby, "Bert").status_code == 200
     for person in (lobby, bert, cleo, dora):  # Anna asks first, then Bert
         ask(person)
@@ -217,7 +210,7 @@ def test_an_arena_keeps_blocked_accounts_apart_as_a_rematch(client: TestClient) 
     from polignac.server.store.db import writing
 
     signup(client, "Anna")
-    bert, cleo = _person(client, "Bert"), _person(client, "Cleo")
+    bert, cleo = account(client, "Bert"), account(client, "Cleo")
     hub = client.app.state.hub  # type: ignore[attr-defined]
     now = hub.clock.time()
     tid = post(client, "/api/tournaments", {

@@ -23,10 +23,9 @@ from polignac.server.store.db import writing
 from polignac.server.store.schema import follows_t, presence_t
 
 from .helpers import sibling
+from .test_accounts import ORIGIN, PASSWORD, account, post
 from .waiting import wait_until
 
-ORIGIN = {"origin": "http://testserver"}
-PASSWORD = "correct horse battery"
 START = 1_700_000_000.0
 WINDOW = 15.0
 
@@ -42,18 +41,6 @@ def app_client(config: ServerConfig, clock: ManualClock,
     quick = replace(config, clock=clock, online_window=WINDOW)
     with TestClient(create_app(quick, bot_backend), base_url="http://testserver") as c:
         yield c
-
-
-def post(client: TestClient, url: str, body: dict[str, Any] | None = None) -> Any:
-    return client.post(url, json=body or {}, headers=ORIGIN)
-
-
-def account(client: TestClient, name: str) -> TestClient:
-    """A browser of its own, signed up as ``name``."""
-    other = sibling(client)
-    r = post(other, "/api/account/signup", {"username": name, "password": PASSWORD})
-    assert r.status_code == 200, r.text
-    return other
 
 
 def advance(client: TestClient, clock: ManualClock, seconds: float) -> None:
