@@ -194,3 +194,35 @@ def test_the_invitee_is_told_by_push(app: TestClient) -> None:
         assert _invite(app, url, "Bert").status_code == 200  # again: no second push
         wait_until(lambda: hub.push.pending == 0)
         assert receiver.pushes.empty() and hub.push.sent == 1
+
+
+def test_an_invitation_made_on_one_process_is_seen_on_another(
+        backend_config: ServerConfig, bot_backend: PoolBackend) -> None:
+    """Two apps on one database (SQLite, then PostgreSQL), as two server processes:
+    Anna's table and her invitation are on the first; Bert's lobby polls the second and
+    lists it; his Join goes to the table's owner (the router sends ``/tables/{id}/...``
+    there) and seats him; he declines a second one on the second app."""
+    with TestClient(create_app(backend_config, bot_backend),
+                    base_url="http://testserver") as one, \
+            TestClient(create_app(backend_config, bot_backend),
+                       base_url="http://testserver") as two:
+        signup(one, "Anna_2p")
+        bert_one, bert_two = sibling(one), sibling(two)
+        signup(bert_two, "Bert_2p")
+        bert_one.cookies.update(bert_two.cookies)  # one browser: its cookies go to both
+        url = _table(one, {**OPEN_TABLE, "seats": [
+            {"kind": "you"}, {"kind": "open"}, {"kind": "open"}, {"kind": "bot"}]})
+        assert _invite(one, url, "bert_2p").status_code == 200
+        [listed] = bert_two.get("/api/invites").json()["invites"]
+        assert listed["from"] == "Anna_2p" and listed["table"] == url.rsplit("/", 1)[1]
+        took = post(bert_one, listed["url"], {}, follow_redirects=False)
+        assert took.status_code == 303 and took.headers["location"] == url
+        assert bert_two.get("/api/invites").json()["invites"] == []  # spent, everywhere
+        cleo = sibling(one)
+        signup(cleo, "Cleo_2p")
+        assert _invite(one, url, "Cleo_2p").status_code == 200
+        cleo_two = sibling(two)
+        cleo_two.cookies.update(cleo.cookies)
+        [invite] = cleo_two.get("/api/invites").json()["invites"]
+        assert post(cleo_two, "/api/invites/decline", {"id": invite["id"]}).status_code == 200
+        assert cleo.get("/api/invites").json()["invites"] == []
