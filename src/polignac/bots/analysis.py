@@ -530,6 +530,7 @@ __all__ = [
     "BLUNDER", "MISTAKE", "MODELS", "UNITS", "VERSION", "Evaluation", "Settings",
     "analyze_action", "analyze_deal", "analyze_record", "analyze_record_deal", "analyze_records",
     "annotate",
-    "choices", "consistent_hands", "deal_states", "evaluate_view", "mark", "match_summary", "summarize",
+    "choices", "consistent_hands", "deal_states", "evaluate_view", "mark", "match_summary",
+    "summarize",
     "unit_of",
 ]
