@@ -74,7 +74,9 @@ def main() -> None:
           f"in {len(records)} records; max-cards {args.max_cards}, margin {args.margin}, "
           f"deal limit {args.deal_limit}")
     print(f"positions tried {total.positions} (skipped: {total.too_many_deals} too many "
-          f"consistent deals, {total.too_deep} over the node budget)")
+          f"consistent deals, {total.too_deep} over the node budget); rejected: {total.ties} a "
+          f"tie at the top, {total.differs} the best card differs between deals, "
+          f"{total.played_best} the best card was played")
     themes = ", ".join(f"{t} {total.themes[t]}" for t in THEMES if total.themes[t]) or "none"
     print(f"puzzles {total.puzzles} ({1000 * total.puzzles / deals:.0f} per 1,000 deals); "
           f"by theme: {themes}")

@@ -257,6 +257,17 @@ def test_the_build_is_deterministic() -> None:
         (scan2.positions, scan2.puzzles, scan2.themes)
 
 
+def test_every_position_tried_is_counted_once(
+        built: list[tuple[dict[str, Any], list[dict[str, Any]]]]) -> None:
+    for record, puzzles in built:
+        _again, scan = find_puzzles(record, SETTINGS)
+        assert scan.records == 1 and scan.deals == len(record["deals"]) == 4
+        assert scan.puzzles == len(puzzles) and sum(scan.themes.values()) == scan.puzzles
+        assert scan.positions == (scan.too_many_deals + scan.too_deep + scan.ties
+                                  + scan.differs + scan.played_best + scan.puzzles)
+        assert scan.ties > 0
+
+
 def test_bad_settings_and_records() -> None:
     with pytest.raises(ValueError, match="max_cards"):
         find_puzzles(bot_record(1, 1), PuzzleSettings(max_cards=0))

@@ -76,13 +76,18 @@ class PuzzleSettings:
 class Scan:
     """What a scan did: records and deals read, positions tried (card plays with a choice within
     ``max_cards``), those skipped for too many consistent deals or over the node
-    budget, and the puzzles found by theme."""
+    budget, those rejected for a tie at the top on some deal (``ties``), a best
+    card that differs between deals (``differs``) or the best card played
+    (``played_best``), and the puzzles found by theme."""
 
     records: int = 0
     deals: int = 0
     positions: int = 0
     too_many_deals: int = 0
     too_deep: int = 0
+    ties: int = 0
+    differs: int = 0
+    played_best: int = 0
     puzzles: int = 0
     themes: Counter[str] = field(default_factory=Counter)
     seconds: float = 0.0
@@ -94,6 +99,9 @@ class Scan:
         self.positions += other.positions
         self.too_many_deals += other.too_many_deals
         self.too_deep += other.too_deep
+        self.ties += other.ties
+        self.differs += other.differs
+        self.played_best += other.played_best
         self.puzzles += other.puzzles
         self.themes.update(other.themes)
         self.seconds += other.seconds
@@ -338,7 +346,14 @@ def _try(deal: Deal, played: Card, settings: PuzzleSettings, solver: Solver,
         scan.too_many_deals += 1
     elif proof == "too-deep":
         scan.too_deep += 1
-    if not isinstance(proof, Proof) or proof.best == played:
+    elif proof == "tie":
+        scan.ties += 1
+    elif proof == "differs":
+        scan.differs += 1
+    if not isinstance(proof, Proof):
+        return None
+    if proof.best == played:
+        scan.played_best += 1
         return None
     line = principal_line(deal, proof.best, settings.nodes, solver)
     if line is None:
