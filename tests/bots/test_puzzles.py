@@ -71,11 +71,13 @@ def state_of(record: dict[str, Any], puzzle: dict[str, Any]) -> Deal:
 
 
 def minimax(deal: Deal, me: int) -> int:
-    """Plain paranoid minimax over the core's rules: ``me`` maximises, the others minimise."""
+    """Plain paranoid minimax over the core's rules: ``me`` (and its partner in a game
+    scored by sides) maximises, the others minimise."""
     if deal.done:
         return final_result(deal, me)
     vals = [minimax(deal.apply(c), me) for c in deal.legal_actions() if c < 52]
-    return max(vals) if deal.to_act == me else min(vals)
+    friend = deal.to_act == me or (deal.rules.kind.sides and deal.to_act & 1 == me & 1)
+    return max(vals) if friend else min(vals)
 
 
 def test_the_records_give_puzzles_of_the_documented_shape(
@@ -171,6 +173,24 @@ def test_no_puzzle_where_two_cards_tie_at_the_top(
                     ties += 1
                     assert (number, index) not in found
         assert ties > 0
+
+
+def test_a_game_scored_by_sides_gives_puzzles_its_partner_plays_out() -> None:
+    rules = get_rules("pollack")
+    m = play_match(rules, 4, [make_bot("random") for _ in range(4)], random.Random(1),
+                   max_deals=3)
+    record = to_record(m)
+    puzzles, _scan = find_puzzles(record, SETTINGS)
+    assert len(puzzles) == 2 and {p["unit"] for p in puzzles} == {"card-points"}
+    for p in puzzles:
+        deal = state_of(record, p)
+        me = deal.to_act
+        after = {CODES[c]: minimax(deal.apply(c), me) for c in deal.legal_actions() if c < 52}
+        assert after == p["values"]
+        line = deal.apply(parse_card(p["answer"]))
+        for code in p["line"]:
+            line = line.apply(parse_card(code))
+        assert line.done and final_result(line, me) == p["values"][p["answer"]]
 
 
 # ------------------------------------------------------------ hand-made positions
