@@ -362,6 +362,11 @@ def _deal_states(record: Mapping[str, Any]) -> Iterator[tuple[int, Deal, list[in
             match = match.apply(a)
 
 
+deal_states = _deal_states
+"""Each deal of a record: its number, first state, seats and actions (public for
+:mod:`polignac.bots.puzzles`; raises as :func:`_deal_states`)."""
+
+
 def analyze_deal(deal: Deal, actions: Sequence[Action], seats: Sequence[int], number: int,
                  settings: Settings, deadline: float | None = None,
                  solver: Solver | None = None) -> dict[str, Any]:
@@ -525,6 +530,7 @@ __all__ = [
     "BLUNDER", "MISTAKE", "MODELS", "UNITS", "VERSION", "Evaluation", "Settings",
     "analyze_action", "analyze_deal", "analyze_record", "analyze_record_deal", "analyze_records",
     "annotate",
-    "choices", "consistent_hands", "evaluate_view", "mark", "match_summary", "summarize",
+    "choices", "consistent_hands", "deal_states", "evaluate_view", "mark", "match_summary",
+    "summarize",
     "unit_of",
 ]

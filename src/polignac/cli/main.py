@@ -37,6 +37,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "rulebook": ("rulebook", "write the rule book's pages (docs/rules) from the rules text"),
     "tournament": ("tournament", "play bots against each other in a duplicate tournament"),
     "analyze": ("analyze", "analyse every action of a record (expected values, mistakes)"),
+    "puzzles": ("puzzles", "build puzzles from played games, proved by the exact solver"),
     "serve": ("serve", "run the web app (lobby and tables)"),
     "verify": ("verify", "check that a record's deals follow from their seeds and cuts"),
     "commitments": ("commitments", "print the head of a server's commitment log, to keep "
@@ -185,7 +186,7 @@ def _run(argv: list[str], out: TextIO) -> int:
         rules = load_rules(args.preset, args.rule, args.rules_file)
         return run_play(rules, args.players, args.seat, args.seed, args.out, out=out,
                         opponents=args.opponents)
-    if args.command in ("tournament", "analyze"):
+    if args.command in ("tournament", "analyze", "puzzles"):
         status: int = args.run(args)
         return status
     if args.command in ("serve", "bot-worker", "ratings", "commitments", "tournaments"):
