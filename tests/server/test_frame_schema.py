@@ -50,10 +50,16 @@ class Recorder:
 
     def __init__(self, ws: WebSocketTestSession, frames: list[dict[str, Any]]) -> None:
         self.ws, self.frames = ws, frames
+        self.seq: int | None = None
+        self.view: dict[str, Any] | None = None
+        """The last event's number and view, whoever read it (``until`` reads past
+        the bots' moves while it waits for an error or a pong)."""
 
     def recv(self) -> dict[str, Any]:
         frame: dict[str, Any] = self.ws.receive_json()
         self.frames.append(frame)
+        if frame["type"] == "event":
+            self.seq, self.view = frame["seq"], frame.get("view", self.view)
         return frame
 
     def until(self, kind: str, limit: int = 20000) -> dict[str, Any]:
@@ -82,6 +88,8 @@ def play_deal(client: TestClient, preset: str, frames: list[dict[str, Any]]) -> 
         me.until("error")
         ws.send_json({"type": "ping"})
         me.until("pong")
+        if me.seq is not None:  # the bots moved meanwhile: act on what is now
+            seq, view = me.seq, me.view or view
         while True:
             deal = view.get("deal")
             if deal and deal.get("legal"):

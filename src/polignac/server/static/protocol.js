@@ -74,8 +74,9 @@
  */
 
 /**
- * The Hearts family's passing, in a deal view.
- * @typedef {{direction: string, count: number, to: number, from: number, given?: string[],
+ * The Hearts family's passing, in a deal view: `to`, `from`, `given` and `received` only
+ * in a deal with a pass (not a "hold" deal, whose count is 0) and for a seat.
+ * @typedef {{direction: string, count: number, to?: number, from?: number, given?: string[],
  *   received?: string[]}} Passing
  */
 

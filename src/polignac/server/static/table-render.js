@@ -465,7 +465,7 @@ export function renderPrompt() {
   if (choosing) {  // the Hearts family: the Pass button under the picked cards
     const left = passLeft();
     const b = make("button", "call primary pass-cards",
-      t("table.passButton", { n: left, name: name(seatOfPlayer(choosing.to)) }));
+      t("table.passButton", { n: left, name: name(seatOfPlayer(/** @type {number} */ (choosing.to))) }));
     b.dataset.action = "pass-cards";
     b.disabled = passPick.size !== left;
     b.addEventListener("click", sendPass);
@@ -519,7 +519,7 @@ export function renderStatus() {
   else if (!d) text = t("table.dealOver");
   else if (S.pending) text = pendingText();
   else if (passingNow() && d.passing) {
-    text = t("table.passChoose", { n: passLeft(), name: name(seatOfPlayer(d.passing.to)) });
+    text = t("table.passChoose", { n: passLeft(), name: name(seatOfPlayer(/** @type {number} */ (d.passing.to))) });
   } else if (d.legal && !spectating()) {
     text = t(d.phase === "declare" ? "table.yourTurnDeclare" : "table.yourTurnPlay");
   } else {
@@ -528,7 +528,7 @@ export function renderStatus() {
   }
   const got = d?.passing?.received ?? [];
   if (d && d.passing && got.length && d.phase === "play" && !d.tricks.length && !spectating()) {
-    text = `${t("table.passReceived", { name: name(seatOfPlayer(d.passing.from)),
+    text = `${t("table.passReceived", { name: name(seatOfPlayer(/** @type {number} */ (d.passing.from))),
       cards: got.map((c) => cardLabel(c)).join(", ") })} ${text}`;
   }
   if (prev && (!d || !d.trick.cards.length) && !S.pending) {
