@@ -67,7 +67,8 @@ async function load() {
   if (document.hidden) return;
   try {
     followed = (await getJson("/api/follows")).follows;
-    tables = await invitableTables().catch(() => []);
+    // my tables with an open seat: asked only when someone to invite is online
+    tables = followed?.some((f) => f.online?.online) ? await invitableTables().catch(() => []) : [];
   } catch (err) {
     if (err instanceof ApiError && err.status === 401) followed = null;
   }
